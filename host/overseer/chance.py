@@ -1,0 +1,54 @@
+"""Sources of chance: every die roll and token draw the rules ask for is answered here.
+
+``SeededChance`` is counter based: the n-th chance answer of a game depends only on the seed
+and n, so undoing a step and asking again gives the same roll (boardgame.io keeps its PRNG
+state in the game state for the same reason). The session stores the seed and the count.
+"""
+
+from __future__ import annotations
+
+from overseer.rules.procedure import DrawToken, Roll, Token
+
+_MASK = (1 << 64) - 1
+
+
+def splitmix64(x: int) -> int:
+    """One output of the SplitMix64 generator for state ``x``."""
+    x = (x + 0x9E3779B97F4A7C15) & _MASK
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK
+    return x ^ (x >> 31)
+
+
+def uniform_below(n: int, words) -> int:
+    """A uniform integer in [0, n) by rejection sampling from 64-bit words (never ``% n``)."""
+    bits = max(1, (n - 1).bit_length())
+    for word in words:
+        candidate = word >> (64 - bits)
+        if candidate < n:
+            return candidate
+    raise RuntimeError("the random source ran dry")  # pragma: no cover - words is endless
+
+
+class SeededChance:
+    """Deterministic chance from a seed; ``count`` is how many answers were given so far."""
+
+    def __init__(self, seed: int, count: int = 0) -> None:
+        self.seed = seed & _MASK
+        self.count = count
+
+    def _words(self):
+        base = splitmix64(self.seed ^ (self.count * 0xD1B54A32D192ED03 & _MASK))
+        i = 0
+        while True:
+            i += 1
+            yield splitmix64(base + i)
+
+    def __call__(self, question: Roll | DrawToken) -> int | Token:
+        words = self._words()
+        self.count += 1
+        if isinstance(question, Roll):
+            return 1 + uniform_below(question.faces, words)
+        if not question.remaining:
+            raise ValueError(f"the {question.pool} bag is empty")
+        return question.remaining[uniform_below(len(question.remaining), words)]

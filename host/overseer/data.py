@@ -1,0 +1,137 @@
+"""Game data files: TOML under data/<game>/, validated on load.
+
+Every record is one ``[[table]]`` entry and carries ``source`` (seed file and section, or the
+fan data it came from) and ``verified`` (true only for facts the rulebooks print). A broken
+file raises ``DataError`` naming the file, the line, the record and the field.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+DATA_DIR = Path(os.environ.get("OVERSEER_DATA", Path(__file__).resolve().parents[2] / "data"))
+
+
+class DataError(ValueError):
+    """A data file that does not load: where, which record, which field, and what is wrong."""
+
+    def __init__(self, path: Path | str, line: int | None, record: str | None,
+                 field: str | None, message: str) -> None:
+        where = f"{path}:{line}" if line else str(path)
+        what = ", ".join(p for p in (f"record {record}" if record else "",
+                                     f"field '{field}'" if field else "") if p)
+        super().__init__(f"{where}: {what + ': ' if what else ''}{message}")
+        self.path, self.line, self.record, self.field = str(path), line, record, field
+
+
+@dataclass(frozen=True)
+class Field:
+    """How one field of a record is checked. ``kind`` is a type or a tuple of types;
+    ``check`` returns an error message or None."""
+
+    kind: type | tuple[type, ...]
+    required: bool = True
+    check: Callable[[Any], str | None] | None = None
+
+
+def one_of(*choices: Any) -> Callable[[Any], str | None]:
+    def check(value: Any) -> str | None:
+        return None if value in choices else f"{value!r} is not one of {', '.join(map(repr, choices))}"
+    return check
+
+
+def list_of(kind: type, *, choices: tuple[Any, ...] | None = None) -> Callable[[Any], str | None]:
+    def check(value: Any) -> str | None:
+        for item in value:
+            if not isinstance(item, kind):
+                return f"item {item!r} should be {kind.__name__}"
+            if choices is not None and item not in choices:
+                return f"item {item!r} is not one of {', '.join(map(repr, choices))}"
+        return None
+    return check
+
+
+def at_least(low: int) -> Callable[[Any], str | None]:
+    return lambda value: None if value >= low else f"{value} is below {low}"
+
+
+RECORD_FIELDS = {"source": Field(str), "verified": Field(bool)}
+
+
+def _header_lines(text: str, table: str) -> list[int]:
+    pattern = re.compile(r"^\s*\[\[\s*" + re.escape(table) + r"\s*\]\]")
+    return [i + 1 for i, line in enumerate(text.splitlines()) if pattern.match(line)]
+
+
+def _field_line(text: str, start: int, end: int | None, name: str) -> int:
+    lines = text.splitlines()
+    pattern = re.compile(r"^\s*" + re.escape(name) + r"\s*=")
+    for i in range(start, end - 1 if end else len(lines)):
+        if pattern.match(lines[i]):
+            return i + 1
+    return start
+
+
+def load_table(path: Path, table: str, fields: dict[str, Field],
+               key: str = "id") -> list[dict[str, Any]]:
+    """Load the ``[[table]]`` records of one file, each checked against ``fields`` plus
+    ``source`` and ``verified``. Unknown fields are refused (a typo must not pass silently);
+    ``key`` values must be unique."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as err:
+        raise DataError(path, None, None, None, f"cannot read: {err.strerror}") from err
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        line = getattr(err, "lineno", None)
+        if line is None:
+            found = re.search(r"line (\d+)", str(err))
+            line = int(found.group(1)) if found else None
+        raise DataError(path, line, None, None, f"not valid TOML ({err})") from err
+    records = doc.get(table)
+    if not isinstance(records, list) or not records:
+        raise DataError(path, None, None, None, f"no [[{table}]] records")
+    starts = _header_lines(text, table)
+    allowed = {**RECORD_FIELDS, **fields}
+    seen: dict[Any, int] = {}
+    for n, record in enumerate(records):
+        start = starts[n] if n < len(starts) else None
+        end = starts[n + 1] if n + 1 < len(starts) else None
+        name = f"{table} #{n + 1}"
+        if key in record:
+            name = f"{table} {record[key]!r}"
+
+        def fail(field: str | None, message: str, _s=start, _e=end, _name=name) -> DataError:
+            line = _field_line(text, _s, _e, field) if field and _s else _s
+            return DataError(path, line, _name, field, message)
+
+        for field_name in record:
+            if field_name not in allowed:
+                raise fail(field_name, "unknown field")
+        for field_name, spec in allowed.items():
+            if field_name not in record:
+                if spec.required:
+                    raise fail(None, f"missing field '{field_name}'")
+                continue
+            value = record[field_name]
+            kinds = spec.kind if isinstance(spec.kind, tuple) else (spec.kind,)
+            if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+                wanted = " or ".join(k.__name__ for k in kinds)
+                raise fail(field_name, f"{value!r} should be {wanted}")
+            if spec.check is not None:
+                problem = spec.check(value)
+                if problem:
+                    raise fail(field_name, problem)
+        if key in record:
+            if record[key] in seen:
+                raise fail(key, f"duplicate {key} {record[key]!r} (first at line {seen[record[key]]})")
+            seen[record[key]] = start or 0
+        record["_line"] = start
+    return records

@@ -1,0 +1,259 @@
+"""Rules as procedures that ask questions and leave a trace.
+
+A rules procedure is a generator. It yields two kinds of things:
+
+* a ``Step``: a line of the trace (what was decided, why, by which rule); the driver sends
+  back ``None``;
+* a question (``Roll``, ``DrawToken``, ``ChooseOne``, ``ChooseSome``, ``YesNo``,
+  ``EnterNumber``): the driver sends back the answer.
+
+Chance questions (``Roll``, ``DrawToken``) are answered by a chance source (seeded, scripted,
+the Pico's dice, or the players' physical dice); table questions by the players. The same
+procedure therefore serves the gadget, the terminal, scenario files and simulations.
+
+``Runner`` drives one procedure at a time over a game state and is the single place where
+answers enter the rules; the session log records exactly what the runner was fed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One line of the trace: a decision and the rule behind it."""
+
+    kind: str
+    rule: str
+    text: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"step": self.kind, "rule": self.rule, "text": self.text, **self.data}
+
+
+# --------------------------------------------------------------------------- questions
+
+DIE_FACES = {"d12": 12, "rune": 6, "location": 6}
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """Roll a die: ``d12``, ``rune`` (the black Rune Die) or ``location`` (the red Location
+    Die). Answer: the face, 1..faces."""
+
+    die: str
+    purpose: str
+    key: str = "roll"
+    chance = True
+
+    @property
+    def faces(self) -> int:
+        return DIE_FACES[self.die]
+
+    def check(self, answer: Any) -> int:
+        if isinstance(answer, bool) or not isinstance(answer, int):
+            raise AnswerError(self, answer, f"a whole number from 1 to {self.faces}")
+        if not 1 <= answer <= self.faces:
+            raise AnswerError(self, answer, f"a {self.die} face, 1 to {self.faces}")
+        return answer
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """A drawn token: its value and whether it shows the reset icon."""
+
+    value: int
+    reset: bool = False
+
+    def label(self) -> str:
+        return f"{self.value}{' (reset)' if self.reset else ''}"
+
+
+@dataclass(frozen=True, slots=True)
+class DrawToken:
+    """Draw one token from a bag. ``remaining`` is the bag's content when the engine tracks
+    it, or empty in physical-token mode (then the players draw and enter what they drew).
+    Answer: a ``Token``."""
+
+    pool: str
+    purpose: str
+    remaining: tuple[Token, ...] = ()
+    key: str = "token"
+    chance = True
+
+    def check(self, answer: Any) -> Token:
+        if not isinstance(answer, Token):
+            raise AnswerError(self, answer, "a token (value and reset icon)")
+        if self.remaining and answer not in self.remaining:
+            raise AnswerError(self, answer, f"a token still in the {self.pool} bag")
+        return answer
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseOne:
+    """Pick one of ``options`` (ids). Answer: the chosen id."""
+
+    prompt: str
+    options: tuple[str, ...]
+    key: str
+    chance = False
+
+    def check(self, answer: Any) -> str:
+        if answer not in self.options:
+            raise AnswerError(self, answer, f"one of {', '.join(self.options)}")
+        return answer
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseSome:
+    """Pick any number of ``options`` (ids), none included. Answer: a tuple of ids."""
+
+    prompt: str
+    options: tuple[str, ...]
+    key: str
+    chance = False
+
+    def check(self, answer: Any) -> tuple[str, ...]:
+        if not isinstance(answer, list | tuple) or any(a not in self.options for a in answer):
+            raise AnswerError(self, answer, f"a list drawn from {', '.join(self.options)}")
+        if len(set(answer)) != len(answer):
+            raise AnswerError(self, answer, "a list without repeats")
+        return tuple(a for a in self.options if a in answer)
+
+
+@dataclass(frozen=True, slots=True)
+class YesNo:
+    prompt: str
+    key: str
+    chance = False
+
+    def check(self, answer: Any) -> bool:
+        if not isinstance(answer, bool):
+            raise AnswerError(self, answer, "yes or no (true/false)")
+        return answer
+
+
+@dataclass(frozen=True, slots=True)
+class EnterNumber:
+    """A number the players read off a physical component (a poison card's value...)."""
+
+    prompt: str
+    key: str
+    low: int = 0
+    high: int = 99
+    chance = False
+
+    def check(self, answer: Any) -> int:
+        if isinstance(answer, bool) or not isinstance(answer, int):
+            raise AnswerError(self, answer, f"a whole number from {self.low} to {self.high}")
+        if not self.low <= answer <= self.high:
+            raise AnswerError(self, answer, f"a number from {self.low} to {self.high}")
+        return answer
+
+
+Question = Roll | DrawToken | ChooseOne | ChooseSome | YesNo | EnterNumber
+Procedure = Generator[Step | Question, Any, Any]
+
+
+def describe(question: Question) -> str:
+    """The question as the table reads it."""
+    if isinstance(question, Roll):
+        return f"Roll the {question.die.upper() if question.die == 'd12' else question.die + ' die'}"\
+            f" ({question.purpose})"
+    if isinstance(question, DrawToken):
+        return f"Draw a token from the {question.pool} bag ({question.purpose})"
+    return question.prompt
+
+
+class AnswerError(ValueError):
+    """An answer that does not fit its question. Nothing was applied."""
+
+    def __init__(self, question: Question, answer: Any, wanted: str) -> None:
+        super().__init__(f"{describe(question)} [{question.key}]: got {answer!r}, wanted {wanted}")
+        self.question = question
+        self.answer = answer
+
+
+class RulesError(ValueError):
+    """An action the rules refuse in the current state (playing out of turn, ...).
+    Raised before anything changed."""
+
+
+# --------------------------------------------------------------------------- driving
+
+
+class Game(Protocol):
+    """What a game offers the runner: a procedure per action, over a mutable state."""
+
+    def start(self, state: Any, action: dict[str, Any]) -> Procedure: ...
+
+
+class Runner:
+    """Drives procedures over one state. Feed it actions and answers; it collects the trace.
+
+    ``pending`` is the question waiting for an answer, or ``None`` when the current action is
+    finished. Chance questions are answered by ``chance`` when one is given; otherwise they
+    wait for an answer like any other question (physical dice, scripted dice).
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        state: Any,
+        chance: Callable[[Roll | DrawToken], Any] | None = None,
+        on_step: Callable[[Step], None] | None = None,
+    ) -> None:
+        self.game = game
+        self.state = state
+        self.chance = chance
+        self.trace: list[Step] = []
+        self.pending: Question | None = None
+        self.result: Any = None
+        self.on_step = on_step
+        self._proc: Procedure | None = None
+
+    @property
+    def busy(self) -> bool:
+        return self._proc is not None
+
+    def begin(self, action: dict[str, Any]) -> Question | None:
+        """Start an action. Raises ``RulesError`` (state unchanged) if the rules refuse it."""
+        if self._proc is not None:
+            raise RulesError(f"finish the current action first ({describe(self.pending)})"
+                             if self.pending else "an action is still running")
+        self._proc = self.game.start(self.state, action)
+        return self._advance(None)
+
+    def answer(self, value: Any) -> Question | None:
+        """Answer the pending question. Raises ``AnswerError`` (nothing applied) on a bad one."""
+        if self.pending is None:
+            raise RulesError("no question is waiting for an answer")
+        checked = self.pending.check(value)
+        return self._advance(checked)
+
+    def _advance(self, value: Any) -> Question | None:
+        proc = self._proc
+        assert proc is not None
+        while True:
+            try:
+                item = proc.send(value)
+            except StopIteration as stop:
+                self._proc = None
+                self.pending = None
+                self.result = stop.value
+                return None
+            if isinstance(item, Step):
+                self.trace.append(item)
+                if self.on_step is not None:
+                    self.on_step(item)
+                value = None
+                continue
+            if item.chance and self.chance is not None:
+                value = item.check(self.chance(item))
+                continue
+            self.pending = item
+            return item
