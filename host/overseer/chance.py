@@ -7,7 +7,7 @@ state in the game state for the same reason). The session stores the seed and th
 
 from __future__ import annotations
 
-from overseer.rules.procedure import DrawToken, Roll, Token
+from overseer.rules.procedure import DrawToken, Pick, Roll, Token
 
 _MASK = (1 << 64) - 1
 
@@ -44,11 +44,13 @@ class SeededChance:
             i += 1
             yield splitmix64(base + i)
 
-    def __call__(self, question: Roll | DrawToken) -> int | Token:
+    def __call__(self, question: Roll | DrawToken | Pick) -> int | Token | str:
         words = self._words()
         self.count += 1
         if isinstance(question, Roll):
             return 1 + uniform_below(question.faces, words)
+        if isinstance(question, Pick):
+            return question.options[uniform_below(len(question.options), words)]
         if not question.remaining:
             raise ValueError(f"the {question.pool} bag is empty")
         return question.remaining[uniform_below(len(question.remaining), words)]

@@ -17,6 +17,7 @@ from typing import Any
 from overseer.rules.procedure import (
     AnswerError,
     DrawToken,
+    Pick,
     Question,
     Roll,
     RulesError,
@@ -64,16 +65,23 @@ class Script:
     def __init__(self, scenario: dict[str, Any]) -> None:
         self.dice = list(scenario.get("dice", []))
         self.tokens = list(scenario.get("tokens", []))
+        self.picks = list(scenario.get("picks", []))
         self.answers = list(scenario.get("answers", []))
-        self.used = {"dice": 0, "tokens": 0, "answers": 0}
+        self.used = {"dice": 0, "tokens": 0, "picks": 0, "answers": 0}
 
-    def chance(self, question: Roll | DrawToken) -> Any:
+    def chance(self, question: Roll | DrawToken | Pick) -> Any:
         if isinstance(question, Roll):
             if not self.dice:
                 raise ScenarioError(f"the scenario ran out of dice: the rules asked to "
                                     f"{describe(question).lower()}")
             self.used["dice"] += 1
             return self.dice.pop(0)
+        if isinstance(question, Pick):
+            if not self.picks:
+                raise ScenarioError(f"the scenario ran out of picks: the rules asked to "
+                                    f"{describe(question).lower()}")
+            self.used["picks"] += 1
+            return self.picks.pop(0)
         if not self.tokens:
             raise ScenarioError(f"the scenario ran out of tokens: the rules asked to "
                                 f"{describe(question).lower()}")
@@ -125,7 +133,7 @@ def run(scenario: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]
                     question = runner.answer(script.answer(question))
             except (AnswerError, RulesError) as err:
                 raise ScenarioError(f"action #{n} ({action['do']}): {err}") from err
-    leftovers = [f"{len(getattr(script, k))} {k}" for k in ("dice", "tokens", "answers")
+    leftovers = [f"{len(getattr(script, k))} {k}" for k in ("dice", "tokens", "picks", "answers")
                  if getattr(script, k)]
     if leftovers and scenario.get("strict", True):
         raise ScenarioError(f"the scenario has unused {', '.join(leftovers)}")

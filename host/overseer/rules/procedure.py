@@ -4,10 +4,10 @@ A rules procedure is a generator. It yields two kinds of things:
 
 * a ``Step``: a line of the trace (what was decided, why, by which rule); the driver sends
   back ``None``;
-* a question (``Roll``, ``DrawToken``, ``ChooseOne``, ``ChooseSome``, ``YesNo``,
+* a question (``Roll``, ``DrawToken``, ``Pick``, ``ChooseOne``, ``ChooseSome``, ``YesNo``,
   ``EnterNumber``): the driver sends back the answer.
 
-Chance questions (``Roll``, ``DrawToken``) are answered by a chance source (seeded, scripted,
+Chance questions (``Roll``, ``DrawToken``, ``Pick``) are answered by a chance source (seeded, scripted,
 the Pico's dice, or the players' physical dice); table questions by the players. The same
 procedure therefore serves the gadget, the terminal, scenario files and simulations.
 
@@ -94,6 +94,23 @@ class DrawToken:
 
 
 @dataclass(frozen=True, slots=True)
+class Pick:
+    """Draw one of ``options`` blind (a card from a shuffled deck, a tile from a face-down
+    stack). A shuffle is a run of picks. Answer: the id drawn."""
+
+    pool: str
+    purpose: str
+    options: tuple[str, ...]
+    key: str = "pick"
+    chance = True
+
+    def check(self, answer: Any) -> str:
+        if answer not in self.options:
+            raise AnswerError(self, answer, f"one of {', '.join(self.options)}")
+        return answer
+
+
+@dataclass(frozen=True, slots=True)
 class ChooseOne:
     """Pick one of ``options`` (ids). Answer: the chosen id."""
 
@@ -155,7 +172,7 @@ class EnterNumber:
         return answer
 
 
-Question = Roll | DrawToken | ChooseOne | ChooseSome | YesNo | EnterNumber
+Question = Roll | DrawToken | Pick | ChooseOne | ChooseSome | YesNo | EnterNumber
 Procedure = Generator[Step | Question, Any, Any]
 
 
@@ -166,6 +183,8 @@ def describe(question: Question) -> str:
             f" ({question.purpose})"
     if isinstance(question, DrawToken):
         return f"Draw a token from the {question.pool} bag ({question.purpose})"
+    if isinstance(question, Pick):
+        return f"Draw from the {question.pool} ({question.purpose})"
     return question.prompt
 
 
@@ -204,7 +223,7 @@ class Runner:
         self,
         game: Game,
         state: Any,
-        chance: Callable[[Roll | DrawToken], Any] | None = None,
+        chance: Callable[[Roll | DrawToken | Pick], Any] | None = None,
         on_step: Callable[[Step], None] | None = None,
     ) -> None:
         self.game = game
