@@ -1,0 +1,368 @@
+"""The Pico link protocol, version 1 (docs/protocol.md): blocks, messages and a streaming decoder.
+
+A block is ``SYNC LEN SEQ TYPE PAYLOAD CRC32``. ``encode_block`` builds one; ``Decoder`` turns
+any stream of bytes into the good blocks it contains, resynchronising on garbage and never
+raising. ``decode_message`` turns a block into a typed message. Both directions are here (the
+host speaks one, the tests and the fault proxy read the other).
+"""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+PROTOCOL_VERSION = 1
+SYNC = 0x7E
+MAX_PAYLOAD = 96
+HEADER_SIZE = 4  # SYNC, LEN, SEQ, TYPE
+CRC_SIZE = 4
+MAX_BLOCK = HEADER_SIZE + MAX_PAYLOAD + CRC_SIZE
+DECODER_LIMIT = 2 * MAX_BLOCK  # bytes of unparsed input a decoder may hold
+FRAME_SIZE = 1024  # 128 x 64 pixels, 1 bit each, framebuf.MONO_VLSB
+MAX_CHUNK = 64
+MAX_FIRMWARE_NAME = 32
+WINDOW = 8  # reliable messages in flight
+
+
+class MsgType(IntEnum):
+    """Every TYPE byte of protocol version 1."""
+
+    HELLO = 0x01
+    FRAME_CHUNK = 0x02
+    FRAME_SHOW = 0x03
+    ROLL_REQUEST = 0x04
+    HOST_HEARTBEAT = 0x05
+    HOST_ACK = 0x06
+    IDENT = 0x81
+    BUTTON = 0x82
+    ROLL_RESULT = 0x83
+    PICO_HEARTBEAT = 0x84
+    PICO_ACK = 0x85
+    ERROR = 0x86
+
+
+class Die(IntEnum):
+    """The dice the Pico rolls, by their wire number."""
+
+    D12 = 0
+    RUNE = 1  # the black Rune Die
+    LOCATION = 2  # the red Location Die
+
+
+FACES = {Die.D12: 12, Die.RUNE: 6, Die.LOCATION: 6}
+
+
+class Button(IntEnum):
+    """The Pico's buttons, by their wire number."""
+
+    NEXT_AI_PIECE = 0
+    OK = 1
+    CHOICE = 2
+    BACK = 3
+    ROLL = 4
+
+
+class ErrorCode(IntEnum):
+    """ERROR codes the Pico sends."""
+
+    FRAME_CRC = 1
+    BAD_CHUNK = 2
+    QUEUE_FULL = 3
+
+
+# (smallest, largest) payload per TYPE.
+PAYLOAD_SIZES: dict[int, tuple[int, int]] = {
+    MsgType.HELLO: (1, 1),
+    MsgType.FRAME_CHUNK: (5, 4 + MAX_CHUNK),
+    MsgType.FRAME_SHOW: (6, 6),
+    MsgType.ROLL_REQUEST: (3, 3),
+    MsgType.HOST_HEARTBEAT: (0, 0),
+    MsgType.HOST_ACK: (1, 1),
+    MsgType.IDENT: (4, 3 + MAX_FIRMWARE_NAME),
+    MsgType.BUTTON: (4, 4),
+    MsgType.ROLL_RESULT: (6, 6),
+    MsgType.PICO_HEARTBEAT: (4, 4),
+    MsgType.PICO_ACK: (1, 1),
+    MsgType.ERROR: (1, 1),
+}
+HOST_TO_PICO = frozenset(t for t in PAYLOAD_SIZES if t < 0x80)
+PICO_TO_HOST = frozenset(t for t in PAYLOAD_SIZES if t >= 0x80)
+RELIABLE = frozenset(
+    {MsgType.FRAME_CHUNK, MsgType.FRAME_SHOW, MsgType.ROLL_REQUEST, MsgType.BUTTON,
+     MsgType.ROLL_RESULT}
+)
+
+
+def crc32(data: bytes) -> int:
+    """CRC-32 (ISO-HDLC), as the protocol uses it for blocks and whole frames."""
+    return zlib.crc32(data) & 0xFFFFFFFF
+
+
+@dataclass(frozen=True)
+class Block:
+    """One framed block: its sequence number, TYPE and raw payload."""
+
+    seq: int
+    type: int
+    payload: bytes
+
+
+def encode_block(seq: int, msg_type: int, payload: bytes) -> bytes:
+    """The bytes of one block; raises ValueError for a payload over 96 bytes or a bad field."""
+    if len(payload) > MAX_PAYLOAD:
+        raise ValueError(f"payload of {len(payload)} bytes; the protocol allows {MAX_PAYLOAD}")
+    if not 0 <= seq <= 255 or not 0 <= msg_type <= 255:
+        raise ValueError(f"SEQ {seq} and TYPE {msg_type} must each fit in a byte")
+    body = bytes((len(payload), seq, msg_type)) + payload
+    return bytes((SYNC,)) + body + struct.pack("<I", crc32(body))
+
+
+@dataclass
+class DecoderStats:
+    """What a decoder threw away, by reason."""
+
+    blocks: int = 0
+    discarded_bytes: int = 0  # bytes before a SYNC, or dropped SYNC bytes
+    bad_length: int = 0
+    bad_crc: int = 0
+    unknown_type: int = 0
+    bad_size: int = 0
+
+
+@dataclass
+class Decoder:
+    """A streaming block decoder with resync; ``feed`` never raises and holds <= 208 bytes.
+
+    ``accept`` is the set of TYPEs this end understands (``PICO_TO_HOST`` on the host); blocks
+    of other TYPEs, or with a payload size wrong for their TYPE, are dropped and counted.
+    """
+
+    accept: frozenset[int] = PICO_TO_HOST
+    stats: DecoderStats = field(default_factory=DecoderStats)
+    _buf: bytearray = field(default_factory=bytearray)
+
+    @property
+    def buffered(self) -> int:
+        """Bytes held, waiting for the rest of a block."""
+        return len(self._buf)
+
+    def feed(self, data: bytes) -> list[Block]:
+        """Take any bytes; return the good blocks completed by them, in order."""
+        out: list[Block] = []
+        view = memoryview(bytes(data))
+        while view:
+            room = DECODER_LIMIT - len(self._buf)
+            self._buf += view[:room]
+            view = view[room:]
+            self._parse(out)
+        return out
+
+    def _parse(self, out: list[Block]) -> None:
+        buf = self._buf
+        while True:
+            start = buf.find(SYNC)
+            if start < 0:
+                self.stats.discarded_bytes += len(buf)
+                buf.clear()
+                return
+            if start:
+                self.stats.discarded_bytes += start
+                del buf[:start]
+            if len(buf) < 2:
+                return
+            length = buf[1]
+            if length > MAX_PAYLOAD:
+                self.stats.bad_length += 1
+                self._drop_sync()
+                continue
+            total = HEADER_SIZE + length + CRC_SIZE
+            if len(buf) < total:
+                return
+            end = HEADER_SIZE + length
+            (sent_crc,) = struct.unpack_from("<I", buf, end)
+            if crc32(buf[1:end]) != sent_crc:
+                self.stats.bad_crc += 1
+                self._drop_sync()
+                continue
+            block = Block(buf[2], buf[3], bytes(buf[HEADER_SIZE:end]))
+            del buf[:total]
+            if block.type not in self.accept:
+                self.stats.unknown_type += 1
+            elif not PAYLOAD_SIZES[block.type][0] <= length <= PAYLOAD_SIZES[block.type][1]:
+                self.stats.bad_size += 1
+            else:
+                self.stats.blocks += 1
+                out.append(block)
+
+    def _drop_sync(self) -> None:
+        self.stats.discarded_bytes += 1
+        del self._buf[:1]
+
+
+# Typed messages. ``payload()`` gives the wire payload, ``decode_message`` the reverse.
+
+
+@dataclass(frozen=True)
+class Hello:
+    protocol: int = PROTOCOL_VERSION
+    type = MsgType.HELLO
+
+    def payload(self) -> bytes:
+        return bytes((self.protocol,))
+
+
+@dataclass(frozen=True)
+class FrameChunk:
+    screen_id: int
+    offset: int
+    data: bytes
+    type = MsgType.FRAME_CHUNK
+
+    def payload(self) -> bytes:
+        return struct.pack("<HH", self.screen_id, self.offset) + self.data
+
+
+@dataclass(frozen=True)
+class FrameShow:
+    screen_id: int
+    crc: int
+    type = MsgType.FRAME_SHOW
+
+    def payload(self) -> bytes:
+        return struct.pack("<HI", self.screen_id, self.crc)
+
+
+@dataclass(frozen=True)
+class RollRequest:
+    roll_id: int
+    die: int
+    type = MsgType.ROLL_REQUEST
+
+    def payload(self) -> bytes:
+        return struct.pack("<HB", self.roll_id, self.die)
+
+
+@dataclass(frozen=True)
+class HostHeartbeat:
+    type = MsgType.HOST_HEARTBEAT
+
+    def payload(self) -> bytes:
+        return b""
+
+
+@dataclass(frozen=True)
+class HostAck:
+    seq: int
+    type = MsgType.HOST_ACK
+
+    def payload(self) -> bytes:
+        return bytes((self.seq,))
+
+
+@dataclass(frozen=True)
+class Ident:
+    protocol: int
+    boot_id: int
+    firmware: str
+    type = MsgType.IDENT
+
+    def payload(self) -> bytes:
+        return struct.pack("<BH", self.protocol, self.boot_id) + self.firmware.encode("ascii")
+
+
+@dataclass(frozen=True)
+class ButtonEvent:
+    event_id: int
+    button: int
+    long: bool
+    type = MsgType.BUTTON
+
+    def payload(self) -> bytes:
+        return struct.pack("<HBB", self.event_id, self.button, int(self.long))
+
+
+@dataclass(frozen=True)
+class RollResult:
+    event_id: int
+    roll_id: int
+    die: int
+    face: int
+    type = MsgType.ROLL_RESULT
+
+    def payload(self) -> bytes:
+        return struct.pack("<HHBB", self.event_id, self.roll_id, self.die, self.face)
+
+
+@dataclass(frozen=True)
+class PicoHeartbeat:
+    boot_id: int
+    screen_id: int
+    type = MsgType.PICO_HEARTBEAT
+
+    def payload(self) -> bytes:
+        return struct.pack("<HH", self.boot_id, self.screen_id)
+
+
+@dataclass(frozen=True)
+class PicoAck:
+    seq: int
+    type = MsgType.PICO_ACK
+
+    def payload(self) -> bytes:
+        return bytes((self.seq,))
+
+
+@dataclass(frozen=True)
+class Error:
+    code: int
+    type = MsgType.ERROR
+
+    def payload(self) -> bytes:
+        return bytes((self.code,))
+
+
+Message = (
+    Hello | FrameChunk | FrameShow | RollRequest | HostHeartbeat | HostAck | Ident | ButtonEvent
+    | RollResult | PicoHeartbeat | PicoAck | Error
+)
+
+
+def encode(message: Message, seq: int = 0) -> bytes:
+    """The block carrying ``message``; ``seq`` is 0 for unreliable messages."""
+    return encode_block(seq, message.type, message.payload())
+
+
+def decode_message(block: Block) -> Message:
+    """The typed message of a block the decoder yielded (its TYPE and size are known good)."""
+    p = block.payload
+    t = block.type
+    if t == MsgType.HELLO:
+        return Hello(p[0])
+    if t == MsgType.FRAME_CHUNK:
+        screen_id, offset = struct.unpack_from("<HH", p)
+        return FrameChunk(screen_id, offset, p[4:])
+    if t == MsgType.FRAME_SHOW:
+        return FrameShow(*struct.unpack("<HI", p))
+    if t == MsgType.ROLL_REQUEST:
+        return RollRequest(*struct.unpack("<HB", p))
+    if t == MsgType.HOST_HEARTBEAT:
+        return HostHeartbeat()
+    if t == MsgType.HOST_ACK:
+        return HostAck(p[0])
+    if t == MsgType.IDENT:
+        protocol, boot_id = struct.unpack_from("<BH", p)
+        return Ident(protocol, boot_id, p[3:].decode("ascii", errors="replace"))
+    if t == MsgType.BUTTON:
+        event_id, button, press = struct.unpack("<HBB", p)
+        return ButtonEvent(event_id, button, press != 0)
+    if t == MsgType.ROLL_RESULT:
+        return RollResult(*struct.unpack("<HHBB", p))
+    if t == MsgType.PICO_HEARTBEAT:
+        return PicoHeartbeat(*struct.unpack("<HH", p))
+    if t == MsgType.PICO_ACK:
+        return PicoAck(p[0])
+    if t == MsgType.ERROR:
+        return Error(p[0])
+    raise ValueError(f"unknown message TYPE 0x{t:02x}")
