@@ -1,0 +1,83 @@
+"""One press of NEXT AI PIECE: the next character acts (Red Box: AI Player Behaviour)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from overseer.rules.catacombs import order, rulebook, shot_choice, shots, targeting
+from overseer.rules.catacombs.no_target import no_target
+from overseer.rules.catacombs.state import Battle, Piece
+from overseer.rules.catacombs.targeting import Target
+from overseer.rules.procedure import Procedure, RulesError, Step
+
+
+def next_ai_piece(battle: Battle, action: dict[str, Any]) -> Procedure:
+    """Activate the next AI piece of the round; a new round starts when all have acted."""
+    if not any(p.alive for p in battle.pieces.values()):
+        raise RulesError("no AI piece is left on the playmat")
+    if not order.waiting(battle):
+        battle.round += 1
+        battle.acted.clear()
+        yield Step("round", rulebook.STEP1, f"round {battle.round}: every AI piece acts once",
+                   {"round": battle.round})
+        if not order.waiting(battle):
+            yield Step("no_effect", rulebook.STEP1, "every AI piece left is frozen", {})
+            return None
+    piece = yield from order.next_active(battle)
+    battle.acted.append(piece.id)
+    yield from activate(battle, piece, "turn", 0)
+    return piece.id
+
+
+def activate(battle: Battle, piece: Piece, why: str, depth: int) -> Procedure:
+    """Steps 2 to 5 for one character: sight, target, shot sequence, shots."""
+    if why != "turn":
+        yield Step("active_character", rulebook.PERFORM, f"{piece.name} ({piece.id}) acts now "
+                   f"({why})", {"piece": piece.id, "why": why})
+    if piece.teleported:
+        # Teleport: back from the Teleported! card on a random rune, then its melee shot.
+        piece.teleported = False
+        yield from shots.move_to_random_rune(battle, piece, "back from the Teleported! card")
+        target = yield from choose_target(battle, piece, advanced=False)
+        if target is None:
+            yield from no_target(battle, piece)
+        else:
+            yield from shots.perform(battle, piece, target, [shots.Shot("melee")], depth)
+        return
+    if piece.is_antient:
+        # Step 2, Special Exception: an Antient moves to a random rune before targeting.
+        yield from shots.move_to_random_rune(battle, piece, "Antient")
+    target = yield from choose_target(battle, piece, battle.options.advanced_targeting)
+    if target is None:
+        yield from no_target(battle, piece)
+        return
+    if target.kind == "frozen_teammate" or target.kind == "wyvern":
+        # Overseer's ruling: a friendly target or a wyvern is reached by a rush only.
+        yield from shots.rush(battle, piece, target)
+        return
+    if target.kind == "repeat_teammate":
+        index = next(i for i, seq in enumerate(piece.sequences)
+                     if any(s.kind == "repeat" for s in seq))
+        yield Step("shot_sequence", rulebook.ADVANCED, f"{piece.name}: the sequence with its "
+                   "repeat shot", {"piece": piece.id, "sequence": index, "how": "repeat"})
+        yield from shots.perform(battle, piece, target, piece.sequences[index], depth)
+        return
+    index = yield from shot_choice.choose_sequence(battle, piece)
+    yield from shots.perform(battle, piece, target, piece.sequences[index], depth)
+
+
+def choose_target(battle: Battle, piece: Piece, advanced: bool) -> Procedure:
+    if advanced:
+        found = yield from targeting.advanced_target(battle, piece)
+        if found is not None:
+            return found
+    enemies = battle.enemies()
+    seen = yield from targeting.in_sight(battle, piece, [h.id for h in enemies], "enemies")
+    if not seen:
+        return None
+    found = yield from targeting.select_target(battle, piece,
+                                               [battle.heroes[i] for i in seen])
+    return found
+
+
+__all__ = ["Target", "activate", "next_ai_piece"]

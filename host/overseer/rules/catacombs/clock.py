@@ -1,0 +1,37 @@
+"""Random moves with the Clock template (Red Box: Clock Template, errata)."""
+
+from __future__ import annotations
+
+from overseer.rules.catacombs import rulebook
+from overseer.rules.catacombs.state import Battle
+from overseer.rules.procedure import Procedure, Roll, Step, YesNo
+
+HERO_RULER = 3  # the Heroic Forces always use Ruler 3
+
+
+def random_move(battle: Battle, who: str, name: str, ruler: int, why: str,
+                half: bool = False) -> Procedure:
+    """Place the clock template on the character (12 toward the Hero Start Zone, or flipped
+    with 12 toward the centre at the playmat's edge), roll the D12, move with ``ruler``."""
+    at_edge = yield YesNo(f"Is {name} ({who}) at the edge of the playmat?", "edge")
+    face = yield Roll("d12", f"clock template: {why}")
+    side = ("flipped, 12 toward the centre of the playmat" if at_edge
+            else "12 toward the Hero Start Zone")
+    template = "half clock template" if half else "clock template"
+    yield Step("clock", rulebook.CLOCK,
+               f"{name}: {template} {side}; move toward {face} o'clock with Ruler {ruler}, "
+               "stopping adjacent to any obstacle or piece in the way",
+               {"who": who, "face": face, "ruler": ruler, "edge": at_edge, "why": why,
+                "half": half})
+    return face
+
+
+def push(battle: Battle, hero_id: str, why: str) -> Procedure:
+    """Push a hit member of the Heroic Forces: riders are knocked off (only the rider moves);
+    heroes always move with Ruler 3."""
+    hero = battle.heroes[hero_id]
+    if hero.riding:
+        yield Step("knocked_off", rulebook.CLOCK, f"{hero.name} is knocked off {hero.riding}; "
+                   "the mount stays where it is", {"hero": hero.id, "mount": hero.riding})
+        hero.riding = None
+    yield from random_move(battle, hero.id, hero.name, HERO_RULER, why)

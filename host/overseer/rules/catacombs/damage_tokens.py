@@ -1,0 +1,63 @@
+"""The AI player's damage tokens (Red Box: AI Player Behaviour, damage tokens)."""
+
+from __future__ import annotations
+
+from overseer.rules.catacombs import rulebook
+from overseer.rules.catacombs.state import Battle, Shot
+from overseer.rules.procedure import DrawToken, Procedure, Step, Token
+
+# Shots that draw a level 2 token even unmodified (the sword is a bite: New Character Shots).
+HEAVY = frozenset({"roll", "bite", "devour", "giant_fireball", "sword"})
+# Modifiers the AI ignores when choosing the level: chain (ignored by the AI player, step 5
+# reminder), target on a melee shot (treated as a regular melee), elastic (read as Then).
+IGNORED = frozenset({"chain", "elastic"})
+
+
+def levels(shot: Shot) -> list[int]:
+    """The token levels one shot draws, in order."""
+    # Red Box: AI Player Behaviour, damage tokens: boulder draws two level 3 tokens.
+    if shot.kind == "boulder":
+        return [3, 3]
+    mods = [m for m in shot.modifiers if m not in IGNORED
+            and not (m == "target" and shot.kind == "melee")]
+    if "critical" in mods:  # critical: one level 3 token
+        return [3]
+    if mods:  # any other modifier: one level 2 token
+        return [2]
+    if shot.kind in HEAVY:  # roll, bite, devour, giant fireball: level 2
+        return [2]
+    return [1]  # unmodified: level 1
+
+
+def draw(battle: Battle, level: int, purpose: str) -> Procedure:
+    """Draw and resolve one token of ``level``; return it. A reset token sends every discard
+    back into its bag once it is resolved (the caller resolves it first: see ``settle``)."""
+    bag = battle.damage[level]
+    physical = battle.options.physical_tokens
+    if not physical and not bag.contents:
+        # All tokens of the level are in the discard pile: put them back (Overseer's ruling;
+        # the book only reshuffles on a reset icon).
+        bag.reshuffle()
+    token = yield DrawToken(f"level {level} damage token", purpose,
+                            () if physical else tuple(bag.contents))
+    if not physical:
+        bag.take(token)
+    verified = physical or bool(battle.tables and battle.tables.tokens_verified)
+    yield Step("token", rulebook.TOKENS,
+               f"level {level} damage token: {token.label()}"
+               f"{'' if verified else ' (unverified token values)'}",
+               {"level": level, "value": token.value, "reset": token.reset,
+                "verified": verified})
+    return token
+
+
+def settle(battle: Battle, tokens: list[Token]) -> Procedure:
+    """After the drawn tokens are resolved: a reset icon returns every discard to its bag."""
+    if any(t.reset for t in tokens) and not battle.options.physical_tokens:
+        for bag in battle.damage.values():
+            bag.reshuffle()
+        yield Step("reset", rulebook.TOKENS, "reset icon: all discarded damage tokens go back "
+                   "into their bags", {})
+    elif any(t.reset for t in tokens):
+        yield Step("reset", rulebook.TOKENS, "reset icon: put every discarded damage token back "
+                   "into its bag, face down", {})

@@ -1,0 +1,63 @@
+"""Which AI piece acts next: Character Order tiles, then Monster Order tiles, then the
+Direction tiles (Red Box: AI Player Behaviour, step 1)."""
+
+from __future__ import annotations
+
+from overseer.rules.catacombs import rulebook
+from overseer.rules.catacombs.state import Battle, Piece
+from overseer.rules.procedure import ChooseOne, Procedure, Step
+
+
+def _rank(tiles: list[str], tile: str) -> int:
+    return tiles.index(tile) if tile in tiles else len(tiles)
+
+
+def order_key(battle: Battle, piece: Piece) -> tuple[int, int]:
+    """A piece's place by the Character Order tiles, then by the Monster Order tiles."""
+    return (_rank(battle.character_order, piece.order_tile),
+            _rank(battle.monster_order, piece.type))
+
+
+def waiting(battle: Battle) -> list[Piece]:
+    """Pieces that have not acted this round and can act (alive; a frozen piece waits for a
+    teammate to free it: Overseer's ruling)."""
+    return [p for p in battle.pieces.values()
+            if p.alive and not p.frozen and p.id not in battle.acted]
+
+
+def direction_prompt(battle: Battle, what: str) -> str:
+    names = [battle.tables.tiles[t]["text"] for t in battle.direction] if battle.tables else []
+    if not names:
+        return f"Which {what} comes first on the playmat?"
+    if len(names) == 1:
+        return f"Which {what} comes first scanning {names[0]}?"
+    return f"Which {what} comes first scanning {names[0]} (if level, {names[1]})?"
+
+
+def next_active(battle: Battle) -> Procedure:
+    """Yield the steps choosing the next active character; return it, or None when every
+    piece has acted this round."""
+    # Red Box: AI Player Behaviour, step 1: tile order, ties by Monster tiles, then Direction.
+    pieces = waiting(battle)
+    if not pieces:
+        return None
+    best = min(order_key(battle, p) for p in pieces)
+    tied = [p for p in pieces if order_key(battle, p) == best]
+    why = "character_tile"
+    if len(tied) > 1:
+        ids = tuple(p.id for p in tied)
+        chosen = yield ChooseOne(direction_prompt(battle, "of " + ", ".join(
+            f"{p.name} ({p.id})" for p in tied)), ids, "first_by_direction")
+        piece = battle.pieces[chosen]
+        why = "direction_tile"
+    else:
+        piece = tied[0]
+        same_tile = [p for p in pieces if order_key(battle, p)[0] == best[0]]
+        if len(same_tile) > 1:
+            why = "monster_tile"
+    yield Step("active_character", rulebook.STEP1,
+               f"{piece.name} ({piece.id}) acts: {piece.order_tile} tile"
+               f"{', ' + piece.type + ' monster tile' if why != 'character_tile' else ''}",
+               {"piece": piece.id, "why": why, "character_tile": piece.order_tile,
+                "monster_tile": piece.type})
+    return piece

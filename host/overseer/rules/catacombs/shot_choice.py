@@ -1,0 +1,81 @@
+"""Which shot sequence a character performs (Red Box: AI Player Behaviour, step 5, and the
+Shot Preference column of the AI Player Attack Behaviour table)."""
+
+from __future__ import annotations
+
+from overseer.rules.catacombs import rulebook
+from overseer.rules.catacombs.state import Battle, Piece, Shot
+from overseer.rules.procedure import Procedure, Roll, Step
+
+RANGED = frozenset({
+    "missile", "fireball", "giant_fireball", "boulder", "ice", "ice_boulder", "lightning",
+    "dagger", "boomerang", "scorched_earth", "portal_trap", "vortex", "web", "stone_trap",
+    "hook", "heal", "summon_antient",
+})
+MELEE = frozenset({"melee"})
+
+
+def prefers(preference: str, sequence: list[Shot]) -> bool:
+    if preference == "poison":  # any shot with the poison modifier
+        return any("poison" in s.modifiers for s in sequence)
+    if preference == "ranged":  # any shot sequence with a ranged shot
+        return any(s.kind in RANGED for s in sequence)
+    if preference == "melee":
+        return any(s.kind in MELEE for s in sequence)
+    return False
+
+
+def d12_band(face: int, count: int) -> int | None:
+    """Split the D12 evenly over ``count`` choices: the index chosen by ``face``, or None when
+    the face falls past the last whole band and must be rolled again (Overseer's ruling for
+    counts that do not divide 12)."""
+    width = 12 // count
+    index = (face - 1) // width
+    return index if index < count else None
+
+
+def roll_band(count: int, purpose: str) -> Procedure:
+    while True:
+        face = yield Roll("d12", purpose)
+        index = d12_band(face, count)
+        if index is not None:
+            return face, index
+
+
+def choose_sequence(battle: Battle, piece: Piece) -> Procedure:
+    """Return the index of the sequence to perform, with a trace step saying why."""
+    sequences = piece.sequences
+    labels = [" then ".join(s.label() for s in seq) for seq in sequences]
+
+    def chosen(index: int, how: str, text: str, **data: object) -> Step:
+        return Step("shot_sequence", rulebook.SHOT_CHOICE,
+                    f"{piece.name}: {labels[index]} ({text})",
+                    {"piece": piece.id, "sequence": index, "how": how,
+                     "shots": [s.label() for s in sequences[index]], **data})
+
+    if len(sequences) == 1:
+        how = "single" if len(sequences[0]) == 1 else "one_sequence"
+        yield chosen(0, how, "its only shot" if how == "single" else "its only sequence")
+        return 0
+    if piece.is_lord:
+        # A Catacomb Lord rolls the D12 over all its sequences.
+        face, index = yield from roll_band(len(sequences), "Catacomb Lord's shot sequence")
+        yield chosen(index, "lord_d12", f"Catacomb Lord, D12 {face}", face=face)
+        return index
+    row = battle.tables.behaviour[piece.type]
+    preferred = [i for i, seq in enumerate(sequences) if prefers(row.shot_preference, seq)]
+    verified = row.is_verified("shot_preference")
+    if len(preferred) == 1:
+        yield chosen(preferred[0], "preferred", f"preferred: {row.shot_preference}",
+                     verified=verified)
+        return preferred[0]
+    if len(preferred) > 1:
+        # Several sequences hold the preferred shot: the D12 over those (Overseer's ruling).
+        face, k = yield from roll_band(len(preferred), "shot sequence among the preferred")
+        yield chosen(preferred[k], "preferred_d12",
+                     f"preferred: {row.shot_preference}, D12 {face}", face=face,
+                     verified=verified)
+        return preferred[k]
+    face, index = yield from roll_band(len(sequences), "shot sequence")
+    yield chosen(index, "d12", f"no preferred shot, D12 {face}", face=face, verified=verified)
+    return index

@@ -1,0 +1,312 @@
+"""Performing a shot sequence (Red Box: AI Player Behaviour, step 5; New Character Shots; New
+Ranged Shots; Clock Template for summons)."""
+
+from __future__ import annotations
+
+from overseer.rules.catacombs import cards, clock, damage_tokens, rulebook
+from overseer.rules.catacombs.modifiers import apply_modifiers, wound
+from overseer.rules.catacombs.shot_choice import RANGED
+from overseer.rules.catacombs.state import Battle, Hero, Piece, Shot
+from overseer.rules.catacombs.targeting import Target, closest, in_sight
+from overseer.rules.procedure import ChooseSome, Procedure, Roll, Step, YesNo
+
+# Character shots that inflict damage: reposition as a rush, then the Attack template.
+CHARACTER_DAMAGE = frozenset({"melee", "bite", "roll", "devour", "sword", "crush", "claw"})
+# Ranged shots the AI resolves without a damage token.
+NO_DAMAGE_RANGED = frozenset({"web", "hook", "heal", "summon_antient"})
+MAX_REPEATS = 3  # a repeat shot cannot chain forever (Overseer's ruling)
+
+
+def ruler_of(battle: Battle, piece: Piece) -> int:
+    return battle.tables.behaviour[piece.type].ruler
+
+
+def target_name(battle: Battle, target: Target) -> str:
+    if target.id in battle.heroes:
+        return battle.heroes[target.id].name
+    if target.id in battle.pieces:
+        return battle.pieces[target.id].name
+    return target.id
+
+
+def rush(battle: Battle, piece: Piece, target: Target, why: str = "rush") -> Procedure:
+    """Move toward the Active Target with the piece's LOS ruler, through obstacles; stop
+    adjacent to the target if the ruler would carry the piece past it."""
+    ruler = ruler_of(battle, piece)
+    name = target_name(battle, target)
+    yield Step("move", rulebook.PERFORM,
+               f"{piece.name}: {why} toward {name} with Ruler {ruler}, passing through "
+               f"obstacles; if the ruler reaches past {name}, stop adjacent to it",
+               {"piece": piece.id, "toward": target.id, "ruler": ruler, "why": why})
+    if target.kind == "frozen_teammate":
+        battle.pieces[target.id].frozen = False
+        yield Step("freed", rulebook.PERFORM, f"{name} is freed: the ice shot piece is removed",
+                   {"piece": target.id})
+    elif target.kind == "wyvern":
+        battle.wyverns.remove(target.id)
+        piece.riding = target.id
+        yield Step("rides", rulebook.PERFORM, f"{piece.name} now rides {name}",
+                   {"piece": piece.id, "wyvern": target.id})
+
+
+def resolve_hit(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedure:
+    """Draw the shot's damage tokens, inflict them, apply modifiers, push if no zero token
+    came; a reset icon returns the discards afterwards."""
+    tokens = []
+    for level in damage_tokens.levels(shot):
+        tokens.append((yield from damage_tokens.draw(battle, level, f"{piece.name}: "
+                                                     f"{shot.label()} on {hero.name}")))
+    total = sum(t.value for t in tokens)
+    zero = any(t.value == 0 for t in tokens)
+    if total > 0:
+        yield from wound(battle, hero, total, rulebook.TOKENS, f"{piece.name}'s {shot.label()}")
+        yield from apply_modifiers(battle, hero, shot)
+    else:
+        yield Step("miss", rulebook.TOKENS, f"{piece.name}'s {shot.label()} misses {hero.name} "
+                   "(zero token)", {"piece": piece.id, "target": hero.id})
+    # Red Box: Clock Template (errata): no zero token drawn, the target is pushed.
+    if not zero and hero.alive and hero.away is None:
+        yield from clock.push(battle, hero.id, f"hit by {piece.name}'s {shot.label()}")
+    yield from damage_tokens.settle(battle, tokens)
+    return total
+
+
+def move_to_random_rune(battle: Battle, piece: Piece, why: str) -> Procedure:
+    """New Character Shots, Move to Random Rune: the black Rune Die; both dice (the player
+    picks) on Cave of the Keystone or for a flyer."""
+    rune = yield Roll("rune", f"{piece.name}: move to random rune")
+    both = piece.flying or battle.options.playmat == "cave-of-the-keystone"
+    if both:
+        location = yield Roll("location", f"{piece.name}: move to random rune")
+        text = (f"{piece.name}: move to rune {rune} (Rune Die); if it is already there or the "
+                f"rune is taken, rune {location} (Location Die); if both are taken, stay")
+        data = {"piece": piece.id, "rune": rune, "location": location, "why": why}
+    else:
+        text = (f"{piece.name}: move to rune {rune}; if it is already there or the rune is "
+                "taken, stay")
+        data = {"piece": piece.id, "rune": rune, "why": why}
+    if piece.flying and battle.options.playmat != "cave-of-the-keystone":
+        text += "; a flyer on an obstacle climbs down within 1 inch at the start of its next turn"
+    yield Step("move_to_rune", rulebook.NEW_SHOTS, text, data)
+
+
+def summon(battle: Battle, piece: Piece, shot: Shot, depth: int) -> Procedure:
+    """Clock template on the summoner, D12, Ruler 1; the summoned piece acts at once."""
+    # Red Box: Clock Template (errata), summon shot.
+    from overseer.rules.catacombs.activation import activate
+
+    name = shot.summons or "?"
+    at_edge = yield YesNo(f"Is {piece.name} ({piece.id}) at the edge of the playmat?", "edge")
+    face = yield Roll("d12", f"{piece.name} summons {name}")
+    n = sum(1 for p in battle.pieces if p.startswith("summoned-")) + 1
+    new_id = f"summoned-{n}"
+    try:
+        new = cards.piece_from_monster(new_id, name)
+    except KeyError:
+        yield Step("summon", rulebook.CLOCK,
+                   f"{piece.name} summons {name}: not in the card data; place it and run it by "
+                   "its card", {"piece": piece.id, "summons": name, "known": False})
+        return
+    battle.pieces[new_id] = new
+    side = ("flipped, 12 toward the centre" if at_edge else "12 toward the Hero Start Zone")
+    yield Step("summon", rulebook.CLOCK,
+               f"{piece.name} summons {new.name} ({new_id}): clock template {side}, place it "
+               f"at {face} o'clock with Ruler 1; it acts at once",
+               {"piece": piece.id, "summoned": new_id, "summons": new.name, "face": face,
+                "edge": at_edge})
+    battle.acted.append(new_id)
+    yield from activate(battle, new, "summoned", depth + 1)
+
+
+def target_ranged(battle: Battle, piece: Piece) -> Procedure:
+    """The target ranged shot picks its own target by the Hero Target tiles (D12)."""
+    # Red Box: AI Player Behaviour, step 5, Special Exception.
+    holders = {h.target_tile: h for h in battle.heroes.values()
+               if h.target_tile and h.alive and h.away is None}
+    if not holders:
+        return None
+    tiles = battle.tables.tiles_of("hero_target")
+    while True:
+        face = yield Roll("d12", f"{piece.name}: target ranged shot (Hero Target tiles)")
+        tile = next((t for t in tiles if t["low"] <= face <= t["high"]), None)
+        if tile and tile["id"] in holders:
+            hero = holders[tile["id"]]
+            yield Step("target", rulebook.TARGET_RANGED,
+                       f"target ranged shot: D12 {face} selects {tile['text']} ({hero.name})",
+                       {"piece": piece.id, "target": hero.id, "column": "hero_target_tile",
+                        "face": face, "tile": tile["id"], "verified": tile["verified"]})
+            return hero
+        # A tile nobody holds: roll again (Overseer's ruling).
+        yield Step("reroll", rulebook.TARGET_RANGED,
+                   f"D12 {face} selects a Hero Target tile no hero on the playmat holds: "
+                   "roll again", {"face": face})
+
+
+def perform(battle: Battle, piece: Piece, target: Target, sequence: list[Shot],
+            depth: int) -> Procedure:
+    """Perform each shot of the chosen sequence in order."""
+    for shot in sequence:
+        if not piece.alive:
+            return
+        done = yield from perform_shot(battle, piece, target, shot, depth)
+        if done:
+            return
+
+
+def perform_shot(battle: Battle, piece: Piece, target: Target, shot: Shot,
+                 depth: int) -> Procedure:
+    """One shot. Returns True when the sequence ends here (teleport)."""
+    kind = shot.kind
+    hero = battle.heroes.get(target.id) if target.kind == "enemy" else None
+    yield Step("shot", rulebook.PERFORM, f"{piece.name}: {shot.label()}",
+               {"piece": piece.id, "shot": shot.label(), "target": target.id})
+    if hero is not None and (not hero.alive or hero.away is not None):
+        yield Step("no_effect", rulebook.PERFORM, f"{hero.name} is no longer on the playmat",
+                   {"piece": piece.id, "target": hero.id})
+        return False
+    if kind in ("rush", "open_portal"):  # open portal: the AI rushes instead
+        yield from rush(battle, piece, target, "rush" if kind == "rush" else "open portal: rush")
+    elif kind == "move_to_rune":  # move to rune: the AI moves to a random rune
+        yield from move_to_random_rune(battle, piece, "move to rune")
+    elif kind == "runic_shift":  # random rune, then always the optional melee
+        yield from move_to_random_rune(battle, piece, "runic shift")
+        yield from perform_shot(battle, piece, target, Shot("melee"), depth)
+    elif kind == "teleport":
+        piece.teleported = True
+        yield Step("teleport", rulebook.PERFORM,
+                   f"{piece.name} moves to the Teleported! card; when it next acts it returns "
+                   "on a random rune and performs its melee shot", {"piece": piece.id})
+        return True
+    elif kind == "summon":
+        yield from summon(battle, piece, shot, depth)
+    elif kind == "repeat":
+        yield from repeat(battle, piece, depth)
+    elif kind in CHARACTER_DAMAGE:
+        yield from character_damage(battle, piece, target, shot)
+    elif kind in RANGED:
+        yield from ranged(battle, piece, target, shot)
+    else:
+        yield Step("instruction", rulebook.PERFORM,
+                   f"{piece.name}: perform {shot.label()} as its card says (the AI rules do not "
+                   "cover this shot)", {"piece": piece.id, "shot": shot.label(),
+                                        "implemented": False})
+    return False
+
+
+def character_damage(battle: Battle, piece: Piece, target: Target, shot: Shot) -> Procedure:
+    """Melee, bite, roll...: reposition as a rush, then the Attack template must cover the
+    target; if it does, draw and resolve the damage tokens."""
+    yield from rush(battle, piece, target, "reposition for " + shot.label())
+    if target.kind != "enemy":
+        return
+    hero = battle.heroes[target.id]
+    covered = yield YesNo(f"Place the Attack template over {piece.name} (visible through the "
+                          f"hole). Does it cover {hero.name}, even partly?", "template")
+    if not covered:
+        yield Step("miss", rulebook.PERFORM, f"the Attack template does not reach {hero.name}",
+                   {"piece": piece.id, "target": hero.id})
+        return
+    yield from resolve_hit(battle, piece, hero, shot)
+
+
+def ranged(battle: Battle, piece: Piece, target: Target, shot: Shot) -> Procedure:
+    kind = shot.kind
+    if kind in NO_DAMAGE_RANGED:
+        yield Step("instruction", rulebook.PERFORM,
+                   f"{piece.name}: {shot.label()} deals no damage; place its piece as the card "
+                   "says", {"piece": piece.id, "shot": shot.label()})
+        return
+    hero: Hero | None = battle.heroes.get(target.id) if target.kind == "enemy" else None
+    if "target" in shot.modifiers:
+        hero = yield from target_ranged(battle, piece)
+        if hero is None:
+            yield Step("no_effect", rulebook.TARGET_RANGED, "no hero holds a Hero Target tile",
+                       {"piece": piece.id})
+            return
+        in_range = yield YesNo(f"Is {hero.name} within Ruler 3 of {piece.name}?", "in_range")
+        if not in_range:
+            yield Step("miss", rulebook.TARGET_RANGED, f"{hero.name} is out of range",
+                       {"piece": piece.id, "target": hero.id})
+            return
+    if hero is None:
+        return
+    if kind == "vortex":
+        # Red Box: Clock Template: the vortex moves the character in a random direction.
+        yield from clock.push(battle, hero.id, f"{piece.name}'s vortex")
+        return
+    if kind == "portal_trap":
+        yield from portal_trap(battle, piece, hero, shot)
+        return
+    yield from resolve_hit(battle, piece, hero, shot)
+    if kind == "dagger":
+        # New Ranged Shots, Dagger: after the damage, move to rune (random for the AI).
+        yield from move_to_random_rune(battle, piece, "dagger")
+    elif kind == "boomerang":
+        yield from boomerang_return(battle, piece, Target(hero.id, "enemy"))
+
+
+def boomerang_return(battle: Battle, piece: Piece, target: Target) -> Procedure:
+    """New Ranged Shots, Boomerang: rush, then Ruler 3 from the boomerang back to the thrower:
+    1 damage to every enemy beneath it."""
+    yield from rush(battle, piece, target, "boomerang: rush")
+    ids = [h.id for h in battle.enemies()]
+    if not ids:
+        return
+    under = yield ChooseSome(f"Lay Ruler 3 on the boomerang pointing at {piece.name}: which "
+                             "enemies are beneath it?", tuple(ids), "under_ruler")
+    for hero_id in under:
+        yield from wound(battle, battle.heroes[hero_id], 1, rulebook.NEW_RANGED,
+                         "boomerang's return")
+    yield Step("instruction", rulebook.NEW_RANGED, "remove the boomerang piece", {})
+
+
+def portal_trap(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedure:
+    """The portal trap hits when its damage token is not zero (Overseer's ruling for the AI);
+    then the D12 table decides what happens to the character hit."""
+    level = damage_tokens.levels(shot)[0]
+    token = yield from damage_tokens.draw(battle, level, f"{piece.name}: portal trap")
+    if token.value == 0:
+        yield Step("miss", rulebook.TOKENS, f"the portal trap misses {hero.name} (zero token)",
+                   {"piece": piece.id, "target": hero.id})
+        yield from damage_tokens.settle(battle, [token])
+        return
+    face = yield Roll("d12", f"portal trap on {hero.name}")
+    row = next(r for r in battle.tables.portal_trap if r["low"] <= face <= r["high"])
+    yield Step("portal_trap", rulebook.NEW_RANGED, f"portal trap D12 {face}: {row['outcome']}, "
+               f"{row['damage']} damage", {"target": hero.id, "face": face,
+                                          "outcome": row["outcome"], "damage": row["damage"]})
+    yield from wound(battle, hero, row["damage"], rulebook.NEW_RANGED, "portal trap")
+    if hero.alive:
+        if row["outcome"] == "teleported":
+            hero.away = "teleported"
+            yield Step("teleported", rulebook.NEW_RANGED, f"{hero.name} goes onto the "
+                       "Teleported! card", {"hero": hero.id})
+        elif row["outcome"] == "random_rune":
+            rune = yield Roll("rune", f"portal trap: {hero.name} to a random rune")
+            yield Step("move_to_rune", rulebook.NEW_RANGED, f"{hero.name} moves to rune {rune}",
+                       {"hero": hero.id, "rune": rune})
+        elif row["outcome"] == "rush":
+            yield Step("instruction", rulebook.NEW_RANGED, f"{hero.name} may perform a rush "
+                       "shot", {"hero": hero.id})
+        else:
+            yield Step("instruction", rulebook.NEW_RANGED, f"{hero.name} goes to the Hidden "
+                       "Cave card or an unoccupied rune of its choice", {"hero": hero.id})
+    yield from damage_tokens.settle(battle, [token])
+
+
+def repeat(battle: Battle, piece: Piece, depth: int) -> Procedure:
+    """A friendly character in sight acts again at once."""
+    from overseer.rules.catacombs.activation import activate
+
+    mates = [p.id for p in battle.pieces.values()
+             if p.alive and p.id != piece.id and not p.frozen and not p.teleported]
+    seen = yield from in_sight(battle, piece, mates, "teammates")
+    if not seen or depth >= MAX_REPEATS:
+        yield Step("no_effect", rulebook.PERFORM, f"{piece.name}'s repeat shot finds no "
+                   "teammate", {"piece": piece.id})
+        return
+    # Overseer's ruling: the nearest teammate in sight (the priority columns rank enemies).
+    chosen = yield from closest(battle, piece, seen, "teammate")
+    yield Step("repeat", rulebook.PERFORM, f"{battle.pieces[chosen].name} acts again "
+               f"(repeat shot by {piece.name})", {"piece": piece.id, "repeats": chosen})
+    yield from activate(battle, battle.pieces[chosen], "repeat", depth + 1)

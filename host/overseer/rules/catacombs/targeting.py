@@ -1,0 +1,128 @@
+"""Line of sight and target selection (Red Box: AI Player Behaviour, steps 2 and 3, and
+Advanced Target Selection)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from overseer.rules.catacombs import rulebook
+from overseer.rules.catacombs.order import direction_prompt
+from overseer.rules.catacombs.state import Battle, Hero, Piece
+from overseer.rules.procedure import ChooseOne, ChooseSome, Procedure, Step
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """The Active Target: an enemy, or (advanced targeting) a frozen teammate, a teammate to
+    repeat, a wild wyvern."""
+
+    id: str
+    kind: str  # enemy, frozen_teammate, repeat_teammate, wyvern
+
+
+def in_sight(battle: Battle, piece: Piece, ids: list[str], what: str) -> Procedure:
+    """Which of ``ids`` the piece can see. LOS not blocked: all of them. Blocked: the table
+    says, after a 360 degree check with the piece's ruler out to the playmat's edge."""
+    # Red Box: AI Player Behaviour, step 2 (errata): unblocked LOS sees every enemy.
+    if not battle.options.los_blocked or not ids:
+        return list(ids)
+    ruler = battle.tables.behaviour[piece.type].ruler
+    seen = yield ChooseSome(
+        f"LOS check for {piece.name} ({piece.id}): Ruler {ruler}, 360 degrees, out to the "
+        f"playmat's edge. Which {what} are in its line of sight?", tuple(ids), "los")
+    return list(seen)
+
+
+def closest(battle: Battle, piece: Piece, ids: list[str], what: str) -> Procedure:
+    if len(ids) == 1:
+        return ids[0]
+    chosen = yield ChooseOne(
+        f"Which {what} is closest to {piece.name} ({piece.id})? If equally close: "
+        + direction_prompt(battle, "one").lower(), tuple(ids), "closest")
+    return chosen
+
+
+def advanced_target(battle: Battle, piece: Piece) -> Procedure:
+    """Advanced Target Selection, items 1 to 3, in order; None when none applies."""
+    # Red Box: AI Player Behaviour, Advanced Target Selection, 1: a frozen teammate.
+    frozen = [p.id for p in battle.pieces.values() if p.alive and p.frozen and p.id != piece.id]
+    options: list[tuple[str, list[str], str]] = [("frozen_teammate", frozen, "frozen teammates")]
+    # 2: a teammate for the repeat shot, only if this character has one.
+    if any(s.kind == "repeat" for seq in piece.sequences for s in seq):
+        mates = [p.id for p in battle.pieces.values()
+                 if p.alive and p.id != piece.id and not p.frozen]
+        options.append(("repeat_teammate", mates, "teammates"))
+    # 3: a wild wyvern to ride.
+    options.append(("wyvern", list(battle.wyverns), "wild wyverns"))
+    for kind, ids, what in options:
+        seen = yield from in_sight(battle, piece, ids, what)
+        if seen:
+            chosen = yield from closest(battle, piece, seen, what[:-1])
+            yield Step("target", rulebook.ADVANCED,
+                       f"{piece.name} targets {chosen}: nearest {what[:-1]} in sight",
+                       {"piece": piece.id, "target": chosen, "column": "advanced",
+                        "criterion": kind, "candidates": seen})
+            return Target(chosen, kind)
+    return None
+
+
+def _numeric(key: Callable[[Hero], int], best: Callable[[list[int]], int]):
+    def keep(heroes: list[Hero]) -> list[Hero]:
+        value = best([key(h) for h in heroes])
+        return [h for h in heroes if key(h) == value]
+    return keep
+
+
+def _without_items(heroes: list[Hero]) -> list[Hero]:
+    bare = [h for h in heroes if not h.items]
+    return bare or heroes
+
+
+CRITERIA: dict[str, Callable[[list[Hero]], list[Hero]]] = {
+    "most_gold": _numeric(lambda h: h.gold, max),
+    "least_gold": _numeric(lambda h: h.gold, min),
+    "most_poison": _numeric(lambda h: h.poison_total, max),
+    "least_health": _numeric(lambda h: h.health, min),
+    "most_health": _numeric(lambda h: h.health, max),
+    "most_items": _numeric(lambda h: len(h.items), max),
+    "without_items": _without_items,
+}
+
+
+def select_target(battle: Battle, piece: Piece, visible: list[Hero]) -> Procedure:
+    """Step 3: the Primary, Secondary and Tie Breaker columns of the piece's type, then the
+    Direction tiles. ``visible`` holds at least one enemy."""
+    if len(visible) == 1:
+        yield Step("target", rulebook.STEP3, f"{piece.name} targets {visible[0].name}: the only "
+                   "enemy in sight", {"piece": piece.id, "target": visible[0].id,
+                                      "column": "only", "candidates": [visible[0].id]})
+        return Target(visible[0].id, "enemy")
+    row = battle.tables.behaviour[piece.type]
+    candidates = list(visible)
+    # Red Box: AI Player Behaviour, step 3 (errata): Primary, Secondary, Tie Breaker columns.
+    for column in ("primary", "secondary", "tie_breaker"):
+        criterion = getattr(row, column)
+        before = [h.id for h in candidates]
+        if criterion == "closest":
+            chosen = yield from closest(battle, piece, before, "enemy")
+            candidates = [battle.heroes[chosen]]
+        else:
+            candidates = CRITERIA[criterion](candidates)
+        if len(candidates) == 1:
+            yield Step("target", rulebook.STEP3,
+                       f"{piece.name} targets {candidates[0].name}: {column.replace('_', ' ')} "
+                       f"column, {criterion.replace('_', ' ')}",
+                       {"piece": piece.id, "target": candidates[0].id, "column": column,
+                        "criterion": criterion, "candidates": before,
+                        "verified": row.is_verified(column)})
+            return Target(candidates[0].id, "enemy")
+    # Still tied: the first Direction tile, then the second.
+    ids = tuple(h.id for h in candidates)
+    chosen = yield ChooseOne(direction_prompt(battle, "of " + ", ".join(
+        h.name for h in candidates)), ids, "first_by_direction")
+    yield Step("target", rulebook.STEP3,
+               f"{piece.name} targets {battle.heroes[chosen].name}: still tied, direction tiles",
+               {"piece": piece.id, "target": chosen, "column": "direction",
+                "candidates": list(ids)})
+    return Target(chosen, "enemy")
