@@ -42,7 +42,9 @@ class Field:
 
 def one_of(*choices: Any) -> Callable[[Any], str | None]:
     def check(value: Any) -> str | None:
-        return None if value in choices else f"{value!r} is not one of {', '.join(map(repr, choices))}"
+        if value in choices:
+            return None
+        return f"{value!r} is not one of {', '.join(map(repr, choices))}"
     return check
 
 
@@ -131,7 +133,8 @@ def load_table(path: Path, table: str, fields: dict[str, Field],
                     raise fail(field_name, problem)
         if key in record:
             if record[key] in seen:
-                raise fail(key, f"duplicate {key} {record[key]!r} (first at line {seen[record[key]]})")
+                first = seen[record[key]]
+                raise fail(key, f"duplicate {key} {record[key]!r} (first at line {first})")
             seen[record[key]] = start or 0
         record["_line"] = start
     return records

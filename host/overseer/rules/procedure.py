@@ -7,8 +7,8 @@ A rules procedure is a generator. It yields two kinds of things:
 * a question (``Roll``, ``DrawToken``, ``Pick``, ``ChooseOne``, ``ChooseSome``, ``YesNo``,
   ``EnterNumber``): the driver sends back the answer.
 
-Chance questions (``Roll``, ``DrawToken``, ``Pick``) are answered by a chance source (seeded, scripted,
-the Pico's dice, or the players' physical dice); table questions by the players. The same
+Chance questions (``Roll``, ``DrawToken``, ``Pick``) are answered by a chance source (seeded,
+scripted, the Pico's dice, or the players' physical dice); table questions by the players. The same
 procedure therefore serves the gadget, the terminal, scenario files and simulations.
 
 ``Runner`` drives one procedure at a time over a game state and is the single place where
@@ -179,8 +179,8 @@ Procedure = Generator[Step | Question, Any, Any]
 def describe(question: Question) -> str:
     """The question as the table reads it."""
     if isinstance(question, Roll):
-        return f"Roll the {question.die.upper() if question.die == 'd12' else question.die + ' die'}"\
-            f" ({question.purpose})"
+        die = "D12" if question.die == "d12" else f"{question.die} die"
+        return f"Roll the {die} ({question.purpose})"
     if isinstance(question, DrawToken):
         return f"Draw a token from the {question.pool} bag ({question.purpose})"
     if isinstance(question, Pick):
@@ -265,6 +265,12 @@ class Runner:
                 self.pending = None
                 self.result = stop.value
                 return None
+            except BaseException:
+                # A refused action (RulesError is raised before any change) or a failure in
+                # the answering source: the procedure is over either way.
+                self._proc = None
+                self.pending = None
+                raise
             if isinstance(item, Step):
                 self.trace.append(item)
                 if self.on_step is not None:
@@ -272,7 +278,12 @@ class Runner:
                 value = None
                 continue
             if item.chance and self.chance is not None:
-                value = item.check(self.chance(item))
+                try:
+                    value = item.check(self.chance(item))
+                except BaseException:
+                    self._proc = None
+                    self.pending = None
+                    raise
                 continue
             self.pending = item
             return item

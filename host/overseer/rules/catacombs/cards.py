@@ -84,5 +84,6 @@ def piece_from_monster(piece_id: str, name: str) -> Piece:
         order_tile=f"level-{record['level']}",
         sequences=[[Shot.parse(s) for s in seq] for seq in record["sequences"]],
         health=record["health"],
+        reward=record["reward"],
         flying=record.get("flying", False),
     )

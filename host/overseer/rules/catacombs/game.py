@@ -12,10 +12,12 @@ Action = Callable[[Battle, dict[str, Any]], Procedure]
 
 
 def _actions() -> dict[str, Action]:
-    from overseer.rules.catacombs import activation
+    from overseer.rules.catacombs import activation, party
 
     return {
         "next_ai_piece": activation.next_ai_piece,
+        "damage_piece": party.damage_piece,
+        "update_hero": party.update_hero,
     }
 
 

@@ -25,13 +25,18 @@ def waiting(battle: Battle) -> list[Piece]:
             if p.alive and not p.frozen and p.id not in battle.acted]
 
 
-def direction_prompt(battle: Battle, what: str) -> str:
+def scanning(battle: Battle) -> str:
+    """How the Direction tiles scan the playmat, first tile then second."""
     names = [battle.tables.tiles[t]["text"] for t in battle.direction] if battle.tables else []
     if not names:
-        return f"Which {what} comes first on the playmat?"
+        return "along the playmat"
     if len(names) == 1:
-        return f"Which {what} comes first scanning {names[0]}?"
-    return f"Which {what} comes first scanning {names[0]} (if level, {names[1]})?"
+        return f"scanning {names[0]}"
+    return f"scanning {names[0]} (if level, {names[1]})"
+
+
+def direction_prompt(battle: Battle, what: str) -> str:
+    return f"Which {what} comes first {scanning(battle)}?"
 
 
 def next_active(battle: Battle) -> Procedure:

@@ -84,6 +84,7 @@ class Piece:
     order_tile: str  # its Character Order tile: level-1 .. level-4, antient, lord
     sequences: list[list[Shot]]
     health: int = 1
+    reward: int = 0  # gold for the hero who destroys it
     flying: bool = False
     frozen: bool = False  # hit by the heroes' ice shot
     teleported: bool = False  # on the Teleported! card, back on a random rune when it acts

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from overseer.rules.catacombs import rulebook
-from overseer.rules.catacombs.order import direction_prompt
+from overseer.rules.catacombs.order import direction_prompt, scanning
 from overseer.rules.catacombs.state import Battle, Hero, Piece
 from overseer.rules.procedure import ChooseOne, ChooseSome, Procedure, Step
 
@@ -38,8 +38,8 @@ def closest(battle: Battle, piece: Piece, ids: list[str], what: str) -> Procedur
     if len(ids) == 1:
         return ids[0]
     chosen = yield ChooseOne(
-        f"Which {what} is closest to {piece.name} ({piece.id})? If equally close: "
-        + direction_prompt(battle, "one").lower(), tuple(ids), "closest")
+        f"Which {what} is closest to {piece.name} ({piece.id})? If equally close, the first "
+        f"{scanning(battle)}.", tuple(ids), "closest")
     return chosen
 
 
