@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from overseer.devices.protocol import (
     DECODER_LIMIT,
     MAX_BLOCK,

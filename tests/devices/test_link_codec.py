@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from overseer.devices import protocol as p
 
 VECTORS = json.loads(

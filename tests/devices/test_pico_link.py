@@ -1,0 +1,188 @@
+"""PicoLink's protocol behaviour over a real pty and pyserial, against a scripted far end."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from link_peer import ScriptedPico
+from serial.tools import list_ports
+from serial.tools.list_ports_common import ListPortInfo
+
+from overseer.devices import protocol as p
+from overseer.devices.pico_link import (
+    DieRolled,
+    LinkState,
+    PicoLink,
+    PressedButton,
+    ProtocolMismatch,
+)
+from overseer.devices.ports import find_pico_ports
+
+IMAGE_A = bytes((37 * i + 11) % 256 for i in range(p.FRAME_SIZE))
+
+
+@pytest.fixture
+def pico() -> Iterator[ScriptedPico]:
+    peer = ScriptedPico()
+    yield peer
+    peer.close()
+
+
+@pytest.fixture
+def link(pico: ScriptedPico) -> Iterator[PicoLink]:
+    with PicoLink(pico.port) as link:
+        link.wait_ready(timeout=3)
+        yield link
+
+
+def test_handshake_gives_the_ident(pico: ScriptedPico, link: PicoLink) -> None:
+    assert link.ident == p.Ident(1, 0xB007, "scripted 1")
+    assert link.state is LinkState.READY
+    assert pico.of_type(p.Hello)[0] == (0, p.Hello(1))
+
+
+def test_another_protocol_version_is_refused_and_nothing_else_is_sent() -> None:
+    peer = ScriptedPico(protocol=2)
+    link = PicoLink(peer.port)
+    link.start()
+    try:
+        with pytest.raises(ProtocolMismatch) as refused:
+            link.wait_ready(timeout=3)
+        link.show(IMAGE_A)
+        link.request_roll(p.Die.D12)
+    finally:
+        link.close()
+        peer.close()
+    assert str(refused.value) == (
+        "the Pico runs protocol 2; this host speaks 1: flash the firmware (scripts/flash)"
+    )
+    assert link.state is LinkState.REFUSED
+    assert {type(m) for _, m in peer.received} == {p.Hello}
+
+
+def test_first_screen_goes_whole_then_only_changed_chunks(
+    pico: ScriptedPico, link: PicoLink
+) -> None:
+    first = link.show(IMAGE_A)
+    assert link.wait_shown(first, timeout=3)
+    assert pico.shown == IMAGE_A
+    assert len(pico.of_type(p.FrameChunk)) == 16
+    changed = bytearray(IMAGE_A)
+    changed[700] ^= 0xFF
+    second = link.show(bytes(changed))
+    assert second == first + 1
+    assert link.wait_shown(second, timeout=3)
+    assert pico.shown == bytes(changed)
+    chunks = [m for _, m in pico.of_type(p.FrameChunk)][16:]
+    assert [(c.offset, len(c.data)) for c in chunks] == [(640, 64)]
+    assert link.show(bytes(changed)) == second  # the same image again sends nothing
+
+
+def test_unacknowledged_messages_are_sent_again_in_order(
+    pico: ScriptedPico, link: PicoLink
+) -> None:
+    pico.acking = False
+    screen = link.show(IMAGE_A)
+    # Go-back-N: the first 8 go out, then all 8 again, in order, with their SEQs.
+    assert pico.wait(lambda: len(pico.of_type(p.FrameChunk)) >= 16)
+    seqs = [seq for seq, _ in pico.of_type(p.FrameChunk)][:16]
+    assert seqs == list(range(1, 9)) * 2
+    pico.acking = True
+    assert link.wait_shown(screen, timeout=3)
+    assert pico.shown == IMAGE_A
+    assert link.stats.retransmits >= 1
+
+
+def test_a_repeated_event_is_delivered_once(pico: ScriptedPico, link: PicoLink) -> None:
+    press = p.ButtonEvent(event_id=41, button=p.Button.OK, long=False)
+    pico.send(press, 1)
+    pico.send(press, 1)  # a retransmission (our ACK was lost)
+    pico.send(press, 2)  # the same event renumbered (resent after a handshake)
+    pico.send(p.ButtonEvent(event_id=42, button=p.Button.BACK, long=True), 3)
+    assert link.next_event(timeout=3) == PressedButton(p.Button.OK, False, 0xB007, 41)
+    assert link.next_event(timeout=3) == PressedButton(p.Button.BACK, True, 0xB007, 42)
+    assert link.next_event(timeout=0.1) is None
+    assert link.stats.duplicates_dropped == 1
+    acks = [m.seq for _, m in pico.of_type(p.HostAck)]
+    assert acks == [1, 1, 2, 3]
+
+
+def test_a_gap_is_not_accepted(pico: ScriptedPico, link: PicoLink) -> None:
+    pico.send(p.ButtonEvent(event_id=7, button=p.Button.OK, long=False), 2)
+    assert pico.wait(lambda: len(pico.of_type(p.HostAck)) == 1)
+    assert pico.of_type(p.HostAck)[0][1] == p.HostAck(0)
+    assert link.next_event(timeout=0.1) is None
+
+
+def test_an_event_outside_the_protocol_is_dropped(pico: ScriptedPico, link: PicoLink) -> None:
+    pico.send(p.ButtonEvent(event_id=1, button=9, long=False), 1)
+    pico.send(p.RollResult(event_id=2, roll_id=0, die=p.Die.RUNE, face=7), 2)
+    assert pico.wait(lambda: len(pico.of_type(p.HostAck)) == 2)
+    assert link.next_event(timeout=0.1) is None
+    assert link.stats.invalid_events == 2
+
+
+def test_roll_request_is_answered_once(pico: ScriptedPico, link: PicoLink) -> None:
+    roll_id = link.request_roll(p.Die.LOCATION)
+    assert pico.wait(lambda: bool(pico.of_type(p.RollRequest)))
+    assert pico.of_type(p.RollRequest)[0][1] == p.RollRequest(roll_id, p.Die.LOCATION)
+    answer = p.RollResult(event_id=5, roll_id=roll_id, die=p.Die.LOCATION, face=4)
+    pico.send_reliable(answer)
+    pico.send_reliable(p.RollResult(event_id=6, roll_id=roll_id, die=p.Die.LOCATION, face=4))
+    assert link.next_event(timeout=3) == DieRolled(p.Die.LOCATION, 4, roll_id, 0xB007, 5)
+    assert link.next_event(timeout=0.1) is None
+
+
+def test_a_new_boot_id_means_handshake_and_whole_screen_again(
+    pico: ScriptedPico, link: PicoLink
+) -> None:
+    screen = link.show(IMAGE_A)
+    assert link.wait_shown(screen, timeout=3)
+    roll_id = link.request_roll(p.Die.D12)
+    assert pico.wait(lambda: bool(pico.of_type(p.RollRequest)))
+    with pico._cond:  # the board restarts: blank glass, counters from zero, a new boot id
+        pico.boot_id = 0x1234
+        pico.shown = bytes(p.FRAME_SIZE)
+        pico.back = bytearray(p.FRAME_SIZE)
+        pico.rx_seq = pico.tx_seq = 0
+    pico.send(p.PicoHeartbeat(0x1234, 0))
+    assert pico.wait(lambda: pico.shown == IMAGE_A)
+    assert link.ident == p.Ident(1, 0x1234, "scripted 1")
+    assert link.session == 2 and link.stats.restarts_seen == 1
+    assert len(pico.of_type(p.FrameChunk)) == 32  # the whole screen, twice
+    # The unanswered roll request is asked again, under its roll_id.
+    assert pico.wait(lambda: len(pico.of_type(p.RollRequest)) == 2)
+    assert pico.of_type(p.RollRequest)[1][1] == p.RollRequest(roll_id, p.Die.D12)
+
+
+def test_silence_means_link_lost_and_a_fresh_handshake(pico: ScriptedPico) -> None:
+    with PicoLink(pico.port) as link:
+        link.wait_ready(timeout=3)
+        pico.heartbeats = False
+        assert pico.wait(lambda: len(pico.of_type(p.Hello)) >= 2, timeout=3)
+        pico.heartbeats = True
+        link.wait_ready(timeout=3)
+        assert link.stats.link_lost == 1 and link.session == 2
+
+
+def test_show_refuses_a_wrong_size() -> None:
+    with pytest.raises(ValueError, match="1024 bytes, not 10"):
+        PicoLink("/nonexistent").show(bytes(10))
+
+
+def test_finds_the_pico_by_usb_vendor_id(monkeypatch: pytest.MonkeyPatch) -> None:
+    def port(device: str, vid: int | None, pid: int | None) -> ListPortInfo:
+        info = ListPortInfo(device, skip_link_detection=True)
+        info.vid, info.pid = vid, pid
+        return info
+
+    ports = [
+        port("/dev/ttyUSB0", 0x0403, 0x6001),
+        port("/dev/ttyACM1", 0x2E8A, 0x0005),
+        port("/dev/ttyS0", None, None),
+        port("/dev/ttyACM0", 0x2E8A, 0x000A),
+    ]
+    monkeypatch.setattr(list_ports, "comports", lambda: ports)
+    assert find_pico_ports() == ["/dev/ttyACM0", "/dev/ttyACM1"]
+    assert find_pico_ports(pid=0x0005) == ["/dev/ttyACM1"]
