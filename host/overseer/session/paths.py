@@ -1,0 +1,45 @@
+"""Where the game store lives: the command line's ``--db``, else ``$OVERSEER_DB``, else
+``[session] database`` in the config file (``$OVERSEER_CONFIG``, default ``overseer.toml`` in
+the user's config directory), else ``games.sqlite3`` in the user's data directory."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+
+import platformdirs
+
+APP = "overseer"
+
+
+class ConfigError(ValueError):
+    """A config file that cannot be read; the message names the file."""
+
+
+def config_path(env: Mapping[str, str] = os.environ) -> Path:
+    if env.get("OVERSEER_CONFIG"):
+        return Path(env["OVERSEER_CONFIG"])
+    return platformdirs.user_config_path(APP, appauthor=False) / "overseer.toml"
+
+
+def store_path(cli: str | None = None, env: Mapping[str, str] = os.environ) -> Path:
+    """The store file to open, by the precedence above."""
+    if cli:
+        return Path(cli).expanduser()
+    if env.get("OVERSEER_DB"):
+        return Path(env["OVERSEER_DB"]).expanduser()
+    config = config_path(env)
+    if config.is_file():
+        try:
+            with open(config, "rb") as f:
+                section = tomllib.load(f).get("session", {})
+        except (OSError, tomllib.TOMLDecodeError) as err:
+            raise ConfigError(f"{config}: {err}") from err
+        database = section.get("database") if isinstance(section, dict) else None
+        if database is not None:
+            if not isinstance(database, str) or not database:
+                raise ConfigError(f"{config}: [session] database must be a file path")
+            return (config.parent / Path(database).expanduser()).resolve()
+    return platformdirs.user_data_path(APP, appauthor=False) / "games.sqlite3"

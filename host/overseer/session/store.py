@@ -1,0 +1,283 @@
+"""The game store: one SQLite file holding every saved game and its event log.
+
+Opened in WAL mode with ``synchronous=FULL``: a write returns only after its transaction is
+on disk, so a confirmed step survives a power cut. At open the file is checked (SQLite header,
+``PRAGMA integrity_check``, the application id, the schema version and tables). A damaged or
+foreign file is moved aside, never overwritten, and a fresh store takes its place; ``notice``
+says what happened and where the old file went. A store written by a newer Overseer is refused
+and left as it is.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from overseer.session.events import Event
+from overseer.session.migrations import APPLICATION_ID, LATEST, TABLES, migrate
+
+_HEADER = b"SQLite format 3\x00"
+_SIDE_FILES = ("-wal", "-shm", "-journal")
+
+
+class StoreError(Exception):
+    """The store cannot be used as asked; the message says why. Nothing was changed."""
+
+
+class Damaged(Exception):
+    """Internal: why a file is not a usable store."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    id: int
+    game: str
+    setup: dict[str, Any]
+    seed: int
+    dice: str
+    created: str
+    updated: str
+    finished: bool
+    head: int
+    length: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "game": self.game, "seed": self.seed, "dice": self.dice,
+                "created": self.created, "updated": self.updated, "finished": self.finished,
+                "steps": self.head, "undone": self.length - self.head}
+
+
+def _now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def _aside_name(path: Path) -> Path:
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    candidate = path.with_name(f"{path.name}.damaged-{stamp}")
+    n = 1
+    while any(Path(f"{candidate}{side}").exists() for side in ("", *_SIDE_FILES)):
+        n += 1
+        candidate = path.with_name(f"{path.name}.damaged-{stamp}-{n}")
+    return candidate
+
+
+def move_aside(path: Path) -> Path:
+    """Move a damaged store (and its -wal/-shm/-journal files) to a new name; returns it."""
+    target = _aside_name(path)
+    for side in _SIDE_FILES:
+        source = Path(f"{path}{side}")
+        if source.exists():
+            os.rename(source, f"{target}{side}")
+    os.rename(path, target)
+    return target
+
+
+class Store:
+    """Every saved game of one file. Each write is one transaction, durable on return."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.notice: str | None = None
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if self.path.exists() and not self.path.is_file():
+            raise StoreError(f"{self.path}: not a regular file; choose another store file")
+        try:
+            self.db = self._open_checked()
+        except Damaged as why:
+            aside = move_aside(self.path)
+            self.notice = (f"the game store {self.path} could not be used ({why}); it was kept "
+                           f"as {aside} and a fresh store was started")
+            self.db = self._open_checked()
+
+    # ------------------------------------------------------------------ opening
+
+    def _open_checked(self) -> sqlite3.Connection:
+        if self.path.exists() and self.path.stat().st_size > 0:
+            with open(self.path, "rb") as f:
+                if f.read(len(_HEADER)) != _HEADER:
+                    raise Damaged("not an SQLite database")
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        try:
+            version = self._check(db)
+            db.execute("PRAGMA journal_mode = WAL")
+            db.execute("PRAGMA synchronous = FULL")
+            db.execute("PRAGMA foreign_keys = ON")
+            db.execute("PRAGMA busy_timeout = 5000")
+            if version < LATEST:
+                try:
+                    migrate(db, version)
+                except sqlite3.Error as err:
+                    raise StoreError(f"{self.path}: updating the store from schema v{version} "
+                                     f"to v{LATEST} failed ({err}); it was left at "
+                                     f"v{version}") from err
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    def _check(self, db: sqlite3.Connection) -> int:
+        """The schema version of a sound store; raises ``Damaged`` or ``StoreError``."""
+        try:
+            problems = [row[0] for row in db.execute("PRAGMA integrity_check")]
+            app_id = db.execute("PRAGMA application_id").fetchone()[0]
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            tables = {row[0] for row in db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        except sqlite3.DatabaseError as err:
+            raise Damaged(f"SQLite: {err}") from err
+        if problems != ["ok"]:
+            raise Damaged(f"integrity check: {problems[0]}")
+        if app_id == 0 and version == 0 and not tables:
+            return 0  # a new, empty file
+        if app_id != APPLICATION_ID:
+            raise Damaged(f"a database of another application (application id {app_id:#x})")
+        if version > LATEST:
+            raise StoreError(
+                f"{self.path} was written by a newer Overseer (store schema v{version}; this "
+                f"one knows up to v{LATEST}). It was left as it is: update Overseer, or choose "
+                f"another store file (--db or OVERSEER_DB)")
+        if version < 1:
+            raise Damaged("the store's schema version is missing")
+        if version == LATEST and not TABLES <= tables:
+            raise Damaged(f"tables missing: {', '.join(sorted(TABLES - tables))}")
+        return version
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def integrity(self) -> list[str]:
+        """``PRAGMA integrity_check``'s rows: ``["ok"]`` for a sound file."""
+        return [row[0] for row in self.db.execute("PRAGMA integrity_check")]
+
+    def version(self) -> int:
+        return self.db.execute("PRAGMA user_version").fetchone()[0]
+
+    # ------------------------------------------------------------------ writing
+
+    def _transaction(self):
+        return _Transaction(self.db)
+
+    def create_game(self, game: str, setup: dict[str, Any], seed: int, dice: str,
+                    events: list[Event] = (), head: int = 0, finished: bool = False,
+                    retracted: list[dict[str, Any]] = ()) -> int:
+        """A new game (with its events and retracted results for an import); returns its id."""
+        if not 0 <= seed < 1 << 63:
+            raise StoreError(f"a seed is a whole number from 0 to 2**63 - 1 (got {seed})")
+        now = _now()
+        with self._transaction():
+            cur = self.db.execute(
+                "INSERT INTO games (game, setup, seed, dice, created, updated, finished, head,"
+                " touched) VALUES (?, ?, ?, ?, ?, ?, ?, ?,"
+                " (SELECT coalesce(max(touched), 0) + 1 FROM games))",
+                (game, json.dumps(setup, sort_keys=True), seed, dice, now, now, int(finished),
+                 head))
+            game_id = cur.lastrowid
+            self._insert(game_id, 0, events)
+            self.db.executemany(
+                "INSERT INTO retracted (game_id, seq, kind, data, retracted_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                [(game_id, i["seq"], i["kind"], json.dumps(i["data"], sort_keys=True),
+                  i["retracted_at"]) for i in retracted])
+        return game_id
+
+    def _insert(self, game_id: int, start: int, events: list[Event]) -> None:
+        self.db.executemany(
+            "INSERT INTO events (game_id, seq, kind, data, seen) VALUES (?, ?, ?, ?, ?)",
+            [(game_id, start + i, e.kind, e.payload(), int(e.seen))
+             for i, e in enumerate(events)])
+
+    def append(self, game_id: int, head: int, events: list[Event], finished: bool) -> None:
+        """Confirm one input: drop the undone tail from ``head`` on (seen dice results in it
+        are kept in ``retracted``), add ``events`` there, move the head past them."""
+        with self._transaction():
+            self.db.execute(
+                "INSERT INTO retracted (game_id, seq, kind, data, retracted_at)"
+                " SELECT game_id, seq, kind, data, ? FROM events"
+                " WHERE game_id = ? AND seq >= ? AND seen = 1", (_now(), game_id, head))
+            self.db.execute("DELETE FROM events WHERE game_id = ? AND seq >= ?",
+                            (game_id, head))
+            self._insert(game_id, head, events)
+            self._touch(game_id, head + len(events), finished)
+
+    def set_head(self, game_id: int, head: int, finished: bool) -> None:
+        """Undo or redo: only the head moves; the events stay."""
+        with self._transaction():
+            self._touch(game_id, head, finished)
+
+    def _touch(self, game_id: int, head: int, finished: bool) -> None:
+        cur = self.db.execute(
+            "UPDATE games SET head = ?, finished = ?, updated = ?,"
+            " touched = (SELECT max(touched) + 1 FROM games) WHERE id = ?",
+            (head, int(finished), _now(), game_id))
+        if cur.rowcount != 1:
+            raise StoreError(f"no saved game #{game_id}")
+
+    def delete_game(self, game_id: int) -> None:
+        with self._transaction():
+            if self.db.execute("DELETE FROM games WHERE id = ?", (game_id,)).rowcount != 1:
+                raise StoreError(f"no saved game #{game_id}")
+
+    # ------------------------------------------------------------------ reading
+
+    _INFO = ("SELECT id, game, setup, seed, dice, created, updated, finished, head,"
+             " (SELECT count(*) FROM events WHERE game_id = games.id) FROM games")
+
+    @staticmethod
+    def _info(row: tuple) -> GameInfo:
+        return GameInfo(row[0], row[1], json.loads(row[2]), row[3], row[4], row[5], row[6],
+                        bool(row[7]), row[8], row[9])
+
+    def games(self, game: str | None = None) -> list[GameInfo]:
+        """Saved games, the most recently played first."""
+        where, args = (" WHERE game = ?", (game,)) if game else ("", ())
+        rows = self.db.execute(self._INFO + where + " ORDER BY touched DESC", args)
+        return [self._info(row) for row in rows]
+
+    def game(self, game_id: int) -> GameInfo:
+        row = self.db.execute(self._INFO + " WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"no saved game #{game_id}")
+        return self._info(row)
+
+    def last_unfinished(self, game: str) -> GameInfo | None:
+        """The game of this type to offer on start: the last one played and not finished."""
+        row = self.db.execute(self._INFO + " WHERE game = ? AND finished = 0"
+                              " ORDER BY touched DESC LIMIT 1", (game,)).fetchone()
+        return None if row is None else self._info(row)
+
+    def events(self, game_id: int) -> list[Event]:
+        """All events of a game, the undone tail included."""
+        rows = self.db.execute("SELECT kind, data, seen FROM events WHERE game_id = ?"
+                               " ORDER BY seq", (game_id,))
+        return [Event(kind, json.loads(data), bool(seen)) for kind, data, seen in rows]
+
+    def retracted(self, game_id: int) -> list[dict[str, Any]]:
+        """Seen dice results that were undone and replaced by another input."""
+        rows = self.db.execute("SELECT seq, kind, data, retracted_at FROM retracted"
+                               " WHERE game_id = ? ORDER BY rowid", (game_id,))
+        return [{"seq": seq, "kind": kind, "data": json.loads(data), "retracted_at": at}
+                for seq, kind, data, at in rows]
+
+
+class _Transaction:
+    """``BEGIN IMMEDIATE`` .. ``COMMIT`` (or ``ROLLBACK`` on any error)."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> None:
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind, value, tb) -> None:
+        self.db.execute("COMMIT" if kind is None else "ROLLBACK")
