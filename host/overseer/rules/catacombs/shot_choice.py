@@ -40,6 +40,8 @@ def roll_band(count: int, purpose: str) -> Procedure:
         index = d12_band(face, count)
         if index is not None:
             return face, index
+        yield Step("reroll", rulebook.SHOT_CHOICE, f"D12 {face} falls past the last of {count} "
+                   "even bands: roll again (Overseer's ruling)", {"face": face, "bands": count})
 
 
 def choose_sequence(battle: Battle, piece: Piece) -> Procedure:
