@@ -1,0 +1,106 @@
+"""Card abilities (Conquest: Abilities and Armour; Quick Tutorial; Winning the Game).
+
+Capture Life and Stunned work when the card's shots damage an opponent (``on_damage``); an
+armour card that blocks a shot cancels them for that shot. The others take effect after the
+shot sequence (``after_shots``), which is the default timing of an ability.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from overseer.rules.conquest.cards import Card
+from overseer.rules.conquest.decks import reshuffle_discards
+from overseer.rules.conquest.health import lose, take_from_bank
+from overseer.rules.conquest.state import TEAM_NAMES, ConquestState, other
+from overseer.rules.procedure import ChooseOne, Procedure, Step, YesNo
+
+NONE = "none"
+
+
+@dataclass
+class CardPlay:
+    """One card being played: its ability (as printed or as read off the card) and what its
+    shots have done so far."""
+
+    card: Card
+    ability: str
+    player: str
+    captured: bool = False
+    damaged_discs: list[str] = field(default_factory=list)
+
+
+def on_damage(state: ConquestState, play: CardPlay, hits: tuple[str, ...],
+              damage: int) -> Procedure:
+    """Apply an unblocked shot's damage to the enemy pool, with the damage abilities."""
+    team = state.players[play.player]
+    enemy = other(team)
+    play.damaged_discs.extend(d for d in hits if d not in play.damaged_discs)
+    # Conquest: Abilities and Armour, Capture Life - damaging an opponent captures one token
+    # (the first one lost goes to the attacker's pool: Quick Tutorial, Turn 2). Ruling: once
+    # per card played.
+    capture = play.ability == "capture_life" and not play.captured
+    yield from lose(state, enemy, damage,
+                    "Conquest: Abilities and Armour, Capture Life" if capture
+                    else "Conquest: Shot Types",
+                    f"{damage} damage from {play.card.title}",
+                    capture_by=team if capture else None)
+    if capture:
+        play.captured = True
+    if play.ability == "stunned":
+        # Conquest: Abilities and Armour, Stunned - the damaged opponent's next turn is
+        # stunned. Ruling: the players controlling the damaged discs.
+        for disc in hits:
+            victim = state.controller[disc]
+            if victim not in state.stunned:
+                state.stunned.append(victim)
+                yield Step("stun", "Conquest: Abilities and Armour, Stunned",
+                           f"{victim} ({disc}) is stunned for their next turn.",
+                           {"player": victim, "disc": disc})
+
+
+def after_shots(state: ConquestState, play: CardPlay,
+                play_card: Callable[[ConquestState, str, str], Procedure]) -> Procedure:
+    """Abilities that act once the shot sequence is done. ``play_card`` plays a further card
+    (Surprise Attack)."""
+    team = state.players[play.player]
+    if play.ability == "heal_life":
+        # Conquest: Abilities and Armour, Heal Life - take two tokens from the bank. It does not
+        # depend on damage, so armour does not cancel it (Quick Tutorial, Turn 7).
+        yield from take_from_bank(state, team, 2, "Conquest: Abilities and Armour, Heal Life",
+                                  f"Heal Life of {play.card.title}")
+    elif play.ability == "reset":
+        # Conquest: Card Decks; Winning the Game, Advanced Rule - Reset: may shuffle the discard
+        # pile back into the deck. The card itself is discarded after its ability (Turn Summary).
+        if (yield YesNo(prompt=f"Reset: shuffle the {TEAM_NAMES[team]} discard pile "
+                               f"({len(state.discards[team])} cards) back into the deck?",
+                        key="reset")):
+            moved = reshuffle_discards(state, team)
+            yield Step("reset", "Conquest: Card Decks",
+                       f"{TEAM_NAMES[team]} shuffles {moved} discarded cards back into its deck "
+                       f"({len(state.decks[team])} cards).",
+                       {"team": team, "moved": moved, "deck": len(state.decks[team])})
+        else:
+            yield Step("reset", "Conquest: Card Decks", "Reset not used.",
+                       {"team": team, "moved": 0, "deck": len(state.decks[team])})
+    elif play.ability == "surprise_attack":
+        # Conquest: Quick Tutorial, Turn 2 - Surprise Attack: may play another card from hand.
+        hand = state.hands[play.player]
+        if not hand:
+            yield Step("surprise_attack", "Conquest: Quick Tutorial, Turn 2",
+                       f"Surprise Attack: {play.player} has no card left to play.",
+                       {"card": None})
+            return
+        extra = yield ChooseOne(prompt="Surprise Attack: play another card from your hand?",
+                                options=(*hand, NONE), key="surprise_attack")
+        yield Step("surprise_attack", "Conquest: Quick Tutorial, Turn 2",
+                   f"Surprise Attack: {play.player} "
+                   f"{'plays ' + state.cards[extra].title if extra != NONE else 'plays no card'}.",
+                   {"card": None if extra == NONE else extra})
+        if extra != NONE:
+            yield from play_card(state, play.player, extra)
+    elif play.ability == "other":
+        yield Step("ability", "Conquest: Abilities and Armour",
+                   f"{play.card.title}: the table resolves this ability by hand.",
+                   {"ability": "other"})

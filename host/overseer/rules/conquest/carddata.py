@@ -1,0 +1,67 @@
+"""Load the Conquest card list from data/conquest/cards.toml, validated.
+
+The only module of the Conquest rules that reads a file; the rules themselves get the cards
+as values.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from overseer.data import DATA_DIR, DataError, Field, list_of, load_table, one_of
+from overseer.rules.conquest.cards import (
+    ABILITY_VALUES,
+    ARMOUR_VALUES,
+    DECK_SIZE,
+    ROLES,
+    SHOTS,
+    STAR_SIGNS,
+    Card,
+)
+
+CARDS_FILE = DATA_DIR / "conquest" / "cards.toml"
+
+
+def _number(value: int) -> str | None:
+    return None if 1 <= value <= DECK_SIZE else f"{value} is not a card number 1..{DECK_SIZE}"
+
+
+FIELDS = {
+    "id": Field(str),
+    "number": Field(int, check=_number),
+    "team": Field(str, check=one_of("sword", "skull")),
+    "name": Field(str),
+    "class": Field(str),
+    "role": Field(str, check=one_of(*ROLES)),
+    "star_sign": Field(str, check=one_of(*STAR_SIGNS)),
+    "shots": Field(list, check=list_of(str, choices=SHOTS)),
+    "ability": Field(str, check=one_of(*ABILITY_VALUES)),
+    "armour": Field(str, check=one_of(*ARMOUR_VALUES)),
+    "note": Field(str, required=False),
+}
+
+
+def load_cards(path: Path = CARDS_FILE) -> dict[str, Card]:
+    """All 56 cards by id. Raises ``DataError`` (file, line, record, field) on a bad file,
+    a number used twice in a deck, or a deck that is not 28 cards."""
+    records = load_table(path, "card", FIELDS)
+    cards: dict[str, Card] = {}
+    numbers: dict[tuple[str, int], int] = {}
+    for rec in records:
+        slot = (rec["team"], rec["number"])
+        if slot in numbers:
+            raise DataError(path, rec["_line"], f"card {rec['id']!r}", "number",
+                            f"{rec['team']} card number {rec['number']} is already used "
+                            f"(line {numbers[slot]})")
+        numbers[slot] = rec["_line"]
+        cards[rec["id"]] = Card(
+            id=rec["id"], number=rec["number"], team=rec["team"], name=rec["name"],
+            char_class=rec["class"], role=rec["role"], star_sign=rec["star_sign"],
+            shots=tuple(rec["shots"]), ability=rec["ability"], armour=rec["armour"],
+            verified=rec["verified"], source=rec["source"])
+    for team in ("sword", "skull"):
+        count = sum(1 for c in cards.values() if c.team == team)
+        if count != DECK_SIZE:
+            raise DataError(path, None, None, "team",
+                            f"the {team} deck has {count} cards, wanted {DECK_SIZE}")
+    return cards

@@ -1,0 +1,46 @@
+"""When a Conquest game ends and who wins (Conquest: Winning the Game)."""
+
+from __future__ import annotations
+
+from overseer.rules.conquest.state import TEAM_NAMES, TEAMS, ConquestState, Over
+from overseer.rules.procedure import Procedure, Step
+
+REASONS = {
+    "pool_empty": "a team has lost all its Health Tokens",
+    "bank_empty": "the Health Bank is used up",
+    "cannot_play": "a player cannot play a card from their hand",
+}
+
+
+class GameOver(Exception):
+    """Raised inside a procedure once the game has ended: the rest of the turn is not played.
+    The action's top level catches it (``game.ConquestGame``)."""
+
+
+def winner(state: ConquestState) -> str | None:
+    """Conquest: Winning the Game - most Health Tokens wins; on a tie, most cards left in the
+    team's hands. Ruling: still tied, the game is drawn (None)."""
+    sword, skull = state.pools["sword"], state.pools["skull"]
+    if sword != skull:
+        return "sword" if sword > skull else "skull"
+    sword, skull = state.cards_in_hand("sword"), state.cards_in_hand("skull")
+    if sword != skull:
+        return "sword" if sword > skull else "skull"
+    return None
+
+
+def finish(state: ConquestState, reason: str, detail: str) -> Procedure:
+    """Conquest: Winning the Game - the game ends at once: record the result, then stop the
+    turn by raising ``GameOver``."""
+    win = winner(state)
+    state.over = Over(reason=reason, winner=win, tokens=dict(state.pools),
+                      cards_in_hand={t: state.cards_in_hand(t) for t in TEAMS})
+    tie = state.pools["sword"] == state.pools["skull"]
+    how = ("tie on tokens, broken by cards in hand" if tie and win else
+           "tie on tokens and cards in hand: a draw (ruling)" if tie else "most tokens")
+    result = f"{TEAM_NAMES[win]} wins ({how})" if win else f"no winner ({how})"
+    yield Step("game_over", "Conquest: Winning the Game",
+               f"Game over: {REASONS[reason]} ({detail}). {result}.",
+               {"reason": reason, "winner": win, "tokens": dict(state.pools),
+                "cards_in_hand": dict(state.over.cards_in_hand), "tie_break": bool(tie and win)})
+    raise GameOver(reason)

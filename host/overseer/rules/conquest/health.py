@@ -1,0 +1,44 @@
+"""Health pools and the Health Bank (Conquest: Team Setup; Shot Types; Abilities and Armour)."""
+
+from __future__ import annotations
+
+from overseer.rules.conquest.end import finish
+from overseer.rules.conquest.state import TEAM_NAMES, ConquestState
+from overseer.rules.procedure import Procedure, Step
+
+
+def lose(state: ConquestState, team: str, amount: int, rule: str, why: str,
+         capture_by: str | None = None) -> Procedure:
+    """``team`` loses ``amount`` tokens (never more than its pool). Lost tokens go back to the
+    bank (Conquest: Shot Types, Attacking), except one that ``capture_by`` takes into its own
+    pool (Conquest: Abilities and Armour, Capture Life; Quick Tutorial, Turn 2)."""
+    lost = min(amount, state.pools[team])
+    captured = 1 if capture_by is not None and lost > 0 else 0
+    state.pools[team] -= lost
+    state.bank += lost - captured
+    if captured:
+        state.pools[capture_by] += captured
+    text = f"{TEAM_NAMES[team]} loses {lost} Health Token{'s' * (lost != 1)} ({why})"
+    if captured:
+        text += f"; {TEAM_NAMES[capture_by]} captures one"
+    yield Step("health", rule, text + ".",
+               {"team": team, "lost": lost, "captured": captured, "pools": dict(state.pools),
+                "bank": state.bank})
+    # Conquest: Winning the Game - a pool emptied ends the game at once.
+    if state.pools[team] == 0:
+        yield from finish(state, "pool_empty", f"{TEAM_NAMES[team]} has no tokens left")
+
+
+def take_from_bank(state: ConquestState, team: str, amount: int, rule: str, why: str) -> Procedure:
+    """``team`` takes up to ``amount`` tokens from the bank into its pool; a pool may grow past
+    its starting size (Conquest: Team Setup)."""
+    taken = min(amount, state.bank)
+    state.bank -= taken
+    state.pools[team] += taken
+    yield Step("health", rule,
+               f"{TEAM_NAMES[team]} takes {taken} Health Token{'s' * (taken != 1)} from the bank "
+               f"({why}).",
+               {"team": team, "healed": taken, "pools": dict(state.pools), "bank": state.bank})
+    # Conquest: Winning the Game - the bank used up ends the game at once.
+    if state.bank == 0:
+        yield from finish(state, "bank_empty", "no tokens left in the Health Bank")

@@ -1,0 +1,123 @@
+"""Playing a card on a turn (Conquest: Turn Summary; Cards and Shot Sequences; Abilities and
+Armour; Quick Tutorial, Turn 5)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from overseer.rules.conquest.abilities import CardPlay, after_shots
+from overseer.rules.conquest.cards import ABILITIES, SHOTS, Card, shot_label
+from overseer.rules.conquest.decks import discard
+from overseer.rules.conquest.shots import resolve
+from overseer.rules.conquest.state import TEAM_NAMES, ConquestState
+from overseer.rules.conquest.turns import end_turn
+from overseer.rules.procedure import ChooseOne, Procedure, RulesError, Step, YesNo
+
+END = "end"
+
+
+def check_play(state: ConquestState, action: dict[str, Any]) -> tuple[str, str]:
+    """The (player, card) of a play action, or ``RulesError`` saying why it is refused.
+    Reads only: nothing changes here."""
+    if not state.started:
+        raise RulesError('the game has not started: the first action is {"do": "start"}')
+    if state.over is not None:
+        raise RulesError(f"the game is over ({state.over.reason}); no more cards are played")
+    player, card_id = action.get("player"), action.get("card")
+    if player not in state.players:
+        raise RulesError(f"play: 'player' must be one of {', '.join(state.players)} "
+                         f"(got {player!r})")
+    if card_id not in state.cards:
+        raise RulesError(f"play: there is no Conquest card {card_id!r}")
+    acting = state.acting_player()
+    if player != acting:
+        disc = state.next_disc(state.team_to_act)
+        raise RulesError(f"it is {acting}'s turn ({disc}, {TEAM_NAMES[state.team_to_act]}), "
+                         f"not {player}'s")
+    card = state.cards[card_id]
+    team = state.players[player]
+    if card.team != team:
+        raise RulesError(f"{card_id} is a {TEAM_NAMES[card.team]} card; {player} plays for the "
+                         f"{TEAM_NAMES[team]}")
+    if card_id not in state.hands[player]:
+        raise RulesError(f"{card_id} is not in {player}'s hand "
+                         f"(hand: {', '.join(state.hands[player]) or 'empty'})")
+    return player, card_id
+
+
+def card_facts(card: Card) -> Procedure:
+    """The card's shots, ability and armour. What the data does not know yet ("unknown", or
+    no shots) the table reads off the physical card."""
+    shots = list(card.shots)
+    if not shots:
+        # Conquest: Cards and Shot Sequences - every card has a shot sequence, read left to
+        # right; so at least one shot.
+        while True:
+            options = SHOTS if not shots else (*SHOTS, END)
+            shot = yield ChooseOne(prompt=f"{card.title}: shot {len(shots) + 1} of the sequence, "
+                                          "left to right" + (" (or end)" if shots else "") + "?",
+                                   options=options, key="shot")
+            if shot == END:
+                break
+            shots.append(shot)
+    ability = card.ability
+    if ability == "unknown":
+        ability = yield ChooseOne(prompt=f"{card.title}: which ability does the card show?",
+                                  options=(*ABILITIES, "other"), key="ability")
+    armour = card.armour
+    if armour == "unknown":
+        armour = "yes" if (yield YesNo(prompt=f"{card.title}: does it show the armour icon?",
+                                       key="armour_icon")) else "no"
+    if (shots, ability, armour) != (list(card.shots), card.ability, card.armour):
+        yield Step("card_facts", "Conquest: Cards and Shot Sequences",
+                   f"{card.title} as read off the card: "
+                   f"{', then '.join(map(shot_label, shots))}; ability {ability}; "
+                   f"armour {armour}.",
+                   {"card": card.id, "shots": shots, "ability": ability, "armour": armour})
+    return shots, ability, armour
+
+
+def play_card(state: ConquestState, player: str, card_id: str) -> Procedure:
+    """Play one card from ``player``'s hand: its shots in order, its ability, then discard it
+    or keep it face up for its armour (Conquest: Turn Summary)."""
+    card = state.cards[card_id]
+    team = state.players[player]
+    state.hands[player].remove(card_id)
+    state.in_play.append(card_id)
+    yield Step("play", "Conquest: Turn Summary", f"{player} plays {card.title}.",
+               {"player": player, "card": card_id})
+    shots, ability, armour = yield from card_facts(card)
+    play = CardPlay(card=card, ability=ability, player=player)
+    # Conquest: Cards and Shot Sequences - every shot of the sequence is mandatory, in order.
+    for shot in shots:
+        yield from resolve(state, play, shot)
+    yield from after_shots(state, play, play_card)
+    state.in_play.remove(card_id)
+    if armour == "yes":
+        # Conquest: Abilities and Armour - an armour card stays face up with the team.
+        state.retained[team].append(card_id)
+        yield Step("retain", "Conquest: Abilities and Armour",
+                   f"{card.title} is kept face up for its armour.",
+                   {"team": team, "card": card_id})
+    else:
+        discard(state, team, card_id)
+        yield Step("discard", "Conquest: Card Decks", f"{card.title} goes to the discard pile.",
+                   {"team": team, "card": card_id})
+
+
+def play_turn(state: ConquestState, player: str, card_id: str) -> Procedure:
+    """The play action: the card, then the end of the turn and the start of the next."""
+    if player in state.stunned:
+        # Conquest: Abilities and Armour, Stunned; Quick Tutorial, Turn 5 - the card is
+        # discarded and ignored (armour too: ruling), and the disc makes one Rush shot.
+        state.stunned.remove(player)
+        team = state.players[player]
+        state.hands[player].remove(card_id)
+        discard(state, team, card_id)
+        yield Step("stunned_play", "Conquest: Abilities and Armour, Stunned",
+                   f"{player} is stunned: {state.cards[card_id].title} is discarded and "
+                   "ignored; one Rush shot (no damage).",
+                   {"player": player, "card": card_id})
+    else:
+        yield from play_card(state, player, card_id)
+    yield from end_turn(state, player)

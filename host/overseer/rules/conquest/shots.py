@@ -1,0 +1,136 @@
+"""One shot of a card's sequence: what it hit, armour, and the damage (Conquest: Shot Types,
+Abilities and Armour, Walls and Playmat, Reference).
+
+The box cannot see the table, so it asks: which enemy discs a shot hit directly (a disc hit
+after a wall ricochet takes no damage, and teammates cannot be hit for damage), the target of
+a target shot and whether it was hit, the Power Wave discard, and whether the defenders spend
+a retained armour card.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from overseer.rules.conquest.abilities import CardPlay, on_damage
+from overseer.rules.conquest.cards import SHOT_DAMAGE, shot_label, split_shot
+from overseer.rules.conquest.decks import discard
+from overseer.rules.conquest.state import TEAM_NAMES, ConquestState, other
+from overseer.rules.procedure import (
+    AnswerError,
+    ChooseOne,
+    ChooseSome,
+    Procedure,
+    RulesError,
+    Step,
+    YesNo,
+)
+
+NONE = "none"
+
+
+class FriendlyFireError(AnswerError, RulesError):
+    """A teammate's disc given as hit for damage. Nothing was applied."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseHits(ChooseSome):
+    """Which enemy discs a shot hit directly. Naming a teammate is refused with the rule."""
+
+    teammates: tuple[str, ...] = ()
+
+    def check(self, answer: Any) -> tuple[str, ...]:
+        if isinstance(answer, list | tuple):
+            friendly = [a for a in answer if a in self.teammates]
+            if friendly:
+                # Conquest: Shot Types - teammates cannot damage each other.
+                raise FriendlyFireError(
+                    self, answer, f"enemy discs only ({', '.join(self.options)}): "
+                    f"{', '.join(friendly)} is a teammate, and there is no friendly fire")
+        return ChooseSome.check(self, answer)
+
+
+def _hits(state: ConquestState, play: CardPlay, shot: str) -> Procedure:
+    """The enemy discs the shot hit directly (a tuple, maybe empty)."""
+    team = state.players[play.player]
+    enemy = other(team)
+    kind, target = split_shot(shot)
+    label = shot_label(shot)
+    if not target:
+        hits = yield ChooseHits(
+            prompt=f"{label} shot: which {TEAM_NAMES[enemy]} discs did it hit directly? "
+                   "(none if it missed; a hit off a wall does not count)",
+            options=state.team_discs(enemy), key="hits", teammates=state.team_discs(team))
+        return hits
+    # Conquest: Reference, Target Modifier - name one enemy disc; a miss allows one more flick
+    # from where the ranged disc stopped; only the target can be damaged.
+    aim = yield ChooseOne(prompt=f"{label} shot: which {TEAM_NAMES[enemy]} disc is the target?",
+                          options=state.team_discs(enemy), key="target")
+    yield Step("target", "Conquest: Reference, Target Modifier",
+               f"{play.player} designates {aim} as the target of the {label} shot.",
+               {"target": aim})
+    hit = yield YesNo(prompt=f"Did the {label} shot hit {aim} directly?", key="hit")
+    if not hit:
+        yield Step("second_flick", "Conquest: Reference, Target Modifier",
+                   f"Missed {aim}: one more flick from where the {kind.replace('_', ' ')} "
+                   "disc stopped.", {"target": aim})
+        hit = yield YesNo(prompt=f"Second flick: did it hit {aim} directly?", key="hit")
+    return (aim,) if hit else ()
+
+
+def resolve(state: ConquestState, play: CardPlay, shot: str) -> Procedure:
+    """Perform one shot of the sequence."""
+    team = state.players[play.player]
+    enemy = other(team)
+    kind, _ = split_shot(shot)
+    label = shot_label(shot)
+    if kind == "rush":
+        # Conquest: Reference, Rush Shot - repositions; never damages.
+        yield Step("shot", "Conquest: Reference, Rush Shot",
+                   f"{play.player}: Rush shot (no damage).", {"shot": shot, "hits": []})
+        return
+    hits = yield from _hits(state, play, shot)
+    if not hits:
+        yield Step("shot", "Conquest: Shot Types",
+                   f"{play.player}: {label} shot hits nothing.", {"shot": shot, "hits": []})
+        return
+    base = SHOT_DAMAGE[kind]  # Conquest: Reference - damage by shot type
+    if kind == "power_wave" and state.hands[play.player]:
+        # Conquest: Reference, Power Wave Shot - after a hit, discarding a card from hand makes
+        # it 3 damage instead of 2. Ruling: asked before the defenders decide on armour.
+        extra = yield ChooseOne(prompt="Power Wave hit: discard a card from your hand for 3 "
+                                       "damage instead of 2?",
+                                options=(*state.hands[play.player], NONE), key="power_wave")
+        if extra != NONE:
+            state.hands[play.player].remove(extra)
+            discard(state, team, extra)
+            base = 3
+            yield Step("power_wave", "Conquest: Reference, Power Wave Shot",
+                       f"{play.player} discards {state.cards[extra].title}: the Power Wave "
+                       "inflicts 3 instead of 2.", {"discarded": extra})
+    # Conquest: Shot Types - a single shot hitting both enemy discs directly does double damage.
+    damage = base * 2 if len(hits) == 2 else base
+    yield Step("shot", "Conquest: Shot Types",
+               f"{play.player}: {label} shot hits {' and '.join(hits)} for {damage} damage"
+               f"{' (both enemy discs: double)' if len(hits) == 2 else ''}.",
+               {"shot": shot, "hits": list(hits), "damage": damage})
+    retained = state.retained[enemy]
+    if retained:
+        # Conquest: Abilities and Armour - during an opponent's turn, either defender may spend
+        # one retained armour card to block all damage of one shot.
+        spend = yield ChooseOne(prompt=f"{TEAM_NAMES[enemy]}: spend a retained armour card to "
+                                       f"block this shot ({damage} damage)?",
+                                options=(*retained, NONE), key="armour")
+        if spend != NONE:
+            retained.remove(spend)
+            discard(state, enemy, spend)
+            cancelled = play.ability in ("capture_life", "stunned")
+            yield Step("armour", "Conquest: Abilities and Armour",
+                       f"{TEAM_NAMES[enemy]} spends {state.cards[spend].title}'s armour: the "
+                       f"shot's damage is blocked"
+                       f"{' and so is ' + play.ability.replace('_', ' ') if cancelled else ''}; "
+                       "the armour card is discarded.",
+                       {"team": enemy, "card": spend, "blocked": damage,
+                        "cancelled": play.ability if cancelled else None})
+            return
+    yield from on_damage(state, play, hits, damage)
