@@ -148,7 +148,17 @@ class VirtualPico:
 
     def press(self, button: Button, long: bool = False) -> None:
         """Press and release a button: short (100 ms) or long (800 ms), in board time."""
-        verb = "hold" if long else "tap"
+        self._command("hold" if long else "tap", button)
+
+    def button_down(self, button: Button) -> None:
+        """The switch closes now and stays closed (see ``button_up``)."""
+        self._command("press", button)
+
+    def button_up(self, button: Button) -> None:
+        """The switch opens now: the press is reported, short or long by how long it was held."""
+        self._command("release", button)
+
+    def _command(self, verb: str, button: Button) -> None:
         os.write(self._buttons_w, f"{verb} {self._names[Button(button)]}\n".encode())
 
     def oled(self) -> bytes | None:

@@ -1,0 +1,83 @@
+"""The host's PicoLink against the real firmware (on MicroPython's Unix port) over a pty."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from overseer.devices import protocol as p
+from overseer.devices.pico_link import DieRolled, PicoLink, PressedButton, ProtocolMismatch
+from overseer.devices.virtual_pico import VirtualPico
+
+
+def image(seed: int) -> bytes:
+    return random.Random(seed).randbytes(p.FRAME_SIZE)
+
+
+def test_handshake_names_the_firmware(board: VirtualPico, link: PicoLink) -> None:
+    ident = link.ident
+    assert ident is not None
+    assert ident.protocol == p.PROTOCOL_VERSION
+    assert ident.firmware.isprintable() and ident.firmware
+
+
+def test_the_glass_shows_exactly_the_frame_sent(board: VirtualPico, link: PicoLink) -> None:
+    first = image(1)
+    screen = link.show(first)
+    assert link.wait_shown(screen, timeout=5)
+    assert board.wait_oled(lambda shown: shown == first, timeout=5) == first
+    second = bytearray(first)
+    second[1000:1010] = bytes(10)  # only the last chunk changes
+    screen = link.show(bytes(second))
+    assert link.wait_shown(screen, timeout=5)
+    assert board.wait_oled(lambda shown: shown == second, timeout=5) == second
+
+
+def test_a_press_arrives_exactly_once(board: VirtualPico, link: PicoLink) -> None:
+    board.press(p.Button.OK)
+    board.press(p.Button.BACK, long=True)
+    first = link.next_event(timeout=5)
+    second = link.next_event(timeout=5)
+    assert isinstance(first, PressedButton) and isinstance(second, PressedButton)
+    assert (first.button, first.long) == (p.Button.OK, False)
+    assert (second.button, second.long) == (p.Button.BACK, True)
+    assert first.event_id != second.event_id
+    assert link.next_event(timeout=0.3) is None
+
+
+def test_a_roll_request_is_answered(board: VirtualPico, link: PicoLink) -> None:
+    roll_id = link.request_roll(p.Die.D12)
+    event = link.next_event(timeout=5)
+    assert isinstance(event, DieRolled)
+    assert (event.roll_id, event.die) == (roll_id, p.Die.D12)
+    assert 1 <= event.face <= 12
+
+
+@pytest.mark.parametrize(("long", "die"), [(False, p.Die.D12), (True, p.Die.RUNE)])
+def test_the_roll_button_rolls(board: VirtualPico, link: PicoLink, long: bool, die: p.Die) -> None:
+    board.press(p.Button.ROLL, long=long)
+    event = link.next_event(timeout=5)
+    assert isinstance(event, DieRolled)
+    assert (event.roll_id, event.die) == (0, die)
+    assert 1 <= event.face <= p.FACES[die]
+
+
+def test_a_firmware_restart_is_noticed_and_the_screen_restored(
+    board: VirtualPico, link: PicoLink
+) -> None:
+    shown = image(2)
+    assert link.wait_shown(link.show(shown), timeout=5)
+    assert board.wait_oled(lambda glass: glass == shown, timeout=5)
+    old_boot = link.ident.boot_id if link.ident else None
+    board.restart()
+    assert board.wait_oled(lambda glass: glass != shown, timeout=10)  # the boot screen
+    assert board.wait_oled(lambda glass: glass == shown, timeout=10) == shown
+    assert link.session == 2
+    assert link.ident is not None and link.ident.boot_id != old_boot
+
+
+def test_a_host_of_another_protocol_version_is_refused(board: VirtualPico) -> None:
+    with PicoLink(board.port, protocol=2) as link:
+        with pytest.raises(ProtocolMismatch, match="the Pico runs protocol 1; this host speaks 2"):
+            link.wait_ready(timeout=10)
