@@ -8,14 +8,12 @@ from overseer.rules.catacombs.state import Battle, Piece
 from overseer.rules.procedure import ChooseOne, Procedure, Step
 
 
-def _rank(tiles: list[str], tile: str) -> int:
-    return tiles.index(tile) if tile in tiles else len(tiles)
-
-
 def order_key(battle: Battle, piece: Piece) -> tuple[int, int]:
-    """A piece's place by the Character Order tiles, then by the Monster Order tiles."""
-    return (_rank(battle.character_order, piece.order_tile),
-            _rank(battle.monster_order, piece.type))
+    """A piece's place by the Character Order tiles, then by the Monster Order tiles (a tile
+    not laid out sorts last)."""
+    chars, monsters = battle.character_order, battle.monster_order
+    return (chars.index(piece.order_tile) if piece.order_tile in chars else len(chars),
+            monsters.index(piece.type) if piece.type in monsters else len(monsters))
 
 
 def waiting(battle: Battle) -> list[Piece]:
@@ -46,8 +44,9 @@ def next_active(battle: Battle) -> Procedure:
     pieces = waiting(battle)
     if not pieces:
         return None
-    best = min(order_key(battle, p) for p in pieces)
-    tied = [p for p in pieces if order_key(battle, p) == best]
+    keys = [order_key(battle, p) for p in pieces]
+    best = min(keys)
+    tied = [p for p, key in zip(pieces, keys, strict=True) if key == best]
     why = "character_tile"
     if len(tied) > 1:
         ids = tuple(p.id for p in tied)
@@ -57,8 +56,7 @@ def next_active(battle: Battle) -> Procedure:
         why = "direction_tile"
     else:
         piece = tied[0]
-        same_tile = [p for p in pieces if order_key(battle, p)[0] == best[0]]
-        if len(same_tile) > 1:
+        if sum(1 for key in keys if key[0] == best[0]) > 1:
             why = "monster_tile"
     yield Step("active_character", rulebook.STEP1,
                f"{piece.name} ({piece.id}) acts: {piece.order_tile} tile"

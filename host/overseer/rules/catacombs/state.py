@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from overseer.rules.catacombs.adventure import Adventure
 from overseer.rules.procedure import Token
 
 if TYPE_CHECKING:
@@ -37,10 +38,18 @@ class Shot:
         return cls(_norm(kind), tuple(_norm(m) for m in mods))
 
     def label(self) -> str:
-        name = self.kind.replace("_", " ")
-        if self.summons:
-            return f"summon {self.summons}"
-        return " + ".join([name, *(m.replace("_", " ") for m in self.modifiers)])
+        text = _LABELS.get(self)
+        if text is None:
+            name = self.kind.replace("_", " ")
+            if self.summons:
+                text = f"summon {self.summons}"
+            else:
+                text = " + ".join([name, *(m.replace("_", " ") for m in self.modifiers)])
+            _LABELS[self] = text
+        return text
+
+
+_LABELS: dict[Shot, str] = {}  # labels are asked for on every trace line: computed once
 
 
 def _norm(word: str) -> str:
@@ -145,6 +154,7 @@ class Battle:
     summoned: list[str] = field(default_factory=list)  # pieces summoned, to act at once
     kills: dict[str, int] = field(default_factory=dict)  # gold for kills, by hero
     tables: Tables | None = None  # the rules' data, loaded by whoever built the battle
+    adventure: Adventure = field(default_factory=Adventure)  # beyond one battle: setup, campaign
 
     def enemies(self) -> list[Hero]:
         """The Heroic Forces on the playmat (alive, not away)."""
@@ -168,4 +178,5 @@ class Battle:
             },
             "damage": {str(level): {"left": len(bag.contents), "discards": len(bag.discards)}
                        for level, bag in sorted(self.damage.items())},
+            "adventure": self.adventure.as_dict(self),
         }
