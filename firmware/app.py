@@ -1,0 +1,230 @@
+# The board's logic: the link to the host, buttons, dice and screens, driven by step(now).
+# No hardware here: main.py passes in the USB writer, buttons, display and random source.
+import struct
+
+import dice
+import link
+from buttons import LONG
+from ticks import ticks_diff
+
+FIRMWARE = "overseer-fw 0.1.0"  # ASCII, at most 32 bytes
+HEARTBEAT_MS = 250
+LINK_LOST_MS = 1000
+BOOT_SCREEN_MS = 800
+TUMBLE_MS = 600  # the die tumbles this long, then shows its face
+TUMBLE_FRAME_MS = 75
+RESULT_HOLD_MS = 1000  # a host frame that arrives meanwhile waits this long behind the face
+MAX_ROLLS = 8  # rolls waiting for the die
+REMEMBERED_ROLLS = 16  # roll ids answered again with the same face
+ROLL_BUTTON = 4  # button code of ROLL (docs/protocol.md, Buttons)
+ERROR_BAD_ROLL = 4  # ERROR code: a ROLL_REQUEST for a die that does not exist
+
+# What the glass shows
+BOOT = 0
+WAITING = 1
+HOST = 2
+LOST = 3
+ROLLING = 4
+RESULT = 5
+
+
+class App:
+    def __init__(self, write, buttons, display, urandom, now):
+        self.write = write
+        self.buttons = buttons
+        self.display = display
+        self.urandom = urandom
+        self.boot_id = struct.unpack("<H", urandom(2))[0]
+        self.decoder = link.Decoder(link.HOST_TO_PICO)
+        self.receiver = link.Receiver()
+        self.sender = link.Sender(write)
+        self.event_id = 0
+        self.heard = False  # a valid block arrived since boot
+        self.last_rx = now
+        self.last_heartbeat = now
+        self.rolls = []  # [roll_id, die] waiting for the die
+        self.roll = None  # [roll_id, die, face] tumbling now
+        self.answered = []  # [roll_id, die, event_id, face] of recent ROLL_REQUESTs
+        self.host_waiting = False  # a host frame arrived while the die had the glass
+        self.screen = BOOT
+        self.screen_since = now
+        self.frame = 0
+        display.boot(FIRMWARE)
+
+    # Input
+
+    def receive(self, data, now):
+        """Bytes from the USB serial."""
+        self.decoder.feed(data)
+        while True:
+            msg = self.decoder.get()
+            if msg is None:
+                return
+            self.heard = True
+            self.last_rx = now
+            self._handle(msg[0], msg[1], msg[2], now)
+
+    def _handle(self, typ, seq, payload, now):
+        if typ == link.HELLO:
+            self.receiver.reset()
+            self.sender.reset()
+            ident = struct.pack("<BH", link.PROTOCOL, self.boot_id) + FIRMWARE.encode()
+            self._send(link.IDENT, ident)
+        elif typ == link.ACK:
+            self.sender.on_ack(payload[0], now)
+        elif typ == link.HEARTBEAT:
+            pass
+        else:  # FRAME_CHUNK, FRAME_SHOW, ROLL_REQUEST: reliable
+            if self.receiver.accept(seq):
+                self._act(typ, payload, now)
+            self._send(link.PICO_ACK, bytes((self.receiver.last,)))
+
+    def _act(self, typ, payload, now):
+        if typ == link.FRAME_CHUNK:
+            screen_id, offset = struct.unpack_from("<HH", payload)
+            if not self.display.chunk(screen_id, offset, memoryview(payload)[4:]):
+                self._error(link.ERROR_BAD_CHUNK)
+        elif typ == link.FRAME_SHOW:
+            screen_id, crc = struct.unpack("<HI", payload)
+            if not self.display.accept(screen_id, crc):
+                self._error(link.ERROR_FRAME_CRC)
+            elif self._die_holds_glass(now):
+                self.host_waiting = True
+            else:
+                self._show_host(now)
+        else:  # ROLL_REQUEST
+            roll_id, die = struct.unpack("<HB", payload)
+            if die >= len(dice.FACES):
+                self._error(link.ERROR_BAD_ROLL)
+                return
+            for r in self.answered:
+                if r[0] == roll_id and r[1] == die:
+                    again = struct.pack("<HHBB", r[2], roll_id, die, r[3])
+                    self._queue_event(link.ROLL_RESULT, again)
+                    return
+            if self.roll is not None and self.roll[0] == roll_id and self.roll[1] == die:
+                return  # being rolled: its result is on the way
+            for r in self.rolls:
+                if r[0] == roll_id and r[1] == die:
+                    return
+            if len(self.rolls) >= MAX_ROLLS or self._room() <= 0:
+                self._error(link.ERROR_QUEUE_FULL)
+                return
+            self.rolls.append([roll_id, die])
+
+    # Output
+
+    def _send(self, typ, payload):
+        self.write(link.encode(0, typ, payload))
+
+    def _error(self, code):
+        self._send(link.ERROR, bytes((code,)))
+
+    def _room(self):
+        """Free places in the event queue, keeping one for a roll in progress."""
+        used = len(self.sender.pending) + len(self.rolls) + (1 if self.roll else 0)
+        return link.MAX_PENDING - used
+
+    def _next_event_id(self):
+        self.event_id = 1 if self.event_id >= 0xFFFF else self.event_id + 1
+        return self.event_id
+
+    def _queue_event(self, typ, payload):
+        if not self.sender.send(typ, payload):
+            self._error(link.ERROR_QUEUE_FULL)
+
+    # Screens
+
+    def _set(self, screen, now):
+        self.screen = screen
+        self.screen_since = now
+
+    def _show_host(self, now):
+        self.host_waiting = False
+        if self.display.show_host():
+            self._set(HOST, now)
+        else:
+            self.display.waiting()
+            self._set(WAITING, now)
+
+    def _link_ok(self, now):
+        return self.heard and ticks_diff(now, self.last_rx) < LINK_LOST_MS
+
+    # The loop
+
+    def step(self, now):
+        self._buttons(now)
+        self._dice(now)
+        self._screens(now)
+        if ticks_diff(now, self.last_heartbeat) >= HEARTBEAT_MS:
+            self.last_heartbeat = now
+            beat = struct.pack("<HH", self.boot_id, self.display.on_glass())
+            self._send(link.PICO_HEARTBEAT, beat)
+        self.sender.poll(now)
+
+    def _buttons(self, now):
+        self.buttons.update(now)
+        while True:
+            press = self.buttons.get()
+            if press is None:
+                return
+            code, kind = press
+            if self._room() <= 0:
+                self._error(link.ERROR_QUEUE_FULL)
+            elif code == ROLL_BUTTON:
+                self.rolls.append([0, dice.RUNE if kind == LONG else dice.D12])
+            else:
+                event = struct.pack("<HBB", self._next_event_id(), code, kind)
+                self._queue_event(link.BUTTON, event)
+
+    def _die_holds_glass(self, now):
+        if self.screen == ROLLING:
+            return True
+        return self.screen == RESULT and ticks_diff(now, self.screen_since) < RESULT_HOLD_MS
+
+    def _dice(self, now):
+        if self.screen == ROLLING:
+            self._tumble(now)
+        elif self.rolls and self.screen != BOOT and not self._die_holds_glass(now):
+            roll = self.rolls.pop(0)
+            roll.append(dice.roll(roll[1], self.urandom))
+            self.roll = roll
+            self.frame = 0
+            self._set(ROLLING, now)
+            self._tumble(now)
+        elif self.host_waiting and not self._die_holds_glass(now):
+            self._show_host(now)
+
+    def _tumble(self, now):
+        roll_id, die, face = self.roll
+        elapsed = ticks_diff(now, self.screen_since)
+        if elapsed < TUMBLE_MS:
+            frame = 1 + elapsed // TUMBLE_FRAME_MS
+            if frame != self.frame:
+                self.frame = frame
+                self.display.die(die, dice.roll(die, self.urandom), frame)
+            return
+        event_id = self._next_event_id()
+        self._queue_event(link.ROLL_RESULT, struct.pack("<HHBB", event_id, roll_id, die, face))
+        if roll_id:
+            self.answered.append([roll_id, die, event_id, face])
+            if len(self.answered) > REMEMBERED_ROLLS:
+                self.answered.pop(0)
+        self.roll = None
+        self.display.die(die, face, 0)
+        self._set(RESULT, now)
+
+    def _screens(self, now):
+        screen = self.screen
+        if self._die_holds_glass(now):
+            return
+        if screen == BOOT:
+            if ticks_diff(now, self.screen_since) >= BOOT_SCREEN_MS:
+                self.display.waiting()
+                self._set(WAITING, now)
+        elif self._link_ok(now):
+            if screen == LOST:
+                self._show_host(now)
+        elif screen != LOST and self.heard:
+            self.display.link_lost()
+            self._set(LOST, now)

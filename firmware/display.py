@@ -1,0 +1,109 @@
+# The OLED: host frames (assembled from chunks, shown only when FRAME_SHOW's CRC matches) and the
+# Pico's own screens (boot, die tumble and result, waiting for host, link lost).
+import framebuf
+from dice import NAMES
+from link import crc32
+
+SIZE = 1024  # 128 x 64, 1 bit per pixel, MONO_VLSB
+
+
+class Display:
+    def __init__(self, oled):
+        self.oled = oled  # an SSD1306 driver: a FrameBuffer with .buffer and .show()
+        self.shown = bytearray(SIZE)  # the last host image that passed its CRC check
+        self.shown_id = 0  # its screen id (0 = none yet)
+        self.back = bytearray(SIZE)  # the host image being assembled
+        self.back_id = -1
+        self.host_on_glass = False
+        self._text = bytearray(32)  # a 32 x 8 scratch canvas for large text
+        self._text_fb = framebuf.FrameBuffer(self._text, 32, 8, framebuf.MONO_VLSB)
+
+    # Host frames (docs/protocol.md, Frames)
+
+    def _start(self, screen_id):
+        if screen_id != self.back_id:
+            self.back[:] = self.shown
+            self.back_id = screen_id
+
+    def chunk(self, screen_id, offset, data):
+        """Copy data into the back buffer; False (nothing changed) if it does not fit."""
+        end = offset + len(data)
+        if end > SIZE:
+            return False
+        self._start(screen_id)
+        self.back[offset:end] = data
+        return True
+
+    def accept(self, screen_id, crc):
+        """FRAME_SHOW: take the back buffer as the host image if its CRC matches."""
+        self._start(screen_id)
+        if crc32(self.back) != crc:
+            return False
+        self.shown[:] = self.back
+        self.shown_id = screen_id
+        return True
+
+    def show_host(self):
+        """Put the last accepted host image on the glass (False if there is none)."""
+        if not self.shown_id:
+            return False
+        self.oled.buffer[:] = self.shown
+        self.oled.show()
+        self.host_on_glass = True
+        return True
+
+    def on_glass(self):
+        """The host screen id on the glass now, 0 while the Pico shows its own screen."""
+        return self.shown_id if self.host_on_glass else 0
+
+    # The Pico's own screens
+
+    def _own(self):
+        self.host_on_glass = False
+        self.oled.fill(0)
+
+    def _big(self, text, x, y, scale):
+        t = self._text_fb
+        t.fill(0)
+        t.text(text, 0, 0, 1)
+        rect = self.oled.fill_rect
+        for py in range(8):
+            for px in range(8 * len(text)):
+                if t.pixel(px, py):
+                    rect(x + px * scale, y + py * scale, scale, scale, 1)
+
+    def _centre(self, text, y):
+        self.oled.text(text, (128 - 8 * len(text)) // 2, y, 1)
+
+    def boot(self, version):
+        self._own()
+        self._centre("OVERSEER", 16)
+        self._centre(version, 36)
+        self.oled.show()
+
+    def waiting(self):
+        self._own()
+        self._centre("waiting for", 20)
+        self._centre("host", 34)
+        self.oled.show()
+
+    def link_lost(self):
+        self._own()
+        self.oled.rect(0, 0, 128, 64, 1)
+        self._centre("link lost", 20)
+        self._centre("reconnecting", 36)
+        self.oled.show()
+
+    def die(self, die, face, frame):
+        """A die face: tumbling (frame 1, 2, ...: jittered, thin border) or settled (frame 0)."""
+        self._own()
+        self._centre(NAMES[die], 0)
+        text = str(face)
+        dx = (frame % 3 - 1) * 6 if frame else 0
+        dy = (frame % 2) * 4 if frame else 0
+        x = (128 - 32 * len(text)) // 2 + dx
+        self.oled.rect(x - 6, 12 + dy, 32 * len(text) + 12, 46, 1)
+        if not frame:
+            self.oled.rect(x - 8, 10, 32 * len(text) + 16, 50, 1)
+        self._big(text, x, 19 + dy, 4)
+        self.oled.show()

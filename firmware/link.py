@@ -1,0 +1,234 @@
+# The link to the host (docs/protocol.md): blocks, resync, and the reliable sender and receiver.
+import struct
+
+from ticks import ticks_diff
+
+try:
+    from binascii import crc32
+except ImportError:  # a build without binascii.crc32: the same CRC-32 (ISO-HDLC) from a table
+    _TABLE = []
+    for _n in range(256):
+        _c = _n
+        for _k in range(8):
+            _c = (_c >> 1) ^ 0xEDB88320 if _c & 1 else _c >> 1
+        _TABLE.append(_c)
+
+    def crc32(data, crc=0):
+        crc ^= 0xFFFFFFFF
+        for b in data:
+            crc = _TABLE[(crc ^ b) & 0xFF] ^ (crc >> 8)
+        return crc ^ 0xFFFFFFFF
+
+
+PROTOCOL = 1
+SYNC = 0x7E
+MAX_LEN = 96
+MAX_BLOCK = 4 + MAX_LEN + 4
+
+# Host to Pico
+HELLO = 0x01
+FRAME_CHUNK = 0x02
+FRAME_SHOW = 0x03
+ROLL_REQUEST = 0x04
+HEARTBEAT = 0x05
+ACK = 0x06
+# Pico to host
+IDENT = 0x81
+BUTTON = 0x82
+ROLL_RESULT = 0x83
+PICO_HEARTBEAT = 0x84
+PICO_ACK = 0x85
+ERROR = 0x86
+
+ERROR_FRAME_CRC = 1
+ERROR_BAD_CHUNK = 2
+ERROR_QUEUE_FULL = 3
+
+# Payload sizes (min, max) of the TYPEs each side receives.
+HOST_TO_PICO = {
+    HELLO: (1, 1),
+    FRAME_CHUNK: (5, 4 + 64),
+    FRAME_SHOW: (6, 6),
+    ROLL_REQUEST: (3, 3),
+    HEARTBEAT: (0, 0),
+    ACK: (1, 1),
+}
+PICO_TO_HOST = {
+    IDENT: (4, 3 + 32),
+    BUTTON: (4, 4),
+    ROLL_RESULT: (6, 6),
+    PICO_HEARTBEAT: (4, 4),
+    PICO_ACK: (1, 1),
+    ERROR: (1, 1),
+}
+
+WINDOW = 8  # reliable messages in flight
+MAX_PENDING = 32  # unacknowledged reliable messages kept (the Pico's event queue)
+RETRANSMIT_MS = 60
+
+
+def encode(seq, typ, payload=b""):
+    """One block: SYNC LEN SEQ TYPE PAYLOAD CRC."""
+    n = len(payload)
+    if n > MAX_LEN:
+        raise ValueError("payload longer than 96 bytes")
+    body = bytes((n, seq, typ)) + payload
+    return bytes((SYNC,)) + body + struct.pack("<I", crc32(body))
+
+
+def next_seq(seq):
+    """The SEQ after seq: 1, 2, ..., 255, 1, ... (0 is never a reliable SEQ)."""
+    return 1 if seq >= 255 else seq + 1
+
+
+class Decoder:
+    """Bytes in, (type, seq, payload) out; never raises on input, resynchronises on garbage.
+
+    Holds at most one block's worth (104 bytes) of unparsed input: bytes are taken one at a time
+    and a held block is decided as soon as it is complete.
+    """
+
+    def __init__(self, sizes):
+        self.sizes = sizes
+        self.buf = bytearray(MAX_BLOCK)
+        self.n = 0
+        self.dropped = 0
+        self.ready = []
+
+    def feed(self, data):
+        for b in data:
+            self.feed_byte(b)
+
+    def feed_byte(self, b):
+        n = self.n
+        if n == 0 and b != SYNC:
+            return
+        self.buf[n] = b
+        self.n = n + 1
+        self._scan()
+
+    def get(self):
+        """The next decoded (type, seq, payload), or None."""
+        if self.ready:
+            return self.ready.pop(0)
+        return None
+
+    def _shift(self, k):
+        # drop the first k held bytes, then any bytes before the next SYNC
+        buf = self.buf
+        n = self.n
+        i = k
+        while i < n and buf[i] != SYNC:
+            i += 1
+        rest = n - i
+        for j in range(rest):
+            buf[j] = buf[i + j]
+        self.n = rest
+
+    def _scan(self):
+        buf = self.buf
+        while self.n >= 2:
+            n = self.n
+            length = buf[1]
+            if length > MAX_LEN:
+                self.dropped += 1
+                self._shift(1)
+                continue
+            end = 4 + length
+            if n < end + 4:
+                return
+            body = memoryview(buf)[1:end]
+            got = buf[end] | (buf[end + 1] << 8) | (buf[end + 2] << 16) | (buf[end + 3] << 24)
+            if crc32(body) != got:
+                self.dropped += 1
+                self._shift(1)
+                continue
+            typ = buf[3]
+            size = self.sizes.get(typ)
+            if size is None or length < size[0] or length > size[1]:
+                self.dropped += 1
+            else:
+                self.ready.append((typ, buf[2], bytes(buf[4:end])))
+            self._shift(end + 4)
+
+
+class Receiver:
+    """Accepts reliable messages in order, exactly once (docs/protocol.md, Reliability)."""
+
+    def __init__(self):
+        self.last = 0  # last accepted SEQ; 0 = none since the handshake
+
+    def reset(self):
+        self.last = 0
+
+    def accept(self, seq):
+        """True if seq is the next expected one (act on it); ACK self.last either way."""
+        if seq == next_seq(self.last):
+            self.last = seq
+            return True
+        return False
+
+
+class Sender:
+    """Go-back-N sender of reliable messages, at most WINDOW in flight, MAX_PENDING kept.
+
+    Messages stay until acknowledged, across handshakes (renumbered from 1 by reset()).
+    """
+
+    def __init__(self, write, window=WINDOW, max_pending=MAX_PENDING, timeout_ms=RETRANSMIT_MS):
+        self.write = write
+        self.window = window
+        self.max_pending = max_pending
+        self.timeout_ms = timeout_ms
+        self.pending = []  # [seq or 0 (not sent yet), type, payload], oldest first
+        self.in_flight = 0  # the first in_flight entries of pending have been sent
+        self.seq = 0  # SEQ of the last message numbered
+        self.sent_at = 0  # when the oldest in-flight message was (re)sent
+        self.enabled = False  # nothing is sent before the first handshake
+
+    def full(self):
+        return len(self.pending) >= self.max_pending
+
+    def send(self, typ, payload):
+        """Queue a reliable message; False (nothing queued) when the queue is full."""
+        if self.full():
+            return False
+        self.pending.append([0, typ, payload])
+        return True
+
+    def reset(self):
+        """A handshake: renumber everything not acknowledged from 1 and send it again."""
+        self.seq = 0
+        self.in_flight = 0
+        self.enabled = True
+        for entry in self.pending:
+            entry[0] = 0
+
+    def on_ack(self, seq, now):
+        """ACK seq: everything up to seq arrived. False if seq is not in flight (a stale ACK)."""
+        for i in range(self.in_flight):
+            if self.pending[i][0] == seq:
+                del self.pending[: i + 1]
+                self.in_flight -= i + 1
+                self.sent_at = now  # the retransmit timer restarts for what is left in flight
+                return True
+        return False
+
+    def poll(self, now):
+        """Send new messages the window allows; resend all in flight after the timeout."""
+        if not self.enabled:
+            return
+        pending = self.pending
+        if self.in_flight and ticks_diff(now, self.sent_at) >= self.timeout_ms:
+            for i in range(self.in_flight):
+                entry = pending[i]
+                self.write(encode(entry[0], entry[1], entry[2]))
+            self.sent_at = now
+        while self.in_flight < self.window and self.in_flight < len(pending):
+            entry = pending[self.in_flight]
+            self.seq = next_seq(self.seq)
+            entry[0] = self.seq
+            self.write(encode(entry[0], entry[1], entry[2]))
+            if self.in_flight == 0:
+                self.sent_at = now
+            self.in_flight += 1

@@ -1,0 +1,199 @@
+# Off-board stand-in for the Pico's `machine` module: Pin, I2C (playing the SSD1306), WDT, reset.
+# The contract with the outside world (button commands, the OLED image file) is in README.md.
+import os
+import select
+import sys
+
+import pins
+from ticks import ticks_add, ticks_diff, ticks_ms
+
+RESET_STATUS = 75  # exit status of machine.reset(): the launcher may start the board again
+
+
+def reset():
+    sys.stderr.write("virtual board: machine.reset()\n")
+    sys.exit(RESET_STATUS)
+
+
+class WDT:
+    """Notices a missed feed at the next feed() (a stand-in cannot interrupt a hung loop)."""
+
+    def __init__(self, id=0, timeout=5000):
+        self.timeout = timeout
+        self.fed = ticks_ms()
+
+    def feed(self):
+        now = ticks_ms()
+        if ticks_diff(now, self.fed) > self.timeout:
+            late = ticks_diff(now, self.fed)
+            sys.stderr.write(f"virtual board: watchdog not fed for {late} ms\n")
+            reset()
+        self.fed = now
+
+
+class _Presses:
+    """Button commands from OVERSEER_BOARD_BUTTONS_FD, applied to pin levels in board time."""
+
+    STEP_MS = 50  # every command holds the line at least this long (longer than the debounce)
+    HOLD_MS = {"tap": 100, "hold": 800}
+
+    def __init__(self):
+        self.levels = {}  # GPIO -> level
+        self.gpio = {}
+        for name, _code, gpio in pins.BUTTONS:
+            self.gpio[name] = gpio
+        self.lines = []
+        self.line = bytearray()
+        self.release = None  # (time, gpio) of a tap or hold still running
+        self.busy_until = ticks_ms()
+        self.file = None
+        fd = os.getenv("OVERSEER_BOARD_BUTTONS_FD")
+        if fd:
+            self.file = open(int(fd), "rb", buffering=0)
+            self.poll = select.poll()
+            self.poll.register(self.file, select.POLLIN)
+            self.one = bytearray(1)
+
+    def _read(self):
+        while self.file is not None and self.poll.poll(0):
+            if not self.file.readinto(self.one):
+                self.file = None  # the writer closed: no more commands
+                return
+            if self.one[0] == 10:
+                self.lines.append(bytes(self.line).decode().strip())
+                self.line = bytearray()
+            else:
+                self.line.append(self.one[0])
+
+    def pump(self):
+        self._read()
+        now = ticks_ms()
+        if self.release is not None and ticks_diff(now, self.release[0]) >= 0:
+            self.levels[self.release[1]] = 1
+            self.release = None
+        while self.lines and ticks_diff(now, self.busy_until) >= 0:
+            self._apply(self.lines.pop(0), now)
+
+    def _apply(self, line, now):
+        words = line.split()
+        if len(words) != 2 or words[1] not in self.gpio:
+            sys.stderr.write(f"virtual board: unknown button command {line!r}\n")
+            return
+        verb, gpio = words[0], self.gpio[words[1]]
+        if verb == "press":
+            self.levels[gpio] = 0
+        elif verb == "release":
+            self.levels[gpio] = 1
+        elif verb in self.HOLD_MS:
+            self.levels[gpio] = 0
+            held = self.HOLD_MS[verb]
+            self.release = (ticks_add(now, held), gpio)
+            now = ticks_add(now, held)
+        else:
+            sys.stderr.write(f"virtual board: unknown button command {line!r}\n")
+            return
+        self.busy_until = ticks_add(now, self.STEP_MS)
+
+
+_presses = None
+
+
+class Pin:
+    IN = 0
+    OUT = 1
+    PULL_UP = 1
+    PULL_DOWN = 2
+
+    def __init__(self, id, mode=-1, pull=-1):
+        global _presses
+        if _presses is None:
+            _presses = _Presses()
+        self.id = id
+        if pull == Pin.PULL_UP:
+            _presses.levels.setdefault(id, 1)
+
+    def value(self, v=None):
+        if v is None:
+            _presses.pump()
+            return _presses.levels.get(self.id, 0)
+        _presses.levels[self.id] = 1 if v else 0
+
+
+class _Ssd1306:
+    """The controller's side of the I2C bus: command parsing and its 1024-byte display RAM."""
+
+    ARGS = {0x20: 1, 0x21: 2, 0x22: 2, 0x81: 1, 0x8D: 1, 0xA8: 1, 0xD3: 1, 0xD5: 1, 0xD9: 1,
+            0xDA: 1, 0xDB: 1}  # fmt: skip
+
+    def __init__(self, path):
+        self.path = path
+        self.ram = bytearray(1024)
+        self.columns = (0, 127)
+        self.pages = (0, 7)
+        self.column = 0
+        self.page = 0
+        self.command = []  # a command waiting for its arguments
+
+    def write(self, buf):
+        i = 0
+        n = len(buf)
+        while i < n:
+            control = buf[i]
+            if control & 0x80:  # Co = 1: one byte, then another control byte
+                if i + 1 < n:
+                    self._byte(control & 0x40, buf[i + 1])
+                i += 2
+            else:  # Co = 0: all the rest is data or commands
+                for b in buf[i + 1 :]:
+                    self._byte(control & 0x40, b)
+                i = n
+        if self.path:
+            self._save()
+
+    def _byte(self, data, b):
+        if data:
+            self.ram[self.page * 128 + self.column] = b
+            self.column += 1
+            if self.column > self.columns[1]:
+                self.column = self.columns[0]
+                self.page += 1
+                if self.page > self.pages[1]:
+                    self.page = self.pages[0]
+            return
+        cmd = self.command
+        cmd.append(b)
+        if len(cmd) <= self.ARGS.get(cmd[0], 0):
+            return
+        if cmd[0] == 0x21:
+            self.columns = (cmd[1] & 0x7F, cmd[2] & 0x7F)
+            self.column = self.columns[0]
+        elif cmd[0] == 0x22:
+            self.pages = (cmd[1] & 7, cmd[2] & 7)
+            self.page = self.pages[0]
+        self.command = []
+
+    def _save(self):
+        tmp = self.path + ".tmp"
+        f = open(tmp, "wb")
+        f.write(self.ram)
+        f.close()
+        os.rename(tmp, self.path)
+
+
+class I2C:
+    ADDRESS = 0x3C  # the only device on the bus: the OLED
+
+    def __init__(self, id, sda=None, scl=None, freq=400000):
+        self.device = _Ssd1306(os.getenv("OVERSEER_BOARD_OLED"))
+
+    def scan(self):
+        return [self.ADDRESS]
+
+    def writeto(self, addr, buf, stop=True):
+        if addr != self.ADDRESS:
+            raise OSError(19)  # ENODEV, as the Pico reports a missing device
+        self.device.write(buf)
+        return len(buf)
+
+    def writevto(self, addr, vector, stop=True):
+        return self.writeto(addr, b"".join(vector), stop)

@@ -1,0 +1,6 @@
+# Off-board stand-in for MicroPython's `micropython` module, used under CPython only (real
+# MicroPython has it built in, and a built-in wins over this file).
+
+
+def kbd_intr(chr):
+    """Nothing to do: CPython reads a raw pty, where 0x03 never was Ctrl-C."""
