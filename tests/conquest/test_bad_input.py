@@ -8,22 +8,25 @@ import pytest
 
 from overseer.rules.conquest.scenario import build, state_dict
 from overseer.rules.conquest.shots import FriendlyFireError
-from overseer.rules.procedure import AnswerError, ChooseSome, RulesError, Runner, Token
+from overseer.rules.procedure import AnswerError, ChooseSome, RulesError, Runner
 
 # p1 (Sword): salavi, mayra, serangan, witch-hunter; p2 (Skull): ughurth, formilus,
 # phalomoru, lenore; the Skull Team first, p2 draws the Phoenix (skull 5).
-DEAL = [("sword", n) for n in (1, 2, 3, 4)] + [("skull", n) for n in (1, 2, 3, 4, 5)]
+DEAL = ["salavi", "mayra", "serangan", "witch-hunter",
+        "ughurth", "formilus", "phalomoru", "lenore", "phoenix"]
 
 
 def started(**setup: object) -> Runner:
     game, state = build({"setup": {"players": {"p1": "sword", "p2": "skull"},
                                    "first": "skull", **setup}})
-    draws = list(DEAL) + [("sword", n) for n in range(5, 29)] + [("skull", n) for n in range(6, 29)]
+    draws = list(DEAL)
 
     def chance(question):
-        team, number = next(d for d in draws if f"{d[0]} deck" == question.pool)
-        draws.remove((team, number))
-        return Token(number)
+        """The dealt cards first, then the first card left in the deck."""
+        card = next((c for c in draws if c in question.options), question.options[0])
+        if card in draws:
+            draws.remove(card)
+        return card
 
     runner = Runner(game, state, chance=chance)
     assert runner.begin({"do": "start"}) is None

@@ -65,9 +65,9 @@ def test_bad_shot_and_unknown_field(tmp_path: Path) -> None:
         load_cards(path)
 
 
-def test_number_used_twice_and_deck_size(tmp_path: Path) -> None:
-    path = broken(tmp_path, 'id = "sword-06"\nnumber = 6', 'id = "sword-06"\nnumber = 5')
-    with pytest.raises(DataError, match=r"field 'number': sword card number 5 is already used"):
+def test_id_used_twice_and_deck_size(tmp_path: Path) -> None:
+    path = broken(tmp_path, 'id = "sword-06"', 'id = "sword-05"')
+    with pytest.raises(DataError, match=r"field 'id': duplicate id 'sword-05'"):
         load_cards(path)
     path = broken(tmp_path, '[[card]]\nid = "sword-28"', '[[spare]]\nid = "sword-28"')
     with pytest.raises(DataError, match=r"the sword deck has 27 cards, wanted 28"):

@@ -22,13 +22,8 @@ from overseer.rules.conquest.cards import (
 CARDS_FILE = DATA_DIR / "conquest" / "cards.toml"
 
 
-def _number(value: int) -> str | None:
-    return None if 1 <= value <= DECK_SIZE else f"{value} is not a card number 1..{DECK_SIZE}"
-
-
 FIELDS = {
     "id": Field(str),
-    "number": Field(int, check=_number),
     "team": Field(str, check=one_of("sword", "skull")),
     "name": Field(str),
     "class": Field(str),
@@ -42,20 +37,13 @@ FIELDS = {
 
 
 def load_cards(path: Path = CARDS_FILE) -> dict[str, Card]:
-    """All 56 cards by id. Raises ``DataError`` (file, line, record, field) on a bad file,
-    a number used twice in a deck, or a deck that is not 28 cards."""
+    """All 56 cards by id, in file order. Raises ``DataError`` (file, line, record, field) on a
+    bad file or a deck that is not 28 cards."""
     records = load_table(path, "card", FIELDS)
     cards: dict[str, Card] = {}
-    numbers: dict[tuple[str, int], int] = {}
     for rec in records:
-        slot = (rec["team"], rec["number"])
-        if slot in numbers:
-            raise DataError(path, rec["_line"], f"card {rec['id']!r}", "number",
-                            f"{rec['team']} card number {rec['number']} is already used "
-                            f"(line {numbers[slot]})")
-        numbers[slot] = rec["_line"]
         cards[rec["id"]] = Card(
-            id=rec["id"], number=rec["number"], team=rec["team"], name=rec["name"],
+            id=rec["id"], team=rec["team"], name=rec["name"],
             char_class=rec["class"], role=rec["role"], star_sign=rec["star_sign"],
             shots=tuple(rec["shots"]), ability=rec["ability"], armour=rec["armour"],
             verified=rec["verified"], source=rec["source"])

@@ -38,7 +38,6 @@ DECK_SIZE = 28  # Conquest: Components - 28 cards per team
 @dataclass(frozen=True)
 class Card:
     id: str
-    number: int          # the box's number for the card within its team deck (1..28)
     team: str
     name: str
     char_class: str

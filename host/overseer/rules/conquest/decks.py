@@ -1,17 +1,17 @@
 """Team decks, hands and discard piles (Conquest: Card Decks).
 
 The box does not keep a deck's order. A deck is the set of cards still in it, and each draw is
-a chance question (``DrawToken`` from the "<team> deck", one token per card, its value the card
-number): a seeded source picks uniformly, which is the same as drawing from a shuffled deck; a
-scenario fixes the draws with its "tokens"; at a real table the players enter the card they
-drew. When one card is left it is drawn without asking. A shuffle therefore needs no question
-of its own: shuffling cards into a deck only puts them back into the set.
+a chance question (``Pick`` from the "<team> deck", answered with a card id): a seeded source
+picks uniformly, which is the same as drawing from a shuffled deck; a scenario fixes the draws
+with its "picks"; at a real table the players tap or enter the card they drew. When one card is
+left it is drawn without asking. A shuffle therefore needs no question of its own: shuffling
+cards into a deck only puts them back into the set.
 """
 
 from __future__ import annotations
 
 from overseer.rules.conquest.state import TEAM_NAMES, ConquestState
-from overseer.rules.procedure import DrawToken, Procedure, Step, Token
+from overseer.rules.procedure import Pick, Procedure, Step
 
 
 def draw(state: ConquestState, player: str, rule: str) -> Procedure:
@@ -26,10 +26,8 @@ def draw(state: ConquestState, player: str, rule: str) -> Procedure:
     if len(deck) == 1:
         card_id = deck[0]
     else:
-        by_number = {state.cards[c].number: c for c in deck}
-        token = yield DrawToken(pool=f"{team} deck", purpose=f"{player} draws a card",
-                                remaining=tuple(Token(n) for n in by_number), key="draw")
-        card_id = by_number[token.value]
+        card_id = yield Pick(pool=f"{team} deck", purpose=f"{player} draws a card",
+                             options=tuple(deck), key="draw")
     deck.remove(card_id)
     state.hands[player].append(card_id)
     yield Step("draw", rule, f"{player} draws {state.cards[card_id].title} "
@@ -46,7 +44,7 @@ def reshuffle_discards(state: ConquestState, team: str) -> int:
     """Conquest: Card Decks; Winning the Game, Advanced Rule - the Reset ability shuffles the
     discard pile back into the deck. Returns how many cards went back."""
     moved = len(state.discards[team])
-    state.decks[team] = sorted(state.decks[team] + state.discards[team],
-                               key=lambda c: state.cards[c].number)
+    back = set(state.decks[team] + state.discards[team])
+    state.decks[team] = [c for c in state.cards if c in back]  # kept in card-list order
     state.discards[team] = []
     return moved

@@ -121,8 +121,7 @@ def build_state(setup: dict[str, Any], cards: dict[str, Card]) -> ConquestState:
     cards = fill_in(cards, setup.get("cards", {}))
     options = Options(health=health, draw_at_end=_flag(setup, "draw_at_end"),
                       last_stand=_flag(setup, "last_stand"))
-    decks = {t: sorted((c.id for c in cards.values() if c.team == t),
-                       key=lambda c: cards[c].number) for t in TEAMS}
+    decks = {t: [c.id for c in cards.values() if c.team == t] for t in TEAMS}
     return ConquestState(options=options, cards=dict(cards), players=dict(players),
                          controller=controller, pools={t: health for t in TEAMS},
                          bank=TOKENS - 2 * health, decks=decks,

@@ -50,7 +50,7 @@ class ConquestState:
     controller: dict[str, str]           # disc id -> player id
     pools: dict[str, int]
     bank: int
-    decks: dict[str, list[str]]          # team -> card ids still in the deck, by card number
+    decks: dict[str, list[str]]          # team -> cards still in the deck (in card-list order)
     hands: dict[str, list[str]]          # player id -> card ids, in the order drawn
     discards: dict[str, list[str]] = field(default_factory=lambda: {t: [] for t in TEAMS})
     retained: dict[str, list[str]] = field(default_factory=lambda: {t: [] for t in TEAMS})
