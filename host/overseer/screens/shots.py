@@ -1,0 +1,53 @@
+"""Save the screens of a scenario run as PNG pictures (for the README and docs).
+
+Usage: python -m overseer.screens.shots SCENARIO OUTDIR
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from PIL import Image
+
+from overseer import scenario as scenarios
+from overseer.rules.procedure import Runner, Step
+from overseer.screens.catacombs import activation_screen, question_screen
+from overseer.screens.render import draw
+
+SCALE = 4
+
+
+def save(image: Image.Image, path: Path) -> None:
+    big = image.convert("L").resize((image.width * SCALE, image.height * SCALE), Image.NEAREST)
+    big.save(path)
+
+
+def main(argv: list[str]) -> int:
+    source, outdir = Path(argv[0]), Path(argv[1])
+    outdir.mkdir(parents=True, exist_ok=True)
+    scn = scenarios.load(source)
+    module = __import__(scenarios.GAMES[scn["game"]], fromlist=["build"])
+    game, state = module.build(scn)
+    names = {k: v.name for k, v in {**state.heroes, **state.pieces}.items()}
+    script = scenarios.Script(scn)
+    runner = Runner(game, state, chance=script.chance)
+    shots = 0
+    for action in scn["actions"]:
+        for _ in range(int(action.get("times", 1))):
+            start = len(runner.trace)
+            question = runner.begin(action)
+            while question is not None:
+                if shots < 2:
+                    shots += 1
+                    save(draw(question_screen(question, names)), outdir / f"question-{shots}.png")
+                question = runner.answer(script.answer(question))
+            steps: list[Step] = runner.trace[start:]
+            n = len(list(outdir.glob("activation-*.png"))) + 1
+            save(draw(activation_screen(steps, names)), outdir / f"activation-{n}.png")
+    print(f"screens written to {outdir}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
