@@ -62,6 +62,9 @@ def test_unknown_card_player_and_action() -> None:
             "there is no Conquest card 'excalibur'")
     refused(runner, {"do": "play", "player": "zed", "card": "ughurth"},
             "'player' must be one of p1, p2")
+    refused(runner, {"do": "play", "player": "p2", "card": ["ughurth"]},
+            r"there is no Conquest card \['ughurth'\]")
+    refused(runner, {"do": "play", "card": "ughurth"}, r"'player' must be one of p1, p2 \(got None\)")
     refused(runner, {"do": "flick"}, "unknown action 'flick'; Conquest actions are start, play")
     refused(runner, {"do": "start"}, "already started")
 

@@ -24,21 +24,24 @@ def check_play(state: ConquestState, action: dict[str, Any]) -> tuple[str, str]:
     if state.over is not None:
         raise RulesError(f"the game is over ({state.over.reason}); no more cards are played")
     player, card_id = action.get("player"), action.get("card")
-    if player not in state.players:
+    if not isinstance(player, str) or player not in state.players:
         raise RulesError(f"play: 'player' must be one of {', '.join(state.players)} "
                          f"(got {player!r})")
-    if card_id not in state.cards:
+    if not isinstance(card_id, str) or card_id not in state.cards:
         raise RulesError(f"play: there is no Conquest card {card_id!r}")
     acting = state.acting_player()
+    # Conquest: Card Decks, Turn Trackers - the tracker decides which disc (and player) acts.
     if player != acting:
         disc = state.next_disc(state.team_to_act)
         raise RulesError(f"it is {acting}'s turn ({disc}, {TEAM_NAMES[state.team_to_act]}), "
                          f"not {player}'s")
     card = state.cards[card_id]
     team = state.players[player]
+    # Conquest: Cards and Shot Sequences, Team Emblem; Game Overview - a team plays its own deck.
     if card.team != team:
         raise RulesError(f"{card_id} is a {TEAM_NAMES[card.team]} card; {player} plays for the "
                          f"{TEAM_NAMES[team]}")
+    # Conquest: Turn Summary - the card comes from the player's own hand.
     if card_id not in state.hands[player]:
         raise RulesError(f"{card_id} is not in {player}'s hand "
                          f"(hand: {', '.join(state.hands[player]) or 'empty'})")
