@@ -12,12 +12,22 @@ Action = Callable[[Battle, dict[str, Any]], Procedure]
 
 
 def _actions() -> dict[str, Action]:
-    from overseer.rules.catacombs import activation, party
+    from overseer.rules.catacombs import activation, campaign, hidden_cave, party, rewards, setup
 
     return {
         "next_ai_piece": activation.next_ai_piece,
         "damage_piece": party.damage_piece,
         "update_hero": party.update_hero,
+        "setup_room": setup.setup_room,
+        "choose_lord": setup.choose_lord,
+        "setup_lord_room": setup.setup_lord_room,
+        "hidden_cave_setup": hidden_cave.hidden_cave_setup,
+        "hidden_cave_collect": hidden_cave.hidden_cave_collect,
+        "hidden_cave_visit": hidden_cave.hidden_cave_visit,
+        "hidden_cave_leave": hidden_cave.hidden_cave_leave,
+        "room_reward": rewards.room_reward,
+        "campaign_start": campaign.campaign_start,
+        "campaign_next": campaign.campaign_next,
     }
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from overseer.rules.catacombs import cards, tables
+from overseer.rules.catacombs import adventure, cards, tables
 from overseer.rules.catacombs.game import CatacombsGame
 from overseer.rules.catacombs.state import ENEMY_KINDS, Bag, Battle, Hero, Options, Piece, Shot
 
@@ -82,6 +82,7 @@ def build(scenario: dict[str, Any]) -> tuple[CatacombsGame, Battle]:
         poison_deck=list(data.poison_cards),
         wyverns=list(scenario.get("wyverns", [])),
         tables=data,
+        adventure=adventure.from_scenario(scenario),
     )
     return CatacombsGame(), battle
 

@@ -1,0 +1,141 @@
+"""What lasts beyond one battle: the playmats owned and last played, the Catacomb Lord and its
+mercenary, the suppression in force, the Hidden Cave, the campaign, the rewards kept.
+
+Plain values, held in ``Battle.adventure``; the setup, Hidden Cave, reward and campaign
+procedures change them. ``from_scenario`` reads them from a scenario's top-level keys.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from overseer.rules.catacombs.state import Battle
+
+
+@dataclass(slots=True)
+class HiddenCave:
+    """Red Box: Hidden Cave: the five level-1 monsters to collect and who holds which."""
+
+    targets: list[str]  # monster names
+    items: list[str]  # the item cards still beside the Hidden Cave card
+    collected: dict[str, str] = field(default_factory=dict)  # monster name -> hero id
+
+    def held_by(self, hero: str) -> list[str]:
+        return [m for m in self.targets if self.collected.get(m) == hero]
+
+
+@dataclass(slots=True)
+class Adventure:
+    owned_playmats: list[str] = field(default_factory=list)  # expansion playmats (D12 chart)
+    last_playmat: str | None = None
+    lord: str | None = None  # the Catacomb Lord of this game
+    mercenary: str | None = None  # chosen once for the game (Ice Box)
+    room: str | None = None  # the room set up last
+    room_suppresses: list[str] = field(default_factory=list)
+    suppression: dict[str, list[str]] = field(default_factory=dict)  # piece id -> shots
+    placement: list[tuple[str, str]] = field(default_factory=list)  # (piece id, spot)
+    hidden_cave: HiddenCave | None = None
+    campaign: str | None = None
+    stage: int = 0  # campaign stages done
+    visited: list[str] = field(default_factory=list)
+    spells: dict[str, list[str]] = field(default_factory=dict)  # hero id -> spell cards
+    platinum: dict[str, int] = field(default_factory=dict)  # hero id -> platinum coins
+    antients: dict[str, list[str]] = field(default_factory=dict)  # hero id -> Antient pieces
+
+    def suppressed_shots(self, battle: Battle) -> list[str]:
+        """Shots the heroes may not use now: the room's, and those of every suppressing
+        monster still alive (Ice Box: Monster Suppression)."""
+        shots = list(self.room_suppresses)
+        for piece_id, listed in self.suppression.items():
+            piece = battle.pieces.get(piece_id)
+            if piece is not None and piece.alive:
+                shots.extend(s for s in listed if s not in shots)
+        return shots
+
+    def as_dict(self, battle: Battle) -> dict[str, Any]:
+        cave = self.hidden_cave
+        return {
+            "table": {"playmat": battle.options.playmat,
+                      "character_order": list(battle.character_order),
+                      "monster_order": list(battle.monster_order),
+                      "direction": list(battle.direction),
+                      "target_tiles": {h.id: h.target_tile for h in battle.heroes.values()
+                                       if h.target_tile is not None},
+                      "pieces": {p.id: p.order_tile for p in battle.pieces.values()}},
+            "owned_playmats": list(self.owned_playmats),
+            "last_playmat": self.last_playmat,
+            "lord": self.lord,
+            "mercenary": self.mercenary,
+            "room": self.room,
+            "suppressed": self.suppressed_shots(battle),
+            "placement": [list(p) for p in self.placement],
+            "hidden_cave": None if cave is None else {
+                "targets": list(cave.targets), "items": list(cave.items),
+                "collected": dict(cave.collected)},
+            "campaign": self.campaign,
+            "stage": self.stage,
+            "visited": list(self.visited),
+            "spells": {k: list(v) for k, v in self.spells.items()},
+            "platinum": dict(self.platinum),
+            "antients": {k: list(v) for k, v in self.antients.items()},
+        }
+
+
+def _strings(scenario: dict[str, Any], key: str) -> list[str]:
+    value = scenario.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValueError(f"'{key}' must be a list of ids")
+    return list(value)
+
+
+def from_scenario(scenario: dict[str, Any]) -> Adventure:
+    """The adventure a scenario starts from: ``owned_playmats``, ``last_playmat``, ``lord``,
+    ``mercenary``, ``hidden_cave`` ({"targets", "items", "collected"}), ``campaign`` and
+    ``stage`` (stages done), all optional. Names are checked against the data."""
+    from overseer.rules.catacombs import cards, hidden_cave
+
+    owned = _strings(scenario, "owned_playmats")
+    known = cards.playmats()
+    for pm in owned:
+        if pm not in known or known[pm]["die"] != "d12":
+            raise ValueError(f"owned_playmats: {pm!r} is not an expansion playmat "
+                             "(d12-2 .. d12-12)")
+    last = scenario.get("last_playmat")
+    if last is not None and last not in known:
+        raise ValueError(f"last_playmat: {last!r} is not a playmat of playmats.toml")
+    lord = scenario.get("lord")
+    if lord is not None:
+        lord = cards.lord(lord)["id"]
+    mercenary = scenario.get("mercenary")
+    if mercenary is not None:
+        mercenary = cards.monster(mercenary)["name"]
+    adventure = Adventure(owned_playmats=owned, last_playmat=last, lord=lord,
+                          mercenary=mercenary)
+    cave = scenario.get("hidden_cave")
+    if cave is not None:
+        if not isinstance(cave, dict):
+            raise ValueError("'hidden_cave' must be an object with 'targets'")
+        targets = [cards.monster(m)["name"] for m in _strings(cave, "targets")]
+        if len(targets) != hidden_cave.TO_COLLECT or len(set(targets)) != len(targets):
+            raise ValueError(f"hidden_cave.targets must name {hidden_cave.TO_COLLECT} "
+                             "different monsters")
+        collected = cave.get("collected", {})
+        if not isinstance(collected, dict) or any(m not in targets for m in collected):
+            raise ValueError("hidden_cave.collected maps target monsters to hero ids")
+        items = _strings(cave, "items") if "items" in cave else hidden_cave.item_names()
+        adventure.hidden_cave = HiddenCave(targets, items, dict(collected))
+    campaign = scenario.get("campaign")
+    if campaign is not None:
+        from overseer.rules.catacombs import campaign as campaigns
+
+        if campaign not in campaigns.campaigns():
+            raise ValueError(f"campaign: {campaign!r} is not one of "
+                             f"{', '.join(campaigns.campaigns())}")
+        adventure.campaign = campaign
+        stage = scenario.get("stage", 0)
+        if not isinstance(stage, int) or not 0 <= stage <= len(campaigns.stages(campaign)):
+            raise ValueError(f"stage must be 0 to {len(campaigns.stages(campaign))}")
+        adventure.stage = stage
+    return adventure

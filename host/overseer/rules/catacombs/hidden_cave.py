@@ -1,0 +1,235 @@
+"""The Hidden Cave (Red Box: Hidden Cave, optional): five level-1 monsters to collect, then the
+Kraken's D12 against the damage tokens the hero draws, and what the hero takes away.
+
+Actions: ``hidden_cave_setup``, ``hidden_cave_collect``, ``hidden_cave_visit``,
+``hidden_cave_leave``.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from overseer.data import DATA_DIR, DataError, Field, load_table
+from overseer.rules.catacombs import cards, damage_tokens
+from overseer.rules.catacombs.adventure import HiddenCave
+from overseer.rules.catacombs.rulebook import RED
+from overseer.rules.catacombs.state import Battle, Hero
+from overseer.rules.procedure import (
+    ChooseOne,
+    EnterNumber,
+    Pick,
+    Procedure,
+    Roll,
+    RulesError,
+    Step,
+    YesNo,
+)
+
+CAVE = f"{RED}: Hidden Cave (Optional)"
+TO_COLLECT = 5  # five level-1 monsters are drawn to collect
+ITEMS = 4  # four items lie beside the Hidden Cave card
+HEALTH_PER_TOKEN = 4  # one token per 4 health the hero has now
+AWAY = "hidden_cave"
+
+ITEM_FIELDS = {"id": Field(str), "name": Field(str)}
+SETTING_FIELDS = {"id": Field(str), "value": Field(int)}
+
+
+@cache
+def _data(folder: Path | None = None) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
+    path = (folder or DATA_DIR / "catacombs") / "hidden_cave.toml"
+    items = load_table(path, "item", ITEM_FIELDS)
+    settings = {r["id"]: r for r in load_table(path, "setting", SETTING_FIELDS)}
+    if "token_level" not in settings or settings["token_level"]["value"] not in (1, 2, 3):
+        raise DataError(path, settings.get("token_level", {}).get("_line"), "setting "
+                        "'token_level'", "value", "token_level must be set to 1, 2 or 3")
+    return items, settings
+
+
+def item_names() -> list[str]:
+    """The four Red Box items set beside the Hidden Cave card."""
+    return [r["name"] for r in _data()[0]]
+
+
+def _hero(battle: Battle, hero_id: Any) -> Hero:
+    hero = battle.heroes.get(hero_id)
+    if hero is None or hero.kind != "hero":
+        raise RulesError(f"no hero {hero_id!r}")
+    return hero
+
+
+def _cave(battle: Battle) -> HiddenCave:
+    cave = battle.adventure.hidden_cave
+    if cave is None:
+        raise RulesError("the Hidden Cave is not in this game (hidden_cave_setup at the start)")
+    return cave
+
+
+def hidden_cave_setup(battle: Battle, action: dict[str, Any]) -> Procedure:
+    """``{"do": "hidden_cave_setup", "pool": [level-1 monsters owned] (optional),
+    "items": [four item cards] (optional: random Item cards instead of the Red Box four)}``."""
+    if battle.adventure.hidden_cave is not None:
+        raise RulesError("the Hidden Cave is set up once, at the start of the game")
+    level1 = sorted({r["name"] for r in cards.monsters().values() if r["level"] == 1})
+    pool = action.get("pool", level1)
+    if not isinstance(pool, list) or any(p not in level1 for p in pool) \
+            or len(set(pool)) != len(pool) or len(pool) < TO_COLLECT:
+        raise RulesError(f"the pool must list at least {TO_COLLECT} different level 1 monsters "
+                         f"of monsters.toml (got {pool!r})")
+    items = action.get("items", item_names())
+    if not isinstance(items, list) or len(items) != ITEMS or \
+            not all(isinstance(i, str) for i in items):
+        raise RulesError(f"the Hidden Cave takes {ITEMS} item cards (got {items!r})")
+    # Red Box: Hidden Cave: the four items lie face up beside the card (or four random items).
+    yield Step("hidden_cave_items", CAVE, "beside the Hidden Cave card: " + ", ".join(items),
+               {"items": list(items), "red_box_items": "items" not in action})
+    # One piece of each level 1 monster, five drawn at random: what a hero must collect.
+    left, targets = sorted(pool), []
+    while len(targets) < TO_COLLECT:
+        drawn = left[0] if len(left) == 1 else (
+            yield Pick("level 1 monster pieces", "a monster to collect for the Hidden Cave",
+                       tuple(left)))
+        left.remove(drawn)
+        targets.append(drawn)
+    battle.adventure.hidden_cave = HiddenCave(targets, list(items))
+    yield Step("hidden_cave_targets", CAVE, "to enter the Hidden Cave a hero collects: "
+               + ", ".join(targets) + " (set these pieces aside: the Overseer cannot use them)",
+               {"targets": targets, "verified": "pool" in action})
+    return targets
+
+
+def hidden_cave_collect(battle: Battle, action: dict[str, Any]) -> Procedure:
+    """``{"do": "hidden_cave_collect", "hero": id, "monster": name}``: the hero destroyed one
+    of the listed monsters and keeps it on their player board."""
+    cave = _cave(battle)
+    hero = _hero(battle, action.get("hero"))
+    name = action.get("monster")
+    if name not in cave.targets:
+        raise RulesError(f"{name!r} is not one of the Hidden Cave monsters "
+                         f"({', '.join(cave.targets)})")
+    if name in cave.collected:
+        raise RulesError(f"{name} was already collected by {cave.collected[name]}")
+    cave.collected[name] = hero.id
+    held = cave.held_by(hero.id)
+    yield Step("hidden_cave_collect", CAVE, f"{hero.name} keeps the {name}: {len(held)} of "
+               f"{TO_COLLECT} (out of the game)", {"hero": hero.id, "monster": name,
+                                                   "held": held})
+    if len(held) == TO_COLLECT:
+        yield Step("hidden_cave_open", CAVE, f"{hero.name} may go to the Hidden Cave instead "
+                   "of taking a normal turn", {"hero": hero.id})
+
+
+def _tokens_for(hero: Hero, icons: int) -> int:
+    return hero.health // HEALTH_PER_TOKEN + icons
+
+
+def hidden_cave_visit(battle: Battle, action: dict[str, Any]) -> Procedure:
+    """``{"do": "hidden_cave_visit", "hero": id, "shot_icons": n (optional: asked),
+    "via": "portal_trap" (optional), "antient": name (optional)}``."""
+    cave = _cave(battle)
+    hero = _hero(battle, action.get("hero"))
+    portal = action.get("via") == "portal_trap"
+    if not hero.alive:
+        raise RulesError(f"{hero.name} is dead")
+    if not portal and len(cave.held_by(hero.id)) < TO_COLLECT:
+        raise RulesError(f"{hero.name} holds {len(cave.held_by(hero.id))} of the {TO_COLLECT} "
+                         "Hidden Cave monsters")
+    inside = [h.name for h in battle.heroes.values() if h.away == AWAY]
+    # Red Box: Hidden Cave: one hero at a time, unless sent there by the portal trap.
+    if inside and not portal:
+        raise RulesError(f"{', '.join(inside)} is already in the Hidden Cave: one hero at a time")
+    icons = action.get("shot_icons")
+    if icons is not None and (isinstance(icons, bool) or not isinstance(icons, int) or icons < 0):
+        raise RulesError(f"shot_icons must be a whole number, 0 or more (got {icons!r})")
+    yield Step("hidden_cave_enter", CAVE, f"{hero.name} enters the Hidden Cave and leaves the "
+               "Battle Phase for now", {"hero": hero.id, "via": "portal_trap" if portal
+                                        else "collection"})
+    strength = yield Roll("d12", "the Kraken's attack strength")
+    if icons is None:
+        icons = yield EnterNumber(
+            f"How many damage-dealing shot icons has {hero.name}: base shot sequence, every "
+            "Ability and Item card (used or not) and up to five Spell cards?", "shot_icons", 0, 99)
+    _, settings = _data()
+    level = settings["token_level"]["value"]
+    count = _tokens_for(hero, icons)
+    yield Step("kraken", CAVE, f"the Kraken attacks with {strength}; {hero.name} draws {count} "
+               f"level {level} damage tokens ({hero.health} health // {HEALTH_PER_TOKEN} + "
+               f"{icons} shot icons; the token level is Overseer's ruling)",
+               {"strength": strength, "tokens": count, "level": level,
+                "verified": settings["token_level"]["verified"]})
+    tokens = []
+    for n in range(count):
+        token = yield from damage_tokens.draw(battle, level, f"against the Kraken ({n + 1} of "
+                                                             f"{count})")
+        tokens.append(token)
+    yield from damage_tokens.settle(battle, tokens)
+    total = sum(t.value for t in tokens)
+    # Overseer's ruling: the book does not say who wins a tie; the hero must beat the Kraken.
+    wins = total > strength
+    yield Step("kraken_result", CAVE, f"{hero.name} {total} against the Kraken's {strength}: "
+               f"{'the hero evades the Kraken' if wins else 'the Kraken wins'}"
+               f"{' (a tie goes to the Kraken: Overseer ruling)' if total == strength else ''}",
+               {"hero": hero.id, "total": total, "strength": strength, "hero_wins": wins,
+                "verified": total != strength})
+    if wins:
+        yield from _evaded(battle, hero, cave, action.get("antient"))
+    else:
+        yield from _limited(battle, hero, cave)
+    hero.away = AWAY
+    return wins
+
+
+def _limited(battle: Battle, hero: Hero, cave: HiddenCave) -> Procedure:
+    """Red Box: Hidden Cave: the Kraken wins: one Poison card may go, one item at random."""
+    if hero.poison:
+        drop = yield YesNo(f"Does {hero.name} discard a Poison card?", "discard_poison")
+        if drop:
+            values = sorted({str(v) for v in hero.poison})
+            value = values[0] if len(values) == 1 else (
+                yield ChooseOne("Which Poison card (its value)?", tuple(values), "poison_card"))
+            hero.poison.remove(int(value))
+            yield Step("hidden_cave_poison", CAVE, f"{hero.name} discards a Poison card "
+                       f"({value})", {"hero": hero.id, "value": int(value)})
+    if cave.items:
+        item = cave.items[0] if len(cave.items) == 1 else (
+            yield Pick("Hidden Cave items", f"a random item for {hero.name}",
+                       tuple(cave.items)))
+        cave.items.remove(item)
+        hero.items.append(item)
+        yield Step("hidden_cave_item", CAVE, f"{hero.name} takes {item} (at random)",
+                   {"hero": hero.id, "item": item, "how": "random"})
+
+
+def _evaded(battle: Battle, hero: Hero, cave: HiddenCave, antient: Any) -> Procedure:
+    """Red Box: Hidden Cave: the hero wins: platinum, health, an item and an Antient."""
+    adventure = battle.adventure
+    adventure.platinum[hero.id] = adventure.platinum.get(hero.id, 0) + 1
+    hero.health += 2
+    yield Step("hidden_cave_reward", CAVE, f"{hero.name} takes 1 platinum coin and 2 health "
+               f"(now {hero.health})", {"hero": hero.id, "platinum": 1, "health": 2})
+    if cave.items:
+        item = cave.items[0] if len(cave.items) == 1 else (
+            yield ChooseOne(f"Which item does {hero.name} take?", tuple(cave.items),
+                            "hidden_cave_item"))
+        cave.items.remove(item)
+        hero.items.append(item)
+        yield Step("hidden_cave_item", CAVE, f"{hero.name} takes {item} (their choice)",
+                   {"hero": hero.id, "item": item, "how": "choice"})
+    name = antient if isinstance(antient, str) and antient else "an unused Antient"
+    adventure.antients.setdefault(hero.id, []).append(name)
+    yield Step("hidden_cave_antient", CAVE, f"{hero.name} takes {name}: it may be summoned "
+               "instead of the hero's base shot sequence in a later turn",
+               {"hero": hero.id, "antient": name})
+
+
+def hidden_cave_leave(battle: Battle, action: dict[str, Any]) -> Procedure:
+    """``{"do": "hidden_cave_leave", "hero": id}``: the hero's piece goes back to the playmat.
+    The book does not say when (Overseer's ruling: when the players say so)."""
+    hero = _hero(battle, action.get("hero"))
+    if hero.away != AWAY:
+        raise RulesError(f"{hero.name} is not in the Hidden Cave")
+    hero.away = None
+    yield Step("hidden_cave_leave", CAVE, f"{hero.name} leaves the Hidden Cave and rejoins the "
+               "Battle Phase (when: Overseer's ruling)", {"hero": hero.id, "verified": False})

@@ -1,0 +1,64 @@
+"""Room level rewards (Red Box: Room Level Rewards): after the Battle Phase, a Spell card for a
+hero who can use it, and gold for every hero who survived."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from overseer.rules.catacombs import cards
+from overseer.rules.catacombs.rulebook import RED
+from overseer.rules.catacombs.state import Battle
+from overseer.rules.procedure import ChooseOne, Procedure, RulesError, Step
+
+REWARDS = f"{RED}: Room Level Rewards"
+
+
+def _icons(battle: Battle, action: dict[str, Any]) -> tuple[str, bool, int, bool | None]:
+    """The room and its reward icons: what the action says (read off the card), else the
+    room's data. Returns (room name, spell icon, gold, data verified or None)."""
+    name = action.get("room", battle.adventure.room)
+    record = None
+    if isinstance(name, str) and name != "lord":
+        try:
+            record = cards.room(name)
+        except KeyError:
+            record = None
+    spell = action.get("spell", record.get("reward_spell") if record else None)
+    gold = action.get("gold", record.get("reward_gold") if record else None)
+    if spell is None and gold is None:
+        raise RulesError(f"the reward icons of {name!r} are not in the data: give 'spell' "
+                         "(true/false) and/or 'gold' (a number) as the Room card shows them")
+    if spell is not None and not isinstance(spell, bool):
+        raise RulesError(f"'spell' must be true or false (got {spell!r})")
+    if gold is not None and (isinstance(gold, bool) or not isinstance(gold, int) or gold < 0):
+        raise RulesError(f"'gold' must be a whole number, 0 or more (got {gold!r})")
+    from_data = record is not None and "spell" not in action and "gold" not in action
+    label = record["name"] if record else str(name)
+    return label, bool(spell), gold or 0, record["verified"] if from_data else None
+
+
+def room_reward(battle: Battle, action: dict[str, Any]) -> Procedure:
+    """``{"do": "room_reward", "room": id (default: the room set up), "spell": bool,
+    "gold": n, "spell_card": name}``."""
+    alive = [p.id for p in battle.pieces.values() if p.alive]
+    if alive:
+        raise RulesError(f"the Battle Phase is not over: {', '.join(alive)} still on the playmat")
+    label, spell, gold, verified = _icons(battle, action)
+    survivors = [h for h in battle.heroes.values() if h.kind == "hero" and h.alive]
+    if not survivors:
+        raise RulesError("no hero survived the Battle Phase: no reward")
+    extra = {} if verified is None else {"verified": verified}
+    if spell:
+        card = action.get("spell_card", "a Spell card")
+        hero_id = survivors[0].id if len(survivors) == 1 else (yield ChooseOne(
+            f"Which hero can use {card} ({label}'s reward)?",
+            tuple(h.id for h in survivors), "spell_hero"))
+        battle.adventure.spells.setdefault(hero_id, []).append(card)
+        yield Step("reward_spell", REWARDS, f"{label}: {card} to {battle.heroes[hero_id].name}; "
+                   "then reshuffle the Spell deck", {"hero": hero_id, "spell": card, **extra})
+    if gold:
+        for hero in survivors:
+            hero.gold += gold
+        yield Step("reward_gold", REWARDS, f"{label}: {gold} gold to each surviving hero ("
+                   + ", ".join(h.name for h in survivors) + ")",
+                   {"gold": gold, "heroes": [h.id for h in survivors], **extra})

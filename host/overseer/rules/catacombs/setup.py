@@ -1,0 +1,477 @@
+"""Setting up a battle for the AI player: the playmat, the tiles, the monsters, where each
+piece goes (Red Box: Solo & Co-Op Mode Setup; Catacomb Lord Room Setup; Rules for the
+Catacombs & Castles Playmats; Ice Box: Catacomb Lord Setup Choices, Monster Suppression).
+
+Two actions: ``{"do": "setup_room", "room": id}`` and ``{"do": "setup_lord_room"}``, plus
+``{"do": "choose_lord", "lord": id}`` which fixes the game's Catacomb Lord and its mercenary.
+Each decides everything first (dice, draws, the table's answers), refuses a setup of more than
+ten pieces, and only then lays the battle out.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from overseer.rules.catacombs import cards, placement
+from overseer.rules.catacombs.rulebook import ICE, RED
+from overseer.rules.catacombs.state import Battle, Piece
+from overseer.rules.procedure import (
+    ChooseOne,
+    EnterNumber,
+    Pick,
+    Procedure,
+    Roll,
+    RulesError,
+    Step,
+    YesNo,
+)
+
+SETUP = f"{RED}: Solo & Co-Op Mode Setup"
+LORD_SETUP = f"{RED}: Catacomb Lord Room Setup"
+LORD_CHOICES = f"{ICE}: Catacomb Lord Setup Choices"
+SUPPRESSION = f"{ICE}: Monster Suppression"
+ROOM_CARD = "Room card (fan data)"
+# Red Box: Solo & Co-Op Mode Setup, note: at most 10 pieces are placed (M'othole; Thaggu).
+MAX_PIECES = 10
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """Units of one monster to place: from one room entry, Monster Metre icon or minion box."""
+
+    name: str  # the monster card's name
+    units: int
+    order_tile: str  # the Character Order tile it acts and is placed under
+    how: str  # what the card showed: "fixed", "mercenary", "monster metre", "minion"
+
+
+# --------------------------------------------------------------------------- chance helpers
+
+
+def half_of_d12(roll: int) -> int:
+    """A D12 choice between two: 0 (left, top) on 1-6, 1 (right, bottom) on 7-12."""
+    return 0 if roll <= 6 else 1
+
+
+def shuffle(pool: str, purpose: str, ids: list[str]) -> Procedure:
+    """Lay ``ids`` out in a random order by blind draws; the last one needs no draw."""
+    left, order = list(ids), []
+    while left:
+        if len(left) == 1:
+            order.append(left.pop())
+            break
+        tile = yield Pick(pool, purpose, tuple(left))
+        left.remove(tile)
+        order.append(tile)
+    return order
+
+
+# --------------------------------------------------------------------------- the playmat
+
+
+def _playmat_step(record: dict[str, Any], how: str, rule: str, text: str) -> Step:
+    return Step("playmat", rule, f"{text}: {cards.playmat_label(record)}",
+                {"playmat": record["id"], "how": how, "rule_set": record["rule"],
+                 "named_in_book": bool(record["name"])})
+
+
+def _rune_die(last: str | None) -> Procedure:
+    # Red Box: Solo & Co-Op Mode Setup: Rune Die chart; roll again on the playmat just played.
+    while True:
+        face = yield Roll("rune", "the playmat (Rune Die chart)")
+        record = cards.playmat_on("rune", face)
+        if record["id"] != last:
+            yield _playmat_step(record, "rune_die", SETUP, f"Rune Die {face}")
+            return record
+        yield Step("reroll", SETUP, f"Rune Die {face}: {cards.playmat_label(record)} was just "
+                   "played, roll again", {"die": "rune", "face": face, "why": "just_played"})
+
+
+def choose_playmat(battle: Battle, named: str | None) -> Procedure:
+    """The playmat of a battle room: the one the Room card names, else by Rune Die, or by D12
+    when the table owns expansion playmats."""
+    if named is not None:
+        # Red Box: Solo & Co-Op Mode Setup: a Room card that names its playmat is obeyed.
+        record = cards.playmats()[named]
+        yield _playmat_step(record, "card", SETUP, "the Room card names its playmat")
+        return record
+    owned = battle.adventure.owned_playmats
+    last = battle.adventure.last_playmat
+    if not owned:
+        return (yield from _rune_die(last))
+    # Red Box: Solo & Co-Op Mode Setup: with expansion playmats roll the D12; roll again on a
+    # playmat not owned or just played; 1 sends the choice to the Rune Die chart.
+    while True:
+        face = yield Roll("d12", "the playmat (expansion playmat chart)")
+        if face == 1:
+            yield Step("reroll", SETUP, "D12 1: roll the Rune Die instead",
+                       {"die": "d12", "face": 1, "why": "rune_die"})
+            return (yield from _rune_die(last))
+        record = cards.playmat_on("d12", face)
+        why = None if record["id"] in owned else "not_owned"
+        if why is None and record["id"] == last:
+            why = "just_played"
+        if why is None:
+            yield _playmat_step(record, "d12", SETUP, f"D12 {face}")
+            return record
+        yield Step("reroll", SETUP, f"D12 {face}: {cards.playmat_label(record)} "
+                   f"{'is not owned' if why == 'not_owned' else 'was just played'}, roll again",
+                   {"die": "d12", "face": face, "why": why})
+
+
+def lord_playmats(lord: dict[str, Any]) -> Procedure:
+    """The playmat(s) on a Catacomb Lord setup card: from the data, else asked of the table
+    (the fan data names none)."""
+    if lord["playmats"]:
+        return list(lord["playmats"])
+    ids = tuple(cards.playmats())
+    left = yield ChooseOne(f"Which playmat does the {lord['name']} setup card show "
+                           "(the left one when it shows two)?", ids, "lord_playmat")
+    second = yield YesNo("Does the setup card show a second playmat on the right?",
+                         "lord_second_playmat")
+    if not second:
+        return [left]
+    right = yield ChooseOne("Which playmat is on the right of the setup card?",
+                            tuple(i for i in ids if i != left), "lord_playmat_right")
+    return [left, right]
+
+
+def choose_lord_playmat(lord: dict[str, Any]) -> Procedure:
+    shown = yield from lord_playmats(lord)
+    if len(shown) == 1:
+        record = cards.playmats()[shown[0]]
+        yield _playmat_step(record, "card", LORD_SETUP, "the setup card names its playmat")
+        return record
+    # Red Box: Catacomb Lord Room Setup, item 1: two playmats, D12 1-6 left, 7-12 right.
+    roll = yield Roll("d12", "the playmat (setup card: 1-6 left, 7-12 right)")
+    record = cards.playmats()[shown[half_of_d12(roll)]]
+    side = ("left", "right")[half_of_d12(roll)]
+    yield _playmat_step(record, "lord_d12", LORD_SETUP, f"D12 {roll}: the {side} playmat")
+    return record
+
+
+# --------------------------------------------------------------------------- tiles
+
+
+def _tiles_verified(battle: Battle, ids: list[str]) -> bool:
+    return all(battle.tables.tiles[t]["verified"] for t in ids)
+
+
+def lay_tiles(battle: Battle, lord_room: bool) -> Procedure:
+    """Character Order, Monster Order, Hero Target and Direction tiles; returns them."""
+    data = battle.tables
+    character = [t["id"] for t in data.tiles_of("character_order")
+                 if lord_room or t["id"] != "lord"]
+    # Red Box: Solo & Co-Op Mode Setup: shuffle the Character Order tiles; the Catacomb Lord
+    # tile only in a Lord room (Catacomb Lord Room Setup, item 2).
+    character = yield from shuffle("Character Order tiles", "lay them out left to right",
+                                   character)
+    yield Step("character_order", LORD_SETUP if lord_room else SETUP,
+               "Character Order tiles, left to right: " + ", ".join(character),
+               {"tiles": character, "verified": _tiles_verified(battle, character)})
+    monster = yield from shuffle("Monster Order tiles", "lay them out left to right",
+                                 [t["id"] for t in data.tiles_of("monster_order")])
+    yield Step("monster_order", SETUP, "Monster Order tiles, left to right: " + ", ".join(monster),
+               {"tiles": monster, "verified": _tiles_verified(battle, monster)})
+    # Red Box: Solo & Co-Op Mode Setup: one Hero Target tile to each hero, at random.
+    targets: dict[str, str] = {}
+    left = [t["id"] for t in data.tiles_of("hero_target")]
+    for hero in (h for h in battle.heroes.values() if h.kind == "hero" and h.alive):
+        tile = left[0] if len(left) == 1 else (
+            yield Pick("Hero Target tiles", f"{hero.name}'s tile", tuple(left)))
+        left.remove(tile)
+        targets[hero.id] = tile
+        yield Step("hero_target", SETUP, f"{hero.name} gets Hero Target tile {tile} "
+                   f"({data.tiles[tile]['text']})",
+                   {"hero": hero.id, "tile": tile, "verified": data.tiles[tile]["verified"]})
+    direction = yield from draw_direction(battle)
+    return character, monster, targets, direction
+
+
+def draw_direction(battle: Battle) -> Procedure:
+    """Red Box: Solo & Co-Op Mode Setup: draw two Direction tiles; a second of the first's
+    colour is discarded and another drawn, until one is green and one blue."""
+    tiles = battle.tables.tiles
+    left = [t["id"] for t in battle.tables.tiles_of("direction")]
+    first = yield Pick("Direction tiles", "the first Direction tile", tuple(left))
+    left.remove(first)
+    while True:
+        if not left:
+            raise RulesError("tiles.toml has no Direction tile of the second colour")
+        second = left[0] if len(left) == 1 else (
+            yield Pick("Direction tiles", "the second Direction tile", tuple(left)))
+        left.remove(second)
+        if tiles[second]["colour"] != tiles[first]["colour"]:
+            break
+        yield Step("direction_discard", SETUP, f"{second} is {tiles[second]['colour']} like "
+                   f"{first}: discard it and draw again", {"tile": second})
+    shown = [first, second]
+    yield Step("direction", SETUP, "Direction tiles, left to right: " + ", ".join(
+        f"{t} ({tiles[t]['colour']}: {tiles[t]['text']})" for t in shown),
+        {"tiles": shown, "verified": _tiles_verified(battle, shown)})
+    return shown
+
+
+# --------------------------------------------------------------------------- monsters
+
+
+def _units(record: dict[str, Any]) -> Procedure:
+    """How many pieces a Monster card brings: its ``units`` field, else asked of the table."""
+    if "units" in record:
+        return record["units"]
+    return (yield EnterNumber(f"How many {record['name']} pieces does its Monster card show?",
+                              "units", 1, MAX_PIECES))
+
+
+def room_groups(battle: Battle, room: dict[str, Any]) -> Procedure:
+    """The Room card's monsters as groups, Monster Metre icons drawn as Monster cards."""
+    groups: list[Group] = []
+    drawn: list[str] = []
+    for level, quadrant in enumerate(cards.QUADRANTS, 1):
+        for entry in room[quadrant]:
+            count, name = cards.split_entry(entry)
+            metre = cards.MONSTER_GROUP.match(name)
+            if name == cards.MERCENARY:
+                groups.append(Group(battle.adventure.mercenary, count, f"level-{level}",
+                                    "mercenary"))
+            elif metre is None:
+                groups.append(Group(cards.monster(name)["name"], count, f"level-{level}",
+                                    "fixed"))
+            else:
+                for _ in range(count):
+                    group = yield from monster_metre(int(metre.group(1)), f"level-{level}",
+                                                     drawn)
+                    groups.append(group)
+    return groups
+
+
+def monster_metre(level: int, tile: str, drawn: list[str]) -> Procedure:
+    """Red Box: Solo & Co-Op Mode Setup: a Monster Metre icon is a random Monster card of its
+    level; all units of that monster are placed for it."""
+    deck = sorted({r["id"] for r in cards.monsters().values()
+                   if r["level"] == level and r["id"] not in drawn})
+    if not deck:
+        raise RulesError(f"no level {level} Monster card left to draw")
+    card = deck[0] if len(deck) == 1 else (
+        yield Pick(f"level {level} Monster cards", "a Monster Metre icon", tuple(deck)))
+    drawn.append(card)
+    record = cards.monster(card)
+    units = yield from _units(record)
+    yield Step("monster_metre", SETUP, f"Monster Metre (level {level}): {record['name']}, "
+               f"{units} piece{'s' if units != 1 else ''}",
+               {"level": level, "monster": record["name"], "units": units, "verified": False})
+    return Group(record["name"], units, tile, "monster metre")
+
+
+def lord_minions(battle: Battle, lord: dict[str, Any]) -> Procedure:
+    """The Minions box: fixed entries, and [left, right] choices by D12."""
+    groups = []
+    for entry in lord["minions"]:
+        if isinstance(entry, list):
+            # Red Box: Catacomb Lord Room Setup, item 3: D12 1-6 left, 7-12 right.
+            roll = yield Roll("d12", f"minions: {entry[0]} (1-6) or {entry[1]} (7-12)")
+            chosen = entry[half_of_d12(roll)]
+            yield Step("minion_choice", LORD_SETUP, f"D12 {roll}: {chosen}",
+                       {"roll": roll, "chosen": chosen, "options": list(entry)})
+        else:
+            chosen = entry
+        count, name = cards.split_entry(chosen)
+        record = cards.monster(name)
+        groups.append(Group(record["name"], count, f"level-{record['level']}", "minion"))
+    return groups
+
+
+def choose_mercenary(lord: dict[str, Any]) -> Procedure:
+    """Red Box: Catacomb Lord Room Setup: two mercenaries, D12 1-6 top, 7-12 bottom."""
+    options = lord["mercenary"]
+    if len(options) == 1:
+        return options[0]
+    roll = yield Roll("d12", f"mercenary: {options[0]} (1-6) or {options[1]} (7-12)")
+    return options[half_of_d12(roll)]
+
+
+# --------------------------------------------------------------------------- pieces
+
+
+def _slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.lower().replace("'", "")).strip("-")
+
+
+def _order(battle: Battle, groups: list[Group], character: list[str],
+           monster: list[str]) -> list[Group]:
+    """Character Order tile order, then Monster Order tile order, then card order (the last an
+    Overseer ruling: the book does not order monsters of the same tile and family)."""
+    def key(item: tuple[int, Group]) -> tuple[int, int, int]:
+        n, group = item
+        family = cards.FAMILY_TYPE[cards.monster(group.name)["family"]]
+        return (character.index(group.order_tile) if group.order_tile in character
+                else len(character), monster.index(family) if family in monster
+                else len(monster), n)
+    return [g for _, g in sorted(enumerate(groups), key=key)]
+
+
+def make_pieces(battle: Battle, groups: list[Group]) -> list[Piece]:
+    """One piece per unit, ids ``<monster>-<n>`` (unique among heroes and pieces)."""
+    taken = set(battle.heroes)
+    pieces = []
+    for group in groups:
+        n = 0
+        for _ in range(group.units):
+            n += 1
+            while f"{_slug(group.name)}-{n}" in taken:
+                n += 1
+            piece = cards.piece_from_monster(f"{_slug(group.name)}-{n}", group.name)
+            piece.order_tile = group.order_tile
+            taken.add(piece.id)
+            pieces.append(piece)
+    return pieces
+
+
+def _check_total(total: int, what: str) -> None:
+    if total > MAX_PIECES:
+        raise RulesError(f"{what} would place {total} AI pieces; the setup places at most "
+                         f"{MAX_PIECES} ({SETUP}, note on the maximum)")
+
+
+def _check_fresh(battle: Battle) -> None:
+    alive = [p.id for p in battle.pieces.values() if p.alive]
+    if alive:
+        raise RulesError(f"the battle is not over ({', '.join(alive)} still on the playmat): "
+                         "a room is set up before its battle")
+    heroes = [h for h in battle.heroes.values() if h.kind == "hero" and h.alive]
+    tiles = battle.tables.tiles_of("hero_target")
+    if not heroes:
+        raise RulesError("the setup needs at least one living hero (Hero Target tiles go to "
+                         "heroes)")
+    if len(heroes) > len(tiles):
+        raise RulesError(f"{len(heroes)} heroes but only {len(tiles)} Hero Target tiles "
+                         "(a party has at most four heroes)")
+
+
+def _lay_out(battle: Battle, record: dict[str, Any], tiles: tuple, pieces: list[Piece],
+             room_id: str | None) -> None:
+    character, monster, targets, direction = tiles
+    # A new battle: the last room's destroyed pieces leave, a new first round begins.
+    battle.pieces.clear()
+    battle.round, battle.acted, battle.summoned = 1, [], []
+    battle.options.playmat = record["id"]
+    battle.adventure.last_playmat = record["id"]
+    battle.adventure.room = room_id
+    battle.character_order = character
+    battle.monster_order = monster
+    battle.direction = direction
+    for hero in battle.heroes.values():
+        hero.target_tile = None
+    for hero_id, tile in targets.items():
+        battle.heroes[hero_id].target_tile = tile
+    battle.pieces.update((p.id, p) for p in pieces)
+
+
+def suppression_steps(battle: Battle, pieces: list[Piece], room: dict[str, Any] | None
+                      ) -> Procedure:
+    """Ice Box: Monster Suppression: a monster with a Suppresses box bars those shots from the
+    heroes while it lives, from its placement on. The Room card's own box lasts the battle."""
+    battle.adventure.suppression = {}
+    battle.adventure.room_suppresses = list(room["suppresses"]) if room else []
+    if battle.adventure.room_suppresses:
+        yield Step("room_suppression", ROOM_CARD, "the Room card suppresses the heroes' "
+                   + ", ".join(battle.adventure.room_suppresses) + " for this battle",
+                   {"shots": list(battle.adventure.room_suppresses), "verified": False})
+    for piece in pieces:
+        shots = cards.monster(piece.name).get("suppresses", []) if not piece.is_lord else []
+        if shots:
+            battle.adventure.suppression[piece.id] = list(shots)
+            yield Step("suppression", SUPPRESSION, f"while {piece.name} ({piece.id}) lives the "
+                       f"heroes may not use: {', '.join(shots)}",
+                       {"piece": piece.id, "shots": list(shots), "verified": False})
+
+
+# --------------------------------------------------------------------------- actions
+
+
+def setup_room(battle: Battle, action: dict[str, Any]) -> Procedure:
+    """``{"do": "setup_room", "room": id, "playmat": id (when the card names one)}``."""
+    try:
+        room = cards.room(str(action.get("room")))
+    except KeyError as err:
+        raise RulesError(err.args[0]) from None
+    _check_fresh(battle)
+    named = action.get("playmat", room.get("playmat"))
+    if named is not None and named not in cards.playmats():
+        raise RulesError(f"no playmat {named!r} in data/catacombs/playmats.toml")
+    needs_mercenary = any(cards.split_entry(e)[1] == cards.MERCENARY
+                          for q in cards.QUADRANTS for e in room[q])
+    if needs_mercenary and battle.adventure.mercenary is None:
+        raise RulesError(f"{room['name']} has Mercenary icons: choose the Catacomb Lord first "
+                         "(choose_lord), whose setup card names the mercenary")
+    _check_total(sum(cards.split_entry(e)[0] for q in cards.QUADRANTS for e in room[q]
+                     if not cards.MONSTER_GROUP.match(cards.split_entry(e)[1])), room["name"])
+    yield Step("room", ROOM_CARD, f"Battle Room: {room['name']}",
+               {"room": room["id"], "verified": room["verified"]})
+    record = yield from choose_playmat(battle, named)
+    tiles = yield from lay_tiles(battle, lord_room=False)
+    groups = yield from room_groups(battle, room)
+    _check_total(sum(g.units for g in groups), room["name"])
+    ordered = _order(battle, groups, tiles[0], tiles[1])
+    pieces = make_pieces(battle, ordered)
+    runes = yield from placement.start_zone_runes(record, len(pieces))
+    _lay_out(battle, record, tiles, pieces, room["id"])
+    yield from placement.walk(battle, record, pieces, None, runes)
+    yield from suppression_steps(battle, pieces, room)
+    return [p.id for p in pieces]
+
+
+def choose_lord(battle: Battle, action: dict[str, Any]) -> Procedure:
+    """``{"do": "choose_lord", "lord": id}``: the game's Catacomb Lord, and its mercenary, once
+    for the whole game (Ice Box: Catacomb Lord Setup Choices)."""
+    if battle.adventure.mercenary is not None or battle.adventure.lord is not None:
+        raise RulesError("the Catacomb Lord and its mercenary are chosen once for the game "
+                         f"(already {battle.adventure.lord or '-'}, "
+                         f"mercenary {battle.adventure.mercenary})")
+    try:
+        lord = cards.lord(str(action.get("lord")))
+    except KeyError as err:
+        raise RulesError(err.args[0]) from None
+    mercenary = yield from choose_mercenary(lord)
+    battle.adventure.lord = lord["id"]
+    battle.adventure.mercenary = cards.monster(mercenary)["name"]
+    yield Step("mercenary", LORD_CHOICES if len(lord["mercenary"]) > 1 else LORD_SETUP,
+               f"{lord['name']}: the mercenary for this game is {mercenary}",
+               {"lord": lord["id"], "mercenary": mercenary, "verified": lord["verified"]})
+    return mercenary
+
+
+def setup_lord_room(battle: Battle, action: dict[str, Any]) -> Procedure:
+    """``{"do": "setup_lord_room"}``: the Catacomb Lord's room for the game's lord (or
+    ``"lord": id`` when none was chosen)."""
+    name = battle.adventure.lord or action.get("lord")
+    if name is None:
+        raise RulesError("no Catacomb Lord: choose_lord first, or name the lord")
+    try:
+        lord = cards.lord(str(name))
+    except KeyError as err:
+        raise RulesError(err.args[0]) from None
+    _check_fresh(battle)
+    least = sum(min(cards.split_entry(x)[0] for x in (e if isinstance(e, list) else [e]))
+                for e in lord["minions"])
+    _check_total(least + 1, lord["name"])
+    yield Step("lord", LORD_SETUP, f"Catacomb Lord room: {lord['name']}",
+               {"lord": lord["id"], "verified": lord["verified"]})
+    record = yield from choose_lord_playmat(lord)
+    tiles = yield from lay_tiles(battle, lord_room=True)
+    groups = yield from lord_minions(battle, lord)
+    _check_total(sum(g.units for g in groups) + 1, lord["name"])
+    pieces = make_pieces(battle, _order(battle, groups, tiles[0], tiles[1]))
+    taken = set(battle.heroes) | {p.id for p in pieces}
+    lord_id = _slug(lord["name"].split()[0])
+    while lord_id in taken:
+        lord_id += "-lord"
+    lord_piece = cards.piece_from_lord(lord_id, lord["id"])
+    runes = yield from placement.start_zone_runes(record, len(pieces))
+    _lay_out(battle, record, tiles, [*pieces, lord_piece], "lord")
+    battle.adventure.lord = lord["id"]
+    yield from placement.walk(battle, record, pieces, lord_piece, runes)
+    yield from suppression_steps(battle, pieces, None)
+    return [p.id for p in [*pieces, lord_piece]]
