@@ -12,6 +12,7 @@ from overseer.rules.conquest.carddata import CARDS_FILE, load_cards
 from overseer.rules.conquest.end import winner
 from overseer.rules.conquest.scenario import build, state_dict
 from overseer.rules.conquest.setup import SetupError, hand_size
+from overseer.rules.procedure import Roll, Runner
 
 NAMED = {"salavi", "mayra", "serangan", "witch-hunter",
          "ughurth", "formilus", "phalomoru", "lenore", "phoenix"}
@@ -159,3 +160,17 @@ def test_a_scenario_that_expects_wrongly_is_reported() -> None:
     scn["expect_state"] = {"pools": {"sword": 8}}
     problems = scenario.check(scn, trace, final)
     assert len(problems) == 2
+
+
+@pytest.mark.parametrize("face, team", [(1, "sword"), (6, "sword"), (7, "skull"), (12, "skull")])
+def test_first_team_by_d12(face: int, team: str) -> None:
+    game, state = build({"setup": {"players": {"a": "sword", "b": "skull"}}})
+
+    def chance(question):
+        return face if isinstance(question, Roll) else question.options[0]
+
+    runner = Runner(game, state, chance=chance)
+    assert runner.begin({"do": "start"}) is None
+    first = next(step for step in runner.trace if step.kind == "first_team")
+    assert (first.data, state.team_to_act) == ({"team": team, "roll": face}, team)
+    assert state_dict(state)["turn"]["disc"] == f"{team}1"
