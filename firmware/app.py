@@ -17,7 +17,6 @@ RESULT_HOLD_MS = 1000  # a host frame that arrives meanwhile waits this long beh
 MAX_ROLLS = 8  # rolls waiting for the die
 REMEMBERED_ROLLS = 16  # roll ids answered again with the same face
 ROLL_BUTTON = 4  # button code of ROLL (docs/protocol.md, Buttons)
-ERROR_BAD_ROLL = 4  # ERROR code: a ROLL_REQUEST for a die that does not exist
 
 # What the glass shows
 BOOT = 0

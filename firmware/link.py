@@ -43,6 +43,7 @@ ERROR = 0x86
 ERROR_FRAME_CRC = 1
 ERROR_BAD_CHUNK = 2
 ERROR_QUEUE_FULL = 3
+ERROR_BAD_ROLL = 4
 
 # Payload sizes (min, max) of the TYPEs each side receives.
 HOST_TO_PICO = {

@@ -15,26 +15,37 @@ from usb import Usb
 WATCHDOG_MS = 2000  # a hang resets the board within 2 s
 
 
-def run():
-    micropython.kbd_intr(-1)  # a 0x03 byte on the USB serial is data, not Ctrl-C
-    now = ticks_ms()
-    keys = []
-    for _name, code, gpio in pins.BUTTONS:
-        keys.append(Button(code, Pin(gpio, Pin.IN, Pin.PULL_UP).value, now))
-    i2c = I2C(pins.OLED_I2C, sda=Pin(pins.OLED_SDA), scl=Pin(pins.OLED_SCL), freq=pins.OLED_FREQ)
-    oled = SSD1306_I2C(pins.OLED_WIDTH, pins.OLED_HEIGHT, i2c, pins.OLED_ADDRESS)
-    usb = Usb()
-    app = App(usb.write, Buttons(keys), Display(oled), os.urandom, now)
-    wdt = WDT(timeout=WATCHDOG_MS)
-    while not usb.closed:
-        data = usb.read()
+class Board:
+    """The hardware and the App, one loop pass per tick()."""
+
+    def __init__(self):
+        micropython.kbd_intr(-1)  # a 0x03 byte on the USB serial is data, not Ctrl-C
+        now = ticks_ms()
+        keys = []
+        for _name, code, gpio in pins.BUTTONS:
+            keys.append(Button(code, Pin(gpio, Pin.IN, Pin.PULL_UP).value, now))
+        sda, scl = Pin(pins.OLED_SDA), Pin(pins.OLED_SCL)
+        i2c = I2C(pins.OLED_I2C, sda=sda, scl=scl, freq=pins.OLED_FREQ)
+        oled = SSD1306_I2C(pins.OLED_WIDTH, pins.OLED_HEIGHT, i2c, pins.OLED_ADDRESS)
+        self.usb = Usb()
+        self.app = App(self.usb.write, Buttons(keys), Display(oled), os.urandom, now)
+        self.wdt = WDT(timeout=WATCHDOG_MS)
+
+    def tick(self):
+        data = self.usb.read()
         now = ticks_ms()
         if data:
-            app.receive(data, now)
-        app.step(now)
-        wdt.feed()
+            self.app.receive(data, now)
+        self.app.step(now)
+        self.wdt.feed()
         if not data:
-            usb.wait(1)
+            self.usb.wait(1)
+
+
+def run():
+    board = Board()
+    while not board.usb.closed:
+        board.tick()
 
 
 if __name__ == "__main__":
