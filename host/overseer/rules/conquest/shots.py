@@ -124,7 +124,9 @@ def resolve(state: ConquestState, play: CardPlay, shot: str) -> Procedure:
         if spend != NONE:
             retained.remove(spend)
             discard(state, enemy, spend)
-            cancelled = play.ability in ("capture_life", "stunned")
+            # ... and what the attacker's ability would have done with that damage.
+            cancelled = play.ability == "stunned" or (play.ability == "capture_life"
+                                                      and not play.captured)
             yield Step("armour", "Conquest: Abilities and Armour",
                        f"{TEAM_NAMES[enemy]} spends {state.cards[spend].title}'s armour: the "
                        f"shot's damage is blocked"
