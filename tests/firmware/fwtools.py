@@ -4,6 +4,7 @@ import json
 import shutil
 import struct
 import sys
+import zlib
 from pathlib import Path
 
 import link
@@ -87,3 +88,86 @@ def unpack_fields(name: str, payload: bytes) -> dict:
     if name == "ERROR":
         return {"code": payload[0]}
     raise KeyError(name)
+
+
+class Switch:
+    """A button switch with a pull-up: level 1 released, 0 pressed."""
+
+    def __init__(self, level: int = 1) -> None:
+        self.level = level
+
+    def read(self) -> int:
+        return self.level
+
+
+class Rig:
+    """The firmware's App with its real display driver on the I2C stand-in, a fake clock and
+    fake switches, and a test host speaking the protocol to it."""
+
+    def __init__(self, urandom=None) -> None:
+        import app as app_module
+        import buttons
+        import machine
+        from display import Display
+        from ssd1306 import SSD1306_I2C
+
+        self.now = 0
+        self.out = bytearray()
+        self.switches = [Switch() for _ in range(5)]
+        keys = [buttons.Button(code, s.read, 0) for code, s in enumerate(self.switches)]
+        self.i2c = machine.I2C(0)
+        self.oled = SSD1306_I2C(128, 64, self.i2c)
+        self.display = Display(self.oled)
+        self.urandom = urandom or FakeUrandom(bytes(range(256)))
+        self.app = app_module.App(
+            self.out.extend, buttons.Buttons(keys), self.display, self.urandom, 0
+        )
+        self.decoder = link.Decoder(link.PICO_TO_HOST)
+        self.seq = 0
+
+    @property
+    def glass(self) -> bytes:
+        """What the SSD1306 shows: its display RAM, as written over I2C."""
+        return bytes(self.i2c.device.ram)
+
+    def send_raw(self, data: bytes) -> None:
+        self.app.receive(data, self.now)
+
+    def send(self, typ: int, payload: bytes = b"") -> int:
+        """Send a host message; reliable ones get the next SEQ, which is returned."""
+        seq = 0
+        if typ in (link.FRAME_CHUNK, link.FRAME_SHOW, link.ROLL_REQUEST):
+            self.seq = link.next_seq(self.seq)
+            seq = self.seq
+        self.send_raw(link.encode(seq, typ, payload))
+        return seq
+
+    def hello(self) -> list:
+        self.seq = 0
+        self.send(link.HELLO, b"\x01")
+        return self.take()
+
+    def run(self, ms: int) -> None:
+        for _ in range(ms):
+            self.now += 1
+            self.app.step(self.now)
+
+    def take(self) -> list[tuple[int, int, bytes]]:
+        self.decoder.feed(bytes(self.out))
+        self.out.clear()
+        return decode_all(self.decoder)
+
+    def show_image(self, screen_id: int, image: bytes) -> None:
+        for off in range(0, 1024, 64):
+            self.send(link.FRAME_CHUNK, struct.pack("<HH", screen_id, off) + image[off : off + 64])
+        self.send(link.FRAME_SHOW, struct.pack("<HI", screen_id, zlib.crc32(image)))
+
+    def press(self, code: int, ms: int) -> None:
+        self.switches[code].level = 0
+        self.run(ms)
+        self.switches[code].level = 1
+        self.run(50)
+
+
+def of_type(msgs: list, typ: int) -> list:
+    return [m for m in msgs if m[0] == typ]
