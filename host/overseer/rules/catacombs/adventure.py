@@ -106,11 +106,16 @@ def from_scenario(scenario: dict[str, Any]) -> Adventure:
     if last is not None and last not in known:
         raise ValueError(f"last_playmat: {last!r} is not a playmat of playmats.toml")
     lord = scenario.get("lord")
-    if lord is not None:
-        lord = cards.lord(lord)["id"]
     mercenary = scenario.get("mercenary")
     if mercenary is not None:
         mercenary = cards.monster(mercenary)["name"]
+    if lord is not None:
+        record = cards.lord(lord)
+        lord = record["id"]
+        if mercenary is None and len(record["mercenary"]) == 1:
+            mercenary = cards.monster(record["mercenary"][0])["name"]
+        elif mercenary is None:
+            raise ValueError(f"lord {lord!r} offers two mercenaries: give 'mercenary'")
     adventure = Adventure(owned_playmats=owned, last_playmat=last, lord=lord,
                           mercenary=mercenary)
     cave = scenario.get("hidden_cave")

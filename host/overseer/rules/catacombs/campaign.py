@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from overseer.data import DATA_DIR, DataError, Field, at_least, list_of, load_table, one_of
+from overseer.rules.catacombs.cards import field_line
 from overseer.rules.catacombs.rulebook import RED
 from overseer.rules.catacombs.state import Battle
 from overseer.rules.procedure import ChooseOne, Procedure, RulesError, Step
@@ -39,11 +40,13 @@ def _load(folder: Path | None = None) -> tuple[dict[str, dict[str, Any]],
     stages: dict[str, list[dict[str, Any]]] = {c: [] for c in camps}
     for r in load_table(path, "stage", STAGE_FIELDS):
         if r["campaign"] not in camps:
-            raise DataError(path, r["_line"], f"stage {r['id']!r}", "campaign",
+            raise DataError(path, field_line(path, r["_line"], "campaign"), f"stage {r['id']!r}",
+                            "campaign",
                             f"{r['campaign']!r} is not a [[campaign]] of the file")
         want = 2 if "choice" in r else 1
         if len(r["rooms"]) != want:
-            raise DataError(path, r["_line"], f"stage {r['id']!r}", "rooms",
+            raise DataError(path, field_line(path, r["_line"], "rooms"), f"stage {r['id']!r}",
+                            "rooms",
                             f"a {'choice ' if want == 2 else ''}stage lists {want} room(s)")
         stages[r["campaign"]].append(r)
     for camp, listed in stages.items():

@@ -115,7 +115,7 @@ def split_entry(entry: str) -> tuple[int, str]:
     return int(found.group(1)), found.group(2)
 
 
-def _field_line(path: Path, start: int | None, name: str) -> int | None:
+def field_line(path: Path, start: int | None, name: str) -> int | None:
     """The line of field ``name`` in the record that starts at line ``start``."""
     if not start:
         return None
@@ -135,7 +135,7 @@ def _check_names(path: Path, record: dict[str, Any], table: str, field: str,
         if name in allowed or MONSTER_GROUP.match(name):
             continue
         if name.lower() not in monsters() and name not in monsters():
-            raise DataError(path, _field_line(path, record["_line"], field),
+            raise DataError(path, field_line(path, record["_line"], field),
                             f"{table} {record['id']!r}", field,
                             f"{name!r} is not a monster of data/catacombs/monsters.toml")
 
@@ -183,7 +183,7 @@ def lords(path: Path | None = None) -> dict[str, dict[str, Any]]:
     for record in load_table(path, "lord", LORD_FIELDS):
         for pm in record["playmats"]:
             if pm not in known:
-                raise DataError(path, _field_line(path, record["_line"], "playmats"),
+                raise DataError(path, field_line(path, record["_line"], "playmats"),
                                 f"lord {record['id']!r}", "playmats",
                                 f"{pm!r} is not a playmat of data/catacombs/playmats.toml")
         _check_names(path, record, "lord", "mercenary", record["mercenary"])
@@ -235,7 +235,7 @@ def rooms(path: Path | None = None) -> dict[str, dict[str, Any]]:
     known = playmats()
     for record in load_table(path, "room", ROOM_FIELDS):
         if "playmat" in record and record["playmat"] not in known:
-            raise DataError(path, _field_line(path, record["_line"], "playmat"),
+            raise DataError(path, field_line(path, record["_line"], "playmat"),
                             f"room {record['id']!r}", "playmat",
                             f"{record['playmat']!r} is not a playmat of "
                             "data/catacombs/playmats.toml")
@@ -279,7 +279,7 @@ def playmats(path: Path | None = None) -> dict[str, dict[str, Any]]:
     faces: dict[tuple[str, int], str] = {}
     for record in load_table(path, "playmat", PLAYMAT_FIELDS):
         die, face = record["die"], record.get("face")
-        where = _field_line(path, record["_line"], "face")
+        where = field_line(path, record["_line"], "face")
         if die != "none":
             low = 1 if die == "rune" else 2
             high = 6 if die == "rune" else 12

@@ -43,8 +43,9 @@ def _data(folder: Path | None = None) -> tuple[list[dict[str, Any]], dict[str, d
     items = load_table(path, "item", ITEM_FIELDS)
     settings = {r["id"]: r for r in load_table(path, "setting", SETTING_FIELDS)}
     if "token_level" not in settings or settings["token_level"]["value"] not in (1, 2, 3):
-        raise DataError(path, settings.get("token_level", {}).get("_line"), "setting "
-                        "'token_level'", "value", "token_level must be set to 1, 2 or 3")
+        start = settings.get("token_level", {}).get("_line")
+        raise DataError(path, cards.field_line(path, start, "value"), "setting 'token_level'",
+                        "value", "token_level must be set to 1, 2 or 3")
     return items, settings
 
 
