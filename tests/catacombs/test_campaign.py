@@ -1,0 +1,92 @@
+"""Campaigns and room level rewards: refusals that change nothing, and the cases the
+campaign_*.json and rewards_*.json scenarios do not show."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from overseer import scenario
+from overseer.rules.catacombs import scenario as catacombs
+from overseer.rules.procedure import RulesError, Runner
+
+
+def drive(**scn: Any):
+    scn = {"format": 1, "game": "catacombs", "heroes": [{"id": "elf", "health": 8, "gold": 1}],
+           **scn}
+    game, battle = catacombs.build(scn)
+    script = scenario.Script(scn)
+    runner = Runner(game, battle, chance=script.chance)
+    try:
+        for action in scn["actions"]:
+            question = runner.begin(action)
+            while question is not None:
+                question = runner.answer(script.answer(question))
+    except RulesError as err:
+        return battle, runner, err
+    return battle, runner, None
+
+
+def test_the_monstrosity_inn_or_stables_choice_can_take_one():
+    battle, runner, err = drive(campaign="monstrosity", stage=3,
+                                answers=[{"key": "campaign_choice",
+                                          "answer": "Hearthshire Stables"}],
+                                actions=[{"do": "campaign_next"}])
+    assert err is None and battle.adventure.visited == ["Hearthshire Stables"]
+    assert battle.adventure.stage == 4
+
+
+@pytest.mark.parametrize("scn,message", [
+    ({"actions": [{"do": "campaign_next"}]}, "no campaign under way"),
+    ({"actions": [{"do": "campaign_start", "campaign": "sphinx"}]}, "no campaign 'sphinx'"),
+    ({"campaign": "pharaoh", "actions": [{"do": "campaign_start", "campaign": "pharaoh"}]},
+     "already under way"),
+    ({"campaign": "pharaoh", "stage": 12, "actions": [{"do": "campaign_next"}]},
+     "campaign is complete"),
+])
+def test_campaign_refusals(scn, message):
+    battle, runner, err = drive(**scn)
+    assert isinstance(err, RulesError) and message in str(err), err
+    assert runner.trace == [] and battle.adventure.visited == []
+
+
+def test_a_single_survivor_takes_the_spell_without_a_question():
+    battle, runner, err = drive(actions=[{"do": "room_reward", "room": "Glaaoth",
+                                          "spell": True}])
+    assert err is None
+    assert battle.adventure.spells == {"elf": ["a Spell card"]}
+    assert [s.kind for s in runner.trace] == ["reward_spell"]
+    assert "reshuffle the Spell deck" in runner.trace[0].text
+
+
+def test_reward_icons_from_the_room_data(monkeypatch):
+    from overseer.rules.catacombs import cards
+
+    record = dict(cards.room("the-outer-bailey"), reward_gold=3)
+    monkeypatch.setattr(cards, "room", lambda name: record)
+    battle, runner, err = drive(actions=[{"do": "room_reward", "room": "the-outer-bailey"}])
+    assert err is None and battle.heroes["elf"].gold == 4
+    assert runner.trace[0].data["verified"] is False  # fan data, not the printed card
+
+
+@pytest.mark.parametrize("scn,message", [
+    ({"pieces": [{"id": "orc-1", "card": "Orc"}],
+      "actions": [{"do": "room_reward", "room": "Glaaoth", "gold": 2}]},
+     "the Battle Phase is not over: orc-1"),
+    ({"actions": [{"do": "room_reward", "room": "Glaaoth"}]},
+     "the reward icons of 'Glaaoth' are not in the data"),
+    ({"actions": [{"do": "room_reward", "room": "the-outer-bailey"}]},
+     "are not in the data"),
+    ({"actions": [{"do": "room_reward", "room": "Glaaoth", "gold": "2"}]},
+     "'gold' must be a whole number"),
+    ({"actions": [{"do": "room_reward", "room": "Glaaoth", "spell": "yes"}]},
+     "'spell' must be true or false"),
+    ({"heroes": [{"id": "elf", "health": 0}],
+      "actions": [{"do": "room_reward", "room": "Glaaoth", "gold": 2}]},
+     "no hero survived"),
+])
+def test_reward_refusals(scn, message):
+    battle, runner, err = drive(**scn)
+    assert isinstance(err, RulesError) and message in str(err), err
+    assert runner.trace == [] and all(h.gold in (0, 1) for h in battle.heroes.values())
