@@ -177,3 +177,15 @@ def test_a_toml_syntax_error_gives_its_line(tmp_path):
     path, line = broken(tmp_path, "rooms.toml", "difficulty = 0\n", "difficulty = = 0\n")
     with pytest.raises(DataError, match=re.escape(f"{path}:{line}:") + ".*not valid TOML"):
         cards.rooms(path)
+
+
+def test_sequences_hold_shots_only_no_connectors():
+    # Red Box: AI Player Behaviour, step 5: Elastic is read as Then; the data keeps neither
+    # connector, so a sequence is its shots in order.
+    from overseer.rules.catacombs.state import Shot
+
+    for records in (cards.monsters(), cards.lords()):
+        for record in unique(records):
+            for sequence in record["sequences"]:
+                for text in sequence:
+                    assert Shot.parse(text).kind not in ("then", "elastic"), record["name"]
