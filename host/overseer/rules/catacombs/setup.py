@@ -44,7 +44,6 @@ class Group:
     name: str  # the monster card's name
     units: int
     order_tile: str  # the Character Order tile it acts and is placed under
-    how: str  # what the card showed: "fixed", "mercenary", "monster metre", "minion"
 
 
 # --------------------------------------------------------------------------- chance helpers
@@ -234,11 +233,9 @@ def room_groups(battle: Battle, room: dict[str, Any]) -> Procedure:
             count, name = cards.split_entry(entry)
             metre = cards.MONSTER_GROUP.match(name)
             if name == cards.MERCENARY:
-                groups.append(Group(battle.adventure.mercenary, count, f"level-{level}",
-                                    "mercenary"))
+                groups.append(Group(battle.adventure.mercenary, count, f"level-{level}"))
             elif metre is None:
-                groups.append(Group(cards.monster(name)["name"], count, f"level-{level}",
-                                    "fixed"))
+                groups.append(Group(cards.monster(name)["name"], count, f"level-{level}"))
             else:
                 for _ in range(count):
                     group = yield from monster_metre(int(metre.group(1)), f"level-{level}",
@@ -262,10 +259,10 @@ def monster_metre(level: int, tile: str, drawn: list[str]) -> Procedure:
     yield Step("monster_metre", SETUP, f"Monster Metre (level {level}): {record['name']}, "
                f"{units} piece{'s' if units != 1 else ''}",
                {"level": level, "monster": record["name"], "units": units, "verified": False})
-    return Group(record["name"], units, tile, "monster metre")
+    return Group(record["name"], units, tile)
 
 
-def lord_minions(battle: Battle, lord: dict[str, Any]) -> Procedure:
+def lord_minions(lord: dict[str, Any]) -> Procedure:
     """The Minions box: fixed entries, and [left, right] choices by D12."""
     groups = []
     for entry in lord["minions"]:
@@ -279,7 +276,7 @@ def lord_minions(battle: Battle, lord: dict[str, Any]) -> Procedure:
             chosen = entry
         count, name = cards.split_entry(chosen)
         record = cards.monster(name)
-        groups.append(Group(record["name"], count, f"level-{record['level']}", "minion"))
+        groups.append(Group(record["name"], count, f"level-{record['level']}"))
     return groups
 
 
@@ -299,8 +296,7 @@ def _slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower().replace("'", "")).strip("-")
 
 
-def _order(battle: Battle, groups: list[Group], character: list[str],
-           monster: list[str]) -> list[Group]:
+def _order(groups: list[Group], character: list[str], monster: list[str]) -> list[Group]:
     """Character Order tile order, then Monster Order tile order, then card order (the last an
     Overseer ruling: the book does not order monsters of the same tile and family)."""
     def key(item: tuple[int, Group]) -> tuple[int, int, int]:
@@ -414,7 +410,7 @@ def setup_room(battle: Battle, action: dict[str, Any]) -> Procedure:
     tiles = yield from lay_tiles(battle, lord_room=False)
     groups = yield from room_groups(battle, room)
     _check_total(sum(g.units for g in groups), room["name"])
-    ordered = _order(battle, groups, tiles[0], tiles[1])
+    ordered = _order(groups, tiles[0], tiles[1])
     pieces = make_pieces(battle, ordered)
     runes = yield from placement.start_zone_runes(record, len(pieces))
     _lay_out(battle, record, tiles, pieces, room["id"])
@@ -461,9 +457,9 @@ def setup_lord_room(battle: Battle, action: dict[str, Any]) -> Procedure:
                {"lord": lord["id"], "verified": lord["verified"]})
     record = yield from choose_lord_playmat(lord)
     tiles = yield from lay_tiles(battle, lord_room=True)
-    groups = yield from lord_minions(battle, lord)
+    groups = yield from lord_minions(lord)
     _check_total(sum(g.units for g in groups) + 1, lord["name"])
-    pieces = make_pieces(battle, _order(battle, groups, tiles[0], tiles[1]))
+    pieces = make_pieces(battle, _order(groups, tiles[0], tiles[1]))
     taken = set(battle.heroes) | {p.id for p in pieces}
     lord_id = _slug(lord["name"].split()[0])
     while lord_id in taken:
