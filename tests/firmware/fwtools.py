@@ -171,3 +171,83 @@ class Rig:
 
 def of_type(msgs: list, typ: int) -> list:
     return [m for m in msgs if m[0] == typ]
+
+
+class VirtualBoard:
+    """The firmware as a process on the slave end of a raw pty, per firmware/unix/README.md."""
+
+    def __init__(self, interpreter: str, tmp: Path) -> None:
+        import os
+        import pty
+        import subprocess
+        import tty
+
+        self.master, slave = pty.openpty()
+        tty.setraw(slave)
+        self.buttons_r, self.buttons_w = os.pipe()
+        self.oled = tmp / "oled.bin"
+        env = dict(
+            os.environ,
+            OVERSEER_BOARD_BUTTONS_FD=str(self.buttons_r),
+            OVERSEER_BOARD_OLED=str(self.oled),
+        )
+        self.proc = subprocess.Popen(
+            [interpreter, str(FIRMWARE / "unix" / "board.py")],
+            stdin=slave,
+            stdout=slave,
+            stderr=subprocess.PIPE,
+            pass_fds=[self.buttons_r],
+            env=env,
+        )
+        os.close(slave)
+        os.close(self.buttons_r)
+        self.decoder = link.Decoder(link.PICO_TO_HOST)
+        self.seq = 0
+
+    def write(self, data: bytes) -> None:
+        import os
+
+        os.write(self.master, data)
+
+    def send(self, typ: int, payload: bytes = b"") -> None:
+        seq = 0
+        if typ in (link.FRAME_CHUNK, link.FRAME_SHOW, link.ROLL_REQUEST):
+            self.seq = link.next_seq(self.seq)
+            seq = self.seq
+        self.write(link.encode(seq, typ, payload))
+
+    def buttons(self, lines: str) -> None:
+        import os
+
+        os.write(self.buttons_w, lines.encode())
+
+    def wait_for(self, want, limit_s: float = 5.0) -> list:
+        """Read messages until one satisfies want(msg); all read so far. Fails after limit_s."""
+        import os
+        import select
+        import time
+
+        got = []
+        end = time.monotonic() + limit_s
+        while time.monotonic() < end:
+            if select.select([self.master], [], [], 0.05)[0]:
+                self.decoder.feed(os.read(self.master, 4096))
+            for msg in decode_all(self.decoder):
+                got.append(msg)
+                if msg[0] in (link.BUTTON, link.ROLL_RESULT):
+                    self.send(link.ACK, bytes([msg[1]]))
+                if want(msg):
+                    return got
+        raise AssertionError(f"no such message within {limit_s} s; got {got}")
+
+    def close(self) -> int:
+        import os
+
+        os.close(self.master)
+        os.close(self.buttons_w)
+        try:
+            return self.proc.wait(timeout=5)
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+                self.proc.wait()

@@ -1,0 +1,88 @@
+# Runs under real MicroPython (the Unix port), not pytest: the firmware's link, dice and buttons
+# logic on the interpreter the Pico runs, printing JSON for test_firmware_micropython.py to check.
+# Usage: micropython mp_checks.py <firmware dir> <vectors json>
+import json
+import sys
+from binascii import hexlify, unhexlify
+
+sys.path.insert(0, sys.argv[1])
+
+import buttons  # noqa: E402
+import dice  # noqa: E402
+import link  # noqa: E402
+
+
+def hx(b):
+    return hexlify(b).decode()
+
+
+def streams(vectors):
+    out = []
+    for s in vectors["streams"]:
+        sizes = link.HOST_TO_PICO if s["direction"] == "host_to_pico" else link.PICO_TO_HOST
+        d = link.Decoder(sizes)
+        d.feed(unhexlify(s["hex"]))
+        msgs = []
+        while True:
+            m = d.get()
+            if m is None:
+                break
+            msgs.append([m[0], m[1], hx(m[2])])
+        out.append({"messages": msgs, "dropped": d.dropped})
+    return out
+
+
+def encoded(vectors):
+    return [hx(link.encode(b["seq"], b["type"], unhexlify(b["payload"]))) for b in vectors["blocks"]]
+
+
+def dice_counts():
+    out = []
+    for n in dice.FACES:
+        counts = [0] * (n + 1)
+        for b in range(256):
+            counts[dice.face_from_byte(b, n)] += 1
+        out.append(counts)
+    return out
+
+
+def presses():
+    level = [1]
+    bs = buttons.Buttons([buttons.Button(4, lambda: level[0], 0)])
+    for t in range(3000):
+        level[0] = 0 if 100 <= t < 103 or 200 <= t < 300 or 1000 <= t < 1700 else 1
+        bs.update(t)
+    return bs.queue
+
+
+def sender():
+    sent = []
+    s = link.Sender(sent.append)
+    s.reset()
+    for n in range(10):
+        s.send(link.BUTTON, bytes((n, 0, 1, 0)))
+    s.poll(0)
+    s.on_ack(3, 5)
+    s.poll(5)
+    s.poll(5 + link.RETRANSMIT_MS)
+    d = link.Decoder(link.PICO_TO_HOST)
+    for b in sent:
+        d.feed(b)
+    seqs = []
+    while True:
+        m = d.get()
+        if m is None:
+            break
+        seqs.append(m[1])
+    return seqs
+
+
+vectors = json.load(open(sys.argv[2]))
+print(json.dumps({
+    "implementation": sys.implementation.name,
+    "streams": streams(vectors),
+    "encoded": encoded(vectors),
+    "dice": dice_counts(),
+    "presses": presses(),
+    "sender": sender(),
+}))

