@@ -13,6 +13,7 @@ from ticks import ticks_ms
 from usb import Usb
 
 WATCHDOG_MS = 2000  # a hang resets the board within 2 s
+MAINTENANCE_BUTTON = 3  # BACK/UNDO held at power-up: do not start, leave the REPL to mpremote
 
 
 class Board:
@@ -42,7 +43,17 @@ class Board:
             self.usb.wait(1)
 
 
+def maintenance():
+    """True when BACK/UNDO is held at power-up (see scripts/flash)."""
+    for _name, code, gpio in pins.BUTTONS:
+        if code == MAINTENANCE_BUTTON:
+            return Pin(gpio, Pin.IN, Pin.PULL_UP).value() == 0
+    return False
+
+
 def run():
+    if maintenance():
+        return
     board = Board()
     while not board.usb.closed:
         board.tick()

@@ -1,0 +1,50 @@
+"""scripts/flash: what it would copy to the Pico (dry run: no Pico, no mpremote run)."""
+
+import subprocess
+import sys
+
+import machine
+import main
+import pins
+from fwtools import FIRMWARE, ROOT
+
+
+def dry_run(*args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "flash"), "--dry-run", *args],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_copies_every_firmware_module_and_no_stand_in() -> None:
+    out = dry_run("--port", "/dev/ttyACM0")
+    assert "connect /dev/ttyACM0" in out
+    for path in FIRMWARE.glob("*.py"):
+        assert f" {path} " in out
+    assert "firmware/unix" not in out
+    assert "mpy-cross" not in out
+
+
+def test_mpy_compiles_all_but_main() -> None:
+    out = dry_run("--mpy")
+    compiled = [ln for ln in out.splitlines() if "mpy-cross" in ln]
+    names = {p.stem for p in FIRMWARE.glob("*.py")} - {"main"}
+    assert len(compiled) == len(names)
+    for name in names:
+        assert f"{name}.mpy" in out
+    assert f" {FIRMWARE / 'main.py'} " in out
+
+
+def test_back_undo_held_at_power_up_leaves_the_repl_free() -> None:
+    back_undo = [gpio for _name, code, gpio in pins.BUTTONS if code == main.MAINTENANCE_BUTTON]
+    pin = machine.Pin(back_undo[0], machine.Pin.IN, machine.Pin.PULL_UP)
+    assert not main.maintenance()
+    pin.value(0)  # held
+    try:
+        assert main.maintenance()
+        assert main.run() is None  # returns at once: no board, no watchdog
+    finally:
+        pin.value(1)
