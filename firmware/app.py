@@ -182,20 +182,20 @@ class App:
         return self.screen == RESULT and ticks_diff(now, self.screen_since) < RESULT_HOLD_MS
 
     def _dice(self, now):
-        if self.screen == ROLLING:
-            self._tumble(now)
+        if self.screen == ROLLING and self.roll is not None:
+            self._tumble(self.roll, now)
         elif self.rolls and self.screen != BOOT and not self._die_holds_glass(now):
             roll = self.rolls.pop(0)
             roll.append(dice.roll(roll[1], self.urandom))
             self.roll = roll
             self.frame = 0
             self._set(ROLLING, now)
-            self._tumble(now)
+            self._tumble(roll, now)
         elif self.host_waiting and not self._die_holds_glass(now):
             self._show_host(now)
 
-    def _tumble(self, now):
-        roll_id, die, face = self.roll
+    def _tumble(self, roll, now):
+        roll_id, die, face = roll
         elapsed = ticks_diff(now, self.screen_since)
         if elapsed < TUMBLE_MS:
             frame = 1 + elapsed // TUMBLE_FRAME_MS

@@ -13,8 +13,8 @@ except ImportError:  # a build without binascii.crc32: the same CRC-32 (ISO-HDLC
             _c = (_c >> 1) ^ 0xEDB88320 if _c & 1 else _c >> 1
         _TABLE.append(_c)
 
-    def crc32(data, crc=0):
-        crc ^= 0xFFFFFFFF
+    def crc32(data, value=0):
+        crc = value ^ 0xFFFFFFFF
         for b in data:
             crc = _TABLE[(crc ^ b) & 0xFF] ^ (crc >> 8)
         return crc ^ 0xFFFFFFFF
