@@ -75,25 +75,25 @@ def _castles_spots(record: dict[str, Any]) -> Iterator[tuple[str, str, bool]]:
         yield (f"line-{k}", f"{line}, place {k} counted out from the centre", True)
 
 
-def _intro(record: dict[str, Any]) -> Step | None:
+def _intro(record: dict[str, Any]) -> Step:
+    if record["rule"] == "catacombs":
+        # Red Box: Solo & Co-Op Mode Setup: obstacles placed with the rune stickers showing.
+        return Step("playmat_rules", SETUP, f"{cards.playmat_label(record)}: place all obstacles "
+                    "with their rune stickers visible", {"playmat": record["id"]})
     if record["rule"] == "keystone":
         return Step("playmat_rules", CASTLES, "Cave of the Keystone: obstacles face down (rune "
                     "stickers hidden); the AI player's Start Zone is the one with the Keystone "
                     "floating in it", {"playmat": record["id"]})
-    if record["rule"] == "castle":
-        return Step("playmat_rules", CASTLES, f"{cards.playmat_label(record)}: obstacles face up "
-                    "(rune stickers visible); the heroes choose their Start Zone and the other "
-                    "is the Monster Start Zone; distribute the obstacles as the book's page 14 "
-                    "instructs", {"playmat": record["id"]})
-    return None
+    return Step("playmat_rules", CASTLES, f"{cards.playmat_label(record)}: obstacles face up "
+                "(rune stickers visible); the heroes choose their Start Zone and the other is "
+                "the Monster Start Zone; distribute the obstacles as the book's page 14 "
+                "instructs", {"playmat": record["id"]})
 
 
 def walk(battle: Battle, record: dict[str, Any], pieces: list[Piece], lord: Piece | None,
          runes: int | None) -> Procedure:
     """One ``place`` step per piece, in order; the Catacomb Lord last."""
-    intro = _intro(record)
-    if intro is not None:
-        yield intro
+    yield _intro(record)
     rule_verified = "rule" not in record.get("unverified_fields", ())
     spots = (_catacombs_spots(battle, runes, lord is not None) if record["rule"] == "catacombs"
              else _castles_spots(record))
