@@ -62,6 +62,8 @@ def test_more_than_ten_pieces_is_refused_and_nothing_changes():
 
 @pytest.mark.parametrize("changes,message", [
     ({"actions": [{"do": "setup_room", "room": "Nowhere"}]}, "no Room card 'Nowhere'"),
+    ({"actions": [{"do": "setup_room"}]}, "setup_room needs the Room card"),
+    ({"actions": [{"do": "choose_lord"}]}, "choose_lord needs the Catacomb Lord card"),
     ({"actions": [{"do": "setup_room", "room": "the-outer-bailey"}]},
      "has Mercenary icons: choose the Catacomb Lord first"),
     ({"actions": [{"do": "setup_room", "room": "bholoth-cemetery", "playmat": "moon"}]},
@@ -208,3 +210,17 @@ def test_every_room_of_the_data_resolves_its_fixed_monsters():
                 assert count >= 1
                 if name != cards.MERCENARY and not cards.MONSTER_GROUP.match(name):
                     assert cards.monster(name)["name"] == name
+
+
+def test_a_monster_card_with_its_units_in_the_data_asks_nothing(monkeypatch):
+    table = {key: dict(record, units=2) if record["level"] == 2 else record
+             for key, record in cards.monsters().items()}
+    monkeypatch.setattr(cards, "monsters", lambda path=None: table)
+    scn = base(dice=[3], picks=[*TILES, "target-1", "left-to-right", "monster-to-hero",
+                                "orc", "troll"],
+               actions=[{"do": "setup_room", "room": "oakheart-hall"}],
+               answers=[{"key": "units", "answer": 1}])  # the level 1 card has no units
+    battle, runner, err = drive(scn)
+    assert err is None
+    metre = [s["units"] for s in steps(runner, "monster_metre")]
+    assert metre[1] == 2 and sorted(battle.pieces)[-2:] == ["troll-1", "troll-2"]

@@ -389,8 +389,10 @@ def suppression_steps(battle: Battle, pieces: list[Piece], room: dict[str, Any] 
 
 def setup_room(battle: Battle, action: dict[str, Any]) -> Procedure:
     """``{"do": "setup_room", "room": id, "playmat": id (when the card names one)}``."""
+    if not isinstance(action.get("room"), str):
+        raise RulesError("setup_room needs the Room card: \"room\": its id or name")
     try:
-        room = cards.room(str(action.get("room")))
+        room = cards.room(action["room"])
     except KeyError as err:
         raise RulesError(err.args[0]) from None
     _check_fresh(battle)
@@ -426,8 +428,10 @@ def choose_lord(battle: Battle, action: dict[str, Any]) -> Procedure:
         raise RulesError("the Catacomb Lord and its mercenary are chosen once for the game "
                          f"(already {battle.adventure.lord or '-'}, "
                          f"mercenary {battle.adventure.mercenary})")
+    if not isinstance(action.get("lord"), str):
+        raise RulesError("choose_lord needs the Catacomb Lord card: \"lord\": its id or name")
     try:
-        lord = cards.lord(str(action.get("lord")))
+        lord = cards.lord(action["lord"])
     except KeyError as err:
         raise RulesError(err.args[0]) from None
     mercenary = yield from choose_mercenary(lord)
