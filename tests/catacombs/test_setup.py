@@ -219,7 +219,8 @@ def test_a_monster_card_with_its_units_in_the_data_asks_nothing(monkeypatch):
     scn = base(dice=[3], picks=[*TILES, "target-1", "left-to-right", "monster-to-hero",
                                 "orc", "troll"],
                actions=[{"do": "setup_room", "room": "oakheart-hall"}],
-               answers=[{"key": "units", "answer": 1}])  # the level 1 card has no units
+               answers=[{"key": "units", "answer": 1},  # the level 1 card has no units
+                        {"key": "start_zone_runes", "answer": 2}])
     battle, runner, err = drive(scn)
     assert err is None
     metre = [s["units"] for s in steps(runner, "monster_metre")]
