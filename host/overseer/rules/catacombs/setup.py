@@ -206,10 +206,13 @@ def draw_direction(battle: Battle) -> Procedure:
             break
         yield Step("direction_discard", SETUP, f"{second} is {tiles[second]['colour']} like "
                    f"{first}: discard it and draw again", {"tile": second})
-    shown = [first, second]
+    # Laid out green first, then blue: the book's placement example reads the green tile as the
+    # first Direction tile (Overseer's reading; the tiles are read left to right).
+    shown = sorted([first, second], key=lambda t: tiles[t]["colour"] != "green")
     yield Step("direction", SETUP, "Direction tiles, left to right: " + ", ".join(
-        f"{t} ({tiles[t]['colour']}: {tiles[t]['text']})" for t in shown),
-        {"tiles": shown, "verified": _tiles_verified(battle, shown)})
+        f"{t} ({tiles[t]['colour']}: {tiles[t]['text']})" for t in shown)
+        + " (green laid first: Overseer's reading)",
+        {"tiles": shown, "drawn": [first, second], "verified": False})
     return shown
 
 
