@@ -7,6 +7,7 @@ import json
 import sys
 
 from overseer import scenario as scenarios
+from overseer.session import commands as session_commands
 
 
 def cmd_scenario(args: argparse.Namespace) -> int:
@@ -34,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file")
     p.add_argument("--check", action="store_true", help="also check the file's expectations")
     p.set_defaults(func=cmd_scenario)
+    session_commands.add(sub)
     return parser
 
 
