@@ -91,7 +91,8 @@ def read_export(path: str | Path) -> dict[str, Any]:
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as err:
-        hint = " - the file ends early: truncated?" if err.pos >= len(text.rstrip()) else ""
+        early = err.pos >= len(text.rstrip()) or err.msg.startswith("Unterminated string")
+        hint = " - the file ends early: truncated?" if early else ""
         raise ExportError(f"{path}:{err.lineno}:{err.colno}: not valid JSON "
                           f"({err.msg}){hint}") from err
     if not isinstance(doc, dict) or doc.get("kind") != KIND:
