@@ -21,6 +21,7 @@ Public API::
 
 from __future__ import annotations
 
+import itertools
 import logging
 import os
 import queue
@@ -42,6 +43,10 @@ log = logging.getLogger(__name__)
 HELLO_INTERVAL = 0.100
 HEARTBEAT_INTERVAL = 0.250
 RETRANSMIT_TIMEOUT = 0.030
+FAST_RETRANSMIT_FLOOR = 0.002  # a repeated ACK resends no sooner than this after the last send
+INITIAL_SRTT = 0.005  # the round-trip guess until ACKs measure it
+LOSS_WEIGHT = 1 / 16  # of a new sample in the smoothed loss of blocks to the Pico
+CHUNK_SIZES = ((64, 0.002), (32, 0.01), (16, 1.0))  # chunk data size, below this byte error
 LINK_TIMEOUT = 1.0
 REOPEN_INTERVAL = 0.020
 RECENT_EVENTS = 256  # (boot_id, event_id) pairs remembered for dropping repeats
@@ -104,6 +109,8 @@ class _InFlight:
     message: p.Message
     sent_at: float
     screen: int = 0  # for FRAME_SHOW: the screen number it shows
+    image: bytes | None = None  # for FRAME_SHOW: the image it shows
+    sends: int = 1
 
 
 class _LinkLost(Exception):
@@ -162,9 +169,14 @@ class PicoLink:
         self._tx_seq = 0
         self._rx_seq = 0
         self._in_flight: deque[_InFlight] = deque()
-        self._outbox: deque[tuple[p.Message, int]] = deque()
+        self._outbox: deque[_InFlight] = deque()  # waiting for room in the window (seq 0)
         self._queued_screen = 0  # screen whose messages are in the outbox or in flight
         self._base: bytes | None = None  # image the Pico holds once the outbox is through
+        self._acked_image: bytes | None = None  # newest image whose FRAME_SHOW was acknowledged
+        self._srtt = INITIAL_SRTT  # smoothed round trip of a reliable message
+        self._fast_at: float | None = None  # resend then: a repeated ACK reported a loss
+        self._loss = 0.0  # smoothed share of blocks to the Pico that were lost
+        self._block_size = float(p.MAX_BLOCK)  # smoothed size of those blocks
         self._recent: deque[tuple[int, int]] = deque()
         self._recent_set: set[tuple[int, int]] = set()
 
@@ -347,6 +359,8 @@ class PicoLink:
                 deadline = min(deadline, heartbeat_at)
                 if self._in_flight:
                     deadline = min(deadline, self._in_flight[0].sent_at + RETRANSMIT_TIMEOUT)
+                if self._fast_at is not None:
+                    deadline = min(deadline, self._fast_at)
             readable, _, _ = select.select([fd, self._wake_r], [], [], max(0.0, deadline - now))
             if self._wake_r in readable:
                 try:
@@ -372,6 +386,7 @@ class PicoLink:
         self._set_state(LinkState.HANDSHAKING)
         self._in_flight.clear()
         self._outbox.clear()
+        self._fast_at = None
 
     def _handle(self, block: p.Block, now: float) -> bytes:
         message = p.decode_message(block)
@@ -385,7 +400,7 @@ class PicoLink:
                 self._begin_handshake()
             return b""
         if isinstance(message, p.PicoAck):
-            self._on_ack(message.seq)
+            self._on_ack(message.seq, now)
             return b""
         if isinstance(message, p.Error):
             self.stats.pico_errors[message.code] = self.stats.pico_errors.get(message.code, 0) + 1
@@ -411,18 +426,20 @@ class PicoLink:
             return b""
         if self._state is LinkState.READY:
             if ident.boot_id == self._boot_id:
-                # The answer to an earlier HELLO: the Pico numbers its messages afresh from here.
+                # The answer to an earlier HELLO: the Pico numbers its messages afresh from here
+                # (its own HELLO-time reset came before any message of ours it accepted).
                 self._rx_seq = 0
             else:
                 self._begin_handshake()
             return b""
         if self._boot_id is not None and ident.boot_id != self._boot_id:
             self.stats.restarts_seen += 1
-        self._boot_id = ident.boot_id
         self._tx_seq = 0
         self._rx_seq = 0
         self._queued_screen = 0
-        self._base = None
+        # The same boot still holds the last image it acknowledged: send only what differs.
+        self._base = self._acked_image if ident.boot_id == self._boot_id else None
+        self._boot_id = ident.boot_id
         with self._cond:
             self._ident = ident
             self._shown = 0
@@ -435,18 +452,50 @@ class PicoLink:
         log.info("Pico ready: %s, boot id %04x", ident.firmware, ident.boot_id)
         return b""
 
-    def _on_ack(self, seq: int) -> None:
-        index = next((i for i, m in enumerate(self._in_flight) if m.seq == seq), None)
+    def _on_ack(self, seq: int, now: float) -> None:
+        in_flight = self._in_flight
+        index = next((i for i, m in enumerate(in_flight) if m.seq == seq), None)
         if index is None:
-            return  # an old or repeated ACK
+            # A repeated ACK of what came just before the oldest message in flight: the Pico
+            # got something after a gap, so that message was lost. Resend one smoothed round
+            # trip after its last send rather than at the retransmit timeout.
+            if in_flight and _next_seq(seq) == in_flight[0].seq and self._fast_at is None:
+                self._fast_at = in_flight[0].sent_at + self._fast_timeout()
+            return
+        self._fast_at = None
+        if in_flight[index].sends == 1:  # round trip samples only from unrepeated sends
+            sample = now - in_flight[index].sent_at
+            self._srtt = 0.875 * self._srtt + 0.125 * sample
+        for entry in itertools.islice(in_flight, index + 1):
+            if entry.sends == 1:
+                self._note_block(entry, lost=False)
         shown = 0
         for _ in range(index + 1):
-            done = self._in_flight.popleft()
-            shown = max(shown, done.screen)
+            done = in_flight.popleft()
+            if done.screen:
+                shown = done.screen
+                self._acked_image = done.image
         if shown:
             with self._cond:
                 self._shown = max(self._shown, shown)
                 self._cond.notify_all()
+
+    def _note_block(self, entry: _InFlight, lost: bool) -> None:
+        self._loss += LOSS_WEIGHT * (lost - self._loss)
+        size = len(entry.message.payload()) + p.HEADER_SIZE + p.CRC_SIZE
+        self._block_size += LOSS_WEIGHT * (size - self._block_size)
+
+    def _chunk_size(self) -> int:
+        """Chunk data size for the cable's byte error rate: on a noisy cable small blocks get
+        through where large ones hardly ever do (go-back-N then repeats less)."""
+        byte_error = 1 - (1 - min(self._loss, 0.999)) ** (1 / self._block_size)
+        for size, limit in CHUNK_SIZES:
+            if byte_error < limit:
+                return size
+        return CHUNK_SIZES[-1][0]
+
+    def _fast_timeout(self) -> float:
+        return min(RETRANSMIT_TIMEOUT, max(FAST_RETRANSMIT_FLOOR, 2 * self._srtt))
 
     def _on_reliable(self, seq: int, message: p.ButtonEvent | p.RollResult) -> bytes:
         if seq == _next_seq(self._rx_seq) and seq != 0:
@@ -498,40 +547,48 @@ class PicoLink:
             screen, image = self._screen, self._image
             rolls = [(r, self._rolls[r]) for r in self._new_rolls if r in self._rolls]
             self._new_rolls.clear()
-        has_frame = any(isinstance(m, p.FrameChunk | p.FrameShow) for m, _ in self._outbox)
+        has_frame = any(isinstance(e.message, p.FrameChunk | p.FrameShow) for e in self._outbox)
         if image is not None and screen != self._queued_screen and not has_frame:
             self._queue_screen(screen, image)
         for roll_id, die in rolls:
-            self._outbox.append((p.RollRequest(roll_id, int(die)), 0))
+            self._outbox.append(_InFlight(0, p.RollRequest(roll_id, int(die)), 0.0))
 
     def _queue_screen(self, screen: int, image: bytes) -> None:
         wire = _wire_id(screen)
         base = self._base
-        for offset in range(0, p.FRAME_SIZE, p.MAX_CHUNK):
-            data = image[offset : offset + p.MAX_CHUNK]
-            if base is None or base[offset : offset + p.MAX_CHUNK] != data:
-                self._outbox.append((p.FrameChunk(wire, offset, data), 0))
-        self._outbox.append((p.FrameShow(wire, p.crc32(image)), screen))
+        size = self._chunk_size()
+        for offset in range(0, p.FRAME_SIZE, size):
+            data = image[offset : offset + size]
+            if base is None or base[offset : offset + size] != data:
+                self._outbox.append(_InFlight(0, p.FrameChunk(wire, offset, data), 0.0))
+        show = p.FrameShow(wire, p.crc32(image))
+        self._outbox.append(_InFlight(0, show, 0.0, screen, image))
         self._queued_screen = screen
         self._base = image
 
     def _resend_whole_screen(self) -> None:
         self._outbox = deque(
-            item for item in self._outbox if not isinstance(item[0], p.FrameChunk | p.FrameShow)
+            e for e in self._outbox if not isinstance(e.message, p.FrameChunk | p.FrameShow)
         )
         self._queued_screen = 0
         self._base = None
 
     def _pump(self, now: float) -> bytes:
         out = bytearray()
-        if self._in_flight and now - self._in_flight[0].sent_at >= RETRANSMIT_TIMEOUT:
+        in_flight = self._in_flight
+        fast = self._fast_at is not None and now >= self._fast_at
+        if in_flight and (fast or now - in_flight[0].sent_at >= RETRANSMIT_TIMEOUT):
             self.stats.retransmits += 1
-            for entry in self._in_flight:
+            self._note_block(in_flight[0], lost=True)
+            for entry in in_flight:
                 out += p.encode(entry.message, entry.seq)
                 entry.sent_at = now
-        while self._outbox and len(self._in_flight) < p.WINDOW:
-            message, screen = self._outbox.popleft()
+                entry.sends += 1
+            self._fast_at = None
+        while self._outbox and len(in_flight) < p.WINDOW:
+            entry = self._outbox.popleft()
             self._tx_seq = _next_seq(self._tx_seq)
-            self._in_flight.append(_InFlight(self._tx_seq, message, now, screen))
-            out += p.encode(message, self._tx_seq)
+            entry.seq, entry.sent_at = self._tx_seq, now
+            in_flight.append(entry)
+            out += p.encode(entry.message, entry.seq)
         return bytes(out)
