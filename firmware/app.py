@@ -44,7 +44,7 @@ class App:
         self.rolls = []  # [roll_id, die] waiting for the die
         self.roll = None  # [roll_id, die, face] tumbling now
         self.answered = []  # [roll_id, die, event_id, face] of recent ROLL_REQUESTs
-        self.host_waiting = False  # a host frame arrived while the die had the glass
+        self.host_waiting = False  # an accepted host frame is not on the glass yet
         self.screen = BOOT
         self.screen_since = now
         self.frame = 0
@@ -53,17 +53,22 @@ class App:
     # Input
 
     def receive(self, data, now):
-        """Bytes from the USB serial."""
+        """Bytes from the USB serial. One cumulative ACK answers all reliable messages in them."""
         self.decoder.feed(data)
+        ack = False
         while True:
             msg = self.decoder.get()
             if msg is None:
-                return
+                break
             self.heard = True
             self.last_rx = now
-            self._handle(msg[0], msg[1], msg[2], now)
+            if self._handle(msg[0], msg[1], msg[2], now):
+                ack = True
+        if ack:
+            self._send(link.PICO_ACK, bytes((self.receiver.last,)))
 
     def _handle(self, typ, seq, payload, now):
+        """Act on one message; True if it was a reliable one (to be acknowledged)."""
         if typ == link.HELLO:
             self.receiver.reset()
             self.sender.reset()
@@ -71,12 +76,11 @@ class App:
             self._send(link.IDENT, ident)
         elif typ == link.ACK:
             self.sender.on_ack(payload[0], now)
-        elif typ == link.HEARTBEAT:
-            pass
-        else:  # FRAME_CHUNK, FRAME_SHOW, ROLL_REQUEST: reliable
+        elif typ != link.HEARTBEAT:  # FRAME_CHUNK, FRAME_SHOW, ROLL_REQUEST: reliable
             if self.receiver.accept(seq):
                 self._act(typ, payload, now)
-            self._send(link.PICO_ACK, bytes((self.receiver.last,)))
+            return True
+        return False
 
     def _act(self, typ, payload, now):
         if typ == link.FRAME_CHUNK:
@@ -85,12 +89,10 @@ class App:
                 self._error(link.ERROR_BAD_CHUNK)
         elif typ == link.FRAME_SHOW:
             screen_id, crc = struct.unpack("<HI", payload)
-            if not self.display.accept(screen_id, crc):
-                self._error(link.ERROR_FRAME_CRC)
-            elif self._die_holds_glass(now):
-                self.host_waiting = True
+            if self.display.accept(screen_id, crc):
+                self.host_waiting = True  # blitted by step(), after the ACK has gone out
             else:
-                self._show_host(now)
+                self._error(link.ERROR_FRAME_CRC)
         else:  # ROLL_REQUEST
             roll_id, die = struct.unpack("<HB", payload)
             if die >= len(dice.FACES):

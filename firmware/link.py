@@ -93,6 +93,7 @@ class Decoder:
         self.sizes = sizes
         self.buf = bytearray(MAX_BLOCK)
         self.n = 0
+        self.need = 2  # held bytes needed before the next decision
         self.dropped = 0
         self.ready = []
 
@@ -105,8 +106,10 @@ class Decoder:
         if n == 0 and b != SYNC:
             return
         self.buf[n] = b
-        self.n = n + 1
-        self._scan()
+        n += 1
+        self.n = n
+        if n >= self.need:
+            self._scan()
 
     def get(self):
         """The next decoded (type, seq, payload), or None."""
@@ -137,6 +140,7 @@ class Decoder:
                 continue
             end = 4 + length
             if n < end + 4:
+                self.need = end + 4
                 return
             body = memoryview(buf)[1:end]
             got = buf[end] | (buf[end + 1] << 8) | (buf[end + 2] << 16) | (buf[end + 3] << 24)
@@ -151,6 +155,7 @@ class Decoder:
             else:
                 self.ready.append((typ, buf[2], bytes(buf[4:end])))
             self._shift(end + 4)
+        self.need = 2
 
 
 class Receiver:

@@ -37,7 +37,9 @@ class Board:
         now = ticks_ms()
         if data:
             self.app.receive(data, now)
+            self.usb.send()  # the ACK leaves before step() blits (~25 ms for a frame at 400 kHz)
         self.app.step(now)
+        self.usb.send()
         self.wdt.feed()
         if not data:
             self.usb.wait(1)

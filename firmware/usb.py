@@ -11,11 +11,13 @@ class Usb:
         # CPython: read the unbuffered file under stdin, so poll() sees every byte waiting.
         self.rx = rx if _MICROPYTHON else getattr(rx, "raw", rx)
         self.tx = tx or sys.stdout.buffer
-        self._flush = getattr(self.tx, "flush", None)
+        # CPython's stdout is buffered; MicroPython's is not (and its flush() is an fsync())
+        self._flush = None if _MICROPYTHON else self.tx.flush
+        self._out = []
         self._poll = select.poll()
         self._poll.register(self.rx, select.POLLIN)
         self._ipoll = getattr(self._poll, "ipoll", self._poll.poll)  # ipoll allocates nothing
-        self._buf = bytearray(64)
+        self._buf = bytearray(256)
         self._view = memoryview(self._buf)
         self._one = bytearray(1)
         self.closed = False  # the other end hung up (off-board only: the pty was closed)
@@ -38,12 +40,12 @@ class Usb:
         return n
 
     def read(self):
-        """The bytes waiting now (up to 64, possibly none), without blocking."""
+        """The bytes waiting now (up to 256, possibly none), without blocking."""
         if not _MICROPYTHON:  # one read takes whatever is there
             return self._view[: self._read_into(self._buf)] if self._ready() else b""
         # MicroPython's readinto blocks until the buffer is full: take one byte at a time
         n = 0
-        while n < 64 and not self.closed and self._ready():
+        while n < 256 and not self.closed and self._ready():
             if self._read_into(self._one):
                 self._buf[n] = self._one[0]
                 n += 1
@@ -55,6 +57,13 @@ class Usb:
             return
 
     def write(self, block):
-        self.tx.write(block)
+        """Queue a block; send() writes all queued blocks at once."""
+        self._out.append(block)
+
+    def send(self):
+        if not self._out:
+            return
+        self.tx.write(b"".join(self._out))
+        self._out = []
         if self._flush:
             self._flush()

@@ -46,6 +46,7 @@ class _Presses:
         self.line = bytearray()
         self.release = None  # (time, gpio) of a tap or hold still running
         self.busy_until = ticks_ms()
+        self.pumped = None
         self.file = None
         fd = os.getenv("OVERSEER_BOARD_BUTTONS_FD")
         if fd:
@@ -66,8 +67,11 @@ class _Presses:
                 self.line.append(self.one[0])
 
     def pump(self):
-        self._read()
         now = ticks_ms()
+        if now == self.pumped:  # once per millisecond is plenty
+            return
+        self.pumped = now
+        self._read()
         if self.release is not None and ticks_diff(now, self.release[0]) >= 0:
             self.levels[self.release[1]] = 1
             self.release = None
@@ -133,6 +137,7 @@ class _Ssd1306:
         self.column = 0
         self.page = 0
         self.command = []  # a command waiting for its arguments
+        self.file = None
 
     def write(self, buf):
         i = 0
@@ -143,12 +148,30 @@ class _Ssd1306:
                 if i + 1 < n:
                     self._byte(control & 0x40, buf[i + 1])
                 i += 2
-            else:  # Co = 0: all the rest is data or commands
+            elif control & 0x40:  # Co = 0, data: all the rest goes to display RAM
+                self._data(memoryview(buf)[i + 1 :])
+                i = n
+            else:  # Co = 0, commands: all the rest
                 for b in buf[i + 1 :]:
-                    self._byte(control & 0x40, b)
+                    self._byte(0, b)
                 i = n
         if self.path:
             self._save()
+
+    def _data(self, data):
+        # copy row by row: a page's columns at a time, then wrap as _byte does
+        k = 0
+        while k < len(data):
+            take = min(len(data) - k, self.columns[1] - self.column + 1)
+            start = self.page * 128 + self.column
+            self.ram[start : start + take] = data[k : k + take]
+            k += take
+            self.column += take
+            if self.column > self.columns[1]:
+                self.column = self.columns[0]
+                self.page += 1
+                if self.page > self.pages[1]:
+                    self.page = self.pages[0]
 
     def _byte(self, data, b):
         if data:
@@ -173,11 +196,12 @@ class _Ssd1306:
         self.command = []
 
     def _save(self):
-        tmp = self.path + ".tmp"
-        f = open(tmp, "wb")
-        f.write(self.ram)
-        f.close()
-        os.rename(tmp, self.path)
+        # in place, one write() of the whole image: a rename per image costs milliseconds on ext4
+        # (unbuffered, and no flush: MicroPython's flush() is an fsync())
+        if self.file is None:
+            self.file = open(self.path, "wb", buffering=0)
+        self.file.seek(0)
+        self.file.write(self.ram)
 
 
 class I2C:

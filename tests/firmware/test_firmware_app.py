@@ -38,13 +38,26 @@ def test_no_reliable_message_before_the_first_hello() -> None:
     assert button[1:] == (1, struct.pack("<HBB", 1, 1, 0))
 
 
+def test_one_cumulative_ack_for_a_batch_of_reliable_messages() -> None:
+    rig = Rig()
+    rig.hello()
+    batch = b"".join(
+        link.encode(seq, link.FRAME_CHUNK, struct.pack("<HH", 3, 64 * seq) + bytes(64))
+        for seq in (1, 2, 3)
+    )
+    rig.send_raw(batch)
+    assert rig.take() == [(link.PICO_ACK, 0, b"\x03")]
+
+
 def test_frame_is_shown_acked_and_reported_in_heartbeats() -> None:
     rig = Rig()
     rig.run(900)
     rig.hello()
     rig.show_image(9, IMAGE)
     acks = of_type(rig.take(), link.PICO_ACK)
-    assert [a[2][0] for a in acks] == list(range(1, 18))
+    assert [a[2][0] for a in acks] == list(range(1, 18))  # one receive() per block here
+    assert rig.glass != IMAGE  # acknowledged first, blitted by the next step
+    rig.run(1)
     assert rig.glass == IMAGE
     rig.run(250)
     (beat,) = of_type(rig.take(), link.PICO_HEARTBEAT)
@@ -56,9 +69,11 @@ def test_bad_frame_crc_keeps_the_old_screen_and_reports_it() -> None:
     rig.run(900)
     rig.hello()
     rig.show_image(9, IMAGE)
+    rig.run(1)
     rig.take()
     rig.send(link.FRAME_CHUNK, struct.pack("<HH", 10, 0) + bytes(64))
     rig.send(link.FRAME_SHOW, struct.pack("<HI", 10, zlib.crc32(IMAGE)))  # wrong for screen 10
+    rig.run(1)
     msgs = rig.take()
     assert of_type(msgs, link.ERROR) == [(link.ERROR, 0, bytes([link.ERROR_FRAME_CRC]))]
     assert rig.glass == IMAGE
