@@ -137,7 +137,6 @@ class _Ssd1306:
         self.column = 0
         self.page = 0
         self.command = []  # a command waiting for its arguments
-        self.file = None
 
     def write(self, buf):
         i = 0
@@ -196,12 +195,17 @@ class _Ssd1306:
         self.command = []
 
     def _save(self):
-        # in place, one write() of the whole image: a rename per image costs milliseconds on ext4
-        # (unbuffered, and no flush: MicroPython's flush() is an fsync())
-        if self.file is None:
-            self.file = open(self.path, "wb", buffering=0)
-        self.file.seek(0)
-        self.file.write(self.ram)
+        # whole images only: write a temporary file, then rename it to the path, so a reader
+        # never sees half of one image and half of another
+        tmp = self.path + ".tmp"
+        f = open(tmp, "wb", buffering=0)
+        f.write(self.ram)
+        f.close()
+        try:  # renaming over an existing file costs ms on ext4 (auto_da_alloc): remove it first
+            os.remove(self.path)
+        except OSError:
+            pass
+        os.rename(tmp, self.path)
 
 
 class I2C:
