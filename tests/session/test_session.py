@@ -11,7 +11,7 @@ from overseer.chance import SeededChance
 from overseer.rules.procedure import AnswerError, Roll, RulesError, Runner
 from overseer.session.events import Event, decode_answer
 from overseer.session.session import LogError, Session, SessionError, fold, game_module
-from overseer.session.store import Store
+from overseer.session.store import Store, StoreError
 
 LONG_GAMES = ["catacombs/shot_choice", "catacombs/los_blocked", "catacombs/physical_tokens",
               "catacombs/antient", "conquest/turn_order_3_players"]
@@ -288,3 +288,21 @@ def test_a_log_that_does_not_fit_the_rules_is_reported(store):
     with pytest.raises(LogError, match="event #0 \\(answer\\)"):
         fold(session.module, session.setup, "seeded",
              [Event("answer", {"key": "los", "value": []})])
+
+
+def test_a_failed_save_leaves_the_session_as_it_was(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    with Store(path) as store:
+        session = _new(store, "catacombs/los_blocked")
+        rng = random.Random(1)
+        for _ in range(5):
+            step(session, rng)
+        snap = _snapshot(session)
+        with Store(path) as other:  # another process deletes the game meanwhile
+            other.delete_game(session.id)
+        with pytest.raises(StoreError, match="could not save"):
+            step(session, rng)
+        assert _snapshot(session) == snap
+        with pytest.raises(StoreError, match="no saved game"):
+            session.undo()
+        assert _snapshot(session) == snap

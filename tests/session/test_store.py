@@ -193,3 +193,30 @@ def test_store_from_a_newer_overseer_is_refused_and_left_alone(tmp_path):
 def test_directory_is_refused(tmp_path):
     with pytest.raises(StoreError, match="not a regular file"):
         Store(tmp_path)
+
+
+def test_a_store_locked_by_another_process_is_not_taken_for_damaged(tmp_path):
+    path = tmp_path / "g.sqlite3"
+    _filled(path).close()
+    before = _sha(path)
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("PRAGMA locking_mode = EXCLUSIVE")
+    other.execute("BEGIN EXCLUSIVE")
+    other.execute("UPDATE games SET dice = dice")
+    try:
+        with pytest.raises(StoreError, match="cannot open .*locked.*left as it is"):
+            Store(path, timeout=0.05)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert list(tmp_path.glob("*.damaged-*")) == []
+    assert _sha(path) == before
+
+
+def test_a_write_that_fails_raises_a_store_error_and_saves_nothing(tmp_path):
+    with _filled(tmp_path / "g.sqlite3") as store:
+        before = [(g, store.events(g.id)) for g in store.games()]
+        with pytest.raises(StoreError, match="could not save .*FOREIGN KEY.*nothing was changed"):
+            store.append(99, 0, [Event("action", {"do": "x"})], finished=False)
+        assert [(g, store.events(g.id)) for g in store.games()] == before
+        assert not store.db.in_transaction

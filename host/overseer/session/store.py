@@ -23,6 +23,7 @@ from overseer.session.migrations import APPLICATION_ID, LATEST, TABLES, migrate
 
 _HEADER = b"SQLite format 3\x00"
 _SIDE_FILES = ("-wal", "-shm", "-journal")
+_SQLITE_CORRUPT, _SQLITE_NOTADB = 11, 26  # primary result codes of a damaged file
 
 
 class StoreError(Exception):
@@ -80,8 +81,9 @@ def move_aside(path: Path) -> Path:
 class Store:
     """Every saved game of one file. Each write is one transaction, durable on return."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, timeout: float = 5.0) -> None:
         self.path = Path(path)
+        self.timeout = timeout  # how long to wait for another process holding the file
         self.notice: str | None = None
         self.path.parent.mkdir(parents=True, exist_ok=True)
         if self.path.exists() and not self.path.is_file():
@@ -101,13 +103,19 @@ class Store:
             with open(self.path, "rb") as f:
                 if f.read(len(_HEADER)) != _HEADER:
                     raise Damaged("not an SQLite database")
-        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         try:
+            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as err:
+            raise StoreError(f"{self.path}: cannot open ({err})") from err
+        try:
+            db.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
             version = self._check(db)
-            db.execute("PRAGMA journal_mode = WAL")
-            db.execute("PRAGMA synchronous = FULL")
-            db.execute("PRAGMA foreign_keys = ON")
-            db.execute("PRAGMA busy_timeout = 5000")
+            try:
+                db.execute("PRAGMA journal_mode = WAL")
+                db.execute("PRAGMA synchronous = FULL")
+                db.execute("PRAGMA foreign_keys = ON")
+            except sqlite3.Error as err:
+                raise StoreError(f"{self.path}: cannot open for writing ({err})") from err
             if version < LATEST:
                 try:
                     migrate(db, version)
@@ -129,7 +137,11 @@ class Store:
             tables = {row[0] for row in db.execute(
                 "SELECT name FROM sqlite_master WHERE type = 'table'")}
         except sqlite3.DatabaseError as err:
-            raise Damaged(f"SQLite: {err}") from err
+            if getattr(err, "sqlite_errorcode", 0) & 0xFF in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
+                raise Damaged(f"SQLite: {err}") from err
+            # locked by another process, unreadable, I/O error: not a verdict on the file
+            raise StoreError(f"{self.path}: cannot open ({err}); the file was left as it "
+                             f"is") from err
         if problems != ["ok"]:
             raise Damaged(f"integrity check: {problems[0]}")
         if app_id == 0 and version == 0 and not tables:
@@ -277,7 +289,18 @@ class _Transaction:
         self.db = db
 
     def __enter__(self) -> None:
-        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as err:
+            raise StoreError(f"the store could not save ({err}); nothing was changed") from err
 
     def __exit__(self, kind, value, tb) -> None:
-        self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+        try:
+            self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+        except sqlite3.Error as err:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            raise StoreError(f"the store could not save ({err}); nothing was changed") from err
+        if isinstance(value, sqlite3.Error):
+            raise StoreError(f"the store could not save ({value}); nothing was changed") \
+                from value
