@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from overseer.rules.catacombs import rulebook
+from overseer.rules.catacombs.hidden_cave import hidden_cave_collect
 from overseer.rules.catacombs.state import Battle
 from overseer.rules.procedure import Procedure, RulesError, Step
 
@@ -32,6 +33,11 @@ def damage_piece(battle: Battle, action: dict[str, Any]) -> Procedure:
     if not piece.alive:
         yield Step("piece_down", "Catacombs 3E: damage", f"{piece.name} is destroyed",
                    {"piece": piece.id})
+        cave = battle.adventure.hidden_cave
+        if by is not None and cave and piece.name in cave.targets \
+                and piece.name not in cave.collected:
+            # Red Box: Hidden Cave: a hero keeps a listed level 1 monster it destroys.
+            yield from hidden_cave_collect(battle, {"hero": by, "monster": piece.name})
         if by is not None and piece.reward:
             hero = battle.heroes[by]
             hero.gold += piece.reward

@@ -354,7 +354,7 @@ def _lay_out(battle: Battle, record: dict[str, Any], tiles: tuple, pieces: list[
     character, monster, targets, direction = tiles
     # A new battle: the last room's destroyed pieces leave, a new first round begins.
     battle.pieces.clear()
-    battle.round, battle.acted, battle.summoned = 1, [], []
+    battle.round, battle.acted = 1, []
     battle.options.playmat = record["id"]
     battle.adventure.last_playmat = record["id"]
     battle.adventure.room = room_id
