@@ -8,6 +8,7 @@ import random
 import pytest
 from table_script import setup_of, step
 
+from overseer.session.events import digest, event_from_dict
 from overseer.session.export import ExportError, import_game, read_export, replay, write_export
 from overseer.session.session import Session
 from overseer.session.store import Store
@@ -100,8 +101,6 @@ def test_edited_events_are_refused(played):
 
 def test_a_log_that_does_not_replay_is_refused(played):
     store, _, path = played
-    from overseer.session.events import digest, event_from_dict
-
     def swap(doc):
         doc["events"] = doc["events"][1:]  # drop the first action
         doc["digest"] = digest([event_from_dict(e, "") for e in doc["events"]])
@@ -131,3 +130,31 @@ def test_malformed_exports_are_refused(played, change, message):
 def test_read_export_names_a_missing_file(tmp_path):
     with pytest.raises(ExportError, match="cannot read"):
         read_export(tmp_path / "nope.json")
+
+
+def test_a_log_cut_inside_an_input_is_refused(played):
+    store, _, path = played
+    def cut(doc):
+        kinds = [e["kind"] for e in doc["events"]]
+        doc["events"] = doc["events"][:kinds.index("chance")]  # an input without its chance
+        doc["digest"] = digest([event_from_dict(e, "") for e in doc["events"]])
+        doc["head"] = len(doc["events"])
+    _edited(path, cut)
+    _refused(store, path, "the log stops inside an input")
+
+
+def test_retracted_results_travel_with_the_game(tmp_path):
+    with Store(tmp_path / "games.sqlite3") as store:
+        game, setup = setup_of("catacombs/antient")
+        session = Session.new(store, game, setup, seed=2, dice="table")
+        rng = random.Random(2)
+        while session.pending is None or not session.pending.chance:
+            step(session, rng)
+        faces = session.pending.faces
+        session.answer(1)
+        session.undo()
+        session.answer(faces)
+        path = write_export(store, session.id, tmp_path / "g.json")
+        copy = import_game(store, path)
+        assert [r["data"]["value"] for r in store.retracted(copy)] == [1]
+        assert store.retracted(copy) == store.retracted(session.id)
