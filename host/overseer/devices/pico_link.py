@@ -21,8 +21,8 @@ Public API::
 
 from __future__ import annotations
 
-import itertools
 import logging
+import math
 import os
 import queue
 import select
@@ -45,8 +45,13 @@ HEARTBEAT_INTERVAL = 0.250
 RETRANSMIT_TIMEOUT = 0.030
 FAST_RETRANSMIT_FLOOR = 0.002  # a repeated ACK resends no sooner than this after the last send
 INITIAL_SRTT = 0.005  # the round-trip guess until ACKs measure it
-LOSS_WEIGHT = 1 / 16  # of a new sample in the smoothed loss of blocks to the Pico
+# Sent before every HELLO (and every heartbeat on a noisy cable): no SYNC in it, so the Pico
+# discards it, but it completes any cut-off block its decoder still waits on (a LEN byte
+# damaged or a block cut by an unplug could otherwise hold up the next ~100 bytes).
+FLUSH = bytes(p.MAX_BLOCK)
+ERROR_WINDOW = 4096  # bytes: the span of the byte error estimate
 CHUNK_SIZES = ((64, 0.002), (32, 0.01), (16, 1.0))  # chunk data size, below this byte error
+DOUBLE_SEND_ERROR = 0.005  # from this byte error on, every block goes out twice
 LINK_TIMEOUT = 1.0
 REOPEN_INTERVAL = 0.020
 RECENT_EVENTS = 256  # (boot_id, event_id) pairs remembered for dropping repeats
@@ -175,8 +180,8 @@ class PicoLink:
         self._acked_image: bytes | None = None  # newest image whose FRAME_SHOW was acknowledged
         self._srtt = INITIAL_SRTT  # smoothed round trip of a reliable message
         self._fast_at: float | None = None  # resend then: a repeated ACK reported a loss
-        self._loss = 0.0  # smoothed share of blocks to the Pico that were lost
-        self._block_size = float(p.MAX_BLOCK)  # smoothed size of those blocks
+        self._rx_bytes = 0.0  # bytes from the Pico, and damaged blocks among them, both
+        self._rx_damaged = 0.0  # decaying with every ERROR_WINDOW bytes received
         self._recent: deque[tuple[int, int]] = deque()
         self._recent_set: set[tuple[int, int]] = set()
 
@@ -340,13 +345,13 @@ class PicoLink:
             out = bytearray()
             if self._state is LinkState.HANDSHAKING:
                 if now >= hello_at:
-                    out += p.encode(p.Hello(self._protocol))
+                    out += FLUSH + p.encode(p.Hello(self._protocol))
                     hello_at = now + HELLO_INTERVAL
             else:
                 self._take_commands()
                 out += self._pump(now)
                 if now >= heartbeat_at:
-                    out += p.encode(p.HostHeartbeat())
+                    out += (FLUSH if self.byte_error() else b"") + p.encode(p.HostHeartbeat())
                     heartbeat_at = now + HEARTBEAT_INTERVAL
             if out:
                 port.write(out)
@@ -372,7 +377,12 @@ class PicoLink:
             data = port.read(max(1, port.in_waiting))
             now = time.monotonic()
             reply = bytearray()
-            for block in decoder.feed(data):
+            damaged = decoder.stats.bad_crc + decoder.stats.bad_length
+            blocks = decoder.feed(data)
+            self._note_received(
+                len(data), decoder.stats.bad_crc + decoder.stats.bad_length - damaged
+            )
+            for block in blocks:
                 heard_at = now
                 reply += self._handle(block, now)
                 if self._state is LinkState.REFUSED:
@@ -466,9 +476,6 @@ class PicoLink:
         if in_flight[index].sends == 1:  # round trip samples only from unrepeated sends
             sample = now - in_flight[index].sent_at
             self._srtt = 0.875 * self._srtt + 0.125 * sample
-        for entry in itertools.islice(in_flight, index + 1):
-            if entry.sends == 1:
-                self._note_block(entry, lost=False)
         shown = 0
         for _ in range(index + 1):
             done = in_flight.popleft()
@@ -480,19 +487,26 @@ class PicoLink:
                 self._shown = max(self._shown, shown)
                 self._cond.notify_all()
 
-    def _note_block(self, entry: _InFlight, lost: bool) -> None:
-        self._loss += LOSS_WEIGHT * (lost - self._loss)
-        size = len(entry.message.payload()) + p.HEADER_SIZE + p.CRC_SIZE
-        self._block_size += LOSS_WEIGHT * (size - self._block_size)
+    def _note_received(self, size: int, damaged: int) -> None:
+        decay = math.exp(-size / ERROR_WINDOW)
+        self._rx_bytes = self._rx_bytes * decay + size
+        self._rx_damaged = self._rx_damaged * decay + damaged
+
+    def byte_error(self) -> float:
+        """The cable's byte error rate, estimated from the damaged blocks among the last few
+        kilobytes the Pico sent (USB itself is clean: this is 0 unless something is wrong)."""
+        return self._rx_damaged / max(self._rx_bytes, 1.0)
 
     def _chunk_size(self) -> int:
-        """Chunk data size for the cable's byte error rate: on a noisy cable small blocks get
-        through where large ones hardly ever do (go-back-N then repeats less)."""
-        byte_error = 1 - (1 - min(self._loss, 0.999)) ** (1 / self._block_size)
-        for size, limit in CHUNK_SIZES:
-            if byte_error < limit:
-                return size
-        return CHUNK_SIZES[-1][0]
+        """Chunk data size for the byte error rate: on a noisy cable small blocks get through
+        where large ones hardly ever do, and go-back-N repeats less."""
+        error = self.byte_error()
+        return next((size for size, limit in CHUNK_SIZES if error < limit), CHUNK_SIZES[-1][0])
+
+    def _copies(self) -> int:
+        """How many times each block goes out: twice on a noisy cable (the Pico takes the first
+        good copy and acknowledges the other again), saving whole go-back-N rounds."""
+        return 2 if self.byte_error() >= DOUBLE_SEND_ERROR else 1
 
     def _fast_timeout(self) -> float:
         return min(RETRANSMIT_TIMEOUT, max(FAST_RETRANSMIT_FLOOR, 2 * self._srtt))
@@ -579,9 +593,9 @@ class PicoLink:
         fast = self._fast_at is not None and now >= self._fast_at
         if in_flight and (fast or now - in_flight[0].sent_at >= RETRANSMIT_TIMEOUT):
             self.stats.retransmits += 1
-            self._note_block(in_flight[0], lost=True)
+            copies = self._copies()
             for entry in in_flight:
-                out += p.encode(entry.message, entry.seq)
+                out += p.encode(entry.message, entry.seq) * copies
                 entry.sent_at = now
                 entry.sends += 1
             self._fast_at = None
@@ -590,5 +604,5 @@ class PicoLink:
             self._tx_seq = _next_seq(self._tx_seq)
             entry.seq, entry.sent_at = self._tx_seq, now
             in_flight.append(entry)
-            out += p.encode(entry.message, entry.seq)
+            out += p.encode(entry.message, entry.seq) * self._copies()
         return bytes(out)
