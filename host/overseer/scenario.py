@@ -111,6 +111,13 @@ class Script:
         return item["answer"]
 
 
+def play(runner: Runner, script: Script, action: dict[str, Any]) -> None:
+    """Take one action, answering every question from the script."""
+    question = runner.begin(action)
+    while question is not None:
+        question = runner.answer(script.answer(question))
+
+
 def run(scenario: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Run every action of the scenario. Returns (trace as dicts, final state as a dict)."""
     module = importlib.import_module(GAMES[scenario["game"]])
@@ -128,9 +135,7 @@ def run(scenario: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]
             raise ScenarioError(f"action #{n} must be an object with 'do' (got {action!r})")
         for _ in range(int(action.get("times", 1))):
             try:
-                question = runner.begin(action)
-                while question is not None:
-                    question = runner.answer(script.answer(question))
+                play(runner, script, action)
             except (AnswerError, RulesError) as err:
                 raise ScenarioError(f"action #{n} ({action['do']}): {err}") from err
     leftovers = [f"{len(getattr(script, k))} {k}" for k in ("dice", "tokens", "picks", "answers")

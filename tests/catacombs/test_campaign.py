@@ -6,26 +6,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from driving import drive_scenario
 
-from overseer import scenario
-from overseer.rules.catacombs import scenario as catacombs
-from overseer.rules.procedure import RulesError, Runner
+from overseer.rules.procedure import RulesError
 
 
 def drive(**scn: Any):
     scn = {"format": 1, "game": "catacombs", "heroes": [{"id": "elf", "health": 8, "gold": 1}],
            **scn}
-    game, battle = catacombs.build(scn)
-    script = scenario.Script(scn)
-    runner = Runner(game, battle, chance=script.chance)
-    try:
-        for action in scn["actions"]:
-            question = runner.begin(action)
-            while question is not None:
-                question = runner.answer(script.answer(question))
-    except RulesError as err:
-        return battle, runner, err
-    return battle, runner, None
+    return drive_scenario(scn)
 
 
 def test_the_monstrosity_inn_or_stables_choice_can_take_one():

@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from driving import drive_scenario
 
 from overseer import scenario
-from overseer.rules.catacombs import scenario as catacombs
 from overseer.rules.procedure import RulesError, Runner
 
 TARGETS = ["Skeleton Warrior", "Savage Centaur", "Flame Salamander", "Zombie", "Orc"]
@@ -18,17 +18,7 @@ ALL_ELF = {"targets": TARGETS, "collected": {m: "elf" for m in TARGETS}}
 def drive(**scn: Any):
     scn = {"format": 1, "game": "catacombs", "heroes": [{"id": "elf", "health": 8},
                                                        {"id": "dwarf", "health": 12}], **scn}
-    game, battle = catacombs.build(scn)
-    script = scenario.Script(scn)
-    runner = Runner(game, battle, chance=script.chance)
-    try:
-        for action in scn["actions"]:
-            question = runner.begin(action)
-            while question is not None:
-                question = runner.answer(script.answer(question))
-    except RulesError as err:
-        return battle, runner, err
-    return battle, runner, None
+    return drive_scenario(scn)
 
 
 def step(runner: Runner, kind: str) -> dict[str, Any]:

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from driving import drive_scenario
 
-from overseer import scenario
 from overseer.chance import SeededChance
 from overseer.rules.catacombs import cards
 from overseer.rules.catacombs import scenario as catacombs
@@ -27,17 +27,7 @@ def base(**changes: Any) -> dict[str, Any]:
 
 def drive(scn: dict[str, Any]):
     """Run the scenario's actions on a battle we keep; returns (battle, runner, error)."""
-    game, battle = catacombs.build(scn)
-    script = scenario.Script(scn)
-    runner = Runner(game, battle, chance=script.chance)
-    try:
-        for action in scn["actions"]:
-            question = runner.begin(action)
-            while question is not None:
-                question = runner.answer(script.answer(question))
-    except (RulesError, scenario.ScenarioError) as err:
-        return battle, runner, err
-    return battle, runner, None
+    return drive_scenario(scn)
 
 
 def steps(runner: Runner, kind: str) -> list[dict[str, Any]]:
