@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
@@ -9,6 +10,7 @@ from link_peer import ScriptedPico
 from serial.tools import list_ports
 from serial.tools.list_ports_common import ListPortInfo
 
+from overseer.devices import pico_link
 from overseer.devices import protocol as p
 from overseer.devices.pico_link import (
     DieRolled,
@@ -186,3 +188,42 @@ def test_finds_the_pico_by_usb_vendor_id(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setattr(list_ports, "comports", lambda: ports)
     assert find_pico_ports() == ["/dev/ttyACM0", "/dev/ttyACM1"]
     assert find_pico_ports(pid=0x0005) == ["/dev/ttyACM1"]
+
+
+def test_a_repeated_ack_resends_before_the_timeout(
+    pico: ScriptedPico, link: PicoLink, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(pico_link, "RETRANSMIT_TIMEOUT", 60.0)  # only the fast path is left
+    pico.lose_once = {3}
+    screen = link.show(IMAGE_A)
+    assert link.wait_shown(screen, timeout=5)
+    assert pico.shown == IMAGE_A
+    seqs = [seq for seq, _ in pico.of_type(p.FrameChunk)]
+    assert seqs[:8] == list(range(1, 9))
+    again = seqs.index(3, 3)  # back to the lost one (ACKs of 1 and 2 let 9 and 10 go first)
+    assert seqs[again : again + 8] == list(range(3, 11))
+
+
+def test_a_noisy_cable_gets_small_chunks_sent_twice(pico: ScriptedPico, link: PicoLink) -> None:
+    damaged = bytearray(p.encode(p.PicoHeartbeat(0xB007, 0)))
+    damaged[5] ^= 0xFF
+    for _ in range(40):
+        os.write(pico.master, bytes(damaged) + p.encode(p.PicoHeartbeat(0xB007, 0)))
+    assert pico.wait(lambda: link.byte_error() > 0.01)
+    screen = link.show(IMAGE_A)
+    assert link.wait_shown(screen, timeout=5)
+    assert pico.shown == IMAGE_A
+    chunks = pico.of_type(p.FrameChunk)
+    assert {len(c.data) for _, c in chunks} == {16}
+    assert [seq for seq, _ in chunks[:6]] == [1, 1, 2, 2, 3, 3]
+
+
+def test_hello_comes_after_bytes_that_flush_a_cut_block(
+    pico: ScriptedPico, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(pico_link, "HELLO_INTERVAL", 60.0)  # one HELLO only: it must get in
+    cut = p.encode(p.FrameChunk(1, 0, bytes(64)), 9)[:6]  # a block cut off by an unplug ...
+    os.write(pico.slave, cut)  # ... still waiting in the Pico's decoder for 70 more bytes
+    with PicoLink(pico.port) as link:
+        assert link.wait_ready(timeout=3)
+        assert len(pico.of_type(p.Hello)) == 1
