@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: a trace line is made often and never changed
 class Step:
     """One line of the trace: a decision and the rule behind it."""
 
