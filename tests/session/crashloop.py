@@ -115,12 +115,24 @@ def check(path: Path, reports: list[str]) -> dict:
                 "resumed": resumed_line}
 
 
-def run(path: Path, kills: int, seed: int = 1, max_delay: float = 0.06) -> dict[str, int]:
+def _read_lines(fd: int, chunks: list[bytes], lines: int) -> None:
+    """Read from the pipe until ``lines`` whole lines have come (or the writer is gone)."""
+    while b"".join(chunks).count(b"\n") < lines:
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            return
+        chunks.append(chunk)
+
+
+def run(path: Path, kills: int, seed: int = 1, startup_share: float = 0.2) -> dict[str, int]:
+    """``kills`` rounds. In a share of them the kill comes after a random delay from the fork
+    (start-up: opening, checking, resuming); in the others after a random number of confirmed
+    operations plus a random fraction of one (between commits, or inside one)."""
     rng = random.Random(seed)
     game, setup = setup_of(SETUP)
     game_module(game).build(setup)  # load the rules' data once: every child inherits it
     totals = {"kills": 0, "steps_confirmed": 0, "steps_lost": 0, "in_flight_landed": 0,
-              "killed_before_first_step": 0}
+              "killed_before_first_step": 0, "steps_planned": 0}
     resumed = None
     for n in range(kills):
         read_fd, write_fd = os.pipe()
@@ -135,16 +147,20 @@ def run(path: Path, kills: int, seed: int = 1, max_delay: float = 0.06) -> dict[
             finally:
                 os._exit(code)
         os.close(write_fd)
-        time.sleep(rng.uniform(0, max_delay))
+        chunks: list[bytes] = []
+        if rng.random() < startup_share:
+            time.sleep(rng.uniform(0, 0.03))
+        else:
+            planned = rng.randint(1, 12)
+            totals["steps_planned"] += planned
+            _read_lines(read_fd, chunks, planned + 1)  # the resume report, then the steps
+            time.sleep(rng.uniform(0, 0.002))
         os.kill(pid, signal.SIGKILL)
         _, status = os.waitpid(pid, 0)
         assert os.WIFSIGNALED(status), f"the child ended by itself (status {status})"
-        chunks = []
-        while chunk := os.read(read_fd, 65536):
-            chunks.append(chunk)
+        _read_lines(read_fd, chunks, 1 << 30)
         os.close(read_fd)
-        text = b"".join(chunks).decode()
-        reports = [line for line in text.split("\n")[:-1]]  # only whole lines
+        reports = b"".join(chunks).decode().split("\n")[:-1]  # only whole lines
         if reports and resumed and reports[0].split()[0] == resumed.split()[0]:
             assert reports[0] == resumed, "the child resumed another state than the store's"
         counts = check(path, reports)

@@ -12,9 +12,7 @@ def _crash(tmp_path, kills: int, seed: int) -> None:
     print(f"crash loop: {totals}")
     assert totals["kills"] == kills
     assert totals["steps_lost"] == 0
-    # the kills fell all along the game: at start-up, between commits, and inside them
-    assert totals["steps_confirmed"] > kills
-    assert totals["killed_before_first_step"] > 0 and totals["in_flight_landed"] > 0
+    assert totals["steps_confirmed"] >= totals["steps_planned"] > kills
 
 
 def test_crash_loop_200_kills(tmp_path):

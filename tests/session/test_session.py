@@ -42,12 +42,11 @@ def _snapshot(session: Session) -> tuple:
     return session.state_dict(), session.trace(), None if pending is None else pending.key
 
 
-@pytest.mark.parametrize("name", LONG_GAMES)
-def test_fold_equals_live_after_every_step(store, name):
+def _fold_equals_live(store: Store, name: str, limit: int) -> None:
     rng = random.Random(name)
     session = _new(store, name, dice=rng.choice(["seeded", "seeded", "table"]))
     steps = 0
-    while steps < 150 and not session.finished:
+    while steps < limit and not session.finished:
         step(session, rng)
         steps += 1
         state, trace = _folded(store, session.id)
@@ -55,6 +54,17 @@ def test_fold_equals_live_after_every_step(store, name):
         assert trace == session.trace(), f"step {steps}"
     assert steps >= 40  # a long game, or a whole Conquest game to its end
     print(f"{name}: {steps} steps, {session.head} events, fold = live after each")
+
+
+@pytest.mark.parametrize("name", LONG_GAMES)
+def test_fold_equals_live_after_every_step(store, name):
+    _fold_equals_live(store, name, 200)
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("name", LONG_GAMES)
+def test_fold_equals_live_after_every_step_of_1000(store, name):
+    _fold_equals_live(store, name, 1000)
 
 
 def test_undo_redo_to_any_depth_and_back(store):
