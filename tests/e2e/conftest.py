@@ -5,15 +5,27 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from overseer.devices.pico_link import PicoLink
 from overseer.devices.virtual_pico import FIRMWARE, VirtualPico, find_micropython
 
+HERE = str(Path(__file__).resolve().parent)
 # Real MicroPython where its wheel installs (x86_64 Linux); CPython with the shims elsewhere.
 INTERPRETER = find_micropython()
 
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Long runs only when asked for (`-m long`): pyproject's addopts does not exclude them."""
+    if config.getoption("markexpr"):
+        return
+    skip = pytest.mark.skip(reason="long run: select with -m long")
+    for item in items:
+        if "long" in item.keywords and str(item.path).startswith(HERE):
+            item.add_marker(skip)
 
 
 def board_failed(board: VirtualPico) -> str:

@@ -119,11 +119,11 @@ def run_faults(
             board.press(button)
             pressed.append(button)
             screen = new_screen()
-            time.sleep(rng.uniform(0.0, 0.08))
+            time.sleep(rng.uniform(0.0, 0.04))
             cable.unplug()
             if rng.random() < 0.5:
                 screen = new_screen()  # asked for while unplugged
-            time.sleep(rng.uniform(0.01, 0.1))
+            time.sleep(rng.uniform(0.01, 0.06))
             session = link.session
             cable.replug()
             recoveries.append(recovery(session, screen, f"at replug {i}"))
