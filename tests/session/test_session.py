@@ -259,6 +259,9 @@ def test_bad_inputs_change_nothing(store):
     with pytest.raises(SessionError, match="'do'"):
         session.begin({"play": "x"})
     unchanged(before)
+    with pytest.raises(SessionError, match="plain JSON data"):
+        session.begin({"do": "play", "card": {1, 2}})
+    unchanged(before)
 
 
 def test_a_finished_game_is_not_offered_and_takes_no_input_until_undone(store):

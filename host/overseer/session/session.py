@@ -18,6 +18,7 @@ but stays marked: ``retracted`` in the store once a new input replaces it.
 from __future__ import annotations
 
 import importlib
+import json
 import secrets
 from dataclasses import dataclass
 from types import ModuleType
@@ -34,7 +35,7 @@ from overseer.rules.procedure import (
     describe,
 )
 from overseer.scenario import GAMES
-from overseer.session.events import DICE_MODES, Event, decode_answer, encode_answer
+from overseer.session.events import DICE_MODES, Event, canonical, decode_answer, encode_answer
 from overseer.session.store import GameInfo, Store
 
 SOURCES = ("table", "pico")
@@ -218,6 +219,10 @@ class Session:
         """Start an action (``{"do": ...}``). Raises ``RulesError`` if the rules refuse it."""
         if not isinstance(action, dict) or "do" not in action:
             raise SessionError(f"an action is an object with 'do' (got {action!r})")
+        try:
+            action = json.loads(canonical(action))  # exactly what the store will hold
+        except (TypeError, ValueError) as err:
+            raise SessionError(f"an action must be plain JSON data ({err})") from err
         return self._input(Event("action", action))
 
     def answer(self, value: Any, source: str = "table") -> Question | None:
