@@ -21,6 +21,7 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         self.height = height
         self.i2c = i2c
         self.address = address
+        self.failures = 0  # I2C writes that failed
         self.buffer = bytearray(width * height // 8)
         super().__init__(self.buffer, width, height, framebuf.MONO_VLSB)
         self._command = bytearray((0x80, 0))  # control byte: one command follows
@@ -32,9 +33,16 @@ class SSD1306_I2C(framebuf.FrameBuffer):
 
     def command(self, c):
         self._command[1] = c
-        self.i2c.writeto(self.address, self._command)
+        self._write(self.i2c.writeto, self._command)
 
     def show(self):
         for c in (_COLUMN_ADDRESS, 0, self.width - 1, _PAGE_ADDRESS, 0, self.height // 8 - 1):
             self.command(c)
-        self.i2c.writevto(self.address, self._data)
+        self._write(self.i2c.writevto, self._data)
+
+    def _write(self, write, data):
+        # a loose or missing display must not stop the buttons and dice: count and go on
+        try:
+            write(self.address, data)
+        except OSError:
+            self.failures += 1

@@ -120,3 +120,12 @@ def test_own_screens_draw_and_are_not_host_screens() -> None:
     assert d.shown == img  # the host image is kept for when the link comes back
     d.show_host()
     assert glass(i2c) == img
+
+
+def test_a_missing_display_does_not_stop_the_board() -> None:
+    i2c = machine.I2C(0)
+    oled = SSD1306_I2C(128, 64, i2c, address=0x3D)  # nothing answers there
+    d = Display(oled)
+    d.waiting()
+    assert oled.failures > 0
+    assert glass(i2c) == bytes(1024)
