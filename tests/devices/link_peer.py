@@ -34,6 +34,7 @@ class ScriptedPico:
         self.rx_seq = 0
         self.tx_seq = 0
         self.back = bytearray(p.FRAME_SIZE)
+        self.back_id = -1
         self.shown = bytes(p.FRAME_SIZE)
         self._cond = threading.Condition()
         self._decoder = p.Decoder(p.HOST_TO_PICO)
@@ -107,7 +108,13 @@ class ScriptedPico:
                 self.send(p.PicoAck(self.rx_seq))
 
     def _act(self, message: p.Message) -> None:
+        if isinstance(message, p.FrameChunk | p.FrameShow) and message.screen_id != self.back_id:
+            self.back[:] = self.shown  # a new screen starts from the image shown
+            self.back_id = message.screen_id
         if isinstance(message, p.FrameChunk):
             self.back[message.offset : message.offset + len(message.data)] = message.data
-        elif isinstance(message, p.FrameShow) and p.crc32(bytes(self.back)) == message.crc:
-            self.shown = bytes(self.back)
+        elif isinstance(message, p.FrameShow):
+            if p.crc32(bytes(self.back)) == message.crc:
+                self.shown = bytes(self.back)
+            else:
+                self.send(p.Error(p.ErrorCode.FRAME_CRC))

@@ -227,3 +227,17 @@ def test_hello_comes_after_bytes_that_flush_a_cut_block(
     with PicoLink(pico.port) as link:
         assert link.wait_ready(timeout=3)
         assert len(pico.of_type(p.Hello)) == 1
+
+
+def test_a_refused_frame_is_sent_again_whole(pico: ScriptedPico, link: PicoLink) -> None:
+    assert link.wait_shown(link.show(IMAGE_A), timeout=3)
+    with pico._cond:  # the Pico holds another image than the host believes
+        pico.shown = bytes(p.FRAME_SIZE)
+    changed = bytearray(IMAGE_A)
+    changed[5] ^= 1
+    screen = link.show(bytes(changed))
+    assert link.wait_shown(screen, timeout=3)
+    assert pico.shown == bytes(changed)
+    assert link.stats.pico_errors == {p.ErrorCode.FRAME_CRC: 1}
+    chunks = [c for _, c in pico.of_type(p.FrameChunk)][16:]
+    assert [c.offset for c in chunks] == [0] + list(range(0, p.FRAME_SIZE, 64))

@@ -581,11 +581,17 @@ class PicoLink:
         self._base = image
 
     def _resend_whole_screen(self) -> None:
+        # The Pico refused a FRAME_SHOW (it sends ERROR before the ACK): the ACKs of the shows
+        # now in flight must not count as shown, and the next screen goes whole.
+        for entry in self._in_flight:
+            entry.screen = 0
+            entry.image = None
         self._outbox = deque(
             e for e in self._outbox if not isinstance(e.message, p.FrameChunk | p.FrameShow)
         )
         self._queued_screen = 0
         self._base = None
+        self._acked_image = None
 
     def _pump(self, now: float) -> bytes:
         out = bytearray()
