@@ -1,14 +1,25 @@
 """Helpers of the firmware tests (conftest.py puts firmware/ and firmware/unix/ on the path)."""
 
 import json
+import os
+import pty
+import select
 import shutil
 import struct
+import subprocess
 import sys
+import time
+import tty
 import zlib
 from pathlib import Path
 
+import app as app_module
+import buttons
 import link
+import machine
 import pytest
+from display import Display
+from ssd1306 import SSD1306_I2C
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
@@ -105,12 +116,6 @@ class Rig:
     fake switches, and a test host speaking the protocol to it."""
 
     def __init__(self, urandom=None) -> None:
-        import app as app_module
-        import buttons
-        import machine
-        from display import Display
-        from ssd1306 import SSD1306_I2C
-
         self.now = 0
         self.out = bytearray()
         self.switches = [Switch() for _ in range(5)]
@@ -177,11 +182,6 @@ class VirtualBoard:
     """The firmware as a process on the slave end of a raw pty, per firmware/unix/README.md."""
 
     def __init__(self, interpreter: str, tmp: Path) -> None:
-        import os
-        import pty
-        import subprocess
-        import tty
-
         self.master, slave = pty.openpty()
         tty.setraw(slave)
         self.buttons_r, self.buttons_w = os.pipe()
@@ -205,7 +205,6 @@ class VirtualBoard:
         self.seq = 0
 
     def write(self, data: bytes) -> None:
-        import os
 
         os.write(self.master, data)
 
@@ -217,15 +216,11 @@ class VirtualBoard:
         self.write(link.encode(seq, typ, payload))
 
     def buttons(self, lines: str) -> None:
-        import os
 
         os.write(self.buttons_w, lines.encode())
 
     def wait_for(self, want, limit_s: float = 5.0) -> list:
         """Read messages until one satisfies want(msg); all read so far. Fails after limit_s."""
-        import os
-        import select
-        import time
 
         got = []
         end = time.monotonic() + limit_s
@@ -241,7 +236,6 @@ class VirtualBoard:
         raise AssertionError(f"no such message within {limit_s} s; got {got}")
 
     def close(self) -> int:
-        import os
 
         os.close(self.master)
         os.close(self.buttons_w)

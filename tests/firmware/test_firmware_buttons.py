@@ -2,16 +2,7 @@
 
 import buttons
 from buttons import LONG, SHORT, Button, Buttons
-
-
-class Switch:
-    """A switch with a pull-up: level 1 released, 0 pressed."""
-
-    def __init__(self, level: int = 1) -> None:
-        self.level = level
-
-    def read(self) -> int:
-        return self.level
+from fwtools import Switch
 
 
 def drive(bs: Buttons, switch: Switch, timeline: list[tuple[int, int]], until: int) -> list:
