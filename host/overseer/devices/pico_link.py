@@ -5,7 +5,8 @@ USB VID/PID), handshakes (HELLO / IDENT, refusing another protocol version), sen
 roll requests reliably (go-back-N, retransmit), drops repeated events by ``(boot_id,
 event_id)``, sends heartbeats, declares the link lost after 1 s of silence or a port error,
 reopens the port, and after every handshake (replug, firmware restart) re-sends the current
-screen and any unanswered roll request.
+screen and any unanswered roll request. A repeated ACK triggers an early go-back-N resend; on a
+noisy cable (damaged blocks in what the Pico sends) frames go in smaller chunks, each block twice.
 
 Public API::
 
@@ -45,12 +46,13 @@ HEARTBEAT_INTERVAL = 0.250
 RETRANSMIT_TIMEOUT = 0.030
 FAST_RETRANSMIT_FLOOR = 0.002  # a repeated ACK resends no sooner than this after the last send
 INITIAL_SRTT = 0.005  # the round-trip guess until ACKs measure it
-# Sent before every HELLO (and every heartbeat on a noisy cable): no SYNC in it, so the Pico
+# Sent before every HELLO (and before every heartbeat on a noisy cable): no SYNC in it, so the Pico
 # discards it, but it completes any cut-off block its decoder still waits on (a LEN byte
 # damaged or a block cut by an unplug could otherwise hold up the next ~100 bytes).
 FLUSH = bytes(p.MAX_BLOCK)
 ERROR_WINDOW = 4096  # bytes: the span of the byte error estimate
-CHUNK_SIZES = ((64, 0.002), (32, 0.01), (16, 1.0))  # chunk data size, below this byte error
+NOISY_ERROR = 0.002  # a byte error rate from which the cable counts as noisy
+CHUNK_SIZES = ((64, NOISY_ERROR), (32, 0.01), (16, 1.0))  # chunk size, below this byte error
 DOUBLE_SEND_ERROR = 0.005  # from this byte error on, every block goes out twice
 LINK_TIMEOUT = 1.0
 REOPEN_INTERVAL = 0.020
@@ -109,7 +111,9 @@ class LinkStats:
 
 
 @dataclass
-class _InFlight:
+class _Outgoing:
+    """A reliable message: waiting in the outbox (seq 0), then in flight until acknowledged."""
+
     seq: int
     message: p.Message
     sent_at: float
@@ -173,8 +177,8 @@ class PicoLink:
         self._boot_id: int | None = None
         self._tx_seq = 0
         self._rx_seq = 0
-        self._in_flight: deque[_InFlight] = deque()
-        self._outbox: deque[_InFlight] = deque()  # waiting for room in the window (seq 0)
+        self._in_flight: deque[_Outgoing] = deque()
+        self._outbox: deque[_Outgoing] = deque()  # waiting for room in the window (seq 0)
         self._queued_screen = 0  # screen whose messages are in the outbox or in flight
         self._base: bytes | None = None  # image the Pico holds once the outbox is through
         self._acked_image: bytes | None = None  # newest image whose FRAME_SHOW was acknowledged
@@ -351,7 +355,8 @@ class PicoLink:
                 self._take_commands()
                 out += self._pump(now)
                 if now >= heartbeat_at:
-                    out += (FLUSH if self.byte_error() else b"") + p.encode(p.HostHeartbeat())
+                    noisy = self.byte_error() >= NOISY_ERROR
+                    out += (FLUSH if noisy else b"") + p.encode(p.HostHeartbeat())
                     heartbeat_at = now + HEARTBEAT_INTERVAL
             if out:
                 port.write(out)
@@ -565,7 +570,7 @@ class PicoLink:
         if image is not None and screen != self._queued_screen and not has_frame:
             self._queue_screen(screen, image)
         for roll_id, die in rolls:
-            self._outbox.append(_InFlight(0, p.RollRequest(roll_id, int(die)), 0.0))
+            self._outbox.append(_Outgoing(0, p.RollRequest(roll_id, int(die)), 0.0))
 
     def _queue_screen(self, screen: int, image: bytes) -> None:
         wire = _wire_id(screen)
@@ -574,9 +579,9 @@ class PicoLink:
         for offset in range(0, p.FRAME_SIZE, size):
             data = image[offset : offset + size]
             if base is None or base[offset : offset + size] != data:
-                self._outbox.append(_InFlight(0, p.FrameChunk(wire, offset, data), 0.0))
+                self._outbox.append(_Outgoing(0, p.FrameChunk(wire, offset, data), 0.0))
         show = p.FrameShow(wire, p.crc32(image))
-        self._outbox.append(_InFlight(0, show, 0.0, screen, image))
+        self._outbox.append(_Outgoing(0, show, 0.0, screen, image))
         self._queued_screen = screen
         self._base = image
 

@@ -70,6 +70,7 @@ class ErrorCode(IntEnum):
     FRAME_CRC = 1
     BAD_CHUNK = 2
     QUEUE_FULL = 3
+    BAD_ROLL = 4
 
 
 # (smallest, largest) payload per TYPE.
