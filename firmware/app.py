@@ -28,7 +28,7 @@ RESULT = 5
 
 
 class App:
-    def __init__(self, write, buttons, display, urandom, now):
+    def __init__(self, write, buttons, display, urandom, now: int) -> None:
         self.write = write
         self.buttons = buttons
         self.display = display
@@ -52,7 +52,7 @@ class App:
 
     # Input
 
-    def receive(self, data, now):
+    def receive(self, data, now: int) -> None:
         """Bytes from the USB serial. One cumulative ACK answers all reliable messages in them."""
         self.decoder.feed(data)
         ack = False
@@ -153,7 +153,7 @@ class App:
 
     # The loop
 
-    def step(self, now):
+    def step(self, now: int) -> None:
         self._buttons(now)
         self._dice(now)
         self._screens(now)

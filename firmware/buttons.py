@@ -10,7 +10,7 @@ LONG = 1
 class Button:
     """One switch to GND with a pull-up: read() gives 0 while pressed."""
 
-    def __init__(self, code, read, now):
+    def __init__(self, code: int, read, now: int) -> None:
         self.code = code
         self.read = read
         self.raw = read()
@@ -19,7 +19,7 @@ class Button:
         self.down_since = now
         self.armed = not self.down  # a switch held at boot reports nothing until released
 
-    def update(self, now):
+    def update(self, now: int) -> "int | None":
         """The press (SHORT or LONG) completed by this sample, or None."""
         raw = self.read()
         if raw != self.raw:
@@ -43,17 +43,17 @@ class Button:
 class Buttons:
     """All the buttons; completed presses wait in a queue as (code, SHORT or LONG)."""
 
-    def __init__(self, buttons):
+    def __init__(self, buttons: list) -> None:
         self.buttons = buttons
         self.queue = []
 
-    def update(self, now):
+    def update(self, now: int) -> None:
         for b in self.buttons:
             press = b.update(now)
             if press is not None:
                 self.queue.append((b.code, press))
 
-    def get(self):
+    def get(self) -> "tuple | None":
         """The oldest press not yet taken, or None."""
         if self.queue:
             return self.queue.pop(0)

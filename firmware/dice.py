@@ -8,7 +8,7 @@ FACES = (12, 6, 6)  # faces of each die, numbered 1..n
 NAMES = ("D12", "RUNE DIE", "LOCATION DIE")
 
 
-def _mask(n):
+def _mask(n: int) -> int:
     """The smallest all-ones bit mask that covers 0..n-1."""
     m = 1
     while m < n:
@@ -16,7 +16,7 @@ def _mask(n):
     return m - 1
 
 
-def face_from_byte(b, n):
+def face_from_byte(b: int, n: int) -> int:
     """The face 1..n that random byte b gives, or 0 when b is rejected (draw again).
 
     The low bits under the mask are uniform over 0..mask; values >= n are thrown away, so each of
@@ -28,7 +28,7 @@ def face_from_byte(b, n):
     return 0
 
 
-def roll(die, urandom=os.urandom):
+def roll(die: int, urandom=os.urandom) -> int:
     """A fair face 1..FACES[die]."""
     n = FACES[die]
     while True:

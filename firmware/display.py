@@ -8,7 +8,7 @@ SIZE = 1024  # 128 x 64, 1 bit per pixel, MONO_VLSB
 
 
 class Display:
-    def __init__(self, oled):
+    def __init__(self, oled) -> None:
         self.oled = oled  # an SSD1306 driver: a FrameBuffer with .buffer and .show()
         self.shown = bytearray(SIZE)  # the last host image that passed its CRC check
         self.shown_id = 0  # its screen id (0 = none yet)
@@ -25,7 +25,7 @@ class Display:
             self.back[:] = self.shown
             self.back_id = screen_id
 
-    def chunk(self, screen_id, offset, data):
+    def chunk(self, screen_id: int, offset: int, data) -> bool:
         """Copy data into the back buffer; False (nothing changed) if it does not fit."""
         end = offset + len(data)
         if end > SIZE:
@@ -34,7 +34,7 @@ class Display:
         self.back[offset:end] = data
         return True
 
-    def accept(self, screen_id, crc):
+    def accept(self, screen_id: int, crc: int) -> bool:
         """FRAME_SHOW: take the back buffer as the host image if its CRC matches."""
         self._start(screen_id)
         if crc32(self.back) != crc:
@@ -43,7 +43,7 @@ class Display:
         self.shown_id = screen_id
         return True
 
-    def show_host(self):
+    def show_host(self) -> bool:
         """Put the last accepted host image on the glass (False if there is none)."""
         if not self.shown_id:
             return False
@@ -52,7 +52,7 @@ class Display:
         self.host_on_glass = True
         return True
 
-    def on_glass(self):
+    def on_glass(self) -> int:
         """The host screen id on the glass now, 0 while the Pico shows its own screen."""
         return self.shown_id if self.host_on_glass else 0
 
@@ -75,26 +75,26 @@ class Display:
     def _centre(self, text, y):
         self.oled.text(text, (128 - 8 * len(text)) // 2, y, 1)
 
-    def boot(self, version):
+    def boot(self, version: str) -> None:
         self._own()
         self._centre("OVERSEER", 16)
         self._centre(version, 36)
         self.oled.show()
 
-    def waiting(self):
+    def waiting(self) -> None:
         self._own()
         self._centre("waiting for", 20)
         self._centre("host", 34)
         self.oled.show()
 
-    def link_lost(self):
+    def link_lost(self) -> None:
         self._own()
         self.oled.rect(0, 0, 128, 64, 1)
         self._centre("link lost", 20)
         self._centre("reconnecting", 36)
         self.oled.show()
 
-    def die(self, die, face, frame):
+    def die(self, die: int, face: int, frame: int) -> None:
         """A die face: tumbling (frame 1, 2, ...: jittered, thin border) or settled (frame 0)."""
         self._own()
         self._centre(NAMES[die], 0)

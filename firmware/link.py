@@ -68,7 +68,7 @@ MAX_PENDING = 32  # unacknowledged reliable messages kept (the Pico's event queu
 RETRANSMIT_MS = 60
 
 
-def encode(seq, typ, payload=b""):
+def encode(seq: int, typ: int, payload: bytes = b"") -> bytes:
     """One block: SYNC LEN SEQ TYPE PAYLOAD CRC."""
     n = len(payload)
     if n > MAX_LEN:
@@ -77,7 +77,7 @@ def encode(seq, typ, payload=b""):
     return bytes((SYNC,)) + body + struct.pack("<I", crc32(body))
 
 
-def next_seq(seq):
+def next_seq(seq: int) -> int:
     """The SEQ after seq: 1, 2, ..., 255, 1, ... (0 is never a reliable SEQ)."""
     return 1 if seq >= 255 else seq + 1
 
@@ -89,7 +89,7 @@ class Decoder:
     and a held block is decided as soon as it is complete.
     """
 
-    def __init__(self, sizes):
+    def __init__(self, sizes: dict) -> None:
         self.sizes = sizes
         self.buf = bytearray(MAX_BLOCK)
         self.n = 0
@@ -97,11 +97,11 @@ class Decoder:
         self.dropped = 0
         self.ready = []
 
-    def feed(self, data):
+    def feed(self, data) -> None:
         for b in data:
             self.feed_byte(b)
 
-    def feed_byte(self, b):
+    def feed_byte(self, b: int) -> None:
         n = self.n
         if n == 0 and b != SYNC:
             return
@@ -111,7 +111,7 @@ class Decoder:
         if n >= self.need:
             self._scan()
 
-    def get(self):
+    def get(self) -> "tuple | None":
         """The next decoded (type, seq, payload), or None."""
         if self.ready:
             return self.ready.pop(0)
@@ -164,10 +164,10 @@ class Receiver:
     def __init__(self):
         self.last = 0  # last accepted SEQ; 0 = none since the handshake
 
-    def reset(self):
+    def reset(self) -> None:
         self.last = 0
 
-    def accept(self, seq):
+    def accept(self, seq: int) -> bool:
         """True if seq is the next expected one (act on it); ACK self.last either way."""
         if seq == next_seq(self.last):
             self.last = seq
@@ -181,7 +181,13 @@ class Sender:
     Messages stay until acknowledged, across handshakes (renumbered from 1 by reset()).
     """
 
-    def __init__(self, write, window=WINDOW, max_pending=MAX_PENDING, timeout_ms=RETRANSMIT_MS):
+    def __init__(
+        self,
+        write,
+        window: int = WINDOW,
+        max_pending: int = MAX_PENDING,
+        timeout_ms: int = RETRANSMIT_MS,
+    ) -> None:
         self.write = write
         self.window = window
         self.max_pending = max_pending
@@ -192,17 +198,17 @@ class Sender:
         self.sent_at = 0  # when the oldest in-flight message was (re)sent
         self.enabled = False  # nothing is sent before the first handshake
 
-    def full(self):
+    def full(self) -> bool:
         return len(self.pending) >= self.max_pending
 
-    def send(self, typ, payload):
+    def send(self, typ: int, payload: bytes) -> bool:
         """Queue a reliable message; False (nothing queued) when the queue is full."""
         if self.full():
             return False
         self.pending.append([0, typ, payload])
         return True
 
-    def reset(self):
+    def reset(self) -> None:
         """A handshake: renumber everything not acknowledged from 1 and send it again."""
         self.seq = 0
         self.in_flight = 0
@@ -210,7 +216,7 @@ class Sender:
         for entry in self.pending:
             entry[0] = 0
 
-    def on_ack(self, seq, now):
+    def on_ack(self, seq: int, now: int) -> bool:
         """ACK seq: everything up to seq arrived. False if seq is not in flight (a stale ACK)."""
         for i in range(self.in_flight):
             if self.pending[i][0] == seq:
@@ -220,7 +226,7 @@ class Sender:
                 return True
         return False
 
-    def poll(self, now):
+    def poll(self, now: int) -> None:
         """Send new messages the window allows; resend all in flight after the timeout."""
         if not self.enabled:
             return

@@ -19,7 +19,7 @@ MAINTENANCE_BUTTON = 3  # BACK/UNDO held at power-up: do not start, leave the RE
 class Board:
     """The hardware and the App, one loop pass per tick()."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         micropython.kbd_intr(-1)  # a 0x03 byte on the USB serial is data, not Ctrl-C
         now = ticks_ms()
         keys = []
@@ -32,7 +32,7 @@ class Board:
         self.app = App(self.usb.write, Buttons(keys), Display(oled), os.urandom, now)
         self.wdt = WDT(timeout=WATCHDOG_MS)
 
-    def tick(self):
+    def tick(self) -> None:
         data = self.usb.read()
         now = ticks_ms()
         if data:
@@ -45,7 +45,7 @@ class Board:
             self.usb.wait(1)
 
 
-def maintenance():
+def maintenance() -> bool:
     """True when BACK/UNDO is held at power-up (see scripts/flash)."""
     for _name, code, gpio in pins.BUTTONS:
         if code == MAINTENANCE_BUTTON:
@@ -53,7 +53,7 @@ def maintenance():
     return False
 
 
-def run():
+def run() -> None:
     if maintenance():
         return
     board = Board()

@@ -16,7 +16,7 @@ _PAGE_ADDRESS = 0x22
 
 
 class SSD1306_I2C(framebuf.FrameBuffer):
-    def __init__(self, width, height, i2c, address=0x3C):
+    def __init__(self, width: int, height: int, i2c, address: int = 0x3C) -> None:
         self.width = width
         self.height = height
         self.i2c = i2c
@@ -31,11 +31,11 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         self.fill(0)
         self.show()
 
-    def command(self, c):
+    def command(self, c: int) -> None:
         self._command[1] = c
         self._write(self.i2c.writeto, self._command)
 
-    def show(self):
+    def show(self) -> None:
         for c in (_COLUMN_ADDRESS, 0, self.width - 1, _PAGE_ADDRESS, 0, self.height // 8 - 1):
             self.command(c)
         self._write(self.i2c.writevto, self._data)

@@ -6,7 +6,7 @@ _MICROPYTHON = sys.implementation.name == "micropython"
 
 
 class Usb:
-    def __init__(self, rx=None, tx=None):
+    def __init__(self, rx=None, tx=None) -> None:
         rx = rx or sys.stdin.buffer
         # CPython: read the unbuffered file under stdin, so poll() sees every byte waiting.
         self.rx = rx if _MICROPYTHON else getattr(rx, "raw", rx)
@@ -51,16 +51,16 @@ class Usb:
                 n += 1
         return self._view[:n]
 
-    def wait(self, ms):
+    def wait(self, ms: int) -> None:
         """Sleep until bytes arrive or ms pass."""
         for _item in self._ipoll(ms):
             return
 
-    def write(self, block):
+    def write(self, block: bytes) -> None:
         """Queue a block; send() writes all queued blocks at once."""
         self._out.append(block)
 
-    def send(self):
+    def send(self) -> None:
         if not self._out:
             return
         self.tx.write(b"".join(self._out))
