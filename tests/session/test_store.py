@@ -92,10 +92,15 @@ def _assert_moved_aside(path: Path, digest: str, reason: str) -> None:
         assert store.version() == LATEST
 
 
-def test_not_a_database_is_kept_aside(tmp_path):
+def test_not_a_database_is_kept_aside_with_its_wal(tmp_path):
     path = tmp_path / "g.sqlite3"
     path.write_bytes(b"these are not the bytes you are looking for" * 100)
+    wal = tmp_path / "g.sqlite3-wal"
+    wal.write_bytes(b"and neither are these" * 10)
+    wal_sha = _sha(wal)
     _assert_moved_aside(path, _sha(path), "not an SQLite database")
+    [aside_wal] = tmp_path.glob("g.sqlite3.damaged-*-wal")
+    assert _sha(aside_wal) == wal_sha
 
 
 def test_truncated_database_is_kept_aside(tmp_path):
