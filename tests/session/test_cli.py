@@ -37,7 +37,7 @@ def test_list_resume_export_import_replay_delete(db, tmp_path, capsys):
     code, games, _ = _run(capsys, "games", "list", "--db", str(db))
     assert code == 0 and [g["game"] for g in games] == ["conquest", "catacombs"]
     code, [resumed], _ = _run(capsys, "games", "resume", "--db", str(db), "--game", "catacombs")
-    assert resumed["id"] == games[1]["id"] and resumed["steps"] == games[1]["steps"]
+    assert resumed["id"] == games[1]["id"] and resumed["events"] == games[1]["events"]
     assert "heroes" in resumed["state"] and resumed["can_undo"]
     out = tmp_path / "cat.json"
     code, [done], _ = _run(capsys, "games", "export", str(games[1]["id"]), str(out), "--db",

@@ -50,7 +50,7 @@ class GameInfo:
     def as_dict(self) -> dict[str, Any]:
         return {"id": self.id, "game": self.game, "seed": self.seed, "dice": self.dice,
                 "created": self.created, "updated": self.updated, "finished": self.finished,
-                "steps": self.head, "undone": self.length - self.head}
+                "events": self.head, "undone_events": self.length - self.head}
 
 
 def _now() -> str:
