@@ -30,6 +30,7 @@ from overseer.devices.protocol import FRAME_SIZE, Button
 REPO = Path(__file__).resolve().parents[3]
 FIRMWARE = REPO / "firmware"
 PINS = REPO / "hardware" / "pins.toml"
+PICO_HEAP = "192K"
 RESET_STATUS = 75  # the board's exit status for machine.reset() and a watchdog reset
 
 
@@ -83,8 +84,10 @@ class VirtualPico:
         env["OVERSEER_BOARD_BUTTONS_FD"] = str(self._buttons_r)
         env["OVERSEER_BOARD_OLED"] = str(self.oled_path)
         with open(self.stderr_path, "ab") as err:
+            # Under MicroPython, about the heap of a real Pico (the Unix port's default is 2 MB).
+            heap = ["-X", f"heapsize={PICO_HEAP}"] if self.runs_micropython else []
             proc = subprocess.Popen(
-                [self.interpreter, str(self.board)],
+                [self.interpreter, *heap, str(self.board)],
                 stdin=self._master,
                 stdout=self._master,
                 stderr=err,
