@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import random
+import signal
 import sqlite3
+import time
 
 import pytest
 
@@ -78,3 +82,37 @@ def test_a_failed_migration_leaves_the_store_as_it_was(tmp_path, monkeypatch):
     columns = [row[1] for row in db.execute("PRAGMA table_info(games)")]
     assert "head" not in columns
     db.close()
+
+
+def test_a_kill_during_the_migration_leaves_the_old_or_the_new_version(tmp_path):
+    """SIGKILL a process while it opens (and migrates) a v1 store: the file is at v1 or at
+    the latest version, sound, and the next open finishes the job with the games intact."""
+    rng = random.Random(5)
+    seen = set()
+    for n in range(40):
+        path = tmp_path / f"g{n}.sqlite3"
+        db = _store_at(path, 1)
+        _v1_games(db)
+        for i in range(200):  # enough rows that the migration takes a moment
+            db.execute("INSERT INTO events (game_id, seq, kind, data) VALUES (1, ?, 'action',"
+                       " '{\"do\": \"pad\"}')", (i + 3,))
+        db.close()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                Store(path)
+            finally:
+                os._exit(0)
+        time.sleep(rng.uniform(0, 0.02))
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        db = sqlite3.connect(path)
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        db.close()
+        assert version in (1, LATEST)
+        seen.add(version)
+        with Store(path) as store:
+            assert store.notice is None and store.version() == LATEST
+            assert {g.id: g.head for g in store.games()} == {1: 203, 2: 0, 3: 2}
+    print(f"versions found after the kills: {sorted(seen)}")
