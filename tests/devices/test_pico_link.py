@@ -241,3 +241,13 @@ def test_a_refused_frame_is_sent_again_whole(pico: ScriptedPico, link: PicoLink)
     assert link.stats.pico_errors == {p.ErrorCode.FRAME_CRC: 1}
     chunks = [c for _, c in pico.of_type(p.FrameChunk)][16:]
     assert [c.offset for c in chunks] == [0] + list(range(0, p.FRAME_SIZE, 64))
+
+
+def test_without_a_port_it_finds_the_pico_by_vendor_id(
+    pico: ScriptedPico, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    info = ListPortInfo(pico.port, skip_link_detection=True)
+    info.vid, info.pid = 0x2E8A, 0x0005
+    monkeypatch.setattr(list_ports, "comports", lambda: [info])
+    with PicoLink() as link:
+        assert link.wait_ready(timeout=3).boot_id == 0xB007

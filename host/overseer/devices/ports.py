@@ -5,7 +5,6 @@ from __future__ import annotations
 from serial.tools import list_ports
 
 RASPBERRY_PI_VID = 0x2E8A  # the USB vendor id of Raspberry Pi (the Pico's MicroPython port)
-MICROPYTHON_PID = 0x0005  # MicroPython's USB serial on the RP2040
 
 
 def find_pico_ports(vid: int = RASPBERRY_PI_VID, pid: int | None = None) -> list[str]:
