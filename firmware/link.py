@@ -161,7 +161,7 @@ class Decoder:
 class Receiver:
     """Accepts reliable messages in order, exactly once (docs/protocol.md, Reliability)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.last = 0  # last accepted SEQ; 0 = none since the handshake
 
     def reset(self) -> None:
