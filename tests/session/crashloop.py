@@ -14,7 +14,7 @@ delay, then checks that
 * the resumed state equals the child's live state at its last report (or, when the in-flight
   operation landed, the fold of the stored log), and the next child resumes that same state.
 
-Run ``python tests/session/crashloop.py [--kills N]``; tests/session/test_crash.py runs it.
+Run ``python tests/session/crashloop.py [--kills N]``; tests/session/test_session_crash.py runs it.
 """
 
 from __future__ import annotations
