@@ -92,10 +92,12 @@ def test_a_kill_during_the_migration_leaves_the_old_or_the_new_version(tmp_path)
     for n in range(40):
         path = tmp_path / f"g{n}.sqlite3"
         db = _store_at(path, 1)
+        db.execute("BEGIN")
         _v1_games(db)
         for i in range(200):  # enough rows that the migration takes a moment
             db.execute("INSERT INTO events (game_id, seq, kind, data) VALUES (1, ?, 'action',"
                        " '{\"do\": \"pad\"}')", (i + 3,))
+        db.execute("COMMIT")
         db.close()
         pid = os.fork()
         if pid == 0:
