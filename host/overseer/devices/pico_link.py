@@ -327,7 +327,7 @@ class PicoLink:
             paths = [self._port] if self._port else self._finder()
             for path in paths:
                 try:
-                    port = serial.Serial(path, 115200, timeout=0, write_timeout=0.5)
+                    port = serial.Serial(path, 115200, timeout=0, write_timeout=0.5, exclusive=True)
                 except (serial.SerialException, OSError):
                     continue
                 self.stats.opens += 1
