@@ -1,4 +1,4 @@
-"""The `overseer` command line."""
+"""The `overseer` command line. With no command (or `play`) it plays in the terminal."""
 
 from __future__ import annotations
 
@@ -36,15 +36,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--check", action="store_true", help="also check the file's expectations")
     p.set_defaults(func=cmd_scenario)
     session_commands.add(sub)
+    sub.add_parser("play", help="play in the terminal (the default; `overseer play --help`)",
+                   add_help=False)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command is None:
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or argv[0] == "play" or (argv[0].startswith("-") and argv[0] not in
+                                         ("-h", "--help")):
         from overseer.terminal import main as terminal_main
-        return terminal_main()
+        return terminal_main(argv[1:] if argv and argv[0] == "play" else argv)
+    args = build_parser().parse_args(argv)
     return args.func(args)
 
 

@@ -1,103 +1,182 @@
 """The gadget in a terminal: press Enter for NEXT AI PIECE and answer what the rules ask.
 
-Runs the demo battle in data/demo/ (or a scenario-shaped setup file) with seeded dice.
+Every input goes through the session (host/overseer/session/): it is durable in the game store
+before the terminal shows its result, the last unfinished game is resumed at start, and any
+step can be undone (``u``) or redone (``r``). Runs the demo battle in data/demo/ or a
+scenario-shaped setup file; dice are seeded unless the table rolls its own (``--dice table``).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-import time
 from typing import Any, TextIO
 
 from overseer import scenario as scenarios
-from overseer.chance import SeededChance
 from overseer.data import DATA_DIR
 from overseer.rules.procedure import (
+    AnswerError,
     ChooseOne,
     ChooseSome,
+    DrawToken,
     EnterNumber,
+    Pick,
     Question,
-    Runner,
-    Step,
+    Roll,
+    RulesError,
+    Token,
     YesNo,
     describe,
 )
+from overseer.session.paths import ConfigError, store_path
+from overseer.session.session import LogError, Session, SessionError
+from overseer.session.store import Store, StoreError
+
+HELP = "Enter = NEXT AI PIECE, u = undo, r = redo, q = quit (the game is saved)."
 
 
-def ask(question: Question, read: TextIO, write: TextIO) -> Any:
-    """Ask one table question on the terminal until the answer fits."""
-    while True:
-        write.write(describe(question) + "\n")
-        if isinstance(question, ChooseOne | ChooseSome):
-            for n, option in enumerate(question.options, 1):
-                write.write(f"  {n}. {option}\n")
-            hint = "number" if isinstance(question, ChooseOne) else "numbers, comma-separated"
-            write.write(f"> ({hint}) ")
-        elif isinstance(question, YesNo):
-            write.write("> (y/n) ")
-        elif isinstance(question, EnterNumber):
-            write.write(f"> ({question.low}-{question.high}) ")
-        write.flush()
-        line = read.readline()
-        if not line:
-            raise EOFError
-        text = line.strip().lower()
+def parse(question: Question, text: str) -> Any:
+    """The typed answer as the question wants it; ValueError or IndexError if it does not fit."""
+    text = text.strip().lower()
+    if isinstance(question, YesNo):
+        if text in ("y", "yes", "n", "no"):
+            return text.startswith("y")
+        raise ValueError(text)
+    if isinstance(question, ChooseOne | Pick):
+        return question.options[int(text) - 1]
+    if isinstance(question, ChooseSome):
+        return tuple(question.options[int(p) - 1] for p in text.replace(",", " ").split())
+    if isinstance(question, DrawToken):
+        return Token(int(text.rstrip("r")), text.endswith("r"))
+    return int(text)
+
+
+def hint(question: Question) -> str:
+    if isinstance(question, ChooseOne | ChooseSome | Pick):
+        rows = [f"  {n}. {option}" for n, option in enumerate(question.options, 1)]
+        many = "numbers, comma-separated" if isinstance(question, ChooseSome) else "number"
+        return "\n".join(rows) + f"\n> ({many}) "
+    if isinstance(question, YesNo):
+        return "> (y/n) "
+    if isinstance(question, EnterNumber):
+        return f"> ({question.low}-{question.high}) "
+    if isinstance(question, Roll):
+        return f"> (1-{question.faces}) "
+    return "> (value, with r after it for a reset icon: 2 or 2r) "
+
+
+class Table:
+    """The terminal's side of a session: shows new trace steps and asks questions."""
+
+    def __init__(self, session: Session, read: TextIO, write: TextIO) -> None:
+        self.session, self.read, self.write = session, read, write
+        self.shown = len(session.runner.trace)
+
+    def say(self, text: str) -> None:
+        self.write.write(text)
+        self.write.flush()
+
+    def show_new_steps(self) -> None:
+        trace = self.session.runner.trace
+        for step in trace[self.shown:]:
+            unverified = step.data.get("verified") is False and "unverified" not in step.text
+            mark = "  (unverified data)" if unverified else ""
+            self.say(f"  - {step.text}  [{step.rule}]{mark}\n")
+        self.shown = len(trace)
+
+    def line(self, prompt: str) -> str | None:
+        self.say(prompt)
+        text = self.read.readline()
+        return None if not text else text.strip()
+
+    def answer_pending(self) -> bool:
+        """Ask until the action is done; False when input ends."""
+        while (question := self.session.pending) is not None:
+            self.say(describe(question) + "\n")
+            text = self.line(hint(question))
+            if text is None or text.lower() == "q":
+                return False
+            if text.lower() == "u":
+                self.undo()
+                continue
+            try:
+                self.session.answer(parse(question, text))
+            except (ValueError, IndexError) as err:
+                if isinstance(err, AnswerError | SessionError):
+                    self.say(f"! {err}\n")
+                else:
+                    self.say("That answer does not fit; try again.\n")
+                continue
+            self.show_new_steps()
+        return True
+
+    def undo(self) -> None:
         try:
-            if isinstance(question, YesNo):
-                if text in ("y", "yes", "n", "no"):
-                    return text.startswith("y")
-            elif isinstance(question, ChooseOne):
-                return question.options[int(text) - 1]
-            elif isinstance(question, ChooseSome):
-                picks = [int(p) - 1 for p in text.replace(",", " ").split()]
-                return tuple(question.options[p] for p in picks)
-            else:
-                return int(text)
-        except (ValueError, IndexError):
-            pass
-        write.write("That answer does not fit; try again.\n")
+            undone = self.session.undo()
+        except SessionError as err:
+            self.say(f"! {err}\n")
+            return
+        self.shown = len(self.session.runner.trace)
+        seen = " (a roll the table saw is undone)" if undone.marked else ""
+        self.say(f"undone: {len(undone.events)} event(s){seen}\n")
 
-
-def play(setup: dict[str, Any], seed: int, read: TextIO, write: TextIO) -> int:
-    module = __import__(scenarios.GAMES[setup["game"]], fromlist=["build"])
-    game, state = module.build(setup)
-
-    def show(step: Step) -> None:
-        write.write(f"  - {step.text}  [{step.rule}]\n")
-
-    runner = Runner(game, state, chance=SeededChance(seed), on_step=show)
-    write.write(f"Overseer: {setup.get('title', 'a battle')} (seed {seed}).\n"
-                "Enter = NEXT AI PIECE, q = quit.\n")
-    while True:
-        write.write("\n[NEXT AI PIECE] ")
-        write.flush()
-        line = read.readline()
-        if not line or line.strip().lower() == "q":
-            write.write("\nbye\n")
+    def play(self) -> int:
+        self.say(HELP + "\n")
+        if not self.answer_pending():
             return 0
-        try:
-            question = runner.begin({"do": "next_ai_piece"})
-            while question is not None:
-                question = runner.answer(ask(question, read, write))
-        except EOFError:
-            write.write("\nbye\n")
-            return 0
-        except ValueError as err:
-            write.write(f"! {err}\n")
-        write.write("party: " + json.dumps(module.state_dict(state)["heroes"]) + "\n")
+        while True:
+            text = self.line("\n[NEXT AI PIECE] ")
+            if text is None or text.lower() == "q":
+                self.say("\nsaved; bye\n")
+                return 0
+            try:
+                if text.lower() == "u":
+                    self.undo()
+                elif text.lower() == "r":
+                    self.session.redo()
+                    self.show_new_steps()
+                else:
+                    self.session.begin({"do": "next_ai_piece"})
+                    self.show_new_steps()
+            except (RulesError, SessionError) as err:
+                self.say(f"! {err}\n")
+            if not self.answer_pending():
+                self.say("\nsaved; bye\n")
+                return 0
+
+
+def open_session(store: Store, setup_path: str, new: bool, seed: int | None, dice: str,
+                 write: TextIO) -> Session:
+    if not new:
+        session = Session.resume_last(store, "catacombs")
+        if session is not None:
+            write.write(f"Resuming game #{session.id} ({session.head} events; --new starts "
+                        "another).\n")
+            return session
+    setup = scenarios.load(setup_path)
+    setup = {k: v for k, v in setup.items() if k != "_path"}
+    session = Session.new(store, setup["game"], setup, seed=seed, dice=dice)
+    write.write(f"New game #{session.id}: {setup.get('title', 'a battle')}.\n")
+    return session
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="overseer", description=__doc__)
-    parser.add_argument("--setup", default=str(DATA_DIR / "demo" / "catacombs.json"))
+    parser.add_argument("--setup", default=str(DATA_DIR / "demo" / "catacombs.json"),
+                        help="a scenario-shaped setup file (default: the demo battle)")
+    parser.add_argument("--new", action="store_true", help="start a new game, do not resume")
     parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--dice", choices=("seeded", "table"), default="seeded",
+                        help="who rolls: the gadget (seeded) or the table's own dice")
+    parser.add_argument("--db", metavar="FILE", help="the game store (see docs/session.md)")
     args = parser.parse_args(argv)
     try:
-        setup = scenarios.load(args.setup)
-    except scenarios.ScenarioError as err:
+        with Store(store_path(args.db)) as store:
+            if store.notice:
+                print(f"overseer: {store.notice}", file=sys.stderr)
+            session = open_session(store, args.setup, args.new, args.seed, args.dice,
+                                   sys.stdout)
+            return Table(session, sys.stdin, sys.stdout).play()
+    except (scenarios.ScenarioError, StoreError, LogError, SessionError, ConfigError) as err:
         print(f"overseer: {err}", file=sys.stderr)
         return 2
-    seed = args.seed if args.seed is not None else time.time_ns() & 0xFFFFFFFF
-    return play(setup, seed, sys.stdin, sys.stdout)
