@@ -5,27 +5,15 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from overseer.devices.pico_link import PicoLink
-from overseer.devices.virtual_pico import FIRMWARE, VirtualPico, find_micropython
+from overseer.devices.virtual_pico import VirtualPico, find_micropython
 
-HERE = str(Path(__file__).resolve().parent)
 # Real MicroPython where its wheel installs (x86_64 Linux); CPython with the shims elsewhere.
 INTERPRETER = find_micropython()
 
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Long runs only when asked for (`-m long`): pyproject's addopts does not exclude them."""
-    if config.getoption("markexpr"):
-        return
-    skip = pytest.mark.skip(reason="long run: select with -m long")
-    for item in items:
-        if "long" in item.keywords and str(item.path).startswith(HERE):
-            item.add_marker(skip)
 
 
 def board_failed(board: VirtualPico) -> str:
@@ -34,8 +22,6 @@ def board_failed(board: VirtualPico) -> str:
 
 @pytest.fixture
 def board() -> Iterator[VirtualPico]:
-    if not (FIRMWARE / "unix" / "board.py").exists():
-        pytest.skip("firmware/unix/board.py is not there yet")
     # OVERSEER_E2E_CPYTHON=1 runs the firmware under CPython with its shims instead.
     cpython = os.environ.get("OVERSEER_E2E_CPYTHON") or INTERPRETER is None
     pico = VirtualPico(interpreter=sys.executable if cpython else INTERPRETER)

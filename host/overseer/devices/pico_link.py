@@ -41,7 +41,7 @@ from overseer.devices.ports import RASPBERRY_PI_VID, find_pico_ports
 
 log = logging.getLogger(__name__)
 
-HELLO_INTERVAL = 0.100
+HELLO_INTERVAL = 0.050
 HEARTBEAT_INTERVAL = 0.250
 RETRANSMIT_TIMEOUT = 0.030
 FAST_RETRANSMIT_FLOOR = 0.002  # a repeated ACK resends no sooner than this after the last send
