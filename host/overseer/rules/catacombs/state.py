@@ -28,28 +28,25 @@ class Shot:
     kind: str
     modifiers: tuple[str, ...] = ()
     summons: str | None = None
+    text: str = field(init=False, compare=False, repr=False)  # the label, made once
 
     @classmethod
     def parse(cls, text: str) -> Shot:
-        """``"Melee"``, ``"Melee+Poison"``, ``"Summon:Fire Spirit"``, ``"Target Missile"``."""
+        """``"Melee"``, ``"Melee+Poison"``, ``"Missile+Target"``, ``"Summon:Fire Spirit"``."""
         if text.lower().startswith("summon:"):
             return cls("summon", (), text.split(":", 1)[1].strip())
         kind, *mods = (part.strip() for part in text.split("+"))
         return cls(_norm(kind), tuple(_norm(m) for m in mods))
 
+    def __post_init__(self) -> None:
+        if self.summons:
+            text = f"summon {self.summons}"
+        else:
+            text = " + ".join(w.replace("_", " ") for w in (self.kind, *self.modifiers))
+        object.__setattr__(self, "text", text)
+
     def label(self) -> str:
-        text = _LABELS.get(self)
-        if text is None:
-            name = self.kind.replace("_", " ")
-            if self.summons:
-                text = f"summon {self.summons}"
-            else:
-                text = " + ".join([name, *(m.replace("_", " ") for m in self.modifiers)])
-            _LABELS[self] = text
-        return text
-
-
-_LABELS: dict[Shot, str] = {}  # labels are asked for on every trace line: computed once
+        return self.text
 
 
 def _norm(word: str) -> str:
