@@ -64,9 +64,12 @@ def resolve_hit(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedu
     else:
         yield Step("miss", rulebook.TOKENS, f"{piece.name}'s {shot.label()} misses {hero.name} "
                    "(zero token)", {"piece": piece.id, "target": hero.id})
-    # Red Box: Clock Template (errata): no zero token drawn, the target is pushed.
-    if not zero and hero.alive and hero.away is None:
-        yield from clock.push(battle, hero.id, f"hit by {piece.name}'s {shot.label()}")
+    # Red Box: Clock Template (errata): no zero token drawn, the target is pushed; the fear
+    # modifier also moves a character it hurt. Both at once make one move (Overseer's ruling).
+    fear = "fear" in shot.modifiers and total > 0
+    if (not zero or fear) and hero.alive and hero.away is None:
+        why = f"hit by {piece.name}'s {shot.label()}" + (" (fear)" if fear else "")
+        yield from clock.push(battle, hero.id, why)
     yield from damage_tokens.settle(battle, tokens)
     return total
 
