@@ -51,9 +51,16 @@ def parse(question: Question, text: str) -> Any:
     return int(text)
 
 
-def hint(question: Question) -> str:
+def names(state: Any) -> dict[str, str]:
+    """Display names of the state's characters by id (Catacombs heroes and AI pieces)."""
+    people = {**getattr(state, "heroes", {}), **getattr(state, "pieces", {})}
+    return {k: f"{v.name} ({k})" for k, v in people.items() if getattr(v, "name", k) != k}
+
+
+def hint(question: Question, shown: dict[str, str]) -> str:
     if isinstance(question, ChooseOne | ChooseSome | Pick):
-        rows = [f"  {n}. {option}" for n, option in enumerate(question.options, 1)]
+        rows = [f"  {n}. {shown.get(option, option)}"
+                for n, option in enumerate(question.options, 1)]
         many = "numbers, comma-separated" if isinstance(question, ChooseSome) else "number"
         return "\n".join(rows) + f"\n> ({many}) "
     if isinstance(question, YesNo):
@@ -93,7 +100,7 @@ class Table:
         """Ask until the action is done; False when input ends."""
         while (question := self.session.pending) is not None:
             self.say(describe(question) + "\n")
-            text = self.line(hint(question))
+            text = self.line(hint(question, names(self.session.state)))
             if text is None or text.lower() == "q":
                 return False
             if text.lower() == "u":
