@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from overseer.data import DATA_DIR, DataError, Field, at_least, list_of, load_table, one_of
-from overseer.rules.catacombs.state import Piece, Shot
+from overseer.rules.catacombs.state import Piece, parse_sequence
 
 # Red Box: AI Player Attack Behaviour names the character types by colour; the monster families
 # and their colours are those of the Red Box issue text and components list.
@@ -86,7 +86,7 @@ def piece_from_monster(piece_id: str, name: str) -> Piece:
         name=record["name"],
         type=FAMILY_TYPE[record["family"]],
         order_tile=f"level-{record['level']}",
-        sequences=[[Shot.parse(s) for s in seq] for seq in record["sequences"]],
+        sequences=[parse_sequence(seq) for seq in record["sequences"]],
         health=record["health"],
         reward=record["reward"],
         flying=record.get("flying", False),
@@ -206,7 +206,7 @@ def piece_from_lord(piece_id: str, name: str) -> Piece:
     """The Catacomb Lord's piece (Red Box: Catacomb Lord Room Setup)."""
     record = lord(name)
     return Piece(id=piece_id, name=record["name"], type="lord", order_tile="lord",
-                 sequences=[[Shot.parse(s) for s in seq] for seq in record["sequences"]],
+                 sequences=[parse_sequence(seq) for seq in record["sequences"]],
                  health=record["health"])
 
 

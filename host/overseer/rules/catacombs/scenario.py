@@ -6,7 +6,15 @@ from typing import Any
 
 from overseer.rules.catacombs import adventure, cards, tables
 from overseer.rules.catacombs.game import CatacombsGame
-from overseer.rules.catacombs.state import ENEMY_KINDS, Bag, Battle, Hero, Options, Piece, Shot
+from overseer.rules.catacombs.state import (
+    ENEMY_KINDS,
+    Bag,
+    Battle,
+    Hero,
+    Options,
+    Piece,
+    parse_sequence,
+)
 
 HERO_STATUS = ("frozen", "reckless", "stunned")
 
@@ -42,7 +50,7 @@ def _piece(spec: dict[str, Any], n: int, behaviour: dict[str, Any]) -> Piece:
             raise ValueError(f"pieces[{n}] needs 'card', or {' and '.join(missing)}")
         piece = Piece(id=spec["id"], name=spec.get("name", spec["id"]), type=spec["type"],
                       order_tile=spec.get("order_tile", "level-1"),
-                      sequences=[[Shot.parse(s) for s in seq] for seq in spec["sequences"]])
+                      sequences=[parse_sequence(seq) for seq in spec["sequences"]])
     for key in ("health", "flying", "type", "order_tile", "name"):
         if key in spec and key != "card":
             setattr(piece, key, spec[key])

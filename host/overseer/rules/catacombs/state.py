@@ -49,6 +49,15 @@ class Shot:
         return self.text
 
 
+# Connectors between shots. The AI reads Elastic as Then (Red Box: AI Player Behaviour, step 5).
+CONNECTORS = frozenset({"then", "elastic"})
+
+
+def parse_sequence(texts: list[str]) -> list[Shot]:
+    """A card's shot sequence, connectors dropped: ``["Rush", "Elastic", "Missile"]``."""
+    return [Shot.parse(t) for t in texts if _norm(t) not in CONNECTORS]
+
+
 def _norm(word: str) -> str:
     return word.strip().lower().replace(" ", "_").replace("-", "_")
 
