@@ -45,3 +45,13 @@ def test_parse():
     assert parse(YesNo("p", "k"), "Yes") is True
     assert parse(DrawToken("bag", "p"), "2r") == Token(2, True)
     assert parse(DrawToken("bag", "p"), "0") == Token(0, False)
+
+
+def test_physical_tokens_are_typed_in(tmp_path):
+    with Store(tmp_path / "games.sqlite3") as store:
+        out = io.StringIO()
+        session = open_session(store, DEMO, True, 3, "seeded", out, physical=True)
+        Table(session, io.StringIO("\ny\n2r\n1\nn\nq\n"), out).play()
+        elf = session.state_dict()["heroes"]["elf"]
+        assert (elf["health"], elf["poison"]) == (6, [1])
+        assert "level 2 damage token: 2 (reset)" in out.getvalue()

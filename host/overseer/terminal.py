@@ -153,7 +153,7 @@ class Table:
 
 
 def open_session(store: Store, setup_path: str, new: bool, seed: int | None, dice: str,
-                 write: TextIO) -> Session:
+                 write: TextIO, physical: bool = False) -> Session:
     if not new:
         session = Session.resume_last(store, "catacombs")
         if session is not None:
@@ -162,6 +162,9 @@ def open_session(store: Store, setup_path: str, new: bool, seed: int | None, dic
             return session
     setup = scenarios.load(setup_path)
     setup = {k: v for k, v in setup.items() if k != "_path"}
+    if physical:  # the table draws its own damage tokens and poison cards and types the value
+        setup["options"] = {**setup.get("options", {}), "physical_tokens": True,
+                            "physical_poison": True}
     session = Session.new(store, setup["game"], setup, seed=seed, dice=dice)
     write.write(f"New game #{session.id}: {setup.get('title', 'a battle')}.\n")
     return session
@@ -175,6 +178,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--dice", choices=("seeded", "table"), default="seeded",
                         help="who rolls: the gadget (seeded) or the table's own dice")
+    parser.add_argument("--tokens", choices=("gadget", "physical"), default="gadget",
+                        help="who draws damage tokens and poison cards: the gadget from its "
+                             "(unverified) data, or the table from the real ones")
     parser.add_argument("--db", metavar="FILE", help="the game store (see docs/session.md)")
     args = parser.parse_args(argv)
     try:
@@ -182,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
             if store.notice:
                 print(f"overseer: {store.notice}", file=sys.stderr)
             session = open_session(store, args.setup, args.new, args.seed, args.dice,
-                                   sys.stdout)
+                                   sys.stdout, physical=args.tokens == "physical")
             return Table(session, sys.stdin, sys.stdout).play()
     except (scenarios.ScenarioError, StoreError, LogError, SessionError, ConfigError) as err:
         print(f"overseer: {err}", file=sys.stderr)
