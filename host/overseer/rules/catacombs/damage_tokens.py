@@ -9,8 +9,8 @@ from overseer.rules.procedure import DrawToken, Procedure, Step, Token
 # Shots that draw a level 2 token even unmodified (the sword is a bite: New Character Shots).
 HEAVY = frozenset({"roll", "bite", "devour", "giant_fireball", "sword"})
 # Modifiers the AI ignores when choosing the level: chain (ignored by the AI player, step 5
-# reminder), target on a melee shot (treated as a regular melee), elastic (read as Then).
-IGNORED = frozenset({"chain", "elastic"})
+# reminder), and target on a melee shot (treated as a regular melee, below).
+IGNORED = frozenset({"chain"})
 
 
 def levels(shot: Shot) -> list[int]:

@@ -41,7 +41,6 @@ def damage_piece(battle: Battle, action: dict[str, Any]) -> Procedure:
         if by is not None and piece.reward:
             hero = battle.heroes[by]
             hero.gold += piece.reward
-            battle.kills[by] = battle.kills.get(by, 0) + piece.reward
             yield Step("gold", "Catacombs 3E: gold for kills",
                        f"{hero.name} takes {piece.reward} gold: {hero.gold}",
                        {"hero": by, "gold": hero.gold, "reward": piece.reward})

@@ -157,7 +157,6 @@ class Battle:
     wyverns: list[str] = field(default_factory=list)  # wild wyverns on the playmat
     round: int = 1
     acted: list[str] = field(default_factory=list)  # pieces that acted this round
-    kills: dict[str, int] = field(default_factory=dict)  # gold for kills, by hero
     tables: Tables | None = None  # the rules' data, loaded by whoever built the battle
     adventure: Adventure = field(default_factory=Adventure)  # beyond one battle: setup, campaign
 
