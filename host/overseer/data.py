@@ -71,13 +71,25 @@ def _header_lines(text: str, table: str) -> list[int]:
     return [i + 1 for i, line in enumerate(text.splitlines()) if pattern.match(line)]
 
 
-def _field_line(text: str, start: int, end: int | None, name: str) -> int:
+def _field_line(text: str, start: int, name: str) -> int:
+    """The line of field ``name`` in the record whose header is line ``start`` (the header's
+    line when the field is not written there)."""
     lines = text.splitlines()
     pattern = re.compile(r"^\s*" + re.escape(name) + r"\s*=")
-    for i in range(start, end - 1 if end else len(lines)):
+    for i in range(start, len(lines)):
+        if lines[i].lstrip().startswith("[["):
+            break
         if pattern.match(lines[i]):
             return i + 1
     return start
+
+
+def field_line(path: Path, start: int | None, name: str) -> int | None:
+    """For checks made after loading: the line of field ``name`` in the record that starts at
+    line ``start`` (a record's ``_line``)."""
+    if not start:
+        return None
+    return _field_line(path.read_text(encoding="utf-8"), start, name)
 
 
 def load_table(path: Path, table: str, fields: dict[str, Field],
@@ -105,13 +117,12 @@ def load_table(path: Path, table: str, fields: dict[str, Field],
     seen: dict[Any, int] = {}
     for n, record in enumerate(records):
         start = starts[n] if n < len(starts) else None
-        end = starts[n + 1] if n + 1 < len(starts) else None
         name = f"{table} #{n + 1}"
         if key in record:
             name = f"{table} {record[key]!r}"
 
-        def fail(field: str | None, message: str, _s=start, _e=end, _name=name) -> DataError:
-            line = _field_line(text, _s, _e, field) if field and _s else _s
+        def fail(field: str | None, message: str, _s=start, _name=name) -> DataError:
+            line = _field_line(text, _s, field) if field and _s else _s
             return DataError(path, line, _name, field, message)
 
         for field_name in record:

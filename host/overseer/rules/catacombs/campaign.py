@@ -11,8 +11,16 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from overseer.data import DATA_DIR, DataError, Field, at_least, list_of, load_table, one_of
-from overseer.rules.catacombs.cards import field_line
+from overseer.data import (
+    DATA_DIR,
+    DataError,
+    Field,
+    at_least,
+    field_line,
+    list_of,
+    load_table,
+    one_of,
+)
 from overseer.rules.catacombs.rulebook import RED
 from overseer.rules.catacombs.state import Battle
 from overseer.rules.procedure import ChooseOne, Procedure, RulesError, Step

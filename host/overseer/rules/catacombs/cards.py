@@ -13,7 +13,16 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from overseer.data import DATA_DIR, DataError, Field, at_least, list_of, load_table, one_of
+from overseer.data import (
+    DATA_DIR,
+    DataError,
+    Field,
+    at_least,
+    field_line,
+    list_of,
+    load_table,
+    one_of,
+)
 from overseer.rules.catacombs.state import Piece, parse_sequence
 
 # Red Box: AI Player Attack Behaviour names the character types by colour; the monster families
@@ -113,19 +122,6 @@ def split_entry(entry: str) -> tuple[int, str]:
     if found is None:
         raise ValueError(f"entry {entry!r} should read 'N x Monster name'")
     return int(found.group(1)), found.group(2)
-
-
-def field_line(path: Path, start: int | None, name: str) -> int | None:
-    """The line of field ``name`` in the record that starts at line ``start``."""
-    if not start:
-        return None
-    lines = path.read_text(encoding="utf-8").splitlines()
-    for i in range(start, len(lines)):
-        if lines[i].lstrip().startswith("[["):
-            break
-        if re.match(r"^\s*" + re.escape(name) + r"\s*=", lines[i]):
-            return i + 1
-    return start
 
 
 def _check_names(path: Path, record: dict[str, Any], table: str, field: str,

@@ -11,7 +11,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from overseer.data import DATA_DIR, DataError, Field, load_table
+from overseer.data import DATA_DIR, DataError, Field, field_line, load_table
 from overseer.rules.catacombs import cards, damage_tokens
 from overseer.rules.catacombs.adventure import HiddenCave
 from overseer.rules.catacombs.rulebook import RED
@@ -44,7 +44,7 @@ def _data(folder: Path | None = None) -> tuple[list[dict[str, Any]], dict[str, d
     settings = {r["id"]: r for r in load_table(path, "setting", SETTING_FIELDS)}
     if "token_level" not in settings or settings["token_level"]["value"] not in (1, 2, 3):
         start = settings.get("token_level", {}).get("_line")
-        raise DataError(path, cards.field_line(path, start, "value"), "setting 'token_level'",
+        raise DataError(path, field_line(path, start, "value"), "setting 'token_level'",
                         "value", "token_level must be set to 1, 2 or 3")
     return items, settings
 
