@@ -67,11 +67,8 @@ MONSTER_FIELDS = {
 }
 
 
-@cache
-def monsters(path: Path | None = None) -> dict[str, dict[str, Any]]:
-    """Monster records by id and by name (both keys)."""
-    records = load_table(path or DATA_DIR / "catacombs" / "monsters.toml", "monster",
-                         MONSTER_FIELDS)
+def _index(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Card records by id and by lower-case name (both keys)."""
     table: dict[str, dict[str, Any]] = {}
     for record in records:
         table[record["id"]] = record
@@ -79,12 +76,22 @@ def monsters(path: Path | None = None) -> dict[str, dict[str, Any]]:
     return table
 
 
-def monster(name: str) -> dict[str, Any]:
-    table = monsters()
+def _find(table: dict[str, dict[str, Any]], name: str, what: str, file: str) -> dict[str, Any]:
     record = table.get(name) or table.get(name.lower())
     if record is None:
-        raise KeyError(f"no monster card {name!r} in data/catacombs/monsters.toml")
+        raise KeyError(f"no {what} {name!r} in data/catacombs/{file}")
     return record
+
+
+@cache
+def monsters(path: Path | None = None) -> dict[str, dict[str, Any]]:
+    """Monster records by id and by name (both keys)."""
+    return _index(load_table(path or DATA_DIR / "catacombs" / "monsters.toml", "monster",
+                             MONSTER_FIELDS))
+
+
+def monster(name: str) -> dict[str, Any]:
+    return _find(monsters(), name, "monster card", "monsters.toml")
 
 
 def piece_from_monster(piece_id: str, name: str) -> Piece:
@@ -174,9 +181,9 @@ LORD_FIELDS = {
 def lords(path: Path | None = None) -> dict[str, dict[str, Any]]:
     """Catacomb Lord setup cards by id and by lower-case name."""
     path = path or DATA_DIR / "catacombs" / "lords.toml"
-    table: dict[str, dict[str, Any]] = {}
+    records = load_table(path, "lord", LORD_FIELDS)
     known = playmats()
-    for record in load_table(path, "lord", LORD_FIELDS):
+    for record in records:
         for pm in record["playmats"]:
             if pm not in known:
                 raise DataError(path, field_line(path, record["_line"], "playmats"),
@@ -186,16 +193,11 @@ def lords(path: Path | None = None) -> dict[str, dict[str, Any]]:
         minion_names = [split_entry(e)[1] for entry in record["minions"]
                         for e in (entry if isinstance(entry, list) else [entry])]
         _check_names(path, record, "lord", "minions", minion_names)
-        table[record["id"]] = record
-        table[record["name"].lower()] = record
-    return table
+    return _index(records)
 
 
 def lord(name: str) -> dict[str, Any]:
-    record = lords().get(name) or lords().get(name.lower())
-    if record is None:
-        raise KeyError(f"no Catacomb Lord card {name!r} in data/catacombs/lords.toml")
-    return record
+    return _find(lords(), name, "Catacomb Lord card", "lords.toml")
 
 
 def piece_from_lord(piece_id: str, name: str) -> Piece:
@@ -227,9 +229,9 @@ ROOM_FIELDS = {
 def rooms(path: Path | None = None) -> dict[str, dict[str, Any]]:
     """Room cards by id and by lower-case name."""
     path = path or DATA_DIR / "catacombs" / "rooms.toml"
-    table: dict[str, dict[str, Any]] = {}
+    records = load_table(path, "room", ROOM_FIELDS)
     known = playmats()
-    for record in load_table(path, "room", ROOM_FIELDS):
+    for record in records:
         if "playmat" in record and record["playmat"] not in known:
             raise DataError(path, field_line(path, record["_line"], "playmat"),
                             f"room {record['id']!r}", "playmat",
@@ -241,16 +243,11 @@ def rooms(path: Path | None = None) -> dict[str, dict[str, Any]]:
         if not any(record[q] for q in QUADRANTS):
             raise DataError(path, record["_line"], f"room {record['id']!r}", "level1",
                             "a battle room needs at least one monster")
-        table[record["id"]] = record
-        table[record["name"].lower()] = record
-    return table
+    return _index(records)
 
 
 def room(name: str) -> dict[str, Any]:
-    record = rooms().get(name) or rooms().get(name.lower())
-    if record is None:
-        raise KeyError(f"no Room card {name!r} in data/catacombs/rooms.toml")
-    return record
+    return _find(rooms(), name, "Room card", "rooms.toml")
 
 
 # --------------------------------------------------------------------------- playmats
