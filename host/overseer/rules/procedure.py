@@ -257,33 +257,27 @@ class Runner:
     def _advance(self, value: Any) -> Question | None:
         proc = self._proc
         assert proc is not None
-        while True:
-            try:
-                item = proc.send(value)
-            except StopIteration as stop:
-                self._proc = None
-                self.pending = None
-                self.result = stop.value
-                return None
-            except BaseException:
-                # A refused action (RulesError is raised before any change) or a failure in
-                # the answering source: the procedure is over either way.
-                self._proc = None
-                self.pending = None
-                raise
-            if isinstance(item, Step):
-                self.trace.append(item)
-                if self.on_step is not None:
-                    self.on_step(item)
-                value = None
-                continue
-            if item.chance and self.chance is not None:
+        self.pending = None  # answered (or the action just began): the next one comes below
+        try:
+            while True:
                 try:
-                    value = item.check(self.chance(item))
-                except BaseException:
+                    item = proc.send(value)
+                except StopIteration as stop:
                     self._proc = None
-                    self.pending = None
-                    raise
-                continue
-            self.pending = item
-            return item
+                    self.result = stop.value
+                    return None
+                if isinstance(item, Step):
+                    self.trace.append(item)
+                    if self.on_step is not None:
+                        self.on_step(item)
+                    value = None
+                elif item.chance and self.chance is not None:
+                    value = item.check(self.chance(item))
+                else:
+                    self.pending = item
+                    return item
+        except BaseException:
+            # A refused action (RulesError is raised before any change) or a failure in the
+            # answering source: the procedure is over either way.
+            self._proc = None
+            raise
