@@ -11,7 +11,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from overseer.data import DATA_DIR, Field, at_least, list_of, load_table, one_of
+from overseer.data import DATA_DIR, DataError, Field, at_least, list_of, load_table, one_of
 from overseer.rules.procedure import Token
 
 CRITERIA = ("most_gold", "least_gold", "most_poison", "least_health", "most_health",
@@ -119,7 +119,6 @@ def load(folder: Path | None = None) -> Tables:
         pools[r["level"]].extend([Token(r["value"], r.get("reset", False))] * r["count"])
     for level, want in TOKENS_PER_LEVEL.items():
         if len(pools[level]) != want:
-            from overseer.data import DataError
             raise DataError(token_path, None, f"level {level}", "count",
                             f"level {level} holds {len(pools[level])} tokens; the Red Box has "
                             f"{want}")
