@@ -7,7 +7,6 @@ from typing import Any
 from overseer.rules.catacombs import order, rulebook, shot_choice, shots, targeting
 from overseer.rules.catacombs.no_target import no_target
 from overseer.rules.catacombs.state import Battle, Piece
-from overseer.rules.catacombs.targeting import Target
 from overseer.rules.procedure import Procedure, RulesError, Step
 
 
@@ -78,6 +77,3 @@ def choose_target(battle: Battle, piece: Piece, advanced: bool) -> Procedure:
     found = yield from targeting.select_target(battle, piece,
                                                [battle.heroes[i] for i in seen])
     return found
-
-
-__all__ = ["Target", "activate", "next_ai_piece"]
