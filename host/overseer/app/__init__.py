@@ -1,0 +1,1 @@
+"""The gadget: ports (Glass, Buttons, Dice, Tags, Leds), the inbox, the pure controller."""

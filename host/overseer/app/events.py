@@ -1,0 +1,116 @@
+"""What reaches the app (inputs, through its one inbox) and what the app asks of its ports
+(effects). Plain frozen values: the controller is a pure function of them.
+
+The names are the gadget's, not the wire's: the Pico's protocol numbers live in
+``overseer.devices.protocol`` and its device face translates.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Button(StrEnum):
+    """The five buttons on the box."""
+
+    NEXT = "next_ai_piece"  # NEXT AI PIECE
+    OK = "ok"
+    CHOICE = "choice"
+    BACK = "back"  # BACK/UNDO: a long press undoes one step
+    ROLL = "roll"
+
+
+class Die(StrEnum):
+    """The dice the gadget rolls (the names the rules use in ``Roll.die``)."""
+
+    D12 = "d12"
+    RUNE = "rune"  # the black Rune Die
+    LOCATION = "location"  # the red Location Die
+
+
+FACES = {Die.D12: 12, Die.RUNE: 6, Die.LOCATION: 6}
+
+
+# --------------------------------------------------------------------------- inputs
+
+
+@dataclass(frozen=True, slots=True)
+class Press:
+    """A button press, reported once (long: held past the long-press time)."""
+
+    button: Button
+    long: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Tap:
+    """A card held on the reader: ``game`` and ``kind`` (hero, monster, room, lord, conquest
+    card ...) and the card's id in that game's data."""
+
+    game: str
+    kind: str
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownTap:
+    """A tag the reader saw that names no card (no record of ours, UID not registered)."""
+
+    uid: str
+
+
+@dataclass(frozen=True, slots=True)
+class Rolled:
+    """A die rolled on the Pico (``request`` is the roll request's number, 0 for the ROLL
+    button pressed on its own)."""
+
+    die: Die
+    face: int
+    request: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class RollRefused:
+    """The Pico refused a roll request (a bad die, a busy board): the app asks again or falls
+    back to the table's dice."""
+
+    request: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class LinkChanged:
+    """The Pico link came up (``ready``) or went down."""
+
+    ready: bool
+
+
+Input = Press | Tap | UnknownTap | Rolled | RollRefused | LinkChanged
+
+
+# --------------------------------------------------------------------------- effects
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLight:
+    """One seat LED: ``off``, ``on``, ``dim`` or ``pulse``."""
+
+    seat: int
+    mode: str
+
+
+@dataclass(frozen=True, slots=True)
+class SetLeds:
+    """The whole set of seat lights (seats not named are off)."""
+
+    lights: tuple[SeatLight, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RequestRoll:
+    """Ask the Pico to roll ``die`` with its animation; the answer comes back as ``Rolled``
+    (with this ``request`` number) or ``RollRefused``."""
+
+    die: Die
+    request: int
