@@ -9,11 +9,12 @@ The format is described in docs/scenarios.md.
 
 from __future__ import annotations
 
-import importlib
 import json
 from pathlib import Path
 from typing import Any
 
+from overseer import games
+from overseer.games import GAMES
 from overseer.rules.procedure import (
     AnswerError,
     DrawToken,
@@ -27,10 +28,6 @@ from overseer.rules.procedure import (
 )
 
 FORMAT = 1
-GAMES = {
-    "catacombs": "overseer.rules.catacombs.scenario",
-    "conquest": "overseer.rules.conquest.scenario",
-}
 
 
 class ScenarioError(ValueError):
@@ -120,13 +117,13 @@ def play(runner: Runner, script: Script, action: dict[str, Any]) -> None:
 
 def run(scenario: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Run every action of the scenario. Returns (trace as dicts, final state as a dict)."""
-    module = importlib.import_module(GAMES[scenario["game"]])
+    spec = games.get(scenario["game"])
     try:
-        game, state = module.build(scenario)
+        state = spec.build(scenario)
     except (KeyError, TypeError, ValueError) as err:
         raise ScenarioError(f"{scenario.get('_path', 'scenario')}: {err}") from err
     script = Script(scenario)
-    runner = Runner(game, state, chance=script.chance)
+    runner = Runner(spec, state, chance=script.chance)
     actions = scenario.get("actions")
     if not isinstance(actions, list) or not actions:
         raise ScenarioError("'actions' must be a non-empty list")
@@ -135,14 +132,14 @@ def run(scenario: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]
             raise ScenarioError(f"action #{n} must be an object with 'do' (got {action!r})")
         for _ in range(int(action.get("times", 1))):
             try:
-                play(runner, script, action)
+                play(runner, script, {k: v for k, v in action.items() if k != "times"})
             except (AnswerError, RulesError) as err:
                 raise ScenarioError(f"action #{n} ({action['do']}): {err}") from err
     leftovers = [f"{len(getattr(script, k))} {k}" for k in ("dice", "tokens", "picks", "answers")
                  if getattr(script, k)]
     if leftovers and scenario.get("strict", True):
         raise ScenarioError(f"the scenario has unused {', '.join(leftovers)}")
-    return [step.as_dict() for step in runner.trace], module.state_dict(runner.state)
+    return [step.as_dict() for step in runner.trace], spec.state_dict(runner.state)
 
 
 def _matches(expected: Any, actual: Any) -> bool:

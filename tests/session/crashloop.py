@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from table_script import setup_of, step  # noqa: E402
 
 from overseer.session.events import digest  # noqa: E402
-from overseer.session.session import Session, fold, game_module  # noqa: E402
+from overseer.session.session import Session, fold, game_spec  # noqa: E402
 from overseer.session.store import Store  # noqa: E402
 
 SETUP = "catacombs/los_blocked"
@@ -106,9 +106,9 @@ def check(path: Path, reports: list[str]) -> dict:
             landed = 1
             lo, hi = sorted((head, info.head))
             assert _one_group(events, lo, hi), f"head moved from {head} to {info.head}"
-            module = game_module(info.game)
-            folded = fold(module, info.setup, info.dice, events[:info.head])
-            assert module.state_dict(folded.runner.state) == resumed.state_dict()
+            spec = game_spec(info.game)
+            folded = fold(spec, info.setup, info.dice, events[:info.head])
+            assert spec.state_dict(folded.runner.state) == resumed.state_dict()
         resumed_line = (f"{gid} {resumed.head} {digest(events[:resumed.head])} "
                         f"{state_hash(resumed.state_dict())}")
         return {"confirmed": len(reports) - 1, "lost": lost, "landed": landed,
@@ -130,7 +130,7 @@ def run(path: Path, kills: int, seed: int = 1, startup_share: float = 0.2) -> di
     operations plus a random fraction of one (between commits, or inside one)."""
     rng = random.Random(seed)
     game, setup = setup_of(SETUP)
-    game_module(game).build(setup)  # load the rules' data once: every child inherits it
+    game_spec(game).build(setup)  # load the rules' data once: every child inherits it
     totals = {"kills": 0, "steps_confirmed": 0, "steps_lost": 0, "in_flight_landed": 0,
               "killed_before_first_step": 0, "steps_planned": 0}
     resumed = None

@@ -62,7 +62,10 @@ def actions_for(session: Session, rng: random.Random) -> list[dict[str, Any]]:
 
 
 def step(session: Session, rng: random.Random) -> str:
-    """One player input; returns what it was."""
+    """One player input; returns what it was. A game that ended is undone a step, to play on."""
+    if session.finished:
+        session.undo()
+        return "undo"
     if session.pending is not None:
         session.answer(answer_for(session.pending, rng))
         return "answer"

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from PIL import Image
 
+from overseer import games
 from overseer import scenario as scenarios
 from overseer.rules.procedure import Runner, Step
 from overseer.screens.catacombs import activation_screen, question_screen
@@ -27,11 +28,11 @@ def main(argv: list[str]) -> int:
     source, outdir = Path(argv[0]), Path(argv[1])
     outdir.mkdir(parents=True, exist_ok=True)
     scn = scenarios.load(source)
-    module = __import__(scenarios.GAMES[scn["game"]], fromlist=["build"])
-    game, state = module.build(scn)
+    spec = games.get(scn["game"])
+    state = spec.build(scn)
     names = {k: v.name for k, v in {**state.heroes, **state.pieces}.items()}
     script = scenarios.Script(scn)
-    runner = Runner(game, state, chance=script.chance)
+    runner = Runner(spec, state, chance=script.chance)
     shots = 0
     for action in scn["actions"]:
         for _ in range(int(action.get("times", 1))):

@@ -8,8 +8,8 @@ import json
 import sys
 from collections.abc import Callable
 
+from overseer.games import GAMES
 from overseer.rules.procedure import describe
-from overseer.scenario import GAMES
 from overseer.session.export import ExportError, import_game, replay, write_export
 from overseer.session.paths import ConfigError, store_path
 from overseer.session.session import LogError, Session, SessionError

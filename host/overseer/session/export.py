@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import overseer
-from overseer.scenario import GAMES
+from overseer.games import GAMES
 from overseer.session.events import DICE_MODES, Event, digest, event_from_dict
-from overseer.session.session import Fold, LogError, apply_event, auto_answered, fold, game_module
+from overseer.session.session import Fold, LogError, apply_event, auto_answered, fold, game_spec
 from overseer.session.store import Store
 
 KIND = "overseer-game"
@@ -143,7 +143,7 @@ def _check_log(doc: dict[str, Any], where: str) -> None:
     inputs, never inside one."""
     events: list[Event] = doc["events"]
     try:
-        result = fold(game_module(doc["game"]), doc["setup"], doc["dice"], [])
+        result = fold(game_spec(doc["game"]), doc["setup"], doc["dice"], [])
         for n, event in enumerate(events):
             if n == doc["head"] and (not event.is_input or _torn(result)):
                 raise LogError("'head' falls inside an input")
@@ -167,7 +167,7 @@ def import_game(store: Store, path: str | Path) -> int:
 def replay(path: str | Path) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The trace of an exported game up to its head, and its final state as a dict."""
     doc = read_export(path)
-    module = game_module(doc["game"])
-    result = fold(module, doc["setup"], doc["dice"], doc["events"][:doc["head"]])
+    spec = game_spec(doc["game"])
+    result = fold(spec, doc["setup"], doc["dice"], doc["events"][:doc["head"]])
     return ([step.as_dict() for step in result.runner.trace],
-            module.state_dict(result.runner.state))
+            spec.state_dict(result.runner.state))

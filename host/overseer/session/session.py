@@ -17,14 +17,14 @@ but stays marked: ``retracted`` in the store once a new input replaces it.
 
 from __future__ import annotations
 
-import importlib
 import json
 import secrets
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any
 
+from overseer import games
 from overseer.chance import SeededChance
+from overseer.games import GameSpec
 from overseer.rules.procedure import (
     AnswerError,
     DrawToken,
@@ -34,7 +34,6 @@ from overseer.rules.procedure import (
     Runner,
     describe,
 )
-from overseer.scenario import GAMES
 from overseer.session.events import DICE_MODES, Event, canonical, decode_answer, encode_answer
 from overseer.session.store import GameInfo, Store
 
@@ -49,10 +48,11 @@ class LogError(ValueError):
     """A log that does not replay through the rules (edited, damaged, or from other rules)."""
 
 
-def game_module(game: str) -> ModuleType:
-    if game not in GAMES:
-        raise SessionError(f"unknown game type {game!r}; known: {', '.join(GAMES)}")
-    return importlib.import_module(GAMES[game])
+def game_spec(game: str) -> GameSpec:
+    try:
+        return games.get(game)
+    except games.UnknownGame as err:
+        raise SessionError(str(err)) from None
 
 
 def auto_answered(question: Question, dice: str) -> bool:
@@ -102,25 +102,20 @@ def apply_event(fold: Fold, event: Event) -> None:
             fold.chance_count += 1
 
 
-def fold(module: ModuleType, setup: dict[str, Any], dice: str,
+def fold(spec: GameSpec, setup: dict[str, Any], dice: str,
          events: list[Event]) -> Fold:
     """The game after ``events``: build from the setup, replay every event in order."""
     try:
-        game, state = module.build(setup)
+        state = spec.build(setup)
     except (KeyError, TypeError, ValueError) as err:
         raise LogError(f"the setup does not build: {err}") from err
-    result = Fold(Runner(game, state), dice, 0)
+    result = Fold(Runner(spec, state), dice, 0)
     for n, event in enumerate(events):
         try:
             apply_event(result, event)
         except (LogError, RulesError, AnswerError) as err:
             raise LogError(f"event #{n} ({event.kind}): {err}") from err
     return result
-
-
-def is_over(module: ModuleType, state: Any) -> bool:
-    """A game is over once its ``state_dict`` has a non-null ``over``."""
-    return bool(module.state_dict(state).get("over"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +140,7 @@ class Session:
         self.setup = info.setup
         self.seed = info.seed
         self.dice_at_start = info.dice
-        self.module = game_module(info.game)
+        self.spec = game_spec(info.game)
         self.events = events  # all of them, the undone tail included
         self.head = info.head
         self.finished = info.finished
@@ -157,11 +152,11 @@ class Session:
     def new(cls, store: Store, game: str, setup: dict[str, Any], seed: int | None = None,
             dice: str = "seeded") -> Session:
         """Start a game: the setup is checked by building it before anything is stored."""
-        module = game_module(game)
+        spec = game_spec(game)
         if dice not in DICE_MODES:
             raise SessionError(f"dice mode must be one of {', '.join(DICE_MODES)} (got {dice!r})")
         try:
-            module.build(setup)
+            spec.build(setup)
         except (KeyError, TypeError, ValueError) as err:
             raise SessionError(f"the {game} setup does not build: {err}") from err
         seed = secrets.randbits(63) if seed is None else seed
@@ -179,7 +174,7 @@ class Session:
         return None if info is None else cls(store, info, store.events(info.id))
 
     def _refold(self) -> None:
-        self.fold = fold(self.module, self.setup, self.dice_at_start, self.events[:self.head])
+        self.fold = fold(self.spec, self.setup, self.dice_at_start, self.events[:self.head])
 
     # ------------------------------------------------------------------ what the table sees
 
@@ -200,7 +195,7 @@ class Session:
         return self.fold.dice
 
     def state_dict(self) -> dict[str, Any]:
-        return self.module.state_dict(self.state)
+        return self.spec.state_dict(self.state)
 
     def trace(self) -> list[dict[str, Any]]:
         return [step.as_dict() for step in self.runner.trace]
@@ -258,7 +253,7 @@ class Session:
         except BaseException:
             self._refold()  # the rules may have moved before refusing: back to the log
             raise
-        finished = is_over(self.module, self.state)
+        finished = self.spec.is_over(self.state)
         try:
             self.store.append(self.id, self.head, new, finished)
         except BaseException:
@@ -313,7 +308,7 @@ class Session:
         except BaseException:
             self._refold()
             raise
-        finished = is_over(self.module, self.state)
+        finished = self.spec.is_over(self.state)
         try:
             self.store.set_head(self.id, end, finished)
         except BaseException:

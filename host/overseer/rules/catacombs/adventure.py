@@ -43,6 +43,8 @@ class Adventure:
     spells: dict[str, list[str]] = field(default_factory=dict)  # hero id -> spell cards
     platinum: dict[str, int] = field(default_factory=dict)  # hero id -> platinum coins
     antients: dict[str, list[str]] = field(default_factory=dict)  # hero id -> Antient pieces
+    rewarded: bool = False  # the room set up last has given its rewards
+    over: str | None = None  # the game's end, as said when the table ended it
 
     def suppressed_shots(self, battle: Battle) -> list[str]:
         """Shots the heroes may not use now: the room's, and those of every suppressing
@@ -80,6 +82,8 @@ class Adventure:
             "spells": {k: list(v) for k, v in self.spells.items()},
             "platinum": dict(self.platinum),
             "antients": {k: list(v) for k, v in self.antients.items()},
+            "rewarded": self.rewarded,
+            "over": self.over,
         }
 
 

@@ -43,6 +43,8 @@ def room_reward(battle: Battle, action: dict[str, Any]) -> Procedure:
     alive = [p.id for p in battle.pieces.values() if p.alive]
     if alive:
         raise RulesError(f"the Battle Phase is not over: {', '.join(alive)} still on the playmat")
+    if battle.adventure.rewarded:
+        raise RulesError("this room has already given its rewards")
     label, spell, gold, verified = _icons(battle, action)
     survivors = [h for h in battle.heroes.values() if h.kind == "hero" and h.alive]
     if not survivors:
@@ -62,3 +64,4 @@ def room_reward(battle: Battle, action: dict[str, Any]) -> Procedure:
         yield Step("reward_gold", REWARDS, f"{label}: {gold} gold to each surviving hero ("
                    + ", ".join(h.name for h in survivors) + ")",
                    {"gold": gold, "heroes": [h.id for h in survivors], **extra})
+    battle.adventure.rewarded = True

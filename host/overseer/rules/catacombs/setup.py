@@ -358,6 +358,7 @@ def _lay_out(battle: Battle, record: dict[str, Any], tiles: tuple, pieces: list[
     battle.options.playmat = record["id"]
     battle.adventure.last_playmat = record["id"]
     battle.adventure.room = room_id
+    battle.adventure.rewarded = False
     battle.character_order = character
     battle.monster_order = monster
     battle.direction = direction

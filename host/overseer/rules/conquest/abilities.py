@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from overseer.rules.conquest import rulebook
 from overseer.rules.conquest.cards import Card
 from overseer.rules.conquest.decks import reshuffle_discards
 from overseer.rules.conquest.health import lose, take_from_bank
@@ -42,8 +43,8 @@ def on_damage(state: ConquestState, play: CardPlay, hits: tuple[str, ...],
     # per card played.
     capture = play.ability == "capture_life" and not play.captured
     yield from lose(state, enemy, damage,
-                    "Conquest: Abilities and Armour, Capture Life" if capture
-                    else "Conquest: Shot Types",
+                    rulebook.CAPTURE_LIFE if capture
+                    else rulebook.SHOT_TYPES,
                     f"{damage} damage from {play.card.title}",
                     capture_by=team if capture else None)
     if capture:
@@ -55,7 +56,7 @@ def on_damage(state: ConquestState, play: CardPlay, hits: tuple[str, ...],
             victim = state.controller[disc]
             if victim not in state.stunned:
                 state.stunned.append(victim)
-                yield Step("stun", "Conquest: Abilities and Armour, Stunned",
+                yield Step("stun", rulebook.STUNNED,
                            f"{victim} ({disc}) is stunned for their next turn.",
                            {"player": victim, "disc": disc})
 
@@ -68,7 +69,7 @@ def after_shots(state: ConquestState, play: CardPlay,
     if play.ability == "heal_life":
         # Conquest: Abilities and Armour, Heal Life - take two tokens from the bank. It does not
         # depend on damage, so armour does not cancel it (Quick Tutorial, Turn 7).
-        yield from take_from_bank(state, team, 2, "Conquest: Abilities and Armour, Heal Life",
+        yield from take_from_bank(state, team, 2, rulebook.HEAL_LIFE,
                                   f"Heal Life of {play.card.title}")
     elif play.ability == "reset":
         # Conquest: Card Decks; Winning the Game, Advanced Rule - Reset: may shuffle the discard
@@ -77,30 +78,30 @@ def after_shots(state: ConquestState, play: CardPlay,
                                f"({len(state.discards[team])} cards) back into the deck?",
                         key="reset")):
             moved = reshuffle_discards(state, team)
-            yield Step("reset", "Conquest: Card Decks",
+            yield Step("reset", rulebook.CARD_DECKS,
                        f"{TEAM_NAMES[team]} shuffles {moved} discarded cards back into its deck "
                        f"({len(state.decks[team])} cards).",
                        {"team": team, "moved": moved, "deck": len(state.decks[team])})
         else:
-            yield Step("reset", "Conquest: Card Decks", "Reset not used.",
+            yield Step("reset", rulebook.CARD_DECKS, "Reset not used.",
                        {"team": team, "moved": 0, "deck": len(state.decks[team])})
     elif play.ability == "surprise_attack":
         # Conquest: Quick Tutorial, Turn 2 - Surprise Attack: may play another card from hand.
         hand = state.hands[play.player]
         if not hand:
-            yield Step("surprise_attack", "Conquest: Quick Tutorial, Turn 2",
+            yield Step("surprise_attack", rulebook.SURPRISE_ATTACK,
                        f"Surprise Attack: {play.player} has no card left to play.",
                        {"card": None})
             return
         extra = yield ChooseOne(prompt="Surprise Attack: play another card from your hand?",
                                 options=(*hand, NONE), key="surprise_attack")
-        yield Step("surprise_attack", "Conquest: Quick Tutorial, Turn 2",
+        yield Step("surprise_attack", rulebook.SURPRISE_ATTACK,
                    f"Surprise Attack: {play.player} "
                    f"{'plays ' + state.cards[extra].title if extra != NONE else 'plays no card'}.",
                    {"card": None if extra == NONE else extra})
         if extra != NONE:
             yield from play_card(state, play.player, extra)
     elif play.ability == "other":
-        yield Step("ability", "Conquest: Abilities and Armour",
+        yield Step("ability", rulebook.ABILITIES,
                    f"{play.card.title}: the table resolves this ability by hand.",
                    {"ability": "other"})

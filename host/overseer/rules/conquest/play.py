@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from overseer.rules.conquest import rulebook
 from overseer.rules.conquest.abilities import CardPlay, after_shots
 from overseer.rules.conquest.cards import ABILITIES, SHOTS, Card, shot_label
 from overseer.rules.conquest.decks import discard
@@ -72,7 +73,7 @@ def card_facts(card: Card) -> Procedure:
         armour = "yes" if (yield YesNo(prompt=f"{card.title}: does it show the armour icon?",
                                        key="armour_icon")) else "no"
     if (shots, ability, armour) != (list(card.shots), card.ability, card.armour):
-        yield Step("card_facts", "Conquest: Cards and Shot Sequences",
+        yield Step("card_facts", rulebook.SHOT_SEQUENCES,
                    f"{card.title} as read off the card: "
                    f"{', then '.join(map(shot_label, shots))}; ability {ability}; "
                    f"armour {armour}.",
@@ -87,7 +88,7 @@ def play_card(state: ConquestState, player: str, card_id: str) -> Procedure:
     team = state.players[player]
     state.hands[player].remove(card_id)
     state.in_play.append(card_id)
-    yield Step("play", "Conquest: Turn Summary", f"{player} plays {card.title}.",
+    yield Step("play", rulebook.TURN, f"{player} plays {card.title}.",
                {"player": player, "card": card_id})
     shots, ability, armour = yield from card_facts(card)
     play = CardPlay(card=card, ability=ability, player=player)
@@ -99,12 +100,12 @@ def play_card(state: ConquestState, player: str, card_id: str) -> Procedure:
     if armour == "yes":
         # Conquest: Abilities and Armour - an armour card stays face up with the team.
         state.retained[team].append(card_id)
-        yield Step("retain", "Conquest: Abilities and Armour",
+        yield Step("retain", rulebook.ABILITIES,
                    f"{card.title} is kept face up for its armour.",
                    {"team": team, "card": card_id})
     else:
         discard(state, team, card_id)
-        yield Step("discard", "Conquest: Card Decks", f"{card.title} goes to the discard pile.",
+        yield Step("discard", rulebook.CARD_DECKS, f"{card.title} goes to the discard pile.",
                    {"team": team, "card": card_id})
 
 
@@ -117,7 +118,7 @@ def play_turn(state: ConquestState, player: str, card_id: str) -> Procedure:
         team = state.players[player]
         state.hands[player].remove(card_id)
         discard(state, team, card_id)
-        yield Step("stunned_play", "Conquest: Abilities and Armour, Stunned",
+        yield Step("stunned_play", rulebook.STUNNED,
                    f"{player} is stunned: {state.cards[card_id].title} is discarded and "
                    "ignored; one Rush shot (no damage).",
                    {"player": player, "card": card_id})

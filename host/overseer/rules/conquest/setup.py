@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from overseer.rules.conquest import rulebook
 from overseer.rules.conquest.cards import ABILITIES, SHOTS, Card
 from overseer.rules.conquest.decks import draw
 from overseer.rules.conquest.state import (
@@ -144,20 +145,20 @@ def start(state: ConquestState) -> Procedure:
         face = yield Roll(die="d12", purpose="first team: 1-6 Sword, 7-12 Skull",
                           key="first_team")
         state.first = "sword" if face <= 6 else "skull"
-        yield Step("first_team", "Conquest: Turn Summary",
+        yield Step("first_team", rulebook.TURN,
                    f"D12 rolled {face}: the {TEAM_NAMES[state.first]} goes first.",
                    {"team": state.first, "roll": face})
     else:
-        yield Step("first_team", "Conquest: Turn Summary",
+        yield Step("first_team", rulebook.TURN,
                    f"The {TEAM_NAMES[state.first]} goes first (set by the table).",
                    {"team": state.first, "roll": None})
     for player in state.players:
         size = hand_size(state, player)
-        yield Step("deal", "Conquest: Card Decks",
+        yield Step("deal", rulebook.CARD_DECKS,
                    f"{player} ({TEAM_NAMES[state.players[player]]}) draws {size} cards.",
                    {"player": player, "cards": size})
         for _ in range(size):
-            yield from draw(state, player, "Conquest: Card Decks")
+            yield from draw(state, player, rulebook.CARD_DECKS)
     state.started = True
     state.team_to_act = state.first
     yield from begin_turn(state)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from overseer.rules.conquest import rulebook
 from overseer.rules.conquest.abilities import CardPlay, on_damage
 from overseer.rules.conquest.cards import SHOT_DAMAGE, shot_label, split_shot
 from overseer.rules.conquest.decks import discard
@@ -66,12 +67,12 @@ def _hits(state: ConquestState, play: CardPlay, shot: str) -> Procedure:
     # from where the ranged disc stopped; only the target can be damaged.
     aim = yield ChooseOne(prompt=f"{label} shot: which {TEAM_NAMES[enemy]} disc is the target?",
                           options=state.team_discs(enemy), key="target")
-    yield Step("target", "Conquest: Reference, Target Modifier",
+    yield Step("target", rulebook.TARGET_MODIFIER,
                f"{play.player} designates {aim} as the target of the {label} shot.",
                {"target": aim})
     hit = yield YesNo(prompt=f"Did the {label} shot hit {aim} directly?", key="hit")
     if not hit:
-        yield Step("second_flick", "Conquest: Reference, Target Modifier",
+        yield Step("second_flick", rulebook.TARGET_MODIFIER,
                    f"Missed {aim}: one more flick from where the {kind.replace('_', ' ')} "
                    "disc stopped.", {"target": aim})
         hit = yield YesNo(prompt=f"Second flick: did it hit {aim} directly?", key="hit")
@@ -86,12 +87,12 @@ def resolve(state: ConquestState, play: CardPlay, shot: str) -> Procedure:
     label = shot_label(shot)
     if kind == "rush":
         # Conquest: Reference, Rush Shot - repositions; never damages.
-        yield Step("shot", "Conquest: Reference, Rush Shot",
+        yield Step("shot", rulebook.RUSH_SHOT,
                    f"{play.player}: Rush shot (no damage).", {"shot": shot, "hits": []})
         return
     hits = yield from _hits(state, play, shot)
     if not hits:
-        yield Step("shot", "Conquest: Shot Types",
+        yield Step("shot", rulebook.SHOT_TYPES,
                    f"{play.player}: {label} shot hits nothing.", {"shot": shot, "hits": []})
         return
     base = SHOT_DAMAGE[kind]  # Conquest: Reference - damage by shot type
@@ -105,12 +106,12 @@ def resolve(state: ConquestState, play: CardPlay, shot: str) -> Procedure:
             state.hands[play.player].remove(extra)
             discard(state, team, extra)
             base = 3
-            yield Step("power_wave", "Conquest: Reference, Power Wave Shot",
+            yield Step("power_wave", rulebook.POWER_WAVE,
                        f"{play.player} discards {state.cards[extra].title}: the Power Wave "
                        "inflicts 3 instead of 2.", {"discarded": extra})
     # Conquest: Shot Types - a single shot hitting both enemy discs directly does double damage.
     damage = base * 2 if len(hits) == 2 else base
-    yield Step("shot", "Conquest: Shot Types",
+    yield Step("shot", rulebook.SHOT_TYPES,
                f"{play.player}: {label} shot hits {' and '.join(hits)} for {damage} damage"
                f"{' (both enemy discs: double)' if len(hits) == 2 else ''}.",
                {"shot": shot, "hits": list(hits), "damage": damage})
@@ -127,7 +128,7 @@ def resolve(state: ConquestState, play: CardPlay, shot: str) -> Procedure:
             # ... and what the attacker's ability would have done with that damage.
             cancelled = play.ability == "stunned" or (play.ability == "capture_life"
                                                       and not play.captured)
-            yield Step("armour", "Conquest: Abilities and Armour",
+            yield Step("armour", rulebook.ABILITIES,
                        f"{TEAM_NAMES[enemy]} spends {state.cards[spend].title}'s armour: the "
                        f"shot's damage is blocked"
                        f"{' and so is ' + play.ability.replace('_', ' ') if cancelled else ''}; "

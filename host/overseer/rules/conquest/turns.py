@@ -8,13 +8,12 @@ both discs acts with one disc per turn (Conquest: Three or Four Players).
 
 from __future__ import annotations
 
+from overseer.rules.conquest import rulebook
 from overseer.rules.conquest.decks import draw
 from overseer.rules.conquest.end import finish
 from overseer.rules.conquest.health import lose
 from overseer.rules.conquest.state import TEAM_NAMES, ConquestState, other
 from overseer.rules.procedure import Procedure, Step
-
-LAST_STAND = "Conquest: Winning the Game, Advanced Rule (Optional)"
 
 
 def begin_turn(state: ConquestState) -> Procedure:
@@ -24,21 +23,21 @@ def begin_turn(state: ConquestState) -> Procedure:
     state.turn_number += 1
     disc = state.next_disc(team)
     player = state.controller[disc]
-    yield Step("turn", "Conquest: Turn Summary",
+    yield Step("turn", rulebook.TURN,
                f"Turn {state.turn_number}: {player} acts with {disc} ({TEAM_NAMES[team]}).",
                {"number": state.turn_number, "team": team, "disc": disc, "player": player})
     # Conquest: Winning the Game, Advanced Rule - a team with an empty deck but cards in hand
     # loses a token at the start of each of its turns.
     if state.options.last_stand and not state.decks[team] and state.cards_in_hand(team):
-        yield from lose(state, team, 1, LAST_STAND, "last stand: the deck is empty")
+        yield from lose(state, team, 1, rulebook.LAST_STAND, "last stand: the deck is empty")
     # Conquest: Turn Summary - draw at the start (unless the draw-at-end rule is in play).
     if not state.options.draw_at_end:
-        yield from draw(state, player, "Conquest: Turn Summary")
+        yield from draw(state, player, rulebook.TURN)
     # Conquest: Winning the Game - a player who cannot play a card ends the game.
     if not state.hands[player]:
         yield from finish(state, "cannot_play", f"{player} has no card to play")
     if player in state.stunned:
-        yield Step("stunned", "Conquest: Abilities and Armour, Stunned",
+        yield Step("stunned", rulebook.STUNNED,
                    f"{player} is stunned: the card they play is discarded and ignored; "
                    "they make one Rush shot.", {"player": player})
 
@@ -47,15 +46,15 @@ def end_turn(state: ConquestState, player: str) -> Procedure:
     """Obstacle rush, the optional draw at the end, the tracker flip; the next turn begins."""
     team = state.players[player]
     # Conquest: Moving Obstacles - a Rush shot with any one obstacle; it deals no damage.
-    yield Step("obstacle_rush", "Conquest: Moving Obstacles",
+    yield Step("obstacle_rush", rulebook.MOVING_OBSTACLES,
                f"{player}: Rush shot with any one Obstacle Disc (no damage).", {"player": player})
     # Conquest: Turn Summary, Advanced Rule - draw at the end instead of the start.
     if state.options.draw_at_end:
-        yield from draw(state, player, "Conquest: Turn Summary, Advanced Rule (Optional)")
+        yield from draw(state, player, rulebook.DRAW_AT_END)
     # Conquest: Card Decks - flip the team's turn tracker after the turn.
     state.tracker[team] = 3 - state.tracker[team]
     state.team_to_act = other(team)
-    yield Step("tracker", "Conquest: Card Decks, Turn Trackers",
+    yield Step("tracker", rulebook.TURN_TRACKERS,
                f"{TEAM_NAMES[team]} flips its tracker: {state.next_disc(team)} acts next.",
                {"team": team, "next_disc": state.next_disc(team)})
     yield from begin_turn(state)

@@ -1,0 +1,104 @@
+"""The games Overseer plays, one ``GameSpec`` each: the one place the session, export, the CLI,
+scenarios and screens find a game.
+
+A spec names how to build the state from a setup, how to read it (``state_dict``, ``names``),
+when it is over and how it ended, its move table (what the table may do now: ``legal``), its
+rulebook module (the sections its trace cites) and its screens. It is also the ``Game`` the
+``Runner`` drives: ``start`` reads an action through the move table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+from overseer.moves import Move, MoveTable
+from overseer.rules.catacombs import end as catacombs_end
+from overseer.rules.catacombs import moves as catacombs_moves
+from overseer.rules.catacombs import rulebook as catacombs_rulebook
+from overseer.rules.catacombs import scenario as catacombs_scenario
+from overseer.rules.catacombs.state import Battle
+from overseer.rules.conquest import moves as conquest_moves
+from overseer.rules.conquest import rulebook as conquest_rulebook
+from overseer.rules.conquest import scenario as conquest_scenario
+from overseer.rules.conquest.state import TEAM_NAMES, ConquestState
+from overseer.rules.procedure import Procedure
+from overseer.screens import catacombs as catacombs_screens
+
+
+class UnknownGame(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    name: str
+    title: str
+    build: Callable[[dict[str, Any]], Any]  # a setup -> the state (raises ValueError)
+    state_dict: Callable[[Any], dict[str, Any]]
+    is_over: Callable[[Any], bool]
+    result: Callable[[Any], str | None]  # how it ended, None while it goes on
+    names: Callable[[Any], dict[str, str]]  # id -> display name, for screens and menus
+    moves: MoveTable[Any]
+    main_move: str | None  # what NEXT AI PIECE begins
+    rulebook: ModuleType
+    screens: ModuleType | None  # its screen builders (None: the generic screens only)
+
+    def legal_actions(self, state: Any) -> list[Move[Any]]:
+        return self.moves.legal(state)
+
+    def start(self, state: Any, action: dict[str, Any]) -> Procedure:
+        return self.moves.start(state, action)
+
+
+def _battle_names(battle: Battle) -> dict[str, str]:
+    names = {h.id: h.name for h in battle.heroes.values()}
+    names.update((p.id, p.name) for p in battle.pieces.values())
+    return names
+
+
+def _conquest_names(state: ConquestState) -> dict[str, str]:
+    names = dict(TEAM_NAMES)
+    names.update((p, p) for p in state.players)
+    names.update((c.id, c.title) for c in state.cards.values())
+    return names
+
+
+CATACOMBS = GameSpec(
+    name="catacombs",
+    title="Catacombs 3E: the AI player",
+    build=lambda setup: catacombs_scenario.build(setup)[1],
+    state_dict=catacombs_scenario.state_dict,
+    is_over=catacombs_end.is_over,
+    result=catacombs_end.result,
+    names=_battle_names,
+    moves=catacombs_moves.MOVES,
+    main_move="next_ai_piece",
+    rulebook=catacombs_rulebook,
+    screens=catacombs_screens,
+)
+
+CONQUEST = GameSpec(
+    name="conquest",
+    title="Catacombs Conquest",
+    build=lambda setup: conquest_scenario.build(setup)[1],
+    state_dict=conquest_scenario.state_dict,
+    is_over=lambda state: state.over is not None,
+    result=lambda state: None if state.over is None else state.over.reason,
+    names=_conquest_names,
+    moves=conquest_moves.MOVES,
+    main_move=None,
+    rulebook=conquest_rulebook,
+    screens=None,
+)
+
+GAMES: dict[str, GameSpec] = {spec.name: spec for spec in (CATACOMBS, CONQUEST)}
+
+
+def get(name: str) -> GameSpec:
+    spec = GAMES.get(name)
+    if spec is None:
+        raise UnknownGame(f"unknown game {name!r}; known: {', '.join(GAMES)}")
+    return spec

@@ -1,0 +1,63 @@
+"""A game's move table: each action the table can take, its typed parameters, the procedure
+that performs it and when it is available (boardgame.io's moves, with questions).
+
+``MoveTable.start`` is the one place an action dict enters the rules: it finds the move, checks
+it is available now, reads the parameters into their dataclass (``params.from_json``) and starts
+the procedure with them. ``legal`` lists the moves available in a state: what the app's menus
+show and what the random-game tests play.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from overseer.params import ParamError, from_json, suggest
+from overseer.rules.procedure import Procedure, RulesError
+
+S = TypeVar("S")
+
+
+@dataclass(frozen=True)
+class Move(Generic[S]):
+    """One action: ``{"do": name, **params}``."""
+
+    name: str
+    label: str  # how a menu names it
+    params: type  # a frozen dataclass of ``params.param`` fields
+    procedure: Callable[[S, Any], Procedure]
+    available: Callable[[S], bool]
+    why_not: str  # said when the move is not available now
+
+
+@dataclass(frozen=True)
+class MoveTable(Generic[S]):
+    game: str
+    moves: Mapping[str, Move[S]]
+
+    def legal(self, state: S) -> list[Move[S]]:
+        return [m for m in self.moves.values() if m.available(state)]
+
+    def parse(self, action: dict[str, Any]) -> tuple[Move[S], Any]:
+        """The move and its typed parameters; ``ParamError`` (a ``RulesError``-like refusal)
+        names the field. Nothing is changed."""
+        if not isinstance(action, dict):
+            raise ParamError(f"an action is an object with 'do' (got {action!r})")
+        name = action.get("do")
+        move = self.moves.get(name) if isinstance(name, str) else None
+        if move is None:
+            hint = suggest(name, list(self.moves)) if isinstance(name, str) else ""
+            raise ParamError(f"unknown {self.game} action {name!r}{hint}; known: "
+                             f"{', '.join(self.moves)}")
+        data = {k: v for k, v in action.items() if k != "do"}
+        return move, from_json(move.params, data, name)
+
+    def start(self, state: S, action: dict[str, Any]) -> Procedure:
+        try:
+            move, params = self.parse(action)
+        except ParamError as err:
+            raise RulesError(str(err)) from None
+        if not move.available(state):
+            raise RulesError(f"{move.label}: {move.why_not}")
+        return move.procedure(state, params)

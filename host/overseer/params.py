@@ -1,0 +1,151 @@
+"""Typed parameters of a game's moves, read from JSON once, at the edge.
+
+A move's parameters are a frozen dataclass. Each field says what it takes with ``param(...)``:
+its JSON type, and, where the state decides what fits, the ``options`` a menu offers (ids) or
+the ``low``/``high`` of a number. ``from_json`` refuses unknown keys (with a suggestion) and
+wrong types, naming the field and the procedure; the rules then receive typed values.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import types
+import typing
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+P = TypeVar("P")
+
+
+class ParamError(ValueError):
+    """Parameters that do not fit their move: the message names the field and the move."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """How the gadget asks one parameter: options from the state (ids with their display
+    names), or a number range. ``options`` is called on the state."""
+
+    options: Callable[[Any], Sequence[str]] | None = None
+    low: int = 0
+    high: int = 99
+    prompt: str = ""
+
+
+def param(*, default: Any = dataclasses.MISSING, options: Callable[[Any], Sequence[str]]
+          | None = None, low: int = 0, high: int = 99, prompt: str = "") -> Any:
+    """A parameter field: ``x: str = param(options=lambda battle: [...])``."""
+    ask = Ask(options, low, high, prompt)
+    if default is dataclasses.MISSING:
+        return dataclasses.field(metadata={"ask": ask})
+    if isinstance(default, list | dict):
+        raise TypeError("use a tuple default, parameters are frozen")
+    return dataclasses.field(default=default, metadata={"ask": ask})
+
+
+def suggest(word: str, known: Sequence[str]) -> str:
+    """``" (did you mean `health`?)"`` when a known word is close, else ``""``."""
+    close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
+    return f" (did you mean `{close[0]}`?)" if close else ""
+
+
+def unknown_keys(given: Sequence[str], known: Sequence[str], where: str) -> str | None:
+    """The message for the first key of ``given`` not in ``known``, or ``None``."""
+    for key in given:
+        if key not in known:
+            return (f"{where}: unknown key `{key}`{suggest(key, known)}; known: "
+                    f"{', '.join(known) or 'none'}")
+    return None
+
+
+def fields(cls: type) -> list[dataclasses.Field[Any]]:
+    return list(dataclasses.fields(cls))
+
+
+def ask_of(field: dataclasses.Field[Any]) -> Ask:
+    return field.metadata.get("ask", Ask())
+
+
+def _type_name(tp: Any) -> str:
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        return " or ".join(_type_name(a) for a in typing.get_args(tp))
+    if tp is type(None):
+        return "null"
+    if origin in (tuple, list):
+        (inner, *_rest) = typing.get_args(tp) or (Any,)
+        return f"a list of {_type_name(inner)}"
+    return {int: "a whole number", str: "a string", bool: "true or false"}.get(tp, str(tp))
+
+
+def _convert(tp: Any, value: Any) -> tuple[bool, Any]:
+    """(fits, the typed value)."""
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        for arg in typing.get_args(tp):
+            ok, typed = _convert(arg, value)
+            if ok:
+                return True, typed
+        return False, None
+    if tp is type(None):
+        return value is None, None
+    if tp is Any:
+        return True, value
+    if origin is tuple:
+        args = typing.get_args(tp)
+        inner = args[0] if args else Any
+        if not isinstance(value, list | tuple):
+            return False, None
+        out = []
+        for item in value:
+            ok, typed = _convert(inner, item)
+            if not ok:
+                return False, None
+            out.append(typed)
+        return True, tuple(out)
+    if origin is dict:
+        return isinstance(value, dict), value
+    if tp is int:
+        return isinstance(value, int) and not isinstance(value, bool), value
+    if tp is bool:
+        return isinstance(value, bool), value
+    if tp is str:
+        return isinstance(value, str), value
+    return isinstance(value, tp), value
+
+
+def from_json(cls: type[P], data: dict[str, Any], move: str) -> P:
+    """Build ``cls`` from a JSON object, refusing unknown keys, missing ones and wrong types.
+    ``data`` holds the parameters only (no ``do``)."""
+    if not isinstance(data, dict):
+        raise ParamError(f"{move}: the parameters are an object (got {data!r})")
+    hints = typing.get_type_hints(cls)
+    known = [f.name for f in fields(cls)]
+    problem = unknown_keys(list(data), known, move)
+    if problem:
+        raise ParamError(problem)
+    values: dict[str, Any] = {}
+    for f in fields(cls):
+        if f.name not in data:
+            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+                raise ParamError(f"{move}: `{f.name}` is missing ({_type_name(hints[f.name])})")
+            continue
+        ok, typed = _convert(hints[f.name], data[f.name])
+        if not ok:
+            raise ParamError(f"{move}: `{f.name}` must be {_type_name(hints[f.name])} "
+                             f"(got {data[f.name]!r})")
+        values[f.name] = typed
+    return cls(**values)
+
+
+def to_json(params: Any) -> dict[str, Any]:
+    """The parameters as JSON data, defaults left out (what the log stores)."""
+    out: dict[str, Any] = {}
+    for f in fields(type(params)):
+        value = getattr(params, f.name)
+        if f.default is not dataclasses.MISSING and value == f.default:
+            continue
+        out[f.name] = list(value) if isinstance(value, tuple) else value
+    return out

@@ -1,0 +1,48 @@
+"""The end of a battle and of a game (Overseer's reading of the Red Box: the Battle Phase ends
+when one side has no character left on the playmat; a game is one room or one campaign)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from overseer.rules.catacombs import rulebook
+from overseer.rules.catacombs.state import Battle
+
+
+class Outcome(StrEnum):
+    ROOM_WON = "room_won"  # every AI piece destroyed
+    PARTY_DEFEATED = "party_defeated"  # every hero destroyed
+
+
+def outcome(battle: Battle) -> Outcome | None:
+    """How the battle on the playmat ended, or ``None`` while it goes on (or before a room is
+    set up). Heroes count, not their familiars, allies, mounts or assistants."""
+    heroes = [h for h in battle.heroes.values() if h.kind == "hero"]
+    if heroes and not any(h.alive for h in heroes):
+        return Outcome.PARTY_DEFEATED
+    if battle.pieces and not any(p.alive for p in battle.pieces.values()):
+        return Outcome.ROOM_WON
+    return None
+
+
+def in_battle(battle: Battle) -> bool:
+    """A room is set up and its battle goes on."""
+    return bool(battle.pieces) and outcome(battle) is None
+
+
+def is_over(battle: Battle) -> bool:
+    return outcome(battle) is Outcome.PARTY_DEFEATED or battle.adventure.over is not None
+
+
+def result(battle: Battle) -> str | None:
+    """The game's end as the table reads it, or ``None`` while it goes on."""
+    if outcome(battle) is Outcome.PARTY_DEFEATED:
+        return "the party is defeated: every hero is destroyed"
+    return battle.adventure.over
+
+
+SAID = {
+    Outcome.ROOM_WON: "the room is won: every AI piece is destroyed",
+    Outcome.PARTY_DEFEATED: "the party is defeated: every hero is destroyed",
+}
+RULE = rulebook.BATTLE_END

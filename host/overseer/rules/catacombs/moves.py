@@ -1,0 +1,281 @@
+"""The Catacombs move table: what the table can do, with typed parameters, and when.
+
+The phases of a game, read off the state (``end.py``): before a room is set up (setup, Lord,
+campaign, Hidden Cave); the battle (NEXT AI PIECE and the heroes' side); after the battle
+(rewards, the Hidden Cave, the campaign's next stage, the next room, the end of the game).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from overseer.moves import Move, MoveTable
+from overseer.params import param, to_json
+from overseer.rules.catacombs import (
+    activation,
+    campaign,
+    cards,
+    end,
+    hidden_cave,
+    party,
+    rewards,
+    setup,
+)
+from overseer.rules.catacombs.state import Battle
+from overseer.rules.procedure import Procedure, Step
+
+
+def _heroes(battle: Battle) -> list[str]:
+    return [h.id for h in battle.heroes.values() if h.kind == "hero"]
+
+
+def _living_heroes(battle: Battle) -> list[str]:
+    return [h.id for h in battle.heroes.values() if h.kind == "hero" and h.alive]
+
+
+def _members(battle: Battle) -> list[str]:
+    return list(battle.heroes)
+
+
+def _alive_pieces(battle: Battle) -> list[str]:
+    return [p.id for p in battle.pieces.values() if p.alive]
+
+
+def _rooms(battle: Battle) -> list[str]:
+    return sorted({r["id"] for r in cards.rooms().values()})
+
+
+def _lords(battle: Battle) -> list[str]:
+    return sorted({r["id"] for r in cards.lords().values()})
+
+
+def _playmats(battle: Battle) -> list[str]:
+    return sorted(cards.playmats())
+
+
+def _campaigns(battle: Battle) -> list[str]:
+    return sorted(campaign.campaigns())
+
+
+def _cave_targets(battle: Battle) -> list[str]:
+    cave = battle.adventure.hidden_cave
+    return [] if cave is None else [m for m in cave.targets if m not in cave.collected]
+
+
+def _cave_ready(battle: Battle) -> list[str]:
+    """Heroes who hold all five Hidden Cave monsters and are on the playmat."""
+    cave = battle.adventure.hidden_cave
+    if cave is None:
+        return []
+    return [h for h in _living_heroes(battle) if battle.heroes[h].away is None
+            and len(cave.held_by(h)) == hidden_cave.TO_COLLECT]
+
+
+def _in_cave(battle: Battle) -> list[str]:
+    return [h.id for h in battle.heroes.values() if h.away == hidden_cave.AWAY]
+
+
+# --------------------------------------------------------------------------- parameters
+
+
+@dataclass(frozen=True, slots=True)
+class NoParams:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class DamagePiece:
+    piece: str = param(options=_alive_pieces, prompt="Which AI piece was hit?")
+    amount: int = param(default=1, low=1, high=20, prompt="How much damage?")
+    by: str | None = param(default=None, options=_living_heroes, prompt="Which hero's shot?")
+
+
+@dataclass(frozen=True, slots=True)
+class UpdateHero:
+    hero: str = param(options=_members, prompt="Which hero?")
+    health: int | None = param(default=None, low=0, high=30)
+    gold: int | None = param(default=None, low=0, high=99)
+    items: tuple[str, ...] | None = param(default=None)
+    poison: tuple[int, ...] | None = param(default=None)
+    frozen: bool | None = param(default=None)
+    reckless: bool | None = param(default=None)
+    stunned: bool | None = param(default=None)
+    riding: str | None = param(default=None)
+    away: str | None = param(default=None)
+
+
+@dataclass(frozen=True, slots=True)
+class SetupRoom:
+    room: str = param(options=_rooms, prompt="Which Room card?")
+    playmat: str | None = param(default=None, options=_playmats)
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseLord:
+    lord: str = param(options=_lords, prompt="Which Catacomb Lord?")
+
+
+@dataclass(frozen=True, slots=True)
+class SetupLordRoom:
+    lord: str | None = param(default=None, options=_lords)
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenCaveSetup:
+    pool: tuple[str, ...] | None = param(default=None)
+    items: tuple[str, ...] | None = param(default=None)
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenCaveCollect:
+    hero: str = param(options=_heroes)
+    monster: str = param(options=_cave_targets)
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenCaveVisit:
+    hero: str = param(options=_cave_ready)
+    shot_icons: int | None = param(default=None, low=0, high=99)
+    via: str | None = param(default=None, options=lambda battle: ["portal_trap"])
+    antient: str | None = param(default=None)
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenCaveLeave:
+    hero: str = param(options=_in_cave)
+
+
+@dataclass(frozen=True, slots=True)
+class RoomReward:
+    room: str | None = param(default=None)
+    spell: bool | None = param(default=None)
+    gold: int | None = param(default=None, low=0, high=99)
+    spell_card: str | None = param(default=None)
+
+
+@dataclass(frozen=True, slots=True)
+class CampaignStart:
+    campaign: str = param(options=_campaigns, prompt="Which campaign?")
+
+
+# --------------------------------------------------------------------------- procedures
+
+Legacy = Callable[[Battle, dict[str, Any]], Procedure]
+
+
+def _legacy(proc: Legacy) -> Callable[[Battle, Any], Procedure]:
+    """A procedure that still reads its action as a dict."""
+    def run(battle: Battle, params: Any) -> Procedure:
+        return proc(battle, to_json(params))
+    return run
+
+
+def _end_said(proc: Callable[[Battle, Any], Procedure]) -> Callable[[Battle, Any], Procedure]:
+    """Run the procedure; when it ended the battle, say how (the next press says it too)."""
+    def run(battle: Battle, params: Any) -> Procedure:
+        before = end.outcome(battle)
+        result = yield from proc(battle, params)
+        after = end.outcome(battle)
+        if after is not None and after != before:
+            yield Step(str(after), end.RULE, end.SAID[after], {"outcome": str(after)})
+        return result
+    return run
+
+
+def end_game(battle: Battle, params: NoParams) -> Procedure:
+    """The table ends the game between battles; the summary says what the party achieved."""
+    done = battle.adventure
+    if done.campaign is not None:
+        text = f"the {done.campaign} campaign, {done.stage} stage(s) done"
+    else:
+        text = f"room {done.room}" if done.room else "no room played"
+    battle.adventure.over = f"the game is over: {text}"
+    yield Step("game_over", end.rulebook.GAME_END, battle.adventure.over,
+               {"summary": summary(battle)})
+
+
+def summary(battle: Battle) -> dict[str, Any]:
+    return {h.id: {"name": h.name, "health": h.health, "gold": h.gold,
+                   "alive": h.alive} for h in battle.heroes.values() if h.kind == "hero"}
+
+
+def _between_rooms(battle: Battle) -> bool:
+    """No battle going on and the party still standing."""
+    return not end.in_battle(battle) and end.outcome(battle) is not end.Outcome.PARTY_DEFEATED \
+        and battle.adventure.over is None
+
+
+def _fresh(battle: Battle) -> bool:
+    """Nothing has happened yet: no room was set up."""
+    return not battle.pieces and battle.adventure.room is None and _between_rooms(battle)
+
+
+def _campaign_left(battle: Battle) -> bool:
+    name = battle.adventure.campaign
+    return name is not None and battle.adventure.stage < len(campaign.stages(name)) \
+        and _between_rooms(battle)
+
+
+def _won_unrewarded(battle: Battle) -> bool:
+    return end.outcome(battle) is end.Outcome.ROOM_WON and not battle.adventure.rewarded \
+        and battle.adventure.over is None
+
+
+def _playing(battle: Battle) -> bool:
+    return end.in_battle(battle) and battle.adventure.over is None
+
+
+def _not_over(battle: Battle) -> bool:
+    return not end.is_over(battle)
+
+
+BATTLE = "only during a battle (set up a room first; or the battle is over)"
+BETWEEN = "only between battles"
+
+
+def _move(name: str, label: str, params: type, proc: Callable[[Battle, Any], Procedure],
+          available: Callable[[Battle], bool], why_not: str) -> Move[Battle]:
+    return Move(name, label, params, _end_said(proc), available, why_not)
+
+
+MOVES = MoveTable("Catacombs", {m.name: m for m in (
+    _move("next_ai_piece", "NEXT AI PIECE", NoParams, _legacy(activation.next_ai_piece),
+          _playing, BATTLE),
+    _move("damage_piece", "A hero hit an AI piece", DamagePiece, _legacy(party.damage_piece),
+          _playing, BATTLE),
+    _move("update_hero", "A hero's state", UpdateHero, _legacy(party.update_hero),
+          _not_over, "the game is over"),
+    _move("setup_room", "Set up a room", SetupRoom, _legacy(setup.setup_room),
+          _between_rooms, BETWEEN),
+    _move("choose_lord", "Choose the Catacomb Lord", ChooseLord, _legacy(setup.choose_lord),
+          lambda b: _between_rooms(b) and b.adventure.lord is None
+          and b.adventure.mercenary is None, "once, between battles"),
+    _move("setup_lord_room", "Set up the Lord's room", SetupLordRoom,
+          _legacy(setup.setup_lord_room), _between_rooms, BETWEEN),
+    _move("hidden_cave_setup", "Set up the Hidden Cave", HiddenCaveSetup,
+          _legacy(hidden_cave.hidden_cave_setup),
+          lambda b: _fresh(b) and b.adventure.hidden_cave is None,
+          "once, at the start of the game"),
+    _move("hidden_cave_collect", "A hero keeps a Hidden Cave monster", HiddenCaveCollect,
+          _legacy(hidden_cave.hidden_cave_collect),
+          lambda b: _not_over(b) and bool(_cave_targets(b)), "no Hidden Cave monster to keep"),
+    _move("hidden_cave_visit", "Visit the Hidden Cave", HiddenCaveVisit,
+          _legacy(hidden_cave.hidden_cave_visit),
+          lambda b: _not_over(b) and b.adventure.hidden_cave is not None
+          and any(h.alive and h.kind == "hero" for h in b.heroes.values()),
+          "no Hidden Cave in this game"),
+    _move("hidden_cave_leave", "Leave the Hidden Cave", HiddenCaveLeave,
+          _legacy(hidden_cave.hidden_cave_leave),
+          lambda b: _not_over(b) and bool(_in_cave(b)), "no hero is in the Hidden Cave"),
+    _move("room_reward", "Room rewards", RoomReward, _legacy(rewards.room_reward),
+          _won_unrewarded, "only once, after a room is won"),
+    _move("campaign_start", "Start a campaign", CampaignStart,
+          _legacy(campaign.campaign_start),
+          lambda b: _fresh(b) and b.adventure.campaign is None, "at the start of the game"),
+    _move("campaign_next", "The campaign's next stage", NoParams,
+          _legacy(campaign.campaign_next), _campaign_left,
+          "only between battles of a campaign with stages left"),
+    _move("end_game", "End the game", NoParams, end_game, _between_rooms, BETWEEN),
+)})

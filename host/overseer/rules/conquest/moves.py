@@ -1,0 +1,66 @@
+"""The Conquest move table: ``start`` once, then ``play`` a card on each turn."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from overseer.moves import Move, MoveTable
+from overseer.params import param
+from overseer.rules.conquest.end import GameOver
+from overseer.rules.conquest.play import check_play, play_turn
+from overseer.rules.conquest.setup import start
+from overseer.rules.conquest.state import ConquestState
+from overseer.rules.procedure import Procedure
+
+
+def _until_over(proc: Procedure) -> Procedure:
+    """Run ``proc``; when the game ends inside it, the action ends there."""
+    try:
+        yield from proc
+    except GameOver:
+        return
+
+
+def _acting(state: ConquestState) -> list[str]:
+    player = state.acting_player()
+    return [] if player is None else [player]
+
+
+def _hand(state: ConquestState) -> list[str]:
+    player = state.acting_player()
+    return [] if player is None else list(state.hands[player])
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    player: str = param(options=_acting, prompt="Who plays?")
+    card: str = param(options=_hand, prompt="Which card?")
+
+
+def _start(state: ConquestState, params: Start) -> Procedure:
+    return _until_over(start(state))
+
+
+def _play(state: ConquestState, params: Play) -> Procedure:
+    player, card = check_play(state, {"player": params.player, "card": params.card})
+    return _until_over(play_turn(state, player, card))
+
+
+def _move(name: str, label: str, params: type, proc: Callable[..., Procedure],
+          available: Callable[[ConquestState], bool], why_not: str) -> Move[ConquestState]:
+    return Move(name, label, params, proc, available, why_not)
+
+
+MOVES = MoveTable("Conquest", {m.name: m for m in (
+    _move("start", "Start the game", Start, _start, lambda s: not s.started,
+          "the game has already started"),
+    _move("play", "Play a card", Play, _play,
+          lambda s: s.started and s.over is None and s.acting_player() is not None,
+          "the game has not started, or it is over"),
+)})
