@@ -17,7 +17,8 @@ def no_target(battle: Battle, piece: Piece) -> Procedure:
                {"piece": piece.id, "action": row.no_target, "verified": verified})
     action = row.no_target
     if action == "retreat_half_clock":
-        # Brown: back toward the Monster Start Zone, random direction on the half clock, Ruler 2.
+        # Brown: back toward the Monster Start Zone, random direction on the half clock laid
+        # to open away from the heroes (clock._half), Ruler 2.
         yield from clock.random_move(battle, piece.id, piece.name, 2,
                                      "retreat toward the Monster Start Zone", half=True)
     elif action == "toward_obstacle":

@@ -183,7 +183,7 @@ def perform_shot(battle: Battle, piece: Piece, target: Target, shot: Shot,
     elif kind == "summon":
         yield from summon(battle, piece, shot, depth)
     elif kind == "repeat":
-        yield from repeat(battle, piece, depth)
+        yield from repeat(battle, piece, target, depth)
     elif kind in CHARACTER_DAMAGE:
         yield from character_damage(battle, piece, target, shot)
     elif kind in RANGED:
@@ -297,13 +297,18 @@ def portal_trap(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedu
     yield from damage_tokens.settle(battle, [token])
 
 
-def repeat(battle: Battle, piece: Piece, depth: int) -> Procedure:
-    """A friendly character in sight acts again at once."""
+def repeat(battle: Battle, piece: Piece, target: Target, depth: int) -> Procedure:
+    """A friendly character in sight acts again at once: the Active Target when advanced
+    targeting chose it for this shot, otherwise the one target selection finds now."""
     from overseer.rules.catacombs.activation import activate
 
     mates = [p.id for p in battle.pieces.values()
              if p.alive and p.id != piece.id and not p.frozen and not p.teleported]
-    seen = yield from in_sight(battle, piece, mates, "teammates")
+    if target.kind == "repeat_teammate":
+        # Advanced Target Selection, 2: the teammate already chosen is the one that acts.
+        seen = [target.id] if target.id in mates else []
+    else:
+        seen = yield from in_sight(battle, piece, mates, "teammates")
     if not seen or depth >= MAX_REPEATS:
         yield Step("no_effect", rulebook.PERFORM, f"{piece.name}'s repeat shot finds no "
                    "teammate", {"piece": piece.id})

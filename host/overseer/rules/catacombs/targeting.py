@@ -34,13 +34,41 @@ def in_sight(battle: Battle, piece: Piece, ids: list[str], what: str) -> Procedu
     return list(seen)
 
 
+TIE = "tie"  # the last option of a ``closest`` question that has a next criterion
+
+
 def closest(battle: Battle, piece: Piece, ids: list[str], what: str) -> Procedure:
+    """The nearest of ``ids`` where the book names no next criterion ("nearest (or only)"):
+    equally near ones are split by the Direction tiles in the same question (Overseer's
+    ruling: step 3's last tie-break)."""
     if len(ids) == 1:
         return ids[0]
     chosen = yield ChooseOne(
         f"Which {what} is closest to {piece.name} ({piece.id})? If equally close, the first "
         f"{scanning(battle)}.", tuple(ids), "closest")
     return chosen
+
+
+def equally_closest(battle: Battle, piece: Piece, ids: list[str], what: str) -> Procedure:
+    """The closest of ``ids``, and any as close, for a column with a next criterion (step 3):
+    one question naming the closest, with ``tie`` as its last option; only on a tie of three
+    or more candidates a second question asks which ones tie."""
+    if len(ids) == 1:
+        return list(ids)
+    chosen = yield ChooseOne(
+        f"Which {what} is closest to {piece.name} ({piece.id})? If two or more are equally "
+        f"close, answer {TIE}.", (*ids, TIE), "closest")
+    if chosen != TIE:
+        return [chosen]
+    if len(ids) == 2:
+        return list(ids)
+    while True:
+        tied = yield ChooseSome(f"Which of them are equally closest to {piece.name} "
+                                f"({piece.id})? Choose two or more.", tuple(ids), "equally_close")
+        if tied:
+            return list(tied)  # one alone: that one is the closest after all
+        yield Step("reask", rulebook.STEP3, "no candidate was chosen: say which are equally "
+                   "closest", {"piece": piece.id, "question": "equally_close"})
 
 
 def advanced_target(battle: Battle, piece: Piece) -> Procedure:
@@ -51,10 +79,11 @@ def advanced_target(battle: Battle, piece: Piece) -> Procedure:
     # 2: a teammate for the repeat shot, only if this character has one.
     if any(s.kind == "repeat" for seq in piece.sequences for s in seq):
         mates = [p.id for p in battle.pieces.values()
-                 if p.alive and p.id != piece.id and not p.frozen]
+                 if p.alive and p.id != piece.id and not p.frozen and not p.teleported]
         options.append(("repeat_teammate", mates, "teammates"))
-    # 3: a wild wyvern to ride.
-    options.append(("wyvern", list(battle.wyverns), "wild wyverns"))
+    # 3: a wild wyvern to ride, unless this character already rides one.
+    if piece.riding is None:
+        options.append(("wyvern", list(battle.wyverns), "wild wyverns"))
     for kind, ids, what in options:
         seen = yield from in_sight(battle, piece, ids, what)
         if seen:
@@ -105,8 +134,9 @@ def select_target(battle: Battle, piece: Piece, visible: list[Hero]) -> Procedur
         criterion = getattr(row, column)
         before = [h.id for h in candidates]
         if criterion == "closest":
-            chosen = yield from closest(battle, piece, before, "enemy")
-            candidates = [battle.heroes[chosen]]
+            # Equally close enemies go on to the next column, then the Direction tiles.
+            tied = yield from equally_closest(battle, piece, before, "enemy")
+            candidates = [battle.heroes[i] for i in tied]
         else:
             candidates = CRITERIA[criterion](candidates)
         if len(candidates) == 1:
