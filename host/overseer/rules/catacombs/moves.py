@@ -43,16 +43,20 @@ def _alive_pieces(battle: Battle) -> list[str]:
     return [p.id for p in battle.pieces.values() if p.alive]
 
 
+def _needs_mercenary(room: dict[str, Any]) -> bool:
+    return any(cards.split_entry(e)[1] == cards.MERCENARY
+               for q in cards.QUADRANTS for e in room[q])
+
+
 def _rooms(battle: Battle) -> list[str]:
-    return sorted({r["id"] for r in cards.rooms().values()})
+    """The Room cards that can be set up now (a room with Mercenary icons needs the game's
+    Catacomb Lord chosen first)."""
+    lord = battle.adventure.mercenary is not None
+    return sorted({r["id"] for r in cards.rooms().values() if lord or not _needs_mercenary(r)})
 
 
 def _lords(battle: Battle) -> list[str]:
     return sorted({r["id"] for r in cards.lords().values()})
-
-
-def _playmats(battle: Battle) -> list[str]:
-    return sorted(cards.playmats())
 
 
 def _campaigns(battle: Battle) -> list[str]:
@@ -71,6 +75,10 @@ def _cave_ready(battle: Battle) -> list[str]:
         return []
     return [h for h in _living_heroes(battle) if battle.heroes[h].away is None
             and len(cave.held_by(h)) == hidden_cave.TO_COLLECT]
+
+
+def _on_playmat(battle: Battle) -> list[str]:
+    return [h for h in _living_heroes(battle) if battle.heroes[h].away is None]
 
 
 def _in_cave(battle: Battle) -> list[str]:
@@ -109,7 +117,7 @@ class UpdateHero:
 @dataclass(frozen=True, slots=True)
 class SetupRoom:
     room: str = param(options=_rooms, prompt="Which Room card?")
-    playmat: str | None = param(default=None, options=_playmats)
+    playmat: str | None = param(default=None, prompt="The playmat the card names")
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +127,7 @@ class ChooseLord:
 
 @dataclass(frozen=True, slots=True)
 class SetupLordRoom:
-    lord: str | None = param(default=None, options=_lords)
+    lord: str | None = param(default=None, prompt="The Catacomb Lord (when none was chosen)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +147,13 @@ class HiddenCaveVisit:
     hero: str = param(options=_cave_ready)
     shot_icons: int | None = param(default=None, low=0, high=99)
     via: str | None = param(default=None, options=lambda battle: ["portal_trap"])
+    antient: str | None = param(default=None)
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenCavePortal:
+    hero: str = param(options=lambda battle: _on_playmat(battle))
+    shot_icons: int | None = param(default=None, low=0, high=99)
     antient: str | None = param(default=None)
 
 
@@ -182,6 +197,11 @@ def _end_said(proc: Callable[[Battle, Any], Procedure]) -> Callable[[Battle, Any
             yield Step(str(after), end.RULE, end.SAID[after], {"outcome": str(after)})
         return result
     return run
+
+
+def _portal_visit(battle: Battle, params: HiddenCavePortal) -> Procedure:
+    """Red Box: Hidden Cave: a hero the portal trap sent there enters without the five."""
+    return hidden_cave.hidden_cave_visit(battle, {**to_json(params), "via": "portal_trap"})
 
 
 def end_game(battle: Battle, params: NoParams) -> Procedure:
@@ -253,7 +273,9 @@ MOVES = MoveTable("Catacombs", {m.name: m for m in (
           lambda b: _between_rooms(b) and b.adventure.lord is None
           and b.adventure.mercenary is None, "once, between battles"),
     _move("setup_lord_room", "Set up the Lord's room", SetupLordRoom,
-          _legacy(setup.setup_lord_room), _between_rooms, BETWEEN),
+          _legacy(setup.setup_lord_room),
+          lambda b: _between_rooms(b) and b.adventure.lord is not None,
+          "between battles, once the Catacomb Lord is chosen"),
     _move("hidden_cave_setup", "Set up the Hidden Cave", HiddenCaveSetup,
           _legacy(hidden_cave.hidden_cave_setup),
           lambda b: _fresh(b) and b.adventure.hidden_cave is None,
@@ -263,9 +285,12 @@ MOVES = MoveTable("Catacombs", {m.name: m for m in (
           lambda b: _not_over(b) and bool(_cave_targets(b)), "no Hidden Cave monster to keep"),
     _move("hidden_cave_visit", "Visit the Hidden Cave", HiddenCaveVisit,
           _legacy(hidden_cave.hidden_cave_visit),
+          lambda b: _not_over(b) and bool(_cave_ready(b)) and not _in_cave(b),
+          "a hero must hold the five Hidden Cave monsters, and the cave be empty"),
+    _move("hidden_cave_portal", "The portal trap sent a hero to the Hidden Cave",
+          HiddenCavePortal, _portal_visit,
           lambda b: _not_over(b) and b.adventure.hidden_cave is not None
-          and any(h.alive and h.kind == "hero" for h in b.heroes.values()),
-          "no Hidden Cave in this game"),
+          and bool(_on_playmat(b)), "no Hidden Cave in this game"),
     _move("hidden_cave_leave", "Leave the Hidden Cave", HiddenCaveLeave,
           _legacy(hidden_cave.hidden_cave_leave),
           lambda b: _not_over(b) and bool(_in_cave(b)), "no hero is in the Hidden Cave"),

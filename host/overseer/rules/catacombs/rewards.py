@@ -8,14 +8,16 @@ from typing import Any
 from overseer.rules.catacombs import cards
 from overseer.rules.catacombs.rulebook import RED
 from overseer.rules.catacombs.state import Battle
-from overseer.rules.procedure import ChooseOne, Procedure, RulesError, Step
+from overseer.rules.procedure import ChooseOne, EnterNumber, Procedure, RulesError, Step, YesNo
 
 REWARDS = f"{RED}: Room Level Rewards"
 
 
-def _icons(battle: Battle, action: dict[str, Any]) -> tuple[str, bool, int, bool | None]:
+def _icons(battle: Battle, action: dict[str, Any]
+           ) -> tuple[str, bool | None, int | None, bool | None]:
     """The room and its reward icons: what the action says (read off the card), else the
-    room's data. Returns (room name, spell icon, gold, data verified or None)."""
+    room's data. Returns (room name, spell icon, gold, data verified or None); an icon
+    neither gives is ``None``."""
     name = action.get("room", battle.adventure.room)
     record = None
     if isinstance(name, str) and name != "lord":
@@ -25,16 +27,13 @@ def _icons(battle: Battle, action: dict[str, Any]) -> tuple[str, bool, int, bool
             record = None
     spell = action.get("spell", record.get("reward_spell") if record else None)
     gold = action.get("gold", record.get("reward_gold") if record else None)
-    if spell is None and gold is None:
-        raise RulesError(f"the reward icons of {name!r} are not in the data: give 'spell' "
-                         "(true/false) and/or 'gold' (a number) as the Room card shows them")
     if spell is not None and not isinstance(spell, bool):
         raise RulesError(f"'spell' must be true or false (got {spell!r})")
     if gold is not None and (isinstance(gold, bool) or not isinstance(gold, int) or gold < 0):
         raise RulesError(f"'gold' must be a whole number, 0 or more (got {gold!r})")
     from_data = record is not None and "spell" not in action and "gold" not in action
     label = record["name"] if record else str(name)
-    return label, bool(spell), gold or 0, record["verified"] if from_data else None
+    return label, spell, gold, record["verified"] if from_data else None
 
 
 def room_reward(battle: Battle, action: dict[str, Any]) -> Procedure:
@@ -45,10 +44,15 @@ def room_reward(battle: Battle, action: dict[str, Any]) -> Procedure:
         raise RulesError(f"the Battle Phase is not over: {', '.join(alive)} still on the playmat")
     if battle.adventure.rewarded:
         raise RulesError("this room has already given its rewards")
-    label, spell, gold, verified = _icons(battle, action)
     survivors = [h for h in battle.heroes.values() if h.kind == "hero" and h.alive]
     if not survivors:
         raise RulesError("no hero survived the Battle Phase: no reward")
+    label, spell, gold, verified = _icons(battle, action)
+    if spell is None and gold is None:
+        # Not in the data: the table reads the icons off the Room card.
+        spell = yield YesNo(f"Does {label}'s Room card show the Spell card icon?", "reward_spell")
+        gold = yield EnterNumber(f"How much gold does {label}'s Room card show (0 for none)?",
+                                 "reward_gold", 0, 20)
     extra = {} if verified is None else {"verified": verified}
     if spell:
         card = action.get("spell_card", "a Spell card")

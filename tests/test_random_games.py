@@ -1,0 +1,107 @@
+"""Whole games played by a random table from the specs' legal actions: no exception, every
+legal action accepted, and the end detected. Seeded: a failing seed replays."""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+import pytest
+import random_play
+from random_play import action, answer
+
+from overseer import games
+from overseer.rules.procedure import RulesError, Runner
+
+GAMES_EACH = 200
+MAX_ACTIONS = 2000
+
+CATACOMBS_WEIGHTS = {"next_ai_piece": 6, "damage_piece": 4, "setup_room": 3, "room_reward": 3,
+                     "update_hero": 0.3, "end_game": 1, "campaign_next": 2,
+                     "hidden_cave_visit": 0.5}
+
+
+def catacombs_setup(rng: random.Random) -> dict[str, Any]:
+    heroes = [{"id": f"hero-{n}", "name": f"Hero {n}", "health": rng.randint(4, 12)}
+              for n in range(1, rng.randint(1, 4) + 1)]
+    return {"heroes": heroes, "options": {"advanced_targeting": rng.random() < 0.5,
+                                          "los_blocked": rng.random() < 0.5}}
+
+
+def conquest_setup(rng: random.Random) -> dict[str, Any]:
+    players = rng.choice([{"a": "sword", "b": "skull"},
+                          {"a": "sword", "b": "skull", "c": "skull"},
+                          {"a": "sword", "b": "skull", "c": "sword", "d": "skull"}])
+    return {"setup": {"players": players, "health": rng.randint(2, 8),
+                      "last_stand": rng.random() < 0.5, "draw_at_end": rng.random() < 0.5}}
+
+
+def play(name: str, setup: dict[str, Any], rng: random.Random,
+         weights: dict[str, float]) -> tuple[int, Runner]:
+    """Play to the end. A legal action must begin; the table's random answers may still be
+    refused later (more than 10 pieces placed ...): then the state goes back, as the session
+    refolds it."""
+    spec = games.get(name)
+    runner = Runner(spec, spec.build(setup))
+    for n in range(MAX_ACTIONS):
+        if spec.is_over(runner.state):
+            return n, runner
+        before = copy.deepcopy(runner.state)
+        question = runner.begin(action(spec, runner.state, rng, weights))
+        try:
+            while question is not None:
+                question = runner.answer(answer(question, rng))
+        except RulesError:
+            runner.state = before
+    raise AssertionError(f"{name}: no end after {MAX_ACTIONS} actions")
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_random_catacombs_games_end(chunk: int) -> None:
+    ended = []
+    for seed in range(chunk * GAMES_EACH // 4, (chunk + 1) * GAMES_EACH // 4):
+        rng = random.Random(seed)
+        actions, runner = play("catacombs", catacombs_setup(rng), rng, CATACOMBS_WEIGHTS)
+        ended.append(games.CATACOMBS.result(runner.state))
+    assert all(ended)
+    # both ends are reached: the party defeated, and the table ending the game
+    assert any("defeated" in e for e in ended) and any("game is over" in e for e in ended)
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_random_conquest_games_end(chunk: int) -> None:
+    for seed in range(chunk * GAMES_EACH // 4, (chunk + 1) * GAMES_EACH // 4):
+        rng = random.Random(seed)
+        _, runner = play("conquest", conquest_setup(rng), rng, {})
+        assert games.CONQUEST.result(runner.state)
+
+
+@pytest.mark.parametrize("name", ["catacombs", "conquest"])
+def test_every_legal_action_begins(name: str) -> None:
+    """In states met along random games, every move the spec lists as legal, with random
+    parameters from its options, is accepted (it may then ask questions)."""
+    spec = games.get(name)
+    setup_of = catacombs_setup if name == "catacombs" else conquest_setup
+    tried = 0
+    for seed in range(20):
+        rng = random.Random(seed)
+        runner = Runner(spec, spec.build(setup_of(rng)))
+        for _ in range(60):
+            if spec.is_over(runner.state):
+                break
+            for move in spec.legal_actions(runner.state):
+                for _ in range(3):
+                    params = random_play.params(move, runner.state, rng)
+                    assert params is not None, f"{move.name} is legal but has no parameters"
+                    trial = Runner(spec, copy.deepcopy(runner.state))
+                    trial.begin({"do": move.name, **params})  # raises if refused
+                    tried += 1
+            before = copy.deepcopy(runner.state)
+            question = runner.begin(action(spec, runner.state, rng, CATACOMBS_WEIGHTS))
+            try:
+                while question is not None:
+                    question = runner.answer(answer(question, rng))
+            except RulesError:
+                runner.state = before
+    assert tried > 100
