@@ -83,23 +83,9 @@ class Shot:
             raise ValueError(_unknown("shot", kind_text, kind, SHOT_KINDS, text))
         if kind == "summon":
             raise ValueError(f"{text!r}: a summon shot names its monster ('Summon:Orc')")
-        mods: list[str] = []
-        amounts: list[tuple[str, int]] = []
-        for mod_text in mod_texts:
-            counted = _COUNT.match(mod_text)
-            mod = _norm(counted.group(1) if counted else mod_text)
-            if mod not in MODIFIERS:
-                raise ValueError(_unknown("modifier", mod_text, mod, MODIFIERS, text))
-            if counted:
-                number = int(counted.group(2))
-                if mod not in COUNTED_MODIFIERS:
-                    raise ValueError(f"{text!r}: the {mod.replace('_', ' ')} modifier takes no "
-                                     f"number (only {', '.join(sorted(COUNTED_MODIFIERS))})")
-                if number < 1:
-                    raise ValueError(f"{text!r}: a modifier's number is at least 1")
-                amounts.append((mod, number))
-            mods.append(mod)
-        return cls(kind, tuple(mods), None, tuple(amounts))
+        mods = [_modifier(m, text) for m in mod_texts]
+        return cls(kind, tuple(m for m, _ in mods), None,
+                   tuple((m, n) for m, n in mods if n is not None))
 
     def __post_init__(self) -> None:
         if self.summons:
@@ -133,6 +119,23 @@ def parse_sequence(texts: list[str]) -> list[Shot]:
 
 def _norm(word: str) -> str:
     return word.strip().lower().replace(" ", "_").replace("-", "_")
+
+
+def _modifier(written: str, text: str) -> tuple[str, int | None]:
+    """One modifier of ``text``, and the number it carries if the card writes one."""
+    counted = _COUNT.match(written)
+    mod = _norm(counted.group(1) if counted else written)
+    if mod not in MODIFIERS:
+        raise ValueError(_unknown("modifier", written, mod, MODIFIERS, text))
+    if counted is None:
+        return mod, None
+    if mod not in COUNTED_MODIFIERS:
+        raise ValueError(f"{text!r}: the {mod.replace('_', ' ')} modifier takes no number "
+                         f"(only {', '.join(sorted(COUNTED_MODIFIERS))})")
+    number = int(counted.group(2))
+    if number < 1:
+        raise ValueError(f"{text!r}: a modifier's number is at least 1")
+    return mod, number
 
 
 def _unknown(what: str, written: str, name: str, known: frozenset[str], text: str) -> str:
