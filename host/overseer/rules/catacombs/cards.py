@@ -44,6 +44,10 @@ def _sequences(value: Any) -> str | None:
     for seq in value:
         if not isinstance(seq, list) or not seq or not all(isinstance(s, str) for s in seq):
             return f"each sequence must be a non-empty list of shot names (got {seq!r})"
+        try:  # every shot and modifier must be one the AI rules know (state.SHOT_KINDS ...)
+            parse_sequence(seq)
+        except ValueError as err:
+            return str(err)
     return None
 
 

@@ -1,24 +1,72 @@
 """Damage dealt to the Heroic Forces and the shot modifiers that ride on it: poison, capture
-coin, stun, death card (Red Box: New Capture Coin Modifier; Ice Box: Death Cards)."""
+coin, stun, reckless, death card (Red Box: New Capture Coin Modifier; Ice Box: Death Cards,
+Reckless Shot Modifier), and the invulnerable mounts that pass damage to their riders (Ice Box:
+Mounts)."""
 
 from __future__ import annotations
 
 from overseer.rules.catacombs import rulebook
-from overseer.rules.catacombs.state import Battle, Hero, Shot
+from overseer.rules.catacombs.state import BY_HAND_MODIFIERS, Battle, Hero, Piece, Shot
 from overseer.rules.procedure import DrawToken, EnterNumber, Pick, Procedure, Step, Token
+
+MOUNT = "mount"  # the invulnerable kind of the Heroic Forces (Ice Box: Mounts)
+MOUNT_AWAY = "with_rider"  # a mount out of play with its dead rider, back with the hero
+# Modifiers that act on the character the shot hurt; an invulnerable mount takes none of them.
+ON_TARGET = frozenset({"poison", "capture_coin", "stun", "death_card", "reckless"})
+# Of those, the ones for a character still on the playmat: a hero the shot destroyed is not
+# poisoned, stunned or given a Death card (Overseer's ruling).
+LIVING = frozenset({"poison", "stun", "death_card"})
+
+
+def rider_of(battle: Battle, mount: Hero) -> Hero | None:
+    """The living character on the playmat who rides ``mount`` (``Hero.riding`` is its id)."""
+    return next((h for h in battle.heroes.values() if h.riding == mount.id and h is not mount
+                 and h.alive and h.away is None), None)
+
+
+def bearer(battle: Battle, hero: Hero) -> Hero | None:
+    """Who takes the damage of a hit on ``hero``: the character itself; for a mount, which is
+    invulnerable, its rider (the damage passes through), or nobody (Ice Box: Mounts)."""
+    if hero.kind != MOUNT:
+        return hero
+    return rider_of(battle, hero)
 
 
 def wound(battle: Battle, hero: Hero, amount: int, rule: str, why: str) -> Procedure:
-    """Take ``amount`` health from a hero (never below zero) and say so."""
+    """Take ``amount`` health from the character hit (never below zero) and say so. A mount's
+    damage goes to its rider and an unridden mount takes none; a rider who dies takes its mount
+    out of play (Ice Box: Mounts)."""
     if amount <= 0:
         return
-    before = hero.health
-    hero.health = max(0, hero.health - amount)
-    yield Step("damage", rule, f"{hero.name} loses {before - hero.health} health ({why}): "
-               f"{hero.health} left", {"target": hero.id, "amount": before - hero.health,
-                                       "health": hero.health})
-    if not hero.alive:
-        yield Step("hero_down", rule, f"{hero.name} is destroyed", {"hero": hero.id})
+    taker = bearer(battle, hero)
+    if taker is None:
+        yield Step("invulnerable", rulebook.MOUNTS, f"{hero.name} is invulnerable: {why} deals "
+                   "no damage", {"target": hero.id, "amount": amount})
+        return
+    if taker is not hero:
+        yield Step("passes_to_rider", rulebook.MOUNTS, f"{hero.name} is invulnerable: the "
+                   f"damage passes to its rider, {taker.name}",
+                   {"mount": hero.id, "rider": taker.id, "amount": amount})
+    before = taker.health
+    taker.health = max(0, taker.health - amount)
+    yield Step("damage", rule, f"{taker.name} loses {before - taker.health} health ({why}): "
+               f"{taker.health} left", {"target": taker.id, "amount": before - taker.health,
+                                        "health": taker.health})
+    if not taker.alive:
+        yield Step("hero_down", rule, f"{taker.name} is destroyed", {"hero": taker.id})
+        yield from remove_mount(battle, taker)
+
+
+def remove_mount(battle: Battle, rider: Hero) -> Procedure:
+    """Ice Box: Mounts: a rider who dies riding takes its mount out of play; the mount comes
+    back with the hero."""
+    mount = battle.heroes.get(rider.riding) if rider.riding else None
+    if mount is None or mount.kind != MOUNT or mount.away is not None:
+        return
+    mount.away = MOUNT_AWAY
+    yield Step("mount_removed", rulebook.MOUNTS, f"{rider.name} died riding {mount.name}: "
+               f"remove {mount.name} from play; it returns with {rider.name} (usually at the "
+               "Setup Phase of the next room)", {"mount": mount.id, "rider": rider.id})
 
 
 def draw_poison(battle: Battle, hero: Hero, why: str) -> Procedure:
@@ -40,27 +88,100 @@ def draw_poison(battle: Battle, hero: Hero, why: str) -> Procedure:
                {"hero": hero.id, "value": value, "verified": verified})
 
 
-def apply_modifiers(battle: Battle, hero: Hero, shot: Shot) -> Procedure:
-    """The modifiers of a shot that inflicted damage on ``hero``."""
-    mods = shot.modifiers
-    if "poison" in mods and hero.alive:
+def apply_modifiers(battle: Battle, piece: Piece, hero: Hero, shot: Shot,
+                    invulnerable: bool = False) -> Procedure:
+    """The modifiers of a shot whose damage token hit, in the card's order. ``hero`` is the
+    character that took the damage (a mount's rider), or the mount itself when
+    ``invulnerable``. Critical, chain, target and fear act elsewhere (the token level, the
+    target, the push)."""
+    for mod in shot.modifiers:
+        if mod in BY_HAND_MODIFIERS:
+            yield by_hand(piece, hero, shot, mod)
+        elif mod in ON_TARGET and invulnerable:
+            yield Step("no_effect", rulebook.MOUNTS, f"{hero.name} is invulnerable and took no "
+                       f"damage: the {_name(mod)} modifier has no effect on it (Overseer's "
+                       "ruling)", {"hero": hero.id, "modifier": mod})
+        elif mod in LIVING and not hero.alive:
+            yield Step("no_effect", rulebook.DEATH if mod == "death_card" else rulebook.PERFORM,
+                       f"the shot destroyed {hero.name}: the {_name(mod)} modifier has no "
+                       "effect (Overseer's ruling)", {"hero": hero.id, "modifier": mod})
+        elif mod == "poison":
+            yield from poison(battle, hero, shot.amount("poison"))
+        elif mod == "capture_coin":
+            yield capture_coin(hero)
+        elif mod == "stun":
+            hero.stunned = True
+            yield Step("stunned", rulebook.PERFORM, f"{hero.name} is stunned", {"hero": hero.id})
+        elif mod == "reckless":
+            yield reckless(hero)
+        elif mod == "death_card":
+            yield from death_card(battle, hero)
+
+
+def _name(mod: str) -> str:
+    return mod.replace("_", " ")
+
+
+def poison(battle: Battle, hero: Hero, count: int) -> Procedure:
+    """The poison modifier: one poison card, or as many as the number it carries."""
+    if count == 1:
         yield from draw_poison(battle, hero, "poison modifier")
-    if "capture_coin" in mods:
-        # Red Box: New Capture Coin Modifier: one coin back to the Treasury, if any.
-        if hero.gold > 0:
-            hero.gold -= 1
-            yield Step("capture_coin", rulebook.CAPTURE_COIN,
-                       f"{hero.name} returns a coin to the Treasury: {hero.gold} gold left",
-                       {"hero": hero.id, "gold": hero.gold})
-        else:
-            yield Step("capture_coin", rulebook.CAPTURE_COIN,
-                       f"{hero.name} has no gold: the capture coin has no effect",
-                       {"hero": hero.id, "gold": 0})
-    if "stun" in mods and hero.alive:
-        hero.stunned = True
-        yield Step("stunned", rulebook.PERFORM, f"{hero.name} is stunned", {"hero": hero.id})
-    if "death_card" in mods:
-        yield from death_card(battle, hero)
+        return
+    # The fan data writes "Poison (2)"; the books do not print what the number means.
+    for n in range(1, count + 1):
+        yield from draw_poison(battle, hero, f"poison ({count}) modifier, card {n} of {count}: "
+                               "the number counts poison cards, Overseer's ruling")
+
+
+def capture_coin(hero: Hero) -> Step:
+    """Red Box: New Capture Coin Modifier: one coin back to the Treasury, if any."""
+    if hero.gold > 0:
+        hero.gold -= 1
+        return Step("capture_coin", rulebook.CAPTURE_COIN,
+                    f"{hero.name} returns a coin to the Treasury: {hero.gold} gold left",
+                    {"hero": hero.id, "gold": hero.gold})
+    return Step("capture_coin", rulebook.CAPTURE_COIN,
+                f"{hero.name} has no gold: the capture coin has no effect",
+                {"hero": hero.id, "gold": 0})
+
+
+def reckless(hero: Hero) -> Step:
+    """Ice Box: Reckless Shot Modifier: the hero's shots now hurt teammates, for the rest of the
+    game, even if the hero is killed."""
+    already = hero.reckless
+    hero.reckless = True
+    text = (f"{hero.name} is already reckless" if already else
+            f"{hero.name} becomes reckless for the rest of the game: friendly fire no longer "
+            "protects their teammates from their shots; place the Reckless! card by their "
+            "player board")
+    if not hero.alive:
+        text += " (it stays, though the hero is destroyed)"
+    return Step("reckless", rulebook.RECKLESS, text, {"hero": hero.id})
+
+
+def by_hand(piece: Piece, hero: Hero, shot: Shot, mod: str) -> Step:
+    """A modifier the AI rules do not describe: the table resolves it."""
+    return Step("instruction", rulebook.PERFORM,
+                f"{piece.name}'s {shot.label()} hit {hero.name}: the AI rules do not describe "
+                f"the {_name(mod)} modifier; resolve it by the card and the Catacombs 3E "
+                "Reference Manual, and tell the gadget what changed",
+                {"piece": piece.id, "target": hero.id, "modifier": mod, "implemented": False})
+
+
+def not_applied(piece: Piece, shot: Shot, keep: frozenset[str] = frozenset()) -> Procedure:
+    """The modifiers of a shot the AI performs without a damage token on a hero (a rush, a
+    vortex, ...): none is applied, and the table is told so. ``keep`` names those the shot's
+    rule does use (target on a ranged shot); chain the AI ignores anyway."""
+    for mod in shot.modifiers:
+        if mod == "chain" or mod in keep:
+            continue
+        yield Step("instruction", rulebook.PERFORM,
+                   f"{piece.name}'s {shot.label()}: the AI rules draw no damage token on a hero "
+                   f"for a {_name(shot.kind)}, so its {_name(mod)} modifier is not applied; if "
+                   "the table judges that it took effect, resolve it by hand and tell the gadget "
+                   "what changed",
+                   {"piece": piece.id, "shot": shot.label(), "modifier": mod,
+                    "implemented": False})
 
 
 def death_card(battle: Battle, hero: Hero) -> Procedure:

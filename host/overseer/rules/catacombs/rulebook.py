@@ -19,6 +19,8 @@ NEW_SHOTS = f"{RED}: New Character Shots"
 NEW_RANGED = f"{RED}: New Ranged Shots"
 CAPTURE_COIN = f"{RED}: New Capture Coin Modifier"
 DEATH = f"{ICE}: Death Cards"
+MOUNTS = f"{ICE}: Mounts"
+RECKLESS = f"{ICE}: Reckless Shot Modifier"
 # The base game ends a Battle Phase when one side is gone; the seeds do not print it.
 BATTLE_END = "Catacombs 3E: end of the Battle Phase (base game; Overseer's reading)"
 GAME_END = "Catacombs 3E: end of the game (one room or one campaign; Overseer's reading)"

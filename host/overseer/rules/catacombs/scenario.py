@@ -48,9 +48,12 @@ def _piece(spec: dict[str, Any], n: int, behaviour: dict[str, Any]) -> Piece:
         missing = [k for k in ("type", "sequences") if k not in spec]
         if missing:
             raise ValueError(f"pieces[{n}] needs 'card', or {' and '.join(missing)}")
+        try:
+            sequences = [parse_sequence(seq) for seq in spec["sequences"]]
+        except ValueError as err:
+            raise ValueError(f"pieces[{n}] ({spec['id']}) sequences: {err}") from None
         piece = Piece(id=spec["id"], name=spec.get("name", spec["id"]), type=spec["type"],
-                      order_tile=spec.get("order_tile", "level-1"),
-                      sequences=[parse_sequence(seq) for seq in spec["sequences"]])
+                      order_tile=spec.get("order_tile", "level-1"), sequences=sequences)
     for key in ("health", "flying", "type", "order_tile", "name"):
         if key in spec and key != "card":
             setattr(piece, key, spec[key])

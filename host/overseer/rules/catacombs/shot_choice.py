@@ -4,14 +4,9 @@ Shot Preference column of the AI Player Attack Behaviour table)."""
 from __future__ import annotations
 
 from overseer.rules.catacombs import rulebook
-from overseer.rules.catacombs.state import Battle, Piece, Shot
+from overseer.rules.catacombs.state import RANGED, Battle, Piece, Shot
 from overseer.rules.procedure import Procedure, Roll, Step
 
-RANGED = frozenset({
-    "missile", "fireball", "giant_fireball", "boulder", "ice", "ice_boulder", "lightning",
-    "dagger", "boomerang", "scorched_earth", "portal_trap", "vortex", "web", "stone_trap",
-    "hook", "heal", "summon_antient",
-})
 MELEE = frozenset({"melee"})
 
 

@@ -4,16 +4,16 @@ Ranged Shots; Clock Template for summons)."""
 from __future__ import annotations
 
 from overseer.rules.catacombs import cards, clock, damage_tokens, rulebook
-from overseer.rules.catacombs.modifiers import apply_modifiers, wound
+from overseer.rules.catacombs.modifiers import apply_modifiers, bearer, not_applied, wound
 from overseer.rules.catacombs.shot_choice import RANGED
-from overseer.rules.catacombs.state import Battle, Hero, Piece, Shot
+from overseer.rules.catacombs.state import BY_HAND, CHARACTER_DAMAGE, Battle, Hero, Piece, Shot
 from overseer.rules.catacombs.targeting import Target, closest, in_sight
 from overseer.rules.procedure import ChooseSome, Procedure, Roll, Step, YesNo
 
-# Character shots that inflict damage: reposition as a rush, then the Attack template.
-CHARACTER_DAMAGE = frozenset({"melee", "bite", "roll", "devour", "sword", "crush", "claw"})
 # Ranged shots the AI resolves without a damage token.
 NO_DAMAGE_RANGED = frozenset({"web", "hook", "heal", "summon_antient"})
+# Shots whose damage tokens are resolved on a hero (resolve_hit): the ones that apply modifiers.
+TOKEN_SHOTS = CHARACTER_DAMAGE | (RANGED - NO_DAMAGE_RANGED - {"vortex", "portal_trap"})
 MAX_REPEATS = 3  # a repeat shot cannot chain forever (Overseer's ruling)
 
 
@@ -51,25 +51,29 @@ def rush(battle: Battle, piece: Piece, target: Target, why: str = "rush") -> Pro
 
 def resolve_hit(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedure:
     """Draw the shot's damage tokens, inflict them, apply modifiers, push if no zero token
-    came; a reset icon returns the discards afterwards."""
+    came; a reset icon returns the discards afterwards. A mount is invulnerable: a hit on it
+    goes to its rider, or does no damage when no one rides it (Ice Box: Mounts)."""
     tokens = []
     for level in damage_tokens.levels(shot):
         tokens.append((yield from damage_tokens.draw(battle, level, f"{piece.name}: "
                                                      f"{shot.label()} on {hero.name}")))
     total = sum(t.value for t in tokens)
     zero = any(t.value == 0 for t in tokens)
+    taker = bearer(battle, hero)  # before the damage: a rider it kills no longer rides
     if total > 0:
         yield from wound(battle, hero, total, rulebook.TOKENS, f"{piece.name}'s {shot.label()}")
-        yield from apply_modifiers(battle, hero, shot)
+        yield from apply_modifiers(battle, piece, taker or hero, shot, taker is None)
     else:
         yield Step("miss", rulebook.TOKENS, f"{piece.name}'s {shot.label()} misses {hero.name} "
                    "(zero token)", {"piece": piece.id, "target": hero.id})
-    # Red Box: Clock Template (errata): no zero token drawn, the target is pushed; the fear
-    # modifier also moves a character it hurt. Both at once make one move (Overseer's ruling).
+    # Red Box: Clock Template (errata): no zero token drawn, the target is pushed (even one that
+    # took no damage; a rider is knocked off its mount); the fear modifier also moves a
+    # character it hurt. Both at once make one move (Overseer's ruling).
     fear = "fear" in shot.modifiers and total > 0
-    if (not zero or fear) and hero.alive and hero.away is None:
+    pushed = taker or hero
+    if (not zero or fear) and pushed.alive and pushed.away is None:
         why = f"hit by {piece.name}'s {shot.label()}" + (" (fear)" if fear else "")
-        yield from clock.push(battle, hero.id, why)
+        yield from clock.push(battle, pushed.id, why)
     yield from damage_tokens.settle(battle, tokens)
     return total
 
@@ -167,6 +171,10 @@ def perform_shot(battle: Battle, piece: Piece, target: Target, shot: Shot,
         yield Step("no_effect", rulebook.PERFORM, f"{hero.name} is no longer on the playmat",
                    {"piece": piece.id, "target": hero.id})
         return False
+    if shot.modifiers and kind not in TOKEN_SHOTS and kind not in BY_HAND:
+        # A shot with no damage token on a hero applies none of its modifiers: say so.
+        yield from not_applied(piece, shot, frozenset({"target"}) if kind in RANGED
+                               and kind not in NO_DAMAGE_RANGED else frozenset())
     if kind in ("rush", "open_portal"):  # open portal: the AI rushes instead
         yield from rush(battle, piece, target, "rush" if kind == "rush" else "open portal: rush")
     elif kind == "move_to_rune":  # move to rune: the AI moves to a random rune

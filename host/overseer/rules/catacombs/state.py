@@ -6,6 +6,8 @@ Positions on the playmat are not modelled: what depends on them is asked of the 
 
 from __future__ import annotations
 
+import difflib
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -19,34 +21,88 @@ if TYPE_CHECKING:
 ENEMY_KINDS = ("hero", "familiar", "ally", "mount", "assistant")
 
 
+# The shot vocabulary of the AI rules, in one place. A card or scenario piece naming a shot or a
+# modifier outside these sets is refused when it is read (``Shot.parse``).
+# Character shots that inflict damage: reposition as a rush, then the Attack template (Red Box:
+# AI Player Behaviour, step 5; the sword: New Character Shots).
+CHARACTER_DAMAGE = frozenset({"melee", "bite", "roll", "devour", "sword", "crush", "claw"})
+# Ranged shots (Red Box: step 5, New Ranged Shots; Ice Box: Ranged Shots).
+RANGED = frozenset({
+    "missile", "fireball", "giant_fireball", "boulder", "ice", "ice_boulder", "lightning",
+    "dagger", "boomerang", "scorched_earth", "portal_trap", "vortex", "web", "stone_trap",
+    "hook", "heal", "summon_antient",
+})
+# Shots that move or bring in characters (Red Box: step 5; New Character Shots; Clock Template).
+MOVES = frozenset({"rush", "open_portal", "move_to_rune", "runic_shift", "teleport", "summon",
+                   "repeat"})
+# Shots on the fan cards the AI rules do not describe: named for the table to perform by hand.
+BY_HAND = frozenset({"shield", "see_card", "target"})
+SHOT_KINDS = CHARACTER_DAMAGE | RANGED | MOVES | BY_HAND
+
+# Modifiers the rules apply: poison, capture coin (Red Box: New Capture Coin Modifier), stun,
+# death card (Ice Box: Death Cards), reckless (Ice Box: Reckless Shot Modifier) on the hero hit;
+# critical picks the damage token level; chain is ignored by the AI; target picks a ranged
+# shot's target (a melee one is ignored); fear moves the character hit (Clock Template).
+APPLIED_MODIFIERS = frozenset({"poison", "capture_coin", "stun", "death_card", "reckless",
+                               "critical", "chain", "target", "fear"})
+# Modifiers on the fan cards the AI rules do not describe: an instruction for the table.
+BY_HAND_MODIFIERS = frozenset({"regeneration", "petrify", "corrosion", "transform"})
+MODIFIERS = APPLIED_MODIFIERS | BY_HAND_MODIFIERS
+# Modifiers that may carry a number, as the fan data writes ``Poison (2)``.
+COUNTED_MODIFIERS = frozenset({"poison"})
+
+_COUNT = re.compile(r"^(.*?)\s*\(\s*(\d+)\s*\)$")
+
+
 @dataclass(frozen=True, slots=True)
 class Shot:
     """One shot icon of a sequence: ``melee``, ``missile``, ``summon`` ...; modifiers such as
     ``poison``, ``critical``, ``capture_coin``, ``death_card``; ``summons`` names the monster a
-    summon shot brings in."""
+    summon shot brings in; ``amounts`` holds a modifier's number (``Poison (2)``)."""
 
     kind: str
     modifiers: tuple[str, ...] = ()
     summons: str | None = None
+    amounts: tuple[tuple[str, int], ...] = ()
     text: str = field(init=False, compare=False, repr=False)  # the label, made once
 
     @classmethod
     def parse(cls, text: str) -> Shot:
-        """``"Melee"``, ``"Melee+Poison"``, ``"Missile+Target"``, ``"Summon:Fire Spirit"``."""
+        """``"Melee"``, ``"Melee+Poison"``, ``"Melee+Poison (2)"``, ``"Missile+Target"``,
+        ``"Summon:Fire Spirit"``. A name the rules do not know raises ValueError."""
+        if not isinstance(text, str):
+            raise ValueError(f"a shot is written as text, such as 'Melee+Poison' (got {text!r})")
         if text.lower().startswith("summon:"):
-            return cls("summon", (), text.split(":", 1)[1].strip())
-        kind, *mods = (part.strip() for part in text.split("+"))
-        return cls(_norm(kind), tuple(_norm(m) for m in mods))
+            name = text.split(":", 1)[1].strip()
+            if not name:
+                raise ValueError(f"{text!r}: a summon shot names its monster ('Summon:Orc')")
+            return cls("summon", (), name)
+        kind_text, *mod_texts = (part.strip() for part in text.split("+"))
+        kind = _norm(kind_text)
+        if kind not in SHOT_KINDS:
+            raise ValueError(_unknown("shot", kind_text, kind, SHOT_KINDS, text))
+        if kind == "summon":
+            raise ValueError(f"{text!r}: a summon shot names its monster ('Summon:Orc')")
+        mods = [_modifier(m, text) for m in mod_texts]
+        return cls(kind, tuple(m for m, _ in mods), None,
+                   tuple((m, n) for m, n in mods if n is not None))
 
     def __post_init__(self) -> None:
         if self.summons:
             text = f"summon {self.summons}"
         else:
-            text = " + ".join(w.replace("_", " ") for w in (self.kind, *self.modifiers))
+            counts = dict(self.amounts)
+            text = " + ".join(
+                w.replace("_", " ") + (f" ({counts[w]})" if w in counts else "")
+                for w in (self.kind, *self.modifiers))
         object.__setattr__(self, "text", text)
 
     def label(self) -> str:
         return self.text
+
+    def amount(self, modifier: str) -> int:
+        """The number a modifier carries: 1 unless the card writes one (``Poison (2)``)."""
+        return dict(self.amounts).get(modifier, 1)
 
 
 # Connectors between shots. The AI reads Elastic as Then (Red Box: AI Player Behaviour, step 5).
@@ -54,12 +110,40 @@ CONNECTORS = frozenset({"then", "elastic"})
 
 
 def parse_sequence(texts: list[str]) -> list[Shot]:
-    """A card's shot sequence, connectors dropped: ``["Rush", "Elastic", "Missile"]``."""
-    return [Shot.parse(t) for t in texts if _norm(t) not in CONNECTORS]
+    """A card's shot sequence, connectors dropped: ``["Rush", "Elastic", "Missile"]``. A shot or
+    modifier the rules do not know raises ValueError naming it."""
+    if not isinstance(texts, list):
+        raise ValueError(f"a shot sequence is a list of shots (got {texts!r})")
+    return [Shot.parse(t) for t in texts if not isinstance(t, str) or _norm(t) not in CONNECTORS]
 
 
 def _norm(word: str) -> str:
     return word.strip().lower().replace(" ", "_").replace("-", "_")
+
+
+def _modifier(written: str, text: str) -> tuple[str, int | None]:
+    """One modifier of ``text``, and the number it carries if the card writes one."""
+    counted = _COUNT.match(written)
+    mod = _norm(counted.group(1) if counted else written)
+    if mod not in MODIFIERS:
+        raise ValueError(_unknown("modifier", written, mod, MODIFIERS, text))
+    if counted is None:
+        return mod, None
+    if mod not in COUNTED_MODIFIERS:
+        raise ValueError(f"{text!r}: the {mod.replace('_', ' ')} modifier takes no number "
+                         f"(only {', '.join(sorted(COUNTED_MODIFIERS))})")
+    number = int(counted.group(2))
+    if number < 1:
+        raise ValueError(f"{text!r}: a modifier's number is at least 1")
+    return mod, number
+
+
+def _unknown(what: str, written: str, name: str, known: frozenset[str], text: str) -> str:
+    """The refusal of an unknown name, with the closest known one (or all of them)."""
+    close = difflib.get_close_matches(name, sorted(known), n=1)
+    hint = (f"did you mean {close[0].replace('_', ' ')!r}?" if close else
+            "known: " + ", ".join(sorted(k.replace("_", " ") for k in known)))
+    return f"{text!r}: {written!r} is not a {what} the AI rules know ({hint})"
 
 
 @dataclass(slots=True)
