@@ -28,7 +28,11 @@ class Move(Generic[S]):
     params: type  # a frozen dataclass of ``params.param`` fields
     procedure: Callable[[S, Any], Procedure]
     available: Callable[[S], bool]
-    why_not: str  # said when the move is not available now
+    why_not: str | Callable[[S], str]  # said when the move is not available now
+
+    def refusal(self, state: S) -> str:
+        why = self.why_not if isinstance(self.why_not, str) else self.why_not(state)
+        return f"{self.label}: {why}"
 
 
 @dataclass(frozen=True)
@@ -59,5 +63,5 @@ class MoveTable(Generic[S]):
         except ParamError as err:
             raise RulesError(str(err)) from None
         if not move.available(state):
-            raise RulesError(f"{move.label}: {move.why_not}")
+            raise RulesError(move.refusal(state))
         return move.procedure(state, params)

@@ -71,7 +71,9 @@ def ask_of(field: dataclasses.Field[Any]) -> Ask:
 def _type_name(tp: Any) -> str:
     origin = typing.get_origin(tp)
     if origin in (typing.Union, types.UnionType):
-        return " or ".join(_type_name(a) for a in typing.get_args(tp))
+        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        name = " or ".join(_type_name(a) for a in args)
+        return f"{name} (or null)" if len(args) < len(typing.get_args(tp)) else name
     if tp is type(None):
         return "null"
     if origin in (tuple, list):

@@ -2,16 +2,16 @@
 
 from typing import Any
 
-from overseer import scenario
+from overseer import games, scenario
 from overseer.rules.catacombs import scenario as catacombs
 from overseer.rules.procedure import RulesError, Runner
 
 
 def drive_scenario(scn: dict[str, Any]):
     """Returns (battle, runner, the error that stopped it or None)."""
-    game, battle = catacombs.build(scn)
+    battle = games.CATACOMBS.build(scn)
     script = scenario.Script(scn)
-    runner = Runner(game, battle, chance=script.chance)
+    runner = Runner(games.CATACOMBS, battle, chance=script.chance)
     try:
         for action in scn["actions"]:
             scenario.play(runner, script, action)

@@ -238,9 +238,51 @@ def _campaign_left(battle: Battle) -> bool:
         and _between_rooms(battle)
 
 
-def _won_unrewarded(battle: Battle) -> bool:
-    return end.outcome(battle) is end.Outcome.ROOM_WON and not battle.adventure.rewarded \
-        and battle.adventure.over is None
+def _rewards_due(battle: Battle) -> bool:
+    """No battle going on, a hero standing, and the room's rewards not given yet."""
+    return _between_rooms(battle) and not battle.adventure.rewarded \
+        and bool(_living_heroes(battle))
+
+
+def _no_rewards(battle: Battle) -> str:
+    alive = _alive_pieces(battle)
+    if alive:
+        return f"the Battle Phase is not over: {', '.join(alive)} still on the playmat"
+    if battle.adventure.rewarded:
+        return "this room has already given its rewards"
+    if not _living_heroes(battle):
+        return "no hero survived the Battle Phase: no reward"
+    return "the game is over"
+
+
+def _no_visit(battle: Battle) -> str:
+    cave = battle.adventure.hidden_cave
+    if cave is None:
+        return "the Hidden Cave is not in this game (hidden_cave_setup at the start)"
+    inside = [battle.heroes[h].name for h in _in_cave(battle)]
+    if inside:
+        return f"{', '.join(inside)} is already in the Hidden Cave: one hero at a time"
+    if end.is_over(battle):
+        return "the game is over"
+    return "no hero can go: " + "; ".join(
+        f"{h.name} is dead" if not h.alive else
+        f"{h.name} holds {len(cave.held_by(h.id))} of the {hidden_cave.TO_COLLECT} Hidden Cave "
+        "monsters" for h in battle.heroes.values() if h.kind == "hero")
+
+
+def _no_campaign_start(battle: Battle) -> str:
+    if battle.adventure.campaign is not None:
+        return f"the {battle.adventure.campaign} campaign is already under way"
+    return "at the start of the game, before any room"
+
+
+def _no_stage(battle: Battle) -> str:
+    name = battle.adventure.campaign
+    if name is None:
+        return "no campaign under way (campaign_start first)"
+    if battle.adventure.stage >= len(campaign.stages(name)):
+        return f"the {name} campaign is complete"
+    return BETWEEN
 
 
 def _playing(battle: Battle) -> bool:
@@ -256,7 +298,8 @@ BETWEEN = "only between battles"
 
 
 def _move(name: str, label: str, params: type, proc: Callable[[Battle, Any], Procedure],
-          available: Callable[[Battle], bool], why_not: str) -> Move[Battle]:
+          available: Callable[[Battle], bool], why_not: str | Callable[[Battle], str]
+          ) -> Move[Battle]:
     return Move(name, label, params, _end_said(proc), available, why_not)
 
 
@@ -285,8 +328,7 @@ MOVES = MoveTable("Catacombs", {m.name: m for m in (
           lambda b: _not_over(b) and bool(_cave_targets(b)), "no Hidden Cave monster to keep"),
     _move("hidden_cave_visit", "Visit the Hidden Cave", HiddenCaveVisit,
           _legacy(hidden_cave.hidden_cave_visit),
-          lambda b: _not_over(b) and bool(_cave_ready(b)) and not _in_cave(b),
-          "a hero must hold the five Hidden Cave monsters, and the cave be empty"),
+          lambda b: _not_over(b) and bool(_cave_ready(b)) and not _in_cave(b), _no_visit),
     _move("hidden_cave_portal", "The portal trap sent a hero to the Hidden Cave",
           HiddenCavePortal, _portal_visit,
           lambda b: _not_over(b) and b.adventure.hidden_cave is not None
@@ -295,12 +337,11 @@ MOVES = MoveTable("Catacombs", {m.name: m for m in (
           _legacy(hidden_cave.hidden_cave_leave),
           lambda b: _not_over(b) and bool(_in_cave(b)), "no hero is in the Hidden Cave"),
     _move("room_reward", "Room rewards", RoomReward, _legacy(rewards.room_reward),
-          _won_unrewarded, "only once, after a room is won"),
+          _rewards_due, _no_rewards),
     _move("campaign_start", "Start a campaign", CampaignStart,
           _legacy(campaign.campaign_start),
-          lambda b: _fresh(b) and b.adventure.campaign is None, "at the start of the game"),
+          lambda b: _fresh(b) and b.adventure.campaign is None, _no_campaign_start),
     _move("campaign_next", "The campaign's next stage", NoParams,
-          _legacy(campaign.campaign_next), _campaign_left,
-          "only between battles of a campaign with stages left"),
+          _legacy(campaign.campaign_next), _campaign_left, _no_stage),
     _move("end_game", "End the game", NoParams, end_game, _between_rooms, BETWEEN),
 )})
