@@ -7,6 +7,7 @@ procedures change them. ``from_scenario`` reads them from a scenario's top-level
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +44,10 @@ class Adventure:
     spells: dict[str, list[str]] = field(default_factory=dict)  # hero id -> spell cards
     platinum: dict[str, int] = field(default_factory=dict)  # hero id -> platinum coins
     antients: dict[str, list[str]] = field(default_factory=dict)  # hero id -> Antient pieces
+    # Cards the table entered because the card data lacks them (campaign rooms and Lords), by
+    # id; they come from the actions' "card" and so are rebuilt by a refold of the log.
+    entered_rooms: dict[str, dict[str, Any]] = field(default_factory=dict)
+    entered_lords: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def suppressed_shots(self, battle: Battle) -> list[str]:
         """Shots the heroes may not use now: the room's, and those of every suppressing
@@ -80,6 +85,8 @@ class Adventure:
             "spells": {k: list(v) for k, v in self.spells.items()},
             "platinum": dict(self.platinum),
             "antients": {k: list(v) for k, v in self.antients.items()},
+            "entered": {"rooms": copy.deepcopy(self.entered_rooms),
+                        "lords": copy.deepcopy(self.entered_lords)},
         }
 
 
