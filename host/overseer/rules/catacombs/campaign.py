@@ -114,23 +114,24 @@ def campaign_start(battle: Battle, action: dict[str, Any]) -> Procedure:
                + " (the printed list order: the book's path arrows are not in its text)",
                {"campaign": camp["id"], "start": start,
                 "stages": [list(s["rooms"]) for s in listed], "verified": False})
-    if adventure.lord is not None:
-        return
     # "Start: use the Monstrosity": Overseer reads the start as the campaign's Catacomb Lord.
-    if lord is None:
+    reading = f"the campaign's Catacomb Lord is the {start} (Overseer's reading of the start)"
+    if adventure.lord is not None:
+        yield Step("campaign_lord", CAMPAIGNS, f"{reading}: already this game's Lord",
+                   {"lord": adventure.lord, "known": True, "verified": False})
+    elif lord is None:
         yield Step("campaign_lord", CAMPAIGNS,
-                   f"the campaign's Catacomb Lord is the {start} (Overseer's reading of the "
-                   f"start); its card is not in the card data: enter it (choose_lord with "
+                   f"{reading}; its card is not in the card data: enter it (choose_lord with "
                    f"\"lord\": \"{start}\" and its \"card\") before a room with Mercenary icons "
-                   "and before the Lair", {"lord": start, "known": False, "verified": False})
-        return
-    yield Step("campaign_lord", CAMPAIGNS, f"the campaign's Catacomb Lord is the {start} "
-               "(Overseer's reading of the start)",
-               {"lord": lord["id"], "known": True,
-                "entered": lord["source"] == ENTERED, "verified": False})
-    from overseer.rules.catacombs import setup
+                   "and before the Lair", {"lord": _slug(start), "known": False,
+                                           "verified": False})
+    else:
+        yield Step("campaign_lord", CAMPAIGNS, reading,
+                   {"lord": lord["id"], "known": True, "entered": lord["source"] == ENTERED,
+                    "verified": False})
+        from overseer.rules.catacombs import setup
 
-    yield from setup.fix_lord(battle, lord)
+        yield from setup.fix_lord(battle, lord)
 
 
 def campaign_next(battle: Battle, action: dict[str, Any]) -> Procedure:
@@ -183,17 +184,10 @@ def campaign_next(battle: Battle, action: dict[str, Any]) -> Procedure:
 # --------------------------------------------------------------------------- entered cards
 
 ENTERED = "entered by the table"
-ROOM_CARD = {"level": "the Room card level, 0 to 2 (the campaign's printed level by default)",
-             **{q: "'N x Monster', 'N x Mercenary' or 'N x Level L Monster Group' entries"
-                for q in cards.QUADRANTS},
-             "suppresses": "shot names", "playmat": "a playmat id the card names",
-             "reward_spell": "true when the card shows the Spell icon",
-             "reward_gold": "the gold icon's amount"}
-LORD_CARD = {"health": "a whole number, 1 or more",
-             "sequences": "shot sequences, each a list: [[\"Rush\", \"Melee+Critical\"]]",
-             "mercenary": "one monster, or two (D12 1-6 top, 7-12 bottom)",
-             "minions": "'N x Monster' entries, a choice as a [left, right] pair",
-             "playmats": "up to two playmat ids (left, right)", "notes": "text"}
+# The fields of an entered card: those of a rooms.toml / lords.toml record the card shows
+# (a room's level is its `difficulty` there; docs/data.md).
+ROOM_CARD = ("level", *cards.QUADRANTS, "suppresses", "playmat", "reward_spell", "reward_gold")
+LORD_CARD = ("health", "sequences", "mercenary", "minions", "playmats", "notes")
 
 
 def _slug(name: str) -> str:
@@ -293,13 +287,13 @@ def lord_piece(piece_id: str, record: dict[str, Any]) -> Piece:
                  health=record["health"])
 
 
-def _check_keys(card: Any, allowed: dict[str, str], what: str) -> dict[str, Any]:
+def _check_keys(card: Any, allowed: tuple[str, ...], what: str) -> dict[str, Any]:
     if not isinstance(card, dict):
         raise RulesError(f"{what}: the card is an object of " + ", ".join(allowed)
                          + f" (got {card!r})")
     for key in card:
         if key not in allowed:
-            close = difflib.get_close_matches(str(key), list(allowed), n=1)
+            close = difflib.get_close_matches(str(key), allowed, n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
             raise RulesError(f"{what}: the card has no field {key!r}{hint} (fields: "
                              + ", ".join(allowed) + ")")
