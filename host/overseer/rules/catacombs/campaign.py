@@ -287,6 +287,11 @@ def lord_piece(piece_id: str, record: dict[str, Any]) -> Piece:
                  health=record["health"])
 
 
+def _check_name(name: str, what: str) -> None:
+    if not _slug(name):
+        raise RulesError(f"an entered card needs the {what}'s name as printed (got {name!r})")
+
+
 def _check_keys(card: Any, allowed: tuple[str, ...], what: str) -> dict[str, Any]:
     if not isinstance(card, dict):
         raise RulesError(f"{what}: the card is an object of " + ", ".join(allowed)
@@ -353,6 +358,7 @@ def enter_room(battle: Battle, name: str, card: Any) -> dict[str, Any]:
     """A Room card the table enters (validated; not kept yet): ``{"level", "level1" ..
     "level4", "suppresses", "playmat", "reward_spell", "reward_gold"}``."""
     what = f"the {name} Room card"
+    _check_name(name, "room")
     if _known_room(battle, name) is not None:
         raise RulesError(f"{name} is already known (the card data or entered in this game): "
                          "no card to enter")
@@ -361,7 +367,8 @@ def enter_room(battle: Battle, name: str, card: Any) -> dict[str, Any]:
     level = card.get("level", next(iter(printed)) if len(printed) == 1 else None)
     if level is None:
         raise RulesError(f"{what}: give its 'level' (the Room card level, 0 to 2)")
-    if isinstance(level, bool) or level not in (0, 1, 2) or (printed and level not in printed):
+    if isinstance(level, bool) or not isinstance(level, int) or level not in (0, 1, 2) \
+            or (printed and level not in printed):
         raise RulesError(f"{what}: level {level!r} is not "
                          + (f"the printed level ({', '.join(map(str, sorted(printed)))})"
                             if printed else "0, 1 or 2"))
@@ -383,7 +390,7 @@ def enter_room(battle: Battle, name: str, card: Any) -> dict[str, Any]:
             raise RulesError(f"{what}: reward_spell must be true or false")
         record["reward_spell"] = card["reward_spell"]
     if "reward_gold" in card:
-        record["reward_gold"] = _whole(card["reward_gold"], 0, f"{what}: reward_gold")
+        record["reward_gold"] = _whole(card["reward_gold"], 1, f"{what}: reward_gold")
     return {**record, "source": ENTERED, "verified": False}
 
 
@@ -391,6 +398,7 @@ def enter_lord(battle: Battle, name: str, card: Any) -> dict[str, Any]:
     """A Catacomb Lord card the table enters (validated; not kept yet): ``{"health",
     "sequences", "mercenary", "minions", "playmats", "notes"}``."""
     what = f"the {name} Catacomb Lord card"
+    _check_name(name, "lord")
     if _known_lord(battle, name) is not None:
         raise RulesError(f"{name} is already known (the card data or entered in this game): "
                          "no card to enter")
