@@ -7,6 +7,7 @@ procedures change them. ``from_scenario`` reads them from a scenario's top-level
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -45,6 +46,10 @@ class Adventure:
     antients: dict[str, list[str]] = field(default_factory=dict)  # hero id -> Antient pieces
     rewarded: bool = False  # the room set up last has given its rewards
     over: str | None = None  # the game's end, as said when the table ended it
+    # Cards the table entered because the card data lacks them (campaign rooms and Lords), by
+    # id; they come from the actions' "card" and so are rebuilt by a refold of the log.
+    entered_rooms: dict[str, dict[str, Any]] = field(default_factory=dict)
+    entered_lords: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def suppressed_shots(self, battle: Battle) -> list[str]:
         """Shots the heroes may not use now: the room's, and those of every suppressing
@@ -84,6 +89,8 @@ class Adventure:
             "antients": {k: list(v) for k, v in self.antients.items()},
             "rewarded": self.rewarded,
             "over": self.over,
+            "entered": {"rooms": copy.deepcopy(self.entered_rooms),
+                        "lords": copy.deepcopy(self.entered_lords)},
         }
 
 

@@ -190,9 +190,16 @@ def _limited(battle: Battle, hero: Hero, cave: HiddenCave) -> Procedure:
             values = sorted({str(v) for v in hero.poison})
             value = values[0] if len(values) == 1 else (
                 yield ChooseOne("Which Poison card (its value)?", tuple(values), "poison_card"))
+            # The book says discard; where the card goes it does not say. Overseer returns it
+            # to the Poison deck (as the Poison Shot Modifier does with the card it draws):
+            # the deck the gadget draws from is every card no hero holds.
             hero.poison.remove(int(value))
+            back = ("shuffle it back into the Poison deck" if battle.options.physical_poison
+                    else "it goes back into the Poison deck")
             yield Step("hidden_cave_poison", CAVE, f"{hero.name} discards a Poison card "
-                       f"({value})", {"hero": hero.id, "value": int(value)})
+                       f"({value}): {back} (Overseer's ruling)",
+                       {"hero": hero.id, "value": int(value), "to_deck": True,
+                        "verified": False})
     if cave.items:
         item = cave.items[0] if len(cave.items) == 1 else (
             yield Pick("Hidden Cave items", f"a random item for {hero.name}",

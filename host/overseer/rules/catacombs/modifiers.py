@@ -69,6 +69,17 @@ def remove_mount(battle: Battle, rider: Hero) -> Procedure:
                "Setup Phase of the next room)", {"mount": mount.id, "rider": rider.id})
 
 
+def poison_left(battle: Battle) -> list[int]:
+    """The Poison deck the gadget draws from: the game's cards (``battle.poison_deck``) less
+    the cards the heroes hold. A card a hero gives up is back in the deck at once."""
+    left = list(battle.poison_deck)
+    for hero in battle.heroes.values():
+        for value in hero.poison:
+            if value in left:
+                left.remove(value)
+    return left
+
+
 def draw_poison(battle: Battle, hero: Hero, why: str) -> Procedure:
     """The hero takes one poison card; its value counts toward 'most poison'."""
     # Poison card values are not printed: the table's own card, or the unverified data deck.
@@ -77,10 +88,17 @@ def draw_poison(battle: Battle, hero: Hero, why: str) -> Procedure:
                                   "poison_value", 0, 20)
         verified = True
     else:
+        left = poison_left(battle)
+        if not left:
+            # The book does not say what happens when the deck runs out.
+            yield Step("poison_deck_empty", rulebook.PERFORM,
+                       f"{hero.name} would take a poison card ({why}), but the heroes hold "
+                       "every card of the Poison deck: none is drawn (Overseer's ruling)",
+                       {"hero": hero.id, "verified": False})
+            return
         token = yield DrawToken("poison card", f"poison for {hero.name}",
-                                tuple(Token(v) for v in battle.poison_deck))
+                                tuple(Token(v) for v in left))
         value = token.value
-        battle.poison_deck.remove(value)
         verified = bool(battle.tables and battle.tables.poison_verified)
     hero.poison.append(value)
     yield Step("poison", rulebook.PERFORM, f"{hero.name} takes a poison card of value {value} "

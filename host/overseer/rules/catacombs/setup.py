@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from overseer.rules.catacombs import cards, placement
+from overseer.rules.catacombs import campaign, cards, placement
 from overseer.rules.catacombs.rulebook import ICE, RED
 from overseer.rules.catacombs.state import Battle, Piece
 from overseer.rules.procedure import (
@@ -33,6 +33,7 @@ LORD_SETUP = f"{RED}: Catacomb Lord Room Setup"
 LORD_CHOICES = f"{ICE}: Catacomb Lord Setup Choices"
 SUPPRESSION = f"{ICE}: Monster Suppression"
 ROOM_CARD = "Room card (fan data)"
+ENTERED_CARD = "Room card (entered by the table)"
 # Red Box: Solo & Co-Op Mode Setup, note: at most 10 pieces are placed (M'othole; Thaggu).
 MAX_PIECES = 10
 
@@ -392,13 +393,11 @@ def suppression_steps(battle: Battle, pieces: list[Piece], room: dict[str, Any] 
 
 
 def setup_room(battle: Battle, action: dict[str, Any]) -> Procedure:
-    """``{"do": "setup_room", "room": id, "playmat": id (when the card names one)}``."""
+    """``{"do": "setup_room", "room": id, "playmat": id (when the card names one), "card":
+    {...} (the Room card as the table reads it, when the data lacks it)}``."""
     if not isinstance(action.get("room"), str):
         raise RulesError("setup_room needs the Room card: \"room\": its id or name")
-    try:
-        room = cards.room(action["room"])
-    except KeyError as err:
-        raise RulesError(err.args[0]) from None
+    room = campaign.room_for(battle, action["room"], action.get("card"))
     _check_fresh(battle)
     named = action.get("playmat", room.get("playmat"))
     if named is not None and named not in cards.playmats():
@@ -410,8 +409,10 @@ def setup_room(battle: Battle, action: dict[str, Any]) -> Procedure:
                          "(choose_lord), whose setup card names the mercenary")
     _check_total(sum(cards.split_entry(e)[0] for q in cards.QUADRANTS for e in room[q]
                      if not cards.MONSTER_GROUP.match(cards.split_entry(e)[1])), room["name"])
-    yield Step("room", ROOM_CARD, f"Battle Room: {room['name']}",
-               {"room": room["id"], "verified": room["verified"]})
+    entered = room["source"] == campaign.ENTERED
+    yield Step("room", ENTERED_CARD if entered else ROOM_CARD, f"Battle Room: {room['name']}"
+               + (" (its card as the table entered it)" if entered else ""),
+               {"room": room["id"], "verified": room["verified"], "entered": entered})
     record = yield from choose_playmat(battle, named)
     tiles = yield from lay_tiles(battle, lord_room=False)
     groups = yield from room_groups(battle, room)
@@ -419,6 +420,7 @@ def setup_room(battle: Battle, action: dict[str, Any]) -> Procedure:
     ordered = _order(groups, tiles[0], tiles[1])
     pieces = make_pieces(battle, ordered)
     runes = yield from placement.start_zone_runes(record, len(pieces))
+    campaign.keep(battle, room, "room")
     _lay_out(battle, record, tiles, pieces, room["id"])
     yield from placement.walk(battle, record, pieces, None, runes)
     yield from suppression_steps(battle, pieces, room)
@@ -426,19 +428,24 @@ def setup_room(battle: Battle, action: dict[str, Any]) -> Procedure:
 
 
 def choose_lord(battle: Battle, action: dict[str, Any]) -> Procedure:
-    """``{"do": "choose_lord", "lord": id}``: the game's Catacomb Lord, and its mercenary, once
-    for the whole game (Ice Box: Catacomb Lord Setup Choices)."""
+    """``{"do": "choose_lord", "lord": id, "card": {...} (when the data lacks it)}``: the
+    game's Catacomb Lord, and its mercenary, once for the whole game (Ice Box: Catacomb Lord
+    Setup Choices)."""
     if battle.adventure.mercenary is not None or battle.adventure.lord is not None:
         raise RulesError("the Catacomb Lord and its mercenary are chosen once for the game "
                          f"(already {battle.adventure.lord or '-'}, "
                          f"mercenary {battle.adventure.mercenary})")
     if not isinstance(action.get("lord"), str):
         raise RulesError("choose_lord needs the Catacomb Lord card: \"lord\": its id or name")
-    try:
-        lord = cards.lord(action["lord"])
-    except KeyError as err:
-        raise RulesError(err.args[0]) from None
+    campaign.check_campaign_lord(battle, action["lord"])
+    lord = campaign.lord_for(battle, action["lord"], action.get("card"))
+    return (yield from fix_lord(battle, lord))
+
+
+def fix_lord(battle: Battle, lord: dict[str, Any]) -> Procedure:
+    """The game's Catacomb Lord from here on, and its mercenary (a D12 for two)."""
     mercenary = yield from choose_mercenary(lord)
+    campaign.keep(battle, lord, "lord")
     battle.adventure.lord = lord["id"]
     battle.adventure.mercenary = cards.monster(mercenary)["name"]
     yield Step("mercenary", LORD_CHOICES if len(lord["mercenary"]) > 1 else LORD_SETUP,
@@ -449,14 +456,16 @@ def choose_lord(battle: Battle, action: dict[str, Any]) -> Procedure:
 
 def setup_lord_room(battle: Battle, action: dict[str, Any]) -> Procedure:
     """``{"do": "setup_lord_room"}``: the Catacomb Lord's room for the game's lord (or
-    ``"lord": id`` when none was chosen)."""
+    ``"lord": id`` when none was chosen, with its ``"card"`` when the data lacks it)."""
     name = battle.adventure.lord or action.get("lord")
     if name is None:
         raise RulesError("no Catacomb Lord: choose_lord first, or name the lord")
-    try:
-        lord = cards.lord(str(name))
-    except KeyError as err:
-        raise RulesError(err.args[0]) from None
+    if battle.adventure.lord is not None and "card" in action:
+        raise RulesError(f"{battle.adventure.lord} is already this game's Catacomb Lord: no "
+                         "card to enter")
+    if battle.adventure.lord is None:
+        campaign.check_campaign_lord(battle, str(name))
+    lord = campaign.lord_for(battle, str(name), action.get("card"))
     _check_fresh(battle)
     least = sum(min(cards.split_entry(x)[0] for x in (e if isinstance(e, list) else [e]))
                 for e in lord["minions"])
@@ -472,8 +481,10 @@ def setup_lord_room(battle: Battle, action: dict[str, Any]) -> Procedure:
     lord_id = _slug(lord["name"].split()[0])
     while lord_id in taken:
         lord_id += "-lord"
-    lord_piece = cards.piece_from_lord(lord_id, lord["id"])
+    lord_piece = (campaign.lord_piece(lord_id, lord) if lord["source"] == campaign.ENTERED
+                  else cards.piece_from_lord(lord_id, lord["id"]))
     runes = yield from placement.start_zone_runes(record, len(pieces))
+    campaign.keep(battle, lord, "lord")
     _lay_out(battle, record, tiles, [*pieces, lord_piece], "lord")
     battle.adventure.lord = lord["id"]
     yield from placement.walk(battle, record, pieces, lord_piece, runes)

@@ -79,22 +79,31 @@ def resolve_hit(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedu
 
 
 def move_to_random_rune(battle: Battle, piece: Piece, why: str) -> Procedure:
-    """New Character Shots, Move to Random Rune: the black Rune Die; both dice (the player
-    picks) on Cave of the Keystone or for a flyer."""
+    """New Character Shots, Move to Random Rune: the black Rune Die; on Cave of the Keystone
+    or for a flyer both dice, and the mover chooses between them (the AI: see below)."""
     rune = yield Roll("rune", f"{piece.name}: move to random rune")
-    both = piece.flying or battle.options.playmat == "cave-of-the-keystone"
-    if both:
-        location = yield Roll("location", f"{piece.name}: move to random rune")
-        text = (f"{piece.name}: move to rune {rune} (Rune Die); if it is already there or the "
-                f"rune is taken, rune {location} (Location Die); if both are taken, stay")
-        data = {"piece": piece.id, "rune": rune, "location": location, "why": why}
+    keystone = battle.options.playmat == "cave-of-the-keystone"
+    data: dict[str, object] = {"piece": piece.id, "rune": rune, "why": why}
+    if not (piece.flying or keystone):
+        yield Step("move_to_rune", rulebook.NEW_SHOTS,
+                   f"{piece.name}: move to rune {rune}; if it is already there or the rune is "
+                   "taken, stay", data)
+        return
+    location = yield Roll("location", f"{piece.name}: move to random rune")
+    if location == rune:
+        text = (f"{piece.name}: both dice show rune {rune}: move there; if it is already there "
+                "or the rune is taken, stay")
     else:
-        text = (f"{piece.name}: move to rune {rune}; if it is already there or the rune is "
-                "taken, stay")
-        data = {"piece": piece.id, "rune": rune, "why": why}
-    if piece.flying and battle.options.playmat != "cave-of-the-keystone":
+        # The book lets the mover choose between the two runes and gives the AI no preference.
+        text = (f"{piece.name}: Rune Die {rune}, Location Die {location}; the AI picks rune "
+                f"{rune}, the Rune Die's (Overseer's ruling: the book gives the AI no "
+                "preference; the black Rune Die is the die of every other move to random rune, "
+                "so the pick stays random and needs no question); if it is already there or "
+                f"rune {rune} is taken, rune {location}; if both are taken, stay")
+    if piece.flying and not keystone:
         text += "; a flyer on an obstacle climbs down within 1 inch at the start of its next turn"
-    yield Step("move_to_rune", rulebook.NEW_SHOTS, text, data)
+    yield Step("move_to_rune", rulebook.NEW_SHOTS, text,
+               {**data, "location": location, "choice": rune, "verified": location == rune})
 
 
 def summon(battle: Battle, piece: Piece, shot: Shot, depth: int) -> Procedure:
@@ -238,6 +247,8 @@ def ranged(battle: Battle, piece: Piece, target: Target, shot: Shot) -> Procedur
         if not in_range:
             yield Step("miss", rulebook.TARGET_RANGED, f"{hero.name} is out of range",
                        {"piece": piece.id, "target": hero.id})
+            if kind == "dagger":
+                yield from dagger_move(battle, piece, "it was out of range")
             return
     if hero is None:
         return
@@ -248,12 +259,24 @@ def ranged(battle: Battle, piece: Piece, target: Target, shot: Shot) -> Procedur
     if kind == "portal_trap":
         yield from portal_trap(battle, piece, hero, shot)
         return
-    yield from resolve_hit(battle, piece, hero, shot)
+    dealt = yield from resolve_hit(battle, piece, hero, shot)
     if kind == "dagger":
-        # New Ranged Shots, Dagger: after the damage, move to rune (random for the AI).
-        yield from move_to_random_rune(battle, piece, "dagger")
+        yield from dagger_move(battle, piece, None if dealt else "its token was a zero")
     elif kind == "boomerang":
         yield from boomerang_return(battle, piece, Target(hero.id, "enemy"))
+
+
+def dagger_move(battle: Battle, piece: Piece, missed: str | None) -> Procedure:
+    """New Ranged Shots, Dagger: after inflicting damage the thrower moves to rune (a random
+    rune for the AI). ``missed`` says why the dagger inflicted nothing, if it did not."""
+    if missed is not None:
+        # The book places the move after the damage and says nothing of a dagger that misses.
+        yield Step("dagger_move", rulebook.NEW_RANGED,
+                   f"{piece.name}'s dagger inflicted no damage ({missed}); {piece.name} still "
+                   "moves to rune (Overseer's ruling: the move is part of the dagger shot, "
+                   "not a reward for a hit)", {"piece": piece.id, "missed": missed,
+                                               "moves": True, "verified": False})
+    yield from move_to_random_rune(battle, piece, "dagger")
 
 
 def boomerang_return(battle: Battle, piece: Piece, target: Target) -> Procedure:
@@ -273,7 +296,8 @@ def boomerang_return(battle: Battle, piece: Piece, target: Target) -> Procedure:
 
 def portal_trap(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedure:
     """The portal trap hits when its damage token is not zero (Overseer's ruling for the AI);
-    then the D12 table decides what happens to the character hit."""
+    then the D12 table decides what happens to the character hit, and whether the clock
+    template still pushes it."""
     level = damage_tokens.levels(shot)[0]
     token = yield from damage_tokens.draw(battle, level, f"{piece.name}: portal trap")
     if token.value == 0:
@@ -288,21 +312,48 @@ def portal_trap(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedu
                                           "outcome": row["outcome"], "damage": row["damage"]})
     yield from wound(battle, hero, row["damage"], rulebook.NEW_RANGED, "portal trap")
     if hero.alive:
-        if row["outcome"] == "teleported":
-            hero.away = "teleported"
-            yield Step("teleported", rulebook.NEW_RANGED, f"{hero.name} goes onto the "
-                       "Teleported! card", {"hero": hero.id})
-        elif row["outcome"] == "random_rune":
-            rune = yield Roll("rune", f"portal trap: {hero.name} to a random rune")
-            yield Step("move_to_rune", rulebook.NEW_RANGED, f"{hero.name} moves to rune {rune}",
-                       {"hero": hero.id, "rune": rune})
-        elif row["outcome"] == "rush":
-            yield Step("instruction", rulebook.NEW_RANGED, f"{hero.name} may perform a rush "
-                       "shot", {"hero": hero.id})
-        else:
-            yield Step("instruction", rulebook.NEW_RANGED, f"{hero.name} goes to the Hidden "
-                       "Cave card or an unoccupied rune of its choice", {"hero": hero.id})
+        yield from portal_outcome(battle, hero, row["outcome"])
     yield from damage_tokens.settle(battle, [token])
+
+
+def portal_outcome(battle: Battle, hero: Hero, outcome: str) -> Procedure:
+    """Where the portal trap puts a living character, and the clock template push the
+    non-zero token would call for (Red Box: Clock Template (errata))."""
+    if outcome == "teleported":
+        hero.away = "teleported"
+        yield Step("teleported", rulebook.NEW_RANGED, f"{hero.name} goes onto the Teleported! "
+                   "card (no clock template push: it has left the playmat)",
+                   {"hero": hero.id, "push": False})
+    elif outcome == "random_rune":
+        rune = yield Roll("rune", f"portal trap: {hero.name} to a random rune")
+        yield Step("move_to_rune", rulebook.NEW_RANGED,
+                   f"{hero.name} moves to rune {rune}; if it is already there or the rune is "
+                   "taken, it stays (no clock template push: the portal trap moves it instead, "
+                   "Overseer's ruling)", {"hero": hero.id, "rune": rune, "push": False,
+                                          "verified": False})
+    elif outcome == "rush":
+        # Results 4-5: no damage and the character stays where it is. The errata pushes after
+        # any non-zero token, damage or not; the portal trap table does not say otherwise.
+        yield Step("portal_push", rulebook.CLOCK,
+                   f"{hero.name} stays on the playmat and the token was not a zero: the clock "
+                   "template pushes it (Overseer's ruling: the portal trap table is silent, the "
+                   "errata pushes on any non-zero token even without damage)",
+                   {"hero": hero.id, "push": True, "verified": False})
+        yield from clock.push(battle, hero.id, "portal trap (non-zero token)")
+        yield Step("instruction", rulebook.NEW_RANGED, f"{hero.name} may perform a rush "
+                   "shot", {"hero": hero.id})
+    else:
+        # Result 12: the character is placed where it chooses, which a push would not change.
+        cave = battle.adventure.hidden_cave is not None
+        where = ("the Hidden Cave card (hidden_cave_visit, via the portal trap) or an "
+                 "unoccupied rune of its choice" if cave else "an unoccupied rune of its choice "
+                 "(the Hidden Cave is not in this game)")
+        yield Step("portal_push", rulebook.CLOCK,
+                   f"no clock template push for {hero.name}: it is placed on {where} instead "
+                   "(Overseer's ruling: the placement replaces the push)",
+                   {"hero": hero.id, "push": False, "verified": False})
+        yield Step("instruction", rulebook.NEW_RANGED, f"{hero.name} goes to {where}",
+                   {"hero": hero.id, "hidden_cave": cave})
 
 
 def repeat(battle: Battle, piece: Piece, target: Target, depth: int) -> Procedure:
