@@ -12,6 +12,7 @@ import random_play
 from random_play import action, answer
 
 from overseer import games
+from overseer.params import fields
 from overseer.rules.procedure import RulesError, Runner
 
 GAMES_EACH = 200
@@ -93,7 +94,10 @@ def test_every_legal_action_begins(name: str) -> None:
             for move in spec.legal_actions(runner.state):
                 for _ in range(3):
                     params = random_play.params(move, runner.state, rng)
-                    assert params is not None, f"{move.name} is legal but has no parameters"
+                    if params is None:
+                        # only a move the table completes by entering a card the data lacks
+                        assert "card" in {f.name for f in fields(move.params)}, move.name
+                        continue
                     trial = Runner(spec, copy.deepcopy(runner.state))
                     trial.begin({"do": move.name, **params})  # raises if refused
                     tried += 1

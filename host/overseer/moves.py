@@ -39,6 +39,7 @@ class Move(Generic[S]):
 class MoveTable(Generic[S]):
     game: str
     moves: Mapping[str, Move[S]]
+    upgrade: Callable[[dict[str, Any]], dict[str, Any]] | None = None  # older action shapes
 
     def legal(self, state: S) -> list[Move[S]]:
         return [m for m in self.moves.values() if m.available(state)]
@@ -48,6 +49,8 @@ class MoveTable(Generic[S]):
         names the field. Nothing is changed."""
         if not isinstance(action, dict):
             raise ParamError(f"an action is an object with 'do' (got {action!r})")
+        if self.upgrade is not None:
+            action = self.upgrade(action)
         name = action.get("do")
         move = self.moves.get(name) if isinstance(name, str) else None
         if move is None:

@@ -79,6 +79,8 @@ def _type_name(tp: Any) -> str:
     if origin in (tuple, list):
         (inner, *_rest) = typing.get_args(tp) or (Any,)
         return f"a list of {_type_name(inner)}"
+    if origin is dict or tp is dict:
+        return "an object"
     return {int: "a whole number", str: "a string", bool: "true or false"}.get(tp, str(tp))
 
 

@@ -60,7 +60,10 @@ def _lords(battle: Battle) -> list[str]:
 
 
 def _campaigns(battle: Battle) -> list[str]:
-    return sorted(campaign.campaigns())
+    """The campaigns open to this game: any, or the one whose Lord the game already chose."""
+    lord = battle.adventure.lord
+    return sorted(c for c, record in campaign.campaigns().items()
+                  if lord is None or campaign.same_name(lord, record["start"]))
 
 
 def _cave_targets(battle: Battle) -> list[str]:
@@ -114,20 +117,36 @@ class UpdateHero:
     away: str | None = param(default=None)
 
 
+Card = dict[str, Any]  # a card the data lacks, as the table reads it (campaign.enter_room ...)
+
+
 @dataclass(frozen=True, slots=True)
 class SetupRoom:
     room: str = param(options=_rooms, prompt="Which Room card?")
-    playmat: str | None = param(default=None, prompt="The playmat the card names")
+    playmat: str | None = param(default=None)
+    card: Card | None = param(default=None)
+
+
+def _choosable_lords(battle: Battle) -> list[str]:
+    """The Lords a table can choose from the data: any, or in a campaign the campaign's own
+    (which the data lacks: the table enters its card)."""
+    under_way = battle.adventure.campaign
+    if under_way is None:
+        return _lords(battle)
+    start = campaign.campaigns()[under_way]["start"]
+    return [lord for lord in _lords(battle) if campaign.same_name(lord, start)]
 
 
 @dataclass(frozen=True, slots=True)
 class ChooseLord:
-    lord: str = param(options=_lords, prompt="Which Catacomb Lord?")
+    lord: str = param(options=_choosable_lords, prompt="Which Catacomb Lord?")
+    card: Card | None = param(default=None)
 
 
 @dataclass(frozen=True, slots=True)
 class SetupLordRoom:
-    lord: str | None = param(default=None, prompt="The Catacomb Lord (when none was chosen)")
+    lord: str | None = param(default=None)
+    card: Card | None = param(default=None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +165,6 @@ class HiddenCaveCollect:
 class HiddenCaveVisit:
     hero: str = param(options=_cave_ready)
     shot_icons: int | None = param(default=None, low=0, high=99)
-    via: str | None = param(default=None, options=lambda battle: ["portal_trap"])
     antient: str | None = param(default=None)
 
 
@@ -173,6 +191,7 @@ class RoomReward:
 @dataclass(frozen=True, slots=True)
 class CampaignStart:
     campaign: str = param(options=_campaigns, prompt="Which campaign?")
+    card: Card | None = param(default=None)
 
 
 # --------------------------------------------------------------------------- procedures
@@ -270,9 +289,46 @@ def _no_visit(battle: Battle) -> str:
         "monsters" for h in battle.heroes.values() if h.kind == "hero")
 
 
+def _not_between(battle: Battle) -> str:
+    alive = _alive_pieces(battle)
+    if alive:
+        return (f"the battle is not over ({', '.join(alive)} still on the playmat): a room is "
+                "set up before its battle")
+    return "the game is over"
+
+
+def _no_lord_room(battle: Battle) -> str:
+    if battle.adventure.lord is None:
+        return "no Catacomb Lord: choose_lord first"
+    return _not_between(battle)
+
+
+def _no_lord_choice(battle: Battle) -> str:
+    if battle.adventure.lord is not None or battle.adventure.mercenary is not None:
+        return ("the Catacomb Lord and its mercenary are chosen once for the game (already "
+                f"{battle.adventure.lord or '-'}, mercenary {battle.adventure.mercenary})")
+    return _not_between(battle)
+
+
+def _no_cave(battle: Battle) -> str:
+    if battle.adventure.hidden_cave is None:
+        return "the Hidden Cave is not in this game (hidden_cave_setup at the start)"
+    return "the game is over" if end.is_over(battle) else "every Hidden Cave monster is kept"
+
+
+def _no_cave_setup(battle: Battle) -> str:
+    if battle.adventure.hidden_cave is not None:
+        return "the Hidden Cave is set up once, at the start of the game"
+    return "at the start of the game, before any room"
+
+
 def _no_campaign_start(battle: Battle) -> str:
     if battle.adventure.campaign is not None:
         return f"the {battle.adventure.campaign} campaign is already under way"
+    if battle.adventure.lord is not None and not _campaigns(battle):
+        return (f"this game's Catacomb Lord is {battle.adventure.lord}; " + "; ".join(
+            f"the {record['name']} starts with the {record['start']}"
+            for record in campaign.campaigns().values()))
     return "at the start of the game, before any room"
 
 
@@ -303,6 +359,14 @@ def _move(name: str, label: str, params: type, proc: Callable[[Battle, Any], Pro
     return Move(name, label, params, _end_said(proc), available, why_not)
 
 
+def upgrade(action: dict[str, Any]) -> dict[str, Any]:
+    """Actions as older logs and format-1 scenarios wrote them, in today's shape: a Hidden Cave
+    visit via the portal trap is its own move now."""
+    if action.get("do") == "hidden_cave_visit" and action.get("via") == "portal_trap":
+        return {**{k: v for k, v in action.items() if k != "via"}, "do": "hidden_cave_portal"}
+    return action
+
+
 MOVES = MoveTable("Catacombs", {m.name: m for m in (
     _move("next_ai_piece", "NEXT AI PIECE", NoParams, _legacy(activation.next_ai_piece),
           _playing, BATTLE),
@@ -311,28 +375,26 @@ MOVES = MoveTable("Catacombs", {m.name: m for m in (
     _move("update_hero", "A hero's state", UpdateHero, _legacy(party.update_hero),
           _not_over, "the game is over"),
     _move("setup_room", "Set up a room", SetupRoom, _legacy(setup.setup_room),
-          _between_rooms, BETWEEN),
+          _between_rooms, _not_between),
     _move("choose_lord", "Choose the Catacomb Lord", ChooseLord, _legacy(setup.choose_lord),
           lambda b: _between_rooms(b) and b.adventure.lord is None
-          and b.adventure.mercenary is None, "once, between battles"),
+          and b.adventure.mercenary is None, _no_lord_choice),
     _move("setup_lord_room", "Set up the Lord's room", SetupLordRoom,
           _legacy(setup.setup_lord_room),
-          lambda b: _between_rooms(b) and b.adventure.lord is not None,
-          "between battles, once the Catacomb Lord is chosen"),
+          lambda b: _between_rooms(b) and b.adventure.lord is not None, _no_lord_room),
     _move("hidden_cave_setup", "Set up the Hidden Cave", HiddenCaveSetup,
           _legacy(hidden_cave.hidden_cave_setup),
-          lambda b: _fresh(b) and b.adventure.hidden_cave is None,
-          "once, at the start of the game"),
+          lambda b: _fresh(b) and b.adventure.hidden_cave is None, _no_cave_setup),
     _move("hidden_cave_collect", "A hero keeps a Hidden Cave monster", HiddenCaveCollect,
           _legacy(hidden_cave.hidden_cave_collect),
-          lambda b: _not_over(b) and bool(_cave_targets(b)), "no Hidden Cave monster to keep"),
+          lambda b: _not_over(b) and bool(_cave_targets(b)), _no_cave),
     _move("hidden_cave_visit", "Visit the Hidden Cave", HiddenCaveVisit,
           _legacy(hidden_cave.hidden_cave_visit),
           lambda b: _not_over(b) and bool(_cave_ready(b)) and not _in_cave(b), _no_visit),
     _move("hidden_cave_portal", "The portal trap sent a hero to the Hidden Cave",
           HiddenCavePortal, _portal_visit,
           lambda b: _not_over(b) and b.adventure.hidden_cave is not None
-          and bool(_on_playmat(b)), "no Hidden Cave in this game"),
+          and bool(_on_playmat(b)), _no_cave),
     _move("hidden_cave_leave", "Leave the Hidden Cave", HiddenCaveLeave,
           _legacy(hidden_cave.hidden_cave_leave),
           lambda b: _not_over(b) and bool(_in_cave(b)), "no hero is in the Hidden Cave"),
@@ -340,8 +402,9 @@ MOVES = MoveTable("Catacombs", {m.name: m for m in (
           _rewards_due, _no_rewards),
     _move("campaign_start", "Start a campaign", CampaignStart,
           _legacy(campaign.campaign_start),
-          lambda b: _fresh(b) and b.adventure.campaign is None, _no_campaign_start),
+          lambda b: _fresh(b) and b.adventure.campaign is None and bool(_campaigns(b)),
+          _no_campaign_start),
     _move("campaign_next", "The campaign's next stage", NoParams,
           _legacy(campaign.campaign_next), _campaign_left, _no_stage),
     _move("end_game", "End the game", NoParams, end_game, _between_rooms, BETWEEN),
-)})
+)}, upgrade)
