@@ -3,7 +3,6 @@
 from typing import Any
 
 from overseer import games, scenario
-from overseer.rules.catacombs import scenario as catacombs
 from overseer.rules.procedure import RulesError, Runner
 
 
