@@ -29,6 +29,9 @@ NO_DAMAGE_RANGED = frozenset({"web"})
 UNCOVERED_MODIFIERS = ("petrify", "regeneration", "transform", "corrosion")
 # Steps that show a shot hit a member of the Heroic Forces without damage: the key naming them.
 HIT_STEPS = {"clock": "who", "portal_trap": "target"}
+# How the shot step names a condition (Ice Box: Conditional Shot Operators).
+MUST_NOTES = {"damage": " (it must inflict damage for the sequence to go on)",
+              "hit": " (it must hit an opposing character for the sequence to go on)"}
 MAX_REPEATS = 3  # a repeat shot cannot chain forever (Overseer's ruling)
 
 
@@ -291,9 +294,8 @@ def perform_shot(battle: Battle, piece: Piece, target: Target, shot: Shot,
     """One shot. Returns True when the sequence ends here (teleport)."""
     kind = shot.kind
     hero = battle.heroes.get(target.id) if target.kind == "enemy" else None
-    must = {"damage": " (it must inflict damage for the sequence to go on)",
-            "hit": " (it must hit an opposing character for the sequence to go on)"}
-    yield Step("shot", rulebook.PERFORM, f"{piece.name}: {shot.label()}{must.get(shot.must, '')}",
+    must = MUST_NOTES.get(shot.must or "", "")
+    yield Step("shot", rulebook.PERFORM, f"{piece.name}: {shot.label()}{must}",
                {"piece": piece.id, "shot": shot.label(), "target": target.id,
                 **({"must": shot.must} if shot.must else {})})
     if hero is not None and (not hero.alive or hero.away is not None):

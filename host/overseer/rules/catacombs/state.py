@@ -213,6 +213,7 @@ class Battle:
                 for p in self.pieces.values()
             },
             "antients": sorted(self.antients),
+            "wyverns": list(self.wyverns),
             "damage": {str(level): {"left": len(bag.contents), "discards": len(bag.discards)}
                        for level, bag in sorted(self.damage.items())},
             "adventure": self.adventure.as_dict(self),
