@@ -21,9 +21,9 @@ Act = Callable[[Battle, Piece, str, int], Procedure]
 
 # Character shots that inflict damage: reposition as a rush, then the Attack template.
 CHARACTER_DAMAGE = frozenset({"melee", "bite", "roll", "devour", "sword", "crush", "claw"})
-# Ranged shots the AI resolves without a damage token: the web is placed by the table.
-# (Ice Box: Lightning Shot: the AI flicks nothing, so lightning draws its token like any other
-# ranged shot.)
+# Ranged shots the AI resolves without a damage token: the table places the web piece.
+# (Ice Box: Lightning Shot: the AI flicks nothing, so the three flicks do not arise; lightning
+# draws its damage token like any other ranged shot.)
 NO_DAMAGE_RANGED = frozenset({"web"})
 # Modifiers the AI rules do not describe: shown to the table after the shot, not applied.
 UNCOVERED_MODIFIERS = ("petrify", "regeneration", "transform", "corrosion")
