@@ -22,6 +22,8 @@ def next_ai_piece(battle: Battle, action: dict[str, Any]) -> Procedure:
         if not order.waiting(battle):
             yield Step("no_effect", rulebook.STEP1, "every AI piece left is frozen", {})
             return None
+    if battle.options.stone_traps and not battle.acted:
+        yield stone_traps_step()
     piece = yield from order.next_active(battle)
     battle.acted.append(piece.id)
     yield from activate(battle, piece, "turn", 0)
@@ -41,7 +43,8 @@ def activate(battle: Battle, piece: Piece, why: str, depth: int) -> Procedure:
         if target is None:
             yield from no_target(battle, piece)
         else:
-            yield from shots.perform(battle, piece, target, [shots.Shot("melee")], depth)
+            yield from shots.perform(battle, piece, target, [shots.Shot("melee")], depth,
+                                     activate)
         return
     if piece.is_antient:
         # Step 2, Special Exception: an Antient moves to a random rune before targeting.
@@ -59,10 +62,21 @@ def activate(battle: Battle, piece: Piece, why: str, depth: int) -> Procedure:
                      if any(s.kind == "repeat" for s in seq))
         yield Step("shot_sequence", rulebook.ADVANCED, f"{piece.name}: the sequence with its "
                    "repeat shot", {"piece": piece.id, "sequence": index, "how": "repeat"})
-        yield from shots.perform(battle, piece, target, piece.sequences[index], depth)
+        yield from shots.perform(battle, piece, target, piece.sequences[index], depth,
+                                 activate)
         return
     index = yield from shot_choice.choose_sequence(battle, piece)
-    yield from shots.perform(battle, piece, target, piece.sequences[index], depth)
+    yield from shots.perform(battle, piece, target, piece.sequences[index], depth, activate)
+
+
+def stone_traps_step() -> Step:
+    """Ice Box: Stone Traps: the AI flicks nothing, so the gadget leaves the stone traps to the
+    table, once a round (not implemented)."""
+    return Step("instruction", rulebook.STONE_TRAPS,
+                "Stone traps: the AI player may flick one stone trap a turn, but the gadget "
+                "does not flick: if the table flicks one for it this round, each member of the "
+                "Heroic Forces it hits loses 1 health (enter it with update_hero), and the trap "
+                "goes back on its obstacle", {"shot": "stone trap", "implemented": False})
 
 
 def choose_target(battle: Battle, piece: Piece, advanced: bool) -> Procedure:

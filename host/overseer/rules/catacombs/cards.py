@@ -23,7 +23,7 @@ from overseer.data import (
     load_table,
     one_of,
 )
-from overseer.rules.catacombs.state import Piece, parse_sequence
+from overseer.rules.catacombs.state import Piece, Shot, parse_sequence
 
 # Red Box: AI Player Attack Behaviour names the character types by colour; the monster families
 # and their colours are those of the Red Box issue text and components list.
@@ -44,11 +44,24 @@ def _sequences(value: Any) -> str | None:
     for seq in value:
         if not isinstance(seq, list) or not seq or not all(isinstance(s, str) for s in seq):
             return f"each sequence must be a non-empty list of shot names (got {seq!r})"
-        try:  # every shot and modifier must be one the AI rules know (state.SHOT_KINDS ...)
+        try:  # known shots and modifiers; a condition word needs a shot before and after it
             parse_sequence(seq)
         except ValueError as err:
             return str(err)
     return None
+
+
+def _reactive(value: str) -> str | None:
+    """Ice Box: Reactive Health: one shot, as a sequence writes it."""
+    try:
+        shots = parse_sequence([value])
+    except ValueError as err:
+        return str(err)
+    return None if len(shots) == 1 else f"{value!r} is not a shot"
+
+
+def _reactive_shot(record: dict[str, Any]) -> Shot | None:
+    return Shot.parse(record["reactive"]) if "reactive" in record else None
 
 
 MONSTER_FIELDS = {
@@ -68,6 +81,7 @@ MONSTER_FIELDS = {
     "extra_info": Field(str, required=False),
     "units": Field(int, required=False, check=at_least(1)),  # pieces per card: not in the fan data
     "sequences": Field(list, check=_sequences),
+    "reactive": Field(str, required=False, check=_reactive),  # not printed: absent in the data
 }
 
 
@@ -110,6 +124,7 @@ def piece_from_monster(piece_id: str, name: str) -> Piece:
         health=record["health"],
         reward=record["reward"],
         flying=record.get("flying", False),
+        reactive=_reactive_shot(record),
     )
 
 
@@ -177,6 +192,7 @@ LORD_FIELDS = {
     "mercenary": Field(list, check=_one_or_two),
     "minions": Field(list, check=_minions),
     "sequences": Field(list, check=_sequences),
+    "reactive": Field(str, required=False, check=_reactive),  # not printed: absent in the data
     "notes": Field(str, required=False),
 }
 
@@ -209,7 +225,7 @@ def piece_from_lord(piece_id: str, name: str) -> Piece:
     record = lord(name)
     return Piece(id=piece_id, name=record["name"], type="lord", order_tile="lord",
                  sequences=[parse_sequence(seq) for seq in record["sequences"]],
-                 health=record["health"])
+                 health=record["health"], reactive=_reactive_shot(record))
 
 
 # --------------------------------------------------------------------------- rooms

@@ -1,14 +1,15 @@
 """What the table tells the gadget between AI activations: a hero's shot destroyed or hurt an
-AI piece, a hero's state changed (health, gold, items, conditions). Validated, then applied."""
+AI piece (invulnerable pieces, mounts and riders, reactive health: Ice Box), a hero's state
+changed (health, gold, items, conditions). Validated, then applied."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from overseer.rules.catacombs import rulebook
+from overseer.rules.catacombs import activation, rulebook, shots
 from overseer.rules.catacombs.hidden_cave import hidden_cave_collect
-from overseer.rules.catacombs.state import Battle
-from overseer.rules.procedure import Procedure, RulesError, Step
+from overseer.rules.catacombs.state import Battle, Piece, Shot
+from overseer.rules.procedure import Procedure, RulesError, Step, YesNo
 
 HERO_FIELDS = {"health": int, "gold": int, "items": list, "poison": list, "frozen": bool,
                "reckless": bool, "stunned": bool, "riding": (str, type(None)),
@@ -16,34 +17,162 @@ HERO_FIELDS = {"health": int, "gold": int, "items": list, "poison": list, "froze
 
 
 def damage_piece(battle: Battle, action: dict[str, Any]) -> Procedure:
-    """``{"do": "damage_piece", "piece": id, "amount": n, "by": hero id (optional)}``."""
-    piece = battle.pieces.get(action.get("piece"))
-    if piece is None or not piece.alive:
-        raise RulesError(f"no AI piece {action.get('piece')!r} on the playmat")
+    """``{"do": "damage_piece", "piece": id, "amount": n, "by": hero id (optional)}``: a
+    hero's shot hit an AI piece, or a wyvern (``piece`` is then the wyvern's id: wild, or
+    ridden by an AI piece)."""
+    hit_id = action.get("piece")
+    piece = battle.pieces.get(hit_id) if isinstance(hit_id, str) else None
+    on_playmat = piece.alive if piece is not None else (
+        isinstance(hit_id, str) and is_wyvern(battle, hit_id))
+    if not isinstance(hit_id, str) or not on_playmat:
+        raise RulesError(f"no AI piece {hit_id!r} on the playmat")
     amount = action.get("amount", 1)
     if not isinstance(amount, int) or isinstance(amount, bool) or amount < 1:
         raise RulesError(f"damage must be a whole number of at least 1 (got {amount!r})")
     by = action.get("by")
     if by is not None and by not in battle.heroes:
         raise RulesError(f"no hero {by!r}")
+    if piece is None or piece.mount:
+        yield from hit_mount(battle, hit_id, piece, amount, by)
+    elif piece.invulnerable:
+        yield from hit_invulnerable(battle, piece)
+    else:
+        yield from wound_piece(battle, piece, amount, by)
+
+
+def hit_mount(battle: Battle, hit_id: str, mount: Piece | None, amount: int,
+              by: str | None) -> Procedure:
+    """Ice Box: Mounts: a Mount (``mount``) or a wyvern (``None``) takes no damage; a Mount's
+    rider takes it instead. A wyvern may shield its rider (Differences Between Mounts and
+    Wyverns, 5): the AI shields whenever the Wyverns of Wylemuir rules let it, else the
+    damage passes as through a Mount (Overseer's ruling)."""
+    name = mount.name if mount is not None else f"the wyvern {hit_id}"
+    rider = rider_of(battle, hit_id)
+    if rider is None:
+        yield no_damage(hit_id, name, "mount" if mount is not None else "wyvern")
+        return
+    if mount is None:
+        shielded = yield YesNo(f"{rider.name} rides {name}: do the Wyverns of Wylemuir rules "
+                               "let the wyvern shield its rider from this hit?", "wyvern_shield")
+        if shielded:
+            yield Step("no_damage", rulebook.MOUNTS,
+                       f"{name} shields {rider.name}: no damage (Overseer's ruling: the AI "
+                       "always shields when it may)",
+                       {"piece": hit_id, "amount": 0, "why": "wyvern_shield"})
+            return
+    ruling = "" if mount is not None else " (Overseer's ruling: as through a Mount)"
+    yield Step("passes_to_rider", rulebook.MOUNTS,
+               f"{name} is invulnerable: the damage passes to its rider {rider.name}{ruling}",
+               {"piece": hit_id, "rider": rider.id, "amount": amount})
+    yield from wound_piece(battle, rider, amount, by)
+
+
+def hit_invulnerable(battle: Battle, piece: Piece) -> Procedure:
+    """No damage to an Antient (Ice Box: Mounts) or a white Yilleph (Red Box: Special Heroes);
+    a Yilleph hit flips: black face up, it moves to a random rune."""
+    why = "white_yilleph" if piece.yilleph == "white" else "antient"
+    yield no_damage(piece.id, piece.name, why)
+    if piece.yilleph == "white":
+        piece.yilleph = "black"
+        yield Step("yilleph_flip", rulebook.YILLEPH, f"{piece.name} flips to black: it can be "
+                   "hurt now", {"piece": piece.id, "yilleph": "black"})
+        yield from shots.move_to_random_rune(battle, piece, "Yilleph flipped to black")
+
+
+def is_wyvern(battle: Battle, wyvern_id: str) -> bool:
+    """A wild wyvern, or one an AI piece rides."""
+    return wyvern_id in battle.wyverns or rider_of(battle, wyvern_id) is not None
+
+
+def rider_of(battle: Battle, mount_id: str) -> Piece | None:
+    return next((p for p in battle.pieces.values() if p.alive and p.riding == mount_id), None)
+
+
+def no_damage(piece_id: str, name: str, why: str) -> Step:
+    """Ice Box: Mounts: Mounts, like Wyverns and Antients, are invulnerable; Red Box: Special
+    Heroes: so is a white Yilleph."""
+    rule = rulebook.YILLEPH if why == "white_yilleph" else rulebook.MOUNTS
+    what = {"antient": "an Antient", "mount": "a Mount", "wyvern": "a wyvern",
+            "white_yilleph": "a white Yilleph"}[why]
+    return Step("no_damage", rule, f"{name}: {what} is invulnerable, the hit deals no damage",
+                {"piece": piece_id, "amount": 0, "why": why})
+
+
+def wound_piece(battle: Battle, piece: Piece, amount: int, by: str | None) -> Procedure:
+    """Damage an AI piece: its reactive shot, a black Yilleph's flip, then, if destroyed, its
+    removal, its mount, the Hidden Cave and the gold."""
     piece.health = max(0, piece.health - amount)
     yield Step("piece_damaged", "Catacombs 3E: damage", f"{piece.name} loses {amount} health: "
                f"{piece.health} left", {"piece": piece.id, "amount": amount,
                                          "health": piece.health})
+    if piece.reactive is not None:
+        yield from reactive_shot(battle, piece, piece.reactive)
+    if piece.yilleph == "black" and piece.alive:
+        yield from flip_to_white(battle, piece)
     if not piece.alive:
-        yield Step("piece_down", "Catacombs 3E: damage", f"{piece.name} is destroyed",
-                   {"piece": piece.id})
-        cave = battle.adventure.hidden_cave
-        if by is not None and cave and piece.name in cave.targets \
-                and piece.name not in cave.collected:
-            # Red Box: Hidden Cave: a hero keeps a listed level 1 monster it destroys.
-            yield from hidden_cave_collect(battle, {"hero": by, "monster": piece.name})
-        if by is not None and piece.reward:
-            hero = battle.heroes[by]
-            hero.gold += piece.reward
-            yield Step("gold", "Catacombs 3E: gold for kills",
-                       f"{hero.name} takes {piece.reward} gold: {hero.gold}",
-                       {"hero": by, "gold": hero.gold, "reward": piece.reward})
+        yield from destroyed(battle, piece, by)
+
+
+def flip_to_white(battle: Battle, piece: Piece) -> Procedure:
+    """Red Box: Special Heroes: a black Yilleph hit flips to white and rushes at once."""
+    piece.yilleph = "white"
+    yield Step("yilleph_flip", rulebook.YILLEPH, f"{piece.name} flips to white (invulnerable) "
+               "and performs a single rush shot", {"piece": piece.id, "yilleph": "white"})
+    target = yield from activation.choose_target(battle, piece, advanced=False)
+    if target is not None:
+        yield from shots.rush(battle, piece, target, "Yilleph flipped to white: rush")
+
+
+def destroyed(battle: Battle, piece: Piece, by: str | None) -> Procedure:
+    yield Step("piece_down", "Catacombs 3E: damage", f"{piece.name} is destroyed",
+               {"piece": piece.id})
+    yield from dismount(battle, piece)
+    cave = battle.adventure.hidden_cave
+    if by is not None and cave and piece.name in cave.targets \
+            and piece.name not in cave.collected:
+        # Red Box: Hidden Cave: a hero keeps a listed level 1 monster it destroys.
+        yield from hidden_cave_collect(battle, {"hero": by, "monster": piece.name})
+    if by is not None and piece.reward:
+        hero = battle.heroes[by]
+        hero.gold += piece.reward
+        yield Step("gold", "Catacombs 3E: gold for kills",
+                   f"{hero.name} takes {piece.reward} gold: {hero.gold}",
+                   {"hero": by, "gold": hero.gold, "reward": piece.reward})
+
+
+def reactive_shot(battle: Battle, piece: Piece, shot: Shot) -> Procedure:
+    """Ice Box: Reactive Health: a damaged piece performs its reactive shot at once, on any
+    side's turn, and before its disc is removed if the damage destroyed it. Its target is
+    chosen as on its own turn, steps 2 and 3 without Advanced Target Selection (ruling)."""
+    # No reactive shot is printed in the books: the card data's value is unverified.
+    yield Step("reactive", rulebook.REACTIVE,
+               f"{piece.name} has reactive health: it performs {shot.label()} at once"
+               f"{', before its disc is removed' if not piece.alive else ''} (unverified card "
+               "data)", {"piece": piece.id, "shot": shot.label(), "destroyed": not piece.alive,
+                         "verified": False})
+    target = yield from activation.choose_target(battle, piece, advanced=False)
+    if target is None:
+        yield Step("no_effect", rulebook.REACTIVE, f"{piece.name} sees no enemy: its reactive "
+                   "shot has no target (Overseer's ruling)", {"piece": piece.id})
+        return
+    yield from shots.perform(battle, piece, target, [shot], 0, activation.activate)
+
+
+def dismount(battle: Battle, rider: Piece) -> Procedure:
+    """A destroyed rider: its Mount leaves the playmat with it (Ice Box: Mounts); a wyvern is
+    left wild (Overseer's ruling: a wyvern can be ridden by others)."""
+    if rider.riding is None:
+        return
+    mount_id, rider.riding = rider.riding, None
+    mount = battle.pieces.pop(mount_id, None)
+    if mount is not None:
+        yield Step("mount_removed", rulebook.MOUNTS, f"{mount.name} ({mount_id}) leaves the "
+                   f"playmat with its rider {rider.name}", {"piece": mount_id, "rider": rider.id})
+    else:
+        battle.wyverns.append(mount_id)
+        yield Step("wyvern_wild", rulebook.MOUNTS, f"the wyvern {mount_id} is wild again: "
+                   f"{rider.name} no longer rides it (Overseer's ruling)",
+                   {"wyvern": mount_id, "rider": rider.id})
 
 
 def update_hero(battle: Battle, action: dict[str, Any]) -> Procedure:

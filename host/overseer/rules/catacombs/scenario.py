@@ -13,6 +13,7 @@ from overseer.rules.catacombs.state import (
     Hero,
     Options,
     Piece,
+    Shot,
     parse_sequence,
 )
 
@@ -61,7 +62,31 @@ def _piece(spec: dict[str, Any], n: int, behaviour: dict[str, Any]) -> Piece:
         raise ValueError(f"pieces[{n}] type {piece.type!r} has no row in ai_behaviour.toml")
     piece.teleported = bool(spec.get("teleported", False))
     piece.frozen = bool(spec.get("frozen", False))
+    _ice_box_piece(piece, spec, n)
     return piece
+
+
+def _ice_box_piece(piece: Piece, spec: dict[str, Any], n: int) -> None:
+    """``reactive`` (a shot: Reactive Health), ``mount`` (a Mount), ``riding`` (the id of the
+    mount or wyvern it rides), ``yilleph`` (white or black face up)."""
+    if "reactive" in spec:
+        piece.reactive = Shot.parse(spec["reactive"])
+    piece.mount = bool(spec.get("mount", piece.mount))
+    piece.riding = spec.get("riding", piece.riding)
+    piece.yilleph = spec.get("yilleph", piece.yilleph)
+    if piece.yilleph not in (None, "white", "black"):
+        raise ValueError(f"pieces[{n}] yilleph {piece.yilleph!r} is not white or black")
+
+
+def _antient(spec: Any, n: int, behaviour: dict[str, Any]) -> Piece:
+    """An unused Antient the AI may summon (Ice Box: Summon Antient Shot), written like a
+    piece; its type and Character tile are ``antient``."""
+    if not isinstance(spec, dict):
+        raise ValueError(f"antients[{n}] must be an object with an 'id'")
+    try:
+        return _piece({"type": "antient", "order_tile": "antient", **spec}, n, behaviour)
+    except ValueError as err:
+        raise ValueError(f"antients[{n}]: {err}") from err
 
 
 def build(scenario: dict[str, Any]) -> tuple[CatacombsGame, Battle]:
@@ -77,7 +102,8 @@ def build(scenario: dict[str, Any]) -> tuple[CatacombsGame, Battle]:
                 raise ValueError(f"tiles.{key}: {tile!r} is not a {key.replace('_', ' ')} tile")
     heroes = [_hero(h, n) for n, h in enumerate(scenario.get("heroes", []))]
     pieces = [_piece(p, n, data.behaviour) for n, p in enumerate(scenario.get("pieces", []))]
-    ids = [h.id for h in heroes] + [p.id for p in pieces]
+    antients = [_antient(p, n, data.behaviour) for n, p in enumerate(scenario.get("antients", []))]
+    ids = [h.id for h in heroes] + [p.id for p in pieces + antients]
     dupes = sorted({i for i in ids if ids.count(i) > 1})
     if dupes:
         raise ValueError(f"ids used twice: {', '.join(dupes)}")
@@ -92,6 +118,7 @@ def build(scenario: dict[str, Any]) -> tuple[CatacombsGame, Battle]:
                 for level, pool in data.damage_tokens.items()},
         poison_deck=list(data.poison_cards),
         wyverns=list(scenario.get("wyverns", [])),
+        antients={p.id: p for p in antients},
         tables=data,
         adventure=adventure.from_scenario(scenario),
     )

@@ -1,19 +1,36 @@
 """Performing a shot sequence (Red Box: AI Player Behaviour, step 5; New Character Shots; New
-Ranged Shots; Clock Template for summons)."""
+Ranged Shots; Clock Template for summons; Ice Box: Ranged Shots, Conditional Shot Operators).
+
+A shot that makes another piece act (summon, repeat) calls the ``act`` procedure it is given:
+activation passes its own ``activate``, so this module never imports activation.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from overseer.rules.catacombs import cards, clock, damage_tokens, rulebook
 from overseer.rules.catacombs.modifiers import apply_modifiers, bearer, not_applied, wound
 from overseer.rules.catacombs.shot_choice import RANGED
 from overseer.rules.catacombs.state import BY_HAND, CHARACTER_DAMAGE, Battle, Hero, Piece, Shot
 from overseer.rules.catacombs.targeting import Target, closest, in_sight
-from overseer.rules.procedure import ChooseSome, Procedure, Roll, Step, YesNo
+from overseer.rules.procedure import ChooseSome, Pick, Procedure, Roll, Step, YesNo
 
-# Ranged shots the AI resolves without a damage token.
-NO_DAMAGE_RANGED = frozenset({"web", "hook", "heal", "summon_antient"})
+# How a piece acts at once (activation.activate): the piece, why it acts, the repeat depth.
+Act = Callable[[Battle, Piece, str, int], Procedure]
+
+# Ranged shots the AI resolves without a damage token: the table places the web piece.
+# (Ice Box: Lightning Shot: the AI flicks nothing, so the three flicks do not arise; lightning
+# draws its damage token like any other ranged shot.)
+NO_DAMAGE_RANGED = frozenset({"web"})
 # Shots whose damage tokens are resolved on a hero (resolve_hit): the ones that apply modifiers.
-TOKEN_SHOTS = CHARACTER_DAMAGE | (RANGED - NO_DAMAGE_RANGED - {"vortex", "portal_trap"})
+TOKEN_SHOTS = CHARACTER_DAMAGE | (RANGED - NO_DAMAGE_RANGED
+                                  - {"vortex", "portal_trap", "hook", "heal", "summon_antient"})
+# Steps that show a shot hit a member of the Heroic Forces without damage: the key naming them.
+HIT_STEPS = {"clock": "who", "portal_trap": "target"}
+# How the shot step names a condition (Ice Box: Conditional Shot Operators).
+MUST_NOTES = {"damage": " (it must inflict damage for the sequence to go on)",
+              "hit": " (it must hit an opposing character for the sequence to go on)"}
 MAX_REPEATS = 3  # a repeat shot cannot chain forever (Overseer's ruling)
 
 
@@ -106,11 +123,9 @@ def move_to_random_rune(battle: Battle, piece: Piece, why: str) -> Procedure:
                {**data, "location": location, "choice": rune, "verified": location == rune})
 
 
-def summon(battle: Battle, piece: Piece, shot: Shot, depth: int) -> Procedure:
+def summon(battle: Battle, piece: Piece, shot: Shot, depth: int, act: Act) -> Procedure:
     """Clock template on the summoner, D12, Ruler 1; the summoned piece acts at once."""
     # Red Box: Clock Template (errata), summon shot.
-    from overseer.rules.catacombs.activation import activate
-
     name = shot.summons or "?"
     at_edge = yield YesNo(f"Is {piece.name} ({piece.id}) at the edge of the playmat?", "edge")
     face = yield Roll("d12", f"{piece.name} summons {name}")
@@ -123,15 +138,66 @@ def summon(battle: Battle, piece: Piece, shot: Shot, depth: int) -> Procedure:
                    f"{piece.name} summons {name}: not in the card data; place it and run it by "
                    "its card", {"piece": piece.id, "summons": name, "known": False})
         return
-    battle.pieces[new_id] = new
+    yield from bring_in(battle, piece, new, at_edge, face, depth, act)
+
+
+def bring_in(battle: Battle, piece: Piece, new: Piece, at_edge: bool, face: int, depth: int,
+             act: Act) -> Procedure:
+    """Place a summoned piece by the clock template and Ruler 1; it acts at once."""
+    battle.pieces[new.id] = new
     side = ("flipped, 12 toward the centre" if at_edge else "12 toward the Hero Start Zone")
     yield Step("summon", rulebook.CLOCK,
-               f"{piece.name} summons {new.name} ({new_id}): clock template {side}, place it "
+               f"{piece.name} summons {new.name} ({new.id}): clock template {side}, place it "
                f"at {face} o'clock with Ruler 1; it acts at once",
-               {"piece": piece.id, "summoned": new_id, "summons": new.name, "face": face,
+               {"piece": piece.id, "summoned": new.id, "summons": new.name, "face": face,
                 "edge": at_edge})
-    battle.acted.append(new_id)
-    yield from activate(battle, new, "summoned", depth + 1)
+    battle.acted.append(new.id)
+    yield from act(battle, new, "summoned", depth + 1)
+
+
+def summon_antient(battle: Battle, piece: Piece, depth: int, act: Act) -> Procedure:
+    """Ice Box: Summon Antient Shot: an unused Antient comes in like any summon and acts at
+    once. Which one: a blind draw among the unused (Overseer's ruling; the book lets the
+    player performing the shot choose)."""
+    if not battle.antients:
+        yield Step("instruction", rulebook.SUMMON_ANTIENT,
+                   f"{piece.name} summons an unused Antient, but none was entered for this "
+                   "battle: if the table has one, place it as a summon (clock template, D12, "
+                   "Ruler 1) and play it by its card", {"piece": piece.id,
+                                                        "shot": "summon antient",
+                                                        "implemented": False})
+        return
+    ids = tuple(battle.antients)
+    chosen = ids[0] if len(ids) == 1 else (
+        yield Pick("unused Antients", f"{piece.name}: summon antient", ids))
+    new = battle.antients.pop(chosen)
+    how = "the only one unused" if len(ids) == 1 else "drawn at random (Overseer's ruling)"
+    yield Step("antient", rulebook.SUMMON_ANTIENT,
+               f"{piece.name} summons the unused Antient {new.name} ({new.id}): {how}",
+               {"piece": piece.id, "antient": new.id, "unused": list(ids)})
+    at_edge = yield YesNo(f"Is {piece.name} ({piece.id}) at the edge of the playmat?", "edge")
+    face = yield Roll("d12", f"{piece.name} summons {new.name}")
+    yield from bring_in(battle, piece, new, at_edge, face, depth, act)
+
+
+def heal(battle: Battle, piece: Piece) -> Procedure:
+    """Ice Box: Heal Shot: a teammate hit gains one health. The AI heals the nearest teammate
+    in sight that can be hurt (Overseer's ruling, as for the repeat shot); the book sets no
+    upper limit."""
+    mates = [p.id for p in battle.pieces.values() if p.alive and p.id != piece.id
+             and not p.teleported and not p.invulnerable]
+    seen = yield from in_sight(battle, piece, mates, "teammates")
+    if not seen:
+        yield Step("no_effect", rulebook.HEAL_SHOT, f"{piece.name}'s heal shot finds no "
+                   "teammate in sight", {"piece": piece.id})
+        return
+    chosen = yield from closest(battle, piece, seen, "teammate")
+    mate = battle.pieces[chosen]
+    mate.health += 1
+    yield Step("heal", rulebook.HEAL_SHOT,
+               f"{piece.name}'s heal shot: {mate.name} ({mate.id}) gains 1 health: "
+               f"{mate.health} (Overseer's ruling: the nearest teammate in sight)",
+               {"piece": piece.id, "healed": mate.id, "amount": 1, "health": mate.health})
 
 
 def target_ranged(battle: Battle, piece: Piece) -> Procedure:
@@ -159,23 +225,77 @@ def target_ranged(battle: Battle, piece: Piece) -> Procedure:
 
 
 def perform(battle: Battle, piece: Piece, target: Target, sequence: list[Shot],
-            depth: int) -> Procedure:
-    """Perform each shot of the chosen sequence in order."""
-    for shot in sequence:
-        if not piece.alive:
+            depth: int, act: Act) -> Procedure:
+    """Perform each shot of the chosen sequence in order. A piece destroyed on the way stops
+    (its first shot is always performed: a reactive shot comes before the piece is removed).
+    A shot whose condition fails ends the sequence (Ice Box: Conditional Shot Operators)."""
+    for n, shot in enumerate(sequence):
+        if n and not piece.alive:
             return
-        done = yield from perform_shot(battle, piece, target, shot, depth)
+        steps: list[Step] = []
+        done = yield from watched(perform_shot(battle, piece, target, shot, depth, act), steps)
+        steps = own_steps(steps)
         if done:
             return
+        if shot.must is not None:
+            met = (inflicted_damage(battle, steps) if shot.must == "damage"
+                   else hit_enemy(battle, steps))
+            yield condition_step(piece, shot, met)
+            if not met:
+                return
+
+
+def watched(proc: Procedure, steps: list[Step]) -> Procedure:
+    """Run ``proc`` unchanged, keeping the steps it yields in ``steps``; return its result."""
+    answer = None
+    while True:
+        try:
+            item = proc.send(answer)
+        except StopIteration as stop:
+            return stop.value
+        if isinstance(item, Step):
+            steps.append(item)
+        answer = yield item
+
+
+def own_steps(steps: list[Step]) -> list[Step]:
+    """The steps of the shot itself: a piece it makes act (summon, repeat) is not the shot."""
+    for n, step in enumerate(steps):
+        if step.kind == "active_character":
+            return steps[:n]
+    return steps
+
+
+def inflicted_damage(battle: Battle, steps: list[Step]) -> bool:
+    """A member of the Heroic Forces lost health."""
+    return any(s.kind == "damage" and s.data.get("target") in battle.heroes for s in steps)
+
+
+def hit_enemy(battle: Battle, steps: list[Step]) -> bool:
+    """A member of the Heroic Forces was hit: damaged, or moved or sent away by the shot (a
+    zero damage token is the AI's miss)."""
+    return inflicted_damage(battle, steps) or any(
+        s.kind in HIT_STEPS and s.data.get(HIT_STEPS[s.kind]) in battle.heroes for s in steps)
+
+
+def condition_step(piece: Piece, shot: Shot, met: bool) -> Step:
+    what = "inflict damage" if shot.must == "damage" else "hit an opposing character"
+    text = (f"{piece.name}'s {shot.label()} had to {what} and did: the sequence goes on" if met
+            else f"{piece.name}'s {shot.label()} had to {what} and did not: the rest of its "
+            "sequence is not performed")
+    return Step("condition", rulebook.CONDITIONAL, text,
+                {"piece": piece.id, "shot": shot.label(), "must": shot.must, "met": met})
 
 
 def perform_shot(battle: Battle, piece: Piece, target: Target, shot: Shot,
-                 depth: int) -> Procedure:
+                 depth: int, act: Act) -> Procedure:
     """One shot. Returns True when the sequence ends here (teleport)."""
     kind = shot.kind
     hero = battle.heroes.get(target.id) if target.kind == "enemy" else None
-    yield Step("shot", rulebook.PERFORM, f"{piece.name}: {shot.label()}",
-               {"piece": piece.id, "shot": shot.label(), "target": target.id})
+    must = MUST_NOTES.get(shot.must or "", "")
+    yield Step("shot", rulebook.PERFORM, f"{piece.name}: {shot.label()}{must}",
+               {"piece": piece.id, "shot": shot.label(), "target": target.id,
+                **({"must": shot.must} if shot.must else {})})
     if hero is not None and (not hero.alive or hero.away is not None):
         yield Step("no_effect", rulebook.PERFORM, f"{hero.name} is no longer on the playmat",
                    {"piece": piece.id, "target": hero.id})
@@ -190,7 +310,7 @@ def perform_shot(battle: Battle, piece: Piece, target: Target, shot: Shot,
         yield from move_to_random_rune(battle, piece, "move to rune")
     elif kind == "runic_shift":  # random rune, then always the optional melee
         yield from move_to_random_rune(battle, piece, "runic shift")
-        yield from perform_shot(battle, piece, target, Shot("melee"), depth)
+        yield from perform_shot(battle, piece, target, Shot("melee"), depth, act)
     elif kind == "teleport":
         piece.teleported = True
         yield Step("teleport", rulebook.PERFORM,
@@ -198,9 +318,15 @@ def perform_shot(battle: Battle, piece: Piece, target: Target, shot: Shot,
                    "on a random rune and performs its melee shot", {"piece": piece.id})
         return True
     elif kind == "summon":
-        yield from summon(battle, piece, shot, depth)
+        yield from summon(battle, piece, shot, depth, act)
+    elif kind == "summon_antient":
+        yield from summon_antient(battle, piece, depth, act)
     elif kind == "repeat":
-        yield from repeat(battle, piece, target, depth)
+        yield from repeat(battle, piece, target, depth, act)
+    elif kind == "heal":
+        yield from heal(battle, piece)
+    elif kind == "hook":  # the AI flicks no hook: it moves as a rush (Overseer's ruling)
+        yield from rush(battle, piece, target, "hook: rush (Overseer's ruling)")
     elif kind in CHARACTER_DAMAGE:
         yield from character_damage(battle, piece, target, shot)
     elif kind in RANGED:
@@ -232,9 +358,10 @@ def character_damage(battle: Battle, piece: Piece, target: Target, shot: Shot) -
 def ranged(battle: Battle, piece: Piece, target: Target, shot: Shot) -> Procedure:
     kind = shot.kind
     if kind in NO_DAMAGE_RANGED:
-        yield Step("instruction", rulebook.PERFORM,
-                   f"{piece.name}: {shot.label()} deals no damage; place its piece as the card "
-                   "says", {"piece": piece.id, "shot": shot.label()})
+        yield Step("instruction", rulebook.WEB_SHOT,
+                   f"{piece.name}: {shot.label()} deals no damage; the AI rules do not say "
+                   "where it lands: place its piece as the card says (it stays on the playmat)",
+                   {"piece": piece.id, "shot": shot.label(), "implemented": False})
         return
     hero: Hero | None = battle.heroes.get(target.id) if target.kind == "enemy" else None
     if "target" in shot.modifiers:
@@ -356,11 +483,9 @@ def portal_outcome(battle: Battle, hero: Hero, outcome: str) -> Procedure:
                    {"hero": hero.id, "hidden_cave": cave})
 
 
-def repeat(battle: Battle, piece: Piece, target: Target, depth: int) -> Procedure:
+def repeat(battle: Battle, piece: Piece, target: Target, depth: int, act: Act) -> Procedure:
     """A friendly character in sight acts again at once: the Active Target when advanced
     targeting chose it for this shot, otherwise the one target selection finds now."""
-    from overseer.rules.catacombs.activation import activate
-
     mates = [p.id for p in battle.pieces.values()
              if p.alive and p.id != piece.id and not p.frozen and not p.teleported]
     if target.kind == "repeat_teammate":
@@ -376,4 +501,4 @@ def repeat(battle: Battle, piece: Piece, target: Target, depth: int) -> Procedur
     chosen = yield from closest(battle, piece, seen, "teammate")
     yield Step("repeat", rulebook.PERFORM, f"{battle.pieces[chosen].name} acts again "
                f"(repeat shot by {piece.name})", {"piece": piece.id, "repeats": chosen})
-    yield from activate(battle, battle.pieces[chosen], "repeat", depth + 1)
+    yield from act(battle, battle.pieces[chosen], "repeat", depth + 1)

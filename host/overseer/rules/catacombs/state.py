@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from overseer.rules.catacombs.adventure import Adventure
@@ -58,12 +58,15 @@ _COUNT = re.compile(r"^(.*?)\s*\(\s*(\d+)\s*\)$")
 class Shot:
     """One shot icon of a sequence: ``melee``, ``missile``, ``summon`` ...; modifiers such as
     ``poison``, ``critical``, ``capture_coin``, ``death_card``; ``summons`` names the monster a
-    summon shot brings in; ``amounts`` holds a modifier's number (``Poison (2)``)."""
+    summon shot brings in; ``amounts`` holds a modifier's number (``Poison (2)``); ``must`` is
+    the condition (Ice Box: Conditional Shot Operators) this shot must meet before the next one
+    is attempted: ``damage`` or ``hit``."""
 
     kind: str
     modifiers: tuple[str, ...] = ()
     summons: str | None = None
     amounts: tuple[tuple[str, int], ...] = ()
+    must: str | None = None
     text: str = field(init=False, compare=False, repr=False)  # the label, made once
 
     @classmethod
@@ -107,14 +110,32 @@ class Shot:
 
 # Connectors between shots. The AI reads Elastic as Then (Red Box: AI Player Behaviour, step 5).
 CONNECTORS = frozenset({"then", "elastic"})
+# Condition words after a shot (Ice Box: Conditional Shot Operators): the burst, the shot must
+# inflict damage; the outlined burst, it must hit an opposing character.
+CONDITIONS = {"if_damage": "damage", "if_hit": "hit"}
 
 
 def parse_sequence(texts: list[str]) -> list[Shot]:
-    """A card's shot sequence, connectors dropped: ``["Rush", "Elastic", "Missile"]``. A shot or
-    modifier the rules do not know raises ValueError naming it."""
+    """A card's shot sequence, connectors dropped: ``["Rush", "Elastic", "Missile"]``; a
+    condition word marks the shot before it: ``["Melee", "If Damage", "Rush"]``. A shot or
+    modifier the rules do not know, or a condition with no shot before it or none after it,
+    raises ``ValueError`` naming it."""
     if not isinstance(texts, list):
         raise ValueError(f"a shot sequence is a list of shots (got {texts!r})")
-    return [Shot.parse(t) for t in texts if not isinstance(t, str) or _norm(t) not in CONNECTORS]
+    shots: list[Shot] = []
+    for text in texts:
+        word = _norm(text) if isinstance(text, str) else ""
+        if word in CONNECTORS:
+            continue
+        if word in CONDITIONS:
+            if not shots or shots[-1].must:
+                raise ValueError(f"{text!r} must follow a shot (one condition a shot)")
+            shots[-1] = replace(shots[-1], must=CONDITIONS[word])
+            continue
+        shots.append(Shot.parse(text))
+    if shots and shots[-1].must:
+        raise ValueError(f"the condition on {shots[-1].label()!r} needs a shot after it")
+    return shots
 
 
 def _norm(word: str) -> str:
@@ -187,7 +208,16 @@ class Piece:
     flying: bool = False
     frozen: bool = False  # hit by the heroes' ice shot
     teleported: bool = False  # on the Teleported! card, back on a random rune when it acts
-    riding: str | None = None
+    riding: str | None = None  # the wyvern or mount (a piece id) it rides
+    reactive: Shot | None = None  # Ice Box: Reactive Health: the shot it performs when damaged
+    mount: bool = False  # a Mount (Ice Box: Mounts): invulnerable, damage passes to its rider
+    yilleph: str | None = None  # a Yilleph piece's colour face up: white or black
+
+    @property
+    def invulnerable(self) -> bool:
+        """Takes no damage: an Antient, a Mount (Ice Box: Mounts), a white Yilleph (Red Box:
+        Special Heroes)."""
+        return self.is_antient or self.mount or self.yilleph == "white"
 
     @property
     def alive(self) -> bool:
@@ -226,6 +256,7 @@ class Options:
     physical_tokens: bool = False  # the table draws real damage tokens and enters the value
     physical_poison: bool = False
     playmat: str = ""  # the playmat in play, for the playmat-specific rules
+    stone_traps: bool = False  # the stone trap pieces are on the obstacles (Ice Box)
 
 
 @dataclass(slots=True)
@@ -239,6 +270,7 @@ class Battle:
     damage: dict[int, Bag] = field(default_factory=dict)  # damage token bags by level
     poison_deck: list[int] = field(default_factory=list)
     wyverns: list[str] = field(default_factory=list)  # wild wyverns on the playmat
+    antients: dict[str, Piece] = field(default_factory=dict)  # unused Antients, off the playmat
     round: int = 1
     acted: list[str] = field(default_factory=list)  # pieces that acted this round
     tables: Tables | None = None  # the rules' data, loaded by whoever built the battle
@@ -261,9 +293,12 @@ class Battle:
             },
             "pieces": {
                 p.id: {"name": p.name, "type": p.type, "health": p.health, "alive": p.alive,
-                       "teleported": p.teleported, "riding": p.riding}
+                       "teleported": p.teleported, "riding": p.riding,
+                       **({"yilleph": p.yilleph} if p.yilleph else {})}
                 for p in self.pieces.values()
             },
+            "antients": sorted(self.antients),
+            "wyverns": list(self.wyverns),
             "damage": {str(level): {"left": len(bag.contents), "discards": len(bag.discards)}
                        for level, bag in sorted(self.damage.items())},
             "adventure": self.adventure.as_dict(self),
