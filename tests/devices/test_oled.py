@@ -11,6 +11,9 @@ from PIL import Image
 from overseer.devices.oled import LumaGlass, open_oled
 from overseer.screens.render import Screen, draw, frame_bytes
 
+# luma.oled 3.16 reads pixels with Image.getdata, which Pillow 13 marks deprecated.
+pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata:DeprecationWarning")
+
 
 class RecordingSerial:
     """A luma serial interface that keeps every call."""

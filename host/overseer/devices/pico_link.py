@@ -420,7 +420,8 @@ class PicoLink:
             if self._state is LinkState.HANDSHAKING:
                 deadline = min(deadline, hello_at)
             else:
-                deadline = min(deadline, heartbeat_at, self._window.deadline() or deadline)
+                resend_at = self._window.deadline()
+                deadline = min(deadline, heartbeat_at, deadline if resend_at is None else resend_at)
             readable, _, _ = select.select([fd, self._wake_r], [], [], max(0.0, deadline - now))
             if self._wake_r in readable:
                 try:
