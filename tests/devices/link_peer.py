@@ -4,7 +4,8 @@ The real firmware is tested against PicoLink in tests/e2e; this peer exists to p
 cases a healthy firmware never does on cue (a lost ACK, a repeated event, a gap, a new boot id,
 another protocol version). It answers HELLO with IDENT, accepts reliable messages in order and
 acknowledges them (unless ``acking`` is off), sends heartbeats every 250 ms (unless
-``heartbeats`` is off), and records everything it received.
+``heartbeats`` is off), answers roll requests with an ERROR when ``refuse_rolls`` names its code,
+and records everything it received.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ class ScriptedPico:
         self.acking = True
         self.lose_once: set[int] = set()  # SEQs to treat as lost the first time they come
         self.heartbeats = True
+        self.refuse_rolls: int | None = None  # an ERROR code to answer ROLL_REQUESTs with
         self.master, self.slave = os.openpty()
         tty.setraw(self.slave)
         self.port = os.ttyname(self.slave)
@@ -111,6 +113,8 @@ class ScriptedPico:
         if isinstance(message, p.FrameChunk | p.FrameShow) and message.screen_id != self.back_id:
             self.back[:] = self.shown  # a new screen starts from the image shown
             self.back_id = message.screen_id
+        if isinstance(message, p.RollRequest) and self.refuse_rolls is not None:
+            self.send(p.Error(self.refuse_rolls))  # as the firmware does: before the ACK
         if isinstance(message, p.FrameChunk):
             self.back[message.offset : message.offset + len(message.data)] = message.data
         elif isinstance(message, p.FrameShow):

@@ -10,7 +10,7 @@ from link_peer import ScriptedPico
 from serial.tools import list_ports
 from serial.tools.list_ports_common import ListPortInfo
 
-from overseer.devices import pico_link
+from overseer.devices import pico_link, reliable
 from overseer.devices import protocol as p
 from overseer.devices.pico_link import (
     DieRolled,
@@ -72,12 +72,14 @@ def test_first_screen_goes_whole_then_only_changed_chunks(
     assert len(pico.of_type(p.FrameChunk)) == 16
     changed = bytearray(IMAGE_A)
     changed[700] ^= 0xFF
+    changed[705] ^= 0x01  # closer than a chunk's overhead: one chunk with the byte before
+    changed[900] ^= 0x80
     second = link.show(bytes(changed))
     assert second == first + 1
     assert link.wait_shown(second, timeout=3)
     assert pico.shown == bytes(changed)
     chunks = [m for _, m in pico.of_type(p.FrameChunk)][16:]
-    assert [(c.offset, len(c.data)) for c in chunks] == [(640, 64)]
+    assert [(c.offset, c.data) for c in chunks] == [(700, changed[700:706]), (900, changed[900:901])]
     assert link.show(bytes(changed)) == second  # the same image again sends nothing
 
 
@@ -193,7 +195,7 @@ def test_finds_the_pico_by_usb_vendor_id(monkeypatch: pytest.MonkeyPatch) -> Non
 def test_a_repeated_ack_resends_before_the_timeout(
     pico: ScriptedPico, link: PicoLink, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(pico_link, "RETRANSMIT_TIMEOUT", 60.0)  # only the fast path is left
+    monkeypatch.setattr(reliable, "RETRANSMIT_TIMEOUT", 60.0)  # only the fast path is left
     pico.lose_once = {3}
     screen = link.show(IMAGE_A)
     assert link.wait_shown(screen, timeout=5)
@@ -240,7 +242,7 @@ def test_a_refused_frame_is_sent_again_whole(pico: ScriptedPico, link: PicoLink)
     assert pico.shown == bytes(changed)
     assert link.stats.pico_errors == {p.ErrorCode.FRAME_CRC: 1}
     chunks = [c for _, c in pico.of_type(p.FrameChunk)][16:]
-    assert [c.offset for c in chunks] == [0] + list(range(0, p.FRAME_SIZE, 64))
+    assert [c.offset for c in chunks] == [5] + list(range(0, p.FRAME_SIZE, 64))
 
 
 def test_without_a_port_it_finds_the_pico_by_vendor_id(

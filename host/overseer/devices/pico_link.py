@@ -1,29 +1,34 @@
-"""The host's link to the Pico over USB serial (pyserial), per docs/protocol.md.
+"""The host's link to the Pico, per docs/protocol.md: handshake, heartbeats, frames, rolls, events.
 
-``PicoLink`` runs one I/O thread that owns the port. It finds the Pico (a configured path, or by
-USB VID/PID), handshakes (HELLO / IDENT, refusing another protocol version), sends frames and
-roll requests reliably (go-back-N, retransmit), drops repeated events by ``(boot_id,
-event_id)``, sends heartbeats, declares the link lost after 1 s of silence or a port error,
-reopens the port, and after every handshake (replug, firmware restart) re-sends the current
-screen and any unanswered roll request. A repeated ACK triggers an early go-back-N resend; on a
-noisy cable (damaged blocks in what the Pico sends) frames go in smaller chunks, each block twice.
+Three layers, as Klipper splits serialqueue, msgproto and its MCU object:
 
-Public API::
+- ``transport.SerialTransport``: the USB serial port, found, opened, read and written;
+- ``protocol`` (blocks, messages, the streaming decoder) and ``reliable`` (numbering, the
+  go-back-N window, retransmits, the byte error estimate): the codec, without I/O;
+- ``PicoLink`` (here): one I/O thread that joins them. It finds the Pico, handshakes (refusing
+  another protocol version), sends frames and roll requests reliably, drops repeated events by
+  ``(boot_id, event_id)``, sends heartbeats, declares the link lost after 1 s of silence or a
+  port error, reopens, and after every handshake re-sends the current screen and any unanswered
+  roll request. On a noisy cable frames go in smaller chunks, each block twice.
+
+The app's device face over it is ``pico.Pico`` (app events, PIL images). Public API::
 
     link = PicoLink(port=None)          # None: search by USB VID/PID
     link.start()
     link.wait_ready(timeout=2.0)        # the Pico's Ident; raises ProtocolMismatch
-    screen = link.show(image_1024)      # returns a screen number; only changed chunks are sent
+    screen = link.show(image_1024)      # returns a screen number; only changed bytes are sent
     link.wait_shown(screen, timeout=1)  # True once the Pico acknowledged showing it
-    roll = link.request_roll(Die.D12)   # returns the roll_id; the answer is a DieRolled event
-    event = link.next_event(timeout=1)  # PressedButton | DieRolled | None
+    roll = link.request_roll(Die.D12)   # the roll_id; answered by DieRolled or RollFailed
+    event = link.next_event(timeout=1)  # PressedButton | DieRolled | RollFailed | None
     link.close()
+
+With ``on_event`` the events go to that callback (from the I/O thread) instead of
+``next_event``; ``on_state`` hears every change of ``LinkState``.
 """
 
 from __future__ import annotations
 
 import logging
-import math
 import os
 import queue
 import select
@@ -34,29 +39,33 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
-import serial
-
 from overseer.devices import protocol as p
+from overseer.devices.frames import changed_chunks
 from overseer.devices.ports import RASPBERRY_PI_VID, find_pico_ports
+from overseer.devices.reliable import ByteErrors, Receiver, SendWindow
+from overseer.devices.transport import SerialTransport
 
 log = logging.getLogger(__name__)
 
 HELLO_INTERVAL = 0.050
 HEARTBEAT_INTERVAL = 0.250
-RETRANSMIT_TIMEOUT = 0.030
-FAST_RETRANSMIT_FLOOR = 0.002  # a repeated ACK resends no sooner than this after the last send
-INITIAL_SRTT = 0.005  # the round-trip guess until ACKs measure it
 # Sent before every HELLO (and before every heartbeat on a noisy cable): no SYNC in it, so the Pico
 # discards it, but it completes any cut-off block its decoder still waits on (a LEN byte
 # damaged or a block cut by an unplug could otherwise hold up the next ~100 bytes).
 FLUSH = bytes(p.MAX_BLOCK)
-ERROR_WINDOW = 4096  # bytes: the span of the byte error estimate
 NOISY_ERROR = 0.002  # a byte error rate from which the cable counts as noisy
 CHUNK_SIZES = ((64, NOISY_ERROR), (32, 0.01), (16, 1.0))  # chunk size, below this byte error
 DOUBLE_SEND_ERROR = 0.005  # from this byte error on, every block goes out twice
 LINK_TIMEOUT = 1.0
 REOPEN_INTERVAL = 0.020
 RECENT_EVENTS = 256  # (boot_id, event_id) pairs remembered for dropping repeats
+ROLL_TIMEOUT = 5.0  # a roll request unanswered this long fails (the tumble takes ~0.6 s)
+
+# Why a roll request failed (RollFailed.reason; the app's RollRefused carries it on).
+BAD_ROLL = "bad_roll"  # the Pico does not know that die (ERROR bad_roll)
+BUSY = "busy"  # the Pico's queue was full (ERROR queue_full)
+TIMEOUT = "timeout"  # no answer within ROLL_TIMEOUT
+LINK_LOST = "link_lost"  # the link went down (or was refused or closed) before the answer
 
 
 class LinkState(Enum):
@@ -92,7 +101,17 @@ class DieRolled:
     event_id: int
 
 
-PicoEvent = PressedButton | DieRolled
+@dataclass(frozen=True)
+class RollFailed:
+    """A roll request that will not be answered (``reason``: BAD_ROLL, BUSY, TIMEOUT or
+    LINK_LOST). A late answer to it is dropped."""
+
+    die: p.Die
+    roll_id: int
+    reason: str
+
+
+PicoEvent = PressedButton | DieRolled | RollFailed
 
 
 @dataclass
@@ -106,33 +125,36 @@ class LinkStats:
     retransmits: int = 0
     duplicates_dropped: int = 0
     invalid_events: int = 0
+    rolls_failed: int = 0
     pico_errors: dict[int, int] = field(default_factory=dict)
     decoder: p.DecoderStats = field(default_factory=p.DecoderStats)
 
 
-@dataclass
-class _Outgoing:
-    """A reliable message: waiting in the outbox (seq 0), then in flight until acknowledged."""
+@dataclass(frozen=True)
+class _Shows:
+    """The note on a FRAME_SHOW: the screen number and image it shows."""
 
-    seq: int
-    message: p.Message
-    sent_at: float
-    screen: int = 0  # for FRAME_SHOW: the screen number it shows
-    image: bytes | None = None  # for FRAME_SHOW: the image it shows
-    sends: int = 1
+    screen: int
+    image: bytes
+
+
+@dataclass
+class _Roll:
+    die: p.Die
+    deadline: float
 
 
 class _LinkLost(Exception):
     pass
 
 
-def _next_seq(seq: int) -> int:
-    return 1 if seq >= 255 else seq + 1
-
-
 def _wire_id(number: int) -> int:
     """Screen and roll numbers grow without end; on the wire they are 1..65535."""
     return (number - 1) % 0xFFFF + 1
+
+
+def _is_frame(message: p.Message) -> bool:
+    return isinstance(message, p.FrameChunk | p.FrameShow)
 
 
 class PicoLink:
@@ -146,15 +168,21 @@ class PicoLink:
         pid: int | None = None,
         protocol: int = p.PROTOCOL_VERSION,
         finder: Callable[[], list[str]] | None = None,
+        on_event: Callable[[PicoEvent], None] | None = None,
+        on_state: Callable[[LinkState], None] | None = None,
+        roll_timeout: float = ROLL_TIMEOUT,
     ) -> None:
         """``port``: a device path (e.g. /dev/serial/by-id/...); None searches by VID/PID.
 
         ``protocol`` is the version this host speaks (only tests set another one).
+        ``on_event`` and ``on_state`` are called from the I/O thread and must not block.
         """
-        self._port = port
-        self._finder = finder or (lambda: find_pico_ports(vid, pid))
+        self._transport = SerialTransport(port, finder or (lambda: find_pico_ports(vid, pid)))
         self._protocol = protocol
-        self._events: queue.Queue[PicoEvent] = queue.Queue()
+        self._events: queue.Queue[PicoEvent] | None = None if on_event else queue.Queue()
+        self._emit: Callable[[PicoEvent], None] = on_event or self._queue_event
+        self._on_state = on_state
+        self._roll_timeout = roll_timeout
         self._cond = threading.Condition()
         self._stop = threading.Event()
         self._wake_r, self._wake_w = os.pipe()
@@ -168,24 +196,20 @@ class PicoLink:
         self._screen = 0  # number of the newest screen asked for
         self._image: bytes | None = None
         self._shown = 0  # newest screen the Pico acknowledged in this session
-        self._rolls: dict[int, p.Die] = {}  # unanswered roll requests
+        self._rolls: dict[int, _Roll] = {}  # unanswered roll requests
         self._new_rolls: deque[int] = deque()
         self._roll_counter = 0
         self._session = 0
         self.stats = LinkStats()
         # Owned by the I/O thread:
         self._boot_id: int | None = None
-        self._tx_seq = 0
-        self._rx_seq = 0
-        self._in_flight: deque[_Outgoing] = deque()
-        self._outbox: deque[_Outgoing] = deque()  # waiting for room in the window (seq 0)
-        self._queued_screen = 0  # screen whose messages are in the outbox or in flight
-        self._base: bytes | None = None  # image the Pico holds once the outbox is through
+        self._window = SendWindow()
+        self._receiver = Receiver()
+        self._errors = ByteErrors()
+        self._roll_errors: list[str] = []  # roll refusals heard since the last ACK
+        self._queued_screen = 0  # screen whose messages are queued or in flight
+        self._base: bytes | None = None  # image the Pico holds once the queue is through
         self._acked_image: bytes | None = None  # newest image whose FRAME_SHOW was acknowledged
-        self._srtt = INITIAL_SRTT  # smoothed round trip of a reliable message
-        self._fast_at: float | None = None  # resend then: a repeated ACK reported a loss
-        self._rx_bytes = 0.0  # bytes from the Pico, and damaged blocks among them, both
-        self._rx_damaged = 0.0  # decaying with every ERROR_WINDOW bytes received
         self._recent: deque[tuple[int, int]] = deque()
         self._recent_set: set[tuple[int, int]] = set()
 
@@ -203,10 +227,8 @@ class PicoLink:
         self._wake()
         if self._thread is not None:
             self._thread.join(timeout=2.0)
-        with self._cond:
-            if self._state is not LinkState.REFUSED:
-                self._state = LinkState.CLOSED
-            self._cond.notify_all()
+        if self._state is not LinkState.REFUSED:
+            self._set_state(LinkState.CLOSED)
         for fd in (self._wake_r, self._wake_w):
             try:
                 os.close(fd)
@@ -231,9 +253,19 @@ class PicoLink:
         return self._ident
 
     @property
+    def error(self) -> ProtocolMismatch | None:
+        """Why the link stopped, when the Pico speaks another protocol version."""
+        return self._error
+
+    @property
     def session(self) -> int:
         """How many handshakes succeeded so far (grows with every replug or restart)."""
         return self._session
+
+    @property
+    def screen(self) -> int:
+        """The number of the newest screen asked for (0 before the first)."""
+        return self._screen
 
     @property
     def shown(self) -> int:
@@ -276,24 +308,41 @@ class PicoLink:
             return self._cond.wait_for(lambda: self._shown >= screen, timeout)
 
     def request_roll(self, die: p.Die) -> int:
-        """Ask the Pico to roll ``die``; returns the roll_id its DieRolled event will carry."""
+        """Ask the Pico to roll ``die``; returns the roll_id of its answer: a DieRolled, or a
+        RollFailed (at once when the link has stopped)."""
         die = p.Die(die)
         with self._cond:
             self._roll_counter += 1
             roll_id = _wire_id(self._roll_counter)
-            self._rolls[roll_id] = die
-            self._new_rolls.append(roll_id)
-        self._wake()
+            stopped = self._state in (LinkState.REFUSED, LinkState.CLOSED)
+            if not stopped:
+                self._rolls[roll_id] = _Roll(die, time.monotonic() + self._roll_timeout)
+                self._new_rolls.append(roll_id)
+        if stopped:
+            self._fail_roll(roll_id, die, LINK_LOST)
+        else:
+            self._wake()
         return roll_id
 
     def next_event(self, timeout: float | None = None) -> PicoEvent | None:
-        """The next button press or roll, or None when none came within ``timeout``."""
+        """The next event (each exactly once), or None when none came within ``timeout``."""
+        if self._events is None:
+            raise RuntimeError("this link hands its events to its on_event callback")
         try:
             return self._events.get(timeout=timeout)
         except queue.Empty:
             return None
 
+    def byte_error(self) -> float:
+        """The cable's byte error rate, estimated from the damaged blocks among the last few
+        kilobytes the Pico sent (USB itself is clean: this is 0 unless something is wrong)."""
+        return self._errors.rate
+
     # -- the I/O thread ----------------------------------------------------------------------
+
+    def _queue_event(self, event: PicoEvent) -> None:
+        assert self._events is not None
+        self._events.put(event)
 
     def _wake(self) -> None:
         try:
@@ -303,47 +352,50 @@ class PicoLink:
 
     def _set_state(self, state: LinkState) -> None:
         with self._cond:
+            changed = state is not self._state
             self._state = state
             self._cond.notify_all()
+        if changed and self._on_state is not None:
+            self._on_state(state)
 
     def _run(self) -> None:
         while not self._stop.is_set():
-            port = self._open()
-            if port is None:
+            if not self._open():
                 break
             try:
-                self._serve(port)
-            except (_LinkLost, serial.SerialException, OSError) as exc:
+                self._serve()
+            except (_LinkLost, OSError) as exc:  # pyserial's SerialException is an OSError
                 self.stats.link_lost += 1
                 log.info("Pico link lost: %s", exc)
+                was_ready = self._state is LinkState.READY
+                self._set_state(LinkState.SEARCHING)
+                if was_ready:
+                    self._fail_rolls(LINK_LOST)
             finally:
-                port.close()
+                self._transport.close()
             if self._state is LinkState.REFUSED:
+                self._fail_rolls(LINK_LOST)
                 return
             self._set_state(LinkState.SEARCHING)
 
-    def _open(self) -> serial.Serial | None:
+    def _open(self) -> bool:
         while not self._stop.is_set():
-            paths = [self._port] if self._port else self._finder()
-            for path in paths:
-                try:
-                    port = serial.Serial(path, 115200, timeout=0, write_timeout=0.5, exclusive=True)
-                except (serial.SerialException, OSError):
-                    continue
-                self.stats.opens += 1
-                return port
+            if self._transport.open():
+                self.stats.opens = self._transport.opens
+                return True
+            self._expire_rolls(time.monotonic())
             self._stop.wait(REOPEN_INTERVAL)
-        return None
+        return False
 
-    def _serve(self, port: serial.Serial) -> None:
-        port.reset_input_buffer()
+    def _serve(self) -> None:
+        transport = self._transport
         decoder = p.Decoder(p.PICO_TO_HOST, stats=self.stats.decoder)
         now = time.monotonic()
         self._begin_handshake()
         hello_at = now
         heartbeat_at = now
         heard_at = now
-        fd = port.fileno()
+        fd = transport.fileno()
         while not self._stop.is_set():
             now = time.monotonic()
             out = bytearray()
@@ -353,24 +405,23 @@ class PicoLink:
                     hello_at = now + HELLO_INTERVAL
             else:
                 self._take_commands()
-                out += self._pump(now)
+                out += self._window.pump(now, self._copies())
+                self.stats.retransmits = self._window.retransmits
                 if now >= heartbeat_at:
                     noisy = self.byte_error() >= NOISY_ERROR
                     out += (FLUSH if noisy else b"") + p.encode(p.HostHeartbeat())
                     heartbeat_at = now + HEARTBEAT_INTERVAL
             if out:
-                port.write(out)
+                transport.write(bytes(out))
+            self._expire_rolls(now)
             if now - heard_at > LINK_TIMEOUT:
                 raise _LinkLost(f"nothing valid from the Pico for {LINK_TIMEOUT} s")
-            deadline = heard_at + LINK_TIMEOUT
+            deadline = min(heard_at + LINK_TIMEOUT, self._roll_deadline())
             if self._state is LinkState.HANDSHAKING:
                 deadline = min(deadline, hello_at)
             else:
-                deadline = min(deadline, heartbeat_at)
-                if self._in_flight:
-                    deadline = min(deadline, self._in_flight[0].sent_at + RETRANSMIT_TIMEOUT)
-                if self._fast_at is not None:
-                    deadline = min(deadline, self._fast_at)
+                resend_at = self._window.deadline()
+                deadline = min(deadline, heartbeat_at, deadline if resend_at is None else resend_at)
             readable, _, _ = select.select([fd, self._wake_r], [], [], max(0.0, deadline - now))
             if self._wake_r in readable:
                 try:
@@ -379,34 +430,31 @@ class PicoLink:
                     pass
             if fd not in readable:
                 continue
-            data = port.read(max(1, port.in_waiting))
+            data = transport.read()
             now = time.monotonic()
             reply = bytearray()
             damaged = decoder.stats.bad_crc + decoder.stats.bad_length
             blocks = decoder.feed(data)
-            self._note_received(
-                len(data), decoder.stats.bad_crc + decoder.stats.bad_length - damaged
-            )
+            self._errors.note(len(data), decoder.stats.bad_crc + decoder.stats.bad_length - damaged)
             for block in blocks:
                 heard_at = now
                 reply += self._handle(block, now)
                 if self._state is LinkState.REFUSED:
                     return
             if reply:
-                port.write(reply)
+                transport.write(bytes(reply))
 
     # Handshake and incoming blocks.
 
     def _begin_handshake(self) -> None:
         self._set_state(LinkState.HANDSHAKING)
-        self._in_flight.clear()
-        self._outbox.clear()
-        self._fast_at = None
+        self._window.reset()
+        self._roll_errors.clear()
 
     def _handle(self, block: p.Block, now: float) -> bytes:
         message = p.decode_message(block)
         if isinstance(message, p.Ident):
-            return self._on_ident(message, now)
+            return self._on_ident(message)
         if self._state is not LinkState.READY:
             return b""  # until IDENT, the Pico's numbering is not ours to follow
         if isinstance(message, p.PicoHeartbeat):
@@ -418,15 +466,15 @@ class PicoLink:
             self._on_ack(message.seq, now)
             return b""
         if isinstance(message, p.Error):
-            self.stats.pico_errors[message.code] = self.stats.pico_errors.get(message.code, 0) + 1
-            if message.code in (p.ErrorCode.FRAME_CRC, p.ErrorCode.BAD_CHUNK):
-                self._resend_whole_screen()
+            self._on_error(message.code)
             return b""
         if isinstance(message, p.ButtonEvent | p.RollResult):
-            return self._on_reliable(block.seq, message)
+            if self._receiver.accept(block.seq):
+                self._deliver(message)
+            return p.encode(p.HostAck(self._receiver.last))
         return b""
 
-    def _on_ident(self, ident: p.Ident, now: float) -> bytes:
+    def _on_ident(self, ident: p.Ident) -> bytes:
         if ident.protocol != self._protocol:
             error = ProtocolMismatch(
                 f"the Pico runs protocol {ident.protocol}; this host speaks {self._protocol}: "
@@ -436,21 +484,20 @@ class PicoLink:
             with self._cond:
                 self._error = error
                 self._ident = ident
-                self._state = LinkState.REFUSED
-                self._cond.notify_all()
+            self._set_state(LinkState.REFUSED)
             return b""
         if self._state is LinkState.READY:
             if ident.boot_id == self._boot_id:
                 # The answer to an earlier HELLO: the Pico numbers its messages afresh from here
                 # (its own HELLO-time reset came before any message of ours it accepted).
-                self._rx_seq = 0
+                self._receiver.reset()
             else:
                 self._begin_handshake()
             return b""
         if self._boot_id is not None and ident.boot_id != self._boot_id:
             self.stats.restarts_seen += 1
-        self._tx_seq = 0
-        self._rx_seq = 0
+        self._window.reset()
+        self._receiver.reset()
         self._queued_screen = 0
         # The same boot still holds the last image it acknowledged: send only what differs.
         self._base = self._acked_image if ident.boot_id == self._boot_id else None
@@ -462,65 +509,48 @@ class PicoLink:
             self.stats.sessions += 1
             self._new_rolls.clear()
             self._new_rolls.extend(self._rolls)  # unanswered requests go again, oldest first
-            self._state = LinkState.READY
-            self._cond.notify_all()
+        self._set_state(LinkState.READY)
         log.info("Pico ready: %s, boot id %04x", ident.firmware, ident.boot_id)
         return b""
 
     def _on_ack(self, seq: int, now: float) -> None:
-        in_flight = self._in_flight
-        index = next((i for i, m in enumerate(in_flight) if m.seq == seq), None)
-        if index is None:
-            # A repeated ACK of what came just before the oldest message in flight: the Pico
-            # got something after a gap, so that message was lost. Resend one smoothed round
-            # trip after its last send rather than at the retransmit timeout.
-            if in_flight and _next_seq(seq) == in_flight[0].seq and self._fast_at is None:
-                self._fast_at = in_flight[0].sent_at + self._fast_timeout()
-            return
-        self._fast_at = None
-        if in_flight[index].sends == 1:  # round trip samples only from unrepeated sends
-            sample = now - in_flight[index].sent_at
-            self._srtt = 0.875 * self._srtt + 0.125 * sample
-        shown = 0
-        for _ in range(index + 1):
-            done = in_flight.popleft()
-            if done.screen:
-                shown = done.screen
-                self._acked_image = done.image
-        if shown:
+        done = self._window.on_ack(seq, now)
+        # The Pico sends an ERROR while it acts on a message and the ACK after the read it came
+        # in: a roll refusal belongs to a roll request this ACK settles. (A queue_full heard with
+        # no roll request settled was a dropped press.)
+        refused = [e.message for e in done if isinstance(e.message, p.RollRequest)]
+        for reason, request in zip(self._roll_errors, refused, strict=False):
             with self._cond:
-                self._shown = max(self._shown, shown)
+                roll = self._rolls.pop(request.roll_id, None)
+            if roll is not None:
+                self._fail_roll(request.roll_id, roll.die, reason)
+        self._roll_errors.clear()
+        shows = [e.note for e in done if isinstance(e.note, _Shows)]
+        if shows:
+            self._acked_image = shows[-1].image
+            with self._cond:
+                self._shown = max(self._shown, shows[-1].screen)
                 self._cond.notify_all()
 
-    def _note_received(self, size: int, damaged: int) -> None:
-        decay = math.exp(-size / ERROR_WINDOW)
-        self._rx_bytes = self._rx_bytes * decay + size
-        self._rx_damaged = self._rx_damaged * decay + damaged
-
-    def byte_error(self) -> float:
-        """The cable's byte error rate, estimated from the damaged blocks among the last few
-        kilobytes the Pico sent (USB itself is clean: this is 0 unless something is wrong)."""
-        return self._rx_damaged / max(self._rx_bytes, 1.0)
-
-    def _chunk_size(self) -> int:
-        """Chunk data size for the byte error rate: on a noisy cable small blocks get through
-        where large ones hardly ever do, and go-back-N repeats less."""
-        error = self.byte_error()
-        return next((size for size, limit in CHUNK_SIZES if error < limit), CHUNK_SIZES[-1][0])
+    def _on_error(self, code: int) -> None:
+        self.stats.pico_errors[code] = self.stats.pico_errors.get(code, 0) + 1
+        if code in (p.ErrorCode.FRAME_CRC, p.ErrorCode.BAD_CHUNK):
+            self._resend_whole_screen()
+        elif code == p.ErrorCode.BAD_ROLL:
+            self._roll_errors.append(BAD_ROLL)
+        elif code == p.ErrorCode.QUEUE_FULL:
+            self._roll_errors.append(BUSY)
 
     def _copies(self) -> int:
         """How many times each block goes out: twice on a noisy cable (the Pico takes the first
         good copy and acknowledges the other again), saving whole go-back-N rounds."""
         return 2 if self.byte_error() >= DOUBLE_SEND_ERROR else 1
 
-    def _fast_timeout(self) -> float:
-        return min(RETRANSMIT_TIMEOUT, max(FAST_RETRANSMIT_FLOOR, 2 * self._srtt))
-
-    def _on_reliable(self, seq: int, message: p.ButtonEvent | p.RollResult) -> bytes:
-        if seq == _next_seq(self._rx_seq) and seq != 0:
-            self._rx_seq = seq
-            self._deliver(message)
-        return p.encode(p.HostAck(self._rx_seq))
+    def _chunk_size(self) -> int:
+        """Chunk data size for the byte error rate: on a noisy cable small blocks get through
+        where large ones hardly ever do, and go-back-N repeats less."""
+        error = self.byte_error()
+        return next((size for size, limit in CHUNK_SIZES if error < limit), CHUNK_SIZES[-1][0])
 
     def _deliver(self, message: p.ButtonEvent | p.RollResult) -> None:
         assert self._boot_id is not None
@@ -534,7 +564,7 @@ class PicoLink:
             self._recent_set.discard(self._recent.popleft())
         event = self._event_of(message)
         if event is not None:
-            self._events.put(event)
+            self._emit(event)
 
     def _event_of(self, message: p.ButtonEvent | p.RollResult) -> PicoEvent | None:
         assert self._boot_id is not None
@@ -553,67 +583,69 @@ class PicoLink:
         if message.roll_id:
             with self._cond:
                 if self._rolls.pop(message.roll_id, None) is None:
-                    self.stats.duplicates_dropped += 1  # answered already
+                    self.stats.duplicates_dropped += 1  # answered already, or failed
                     return None
         return DieRolled(
             p.Die(message.die), message.face, message.roll_id, self._boot_id, message.event_id
         )
+
+    # Roll requests that will not be answered.
+
+    def _fail_roll(self, roll_id: int, die: p.Die, reason: str) -> None:
+        self.stats.rolls_failed += 1
+        log.info("roll request %d (%s) failed: %s", roll_id, die.name, reason)
+        self._emit(RollFailed(die, roll_id, reason))
+
+    def _fail_rolls(self, reason: str) -> None:
+        with self._cond:
+            failed = list(self._rolls.items())
+            self._rolls.clear()
+        for roll_id, roll in failed:
+            self._fail_roll(roll_id, roll.die, reason)
+
+    def _expire_rolls(self, now: float) -> None:
+        with self._cond:
+            late = [(r, roll) for r, roll in self._rolls.items() if roll.deadline <= now]
+            for roll_id, _ in late:
+                del self._rolls[roll_id]
+        if late:
+            gone = {roll_id for roll_id, _ in late}
+            self._window.drop_queued(lambda m: isinstance(m, p.RollRequest) and m.roll_id in gone)
+        for roll_id, roll in late:
+            self._fail_roll(roll_id, roll.die, TIMEOUT)
+
+    def _roll_deadline(self) -> float:
+        with self._cond:
+            return min((roll.deadline for roll in self._rolls.values()), default=float("inf"))
 
     # Outgoing reliable messages.
 
     def _take_commands(self) -> None:
         with self._cond:
             screen, image = self._screen, self._image
-            rolls = [(r, self._rolls[r]) for r in self._new_rolls if r in self._rolls]
+            rolls = [(r, self._rolls[r].die) for r in self._new_rolls if r in self._rolls]
             self._new_rolls.clear()
-        has_frame = any(isinstance(e.message, p.FrameChunk | p.FrameShow) for e in self._outbox)
-        if image is not None and screen != self._queued_screen and not has_frame:
+        if image is not None and screen != self._queued_screen and not self._window.has_queued(
+            _is_frame
+        ):
             self._queue_screen(screen, image)
         for roll_id, die in rolls:
-            self._outbox.append(_Outgoing(0, p.RollRequest(roll_id, int(die)), 0.0))
+            self._window.put(p.RollRequest(roll_id, int(die)))
 
     def _queue_screen(self, screen: int, image: bytes) -> None:
         wire = _wire_id(screen)
-        base = self._base
-        size = self._chunk_size()
-        for offset in range(0, p.FRAME_SIZE, size):
-            data = image[offset : offset + size]
-            if base is None or base[offset : offset + size] != data:
-                self._outbox.append(_Outgoing(0, p.FrameChunk(wire, offset, data), 0.0))
-        show = p.FrameShow(wire, p.crc32(image))
-        self._outbox.append(_Outgoing(0, show, 0.0, screen, image))
+        for offset, data in changed_chunks(self._base, image, self._chunk_size()):
+            self._window.put(p.FrameChunk(wire, offset, data))
+        self._window.put(p.FrameShow(wire, p.crc32(image)), _Shows(screen, image))
         self._queued_screen = screen
         self._base = image
 
     def _resend_whole_screen(self) -> None:
         # The Pico refused a FRAME_SHOW (it sends ERROR before the ACK): the ACKs of the shows
         # now in flight must not count as shown, and the next screen goes whole.
-        for entry in self._in_flight:
-            entry.screen = 0
-            entry.image = None
-        self._outbox = deque(
-            e for e in self._outbox if not isinstance(e.message, p.FrameChunk | p.FrameShow)
-        )
+        self._window.forget_notes()
+        self._window.drop_queued(_is_frame)
         self._queued_screen = 0
         self._base = None
         self._acked_image = None
 
-    def _pump(self, now: float) -> bytes:
-        out = bytearray()
-        in_flight = self._in_flight
-        fast = self._fast_at is not None and now >= self._fast_at
-        if in_flight and (fast or now - in_flight[0].sent_at >= RETRANSMIT_TIMEOUT):
-            self.stats.retransmits += 1
-            copies = self._copies()
-            for entry in in_flight:
-                out += p.encode(entry.message, entry.seq) * copies
-                entry.sent_at = now
-                entry.sends += 1
-            self._fast_at = None
-        while self._outbox and len(in_flight) < p.WINDOW:
-            entry = self._outbox.popleft()
-            self._tx_seq = _next_seq(self._tx_seq)
-            entry.seq, entry.sent_at = self._tx_seq, now
-            in_flight.append(entry)
-            out += p.encode(entry.message, entry.seq) * self._copies()
-        return bytes(out)

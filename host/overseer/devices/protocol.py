@@ -96,7 +96,7 @@ RELIABLE = frozenset(
 )
 
 
-def crc32(data: bytes) -> int:
+def crc32(data: bytes | bytearray) -> int:
     """CRC-32 (ISO-HDLC), as the protocol uses it for blocks and whole frames."""
     return zlib.crc32(data) & 0xFFFFFFFF
 

@@ -20,16 +20,14 @@ import sys
 import tempfile
 import threading
 import time
-import tomllib
 import tty
 from collections.abc import Callable
 from pathlib import Path
 
+from overseer.devices.pins import REPO, button_names
 from overseer.devices.protocol import FRAME_SIZE, Button
 
-REPO = Path(__file__).resolve().parents[3]
 FIRMWARE = REPO / "firmware"
-PINS = REPO / "hardware" / "pins.toml"
 PICO_HEAP = "192K"
 RESET_STATUS = 75  # the board's exit status for machine.reset() and a watchdog reset
 
@@ -40,12 +38,6 @@ def find_micropython() -> str | None:
     if beside.exists():
         return str(beside)
     return shutil.which("micropython")
-
-
-def button_names(pins: Path = PINS) -> dict[Button, str]:
-    """Wire button number -> the board's button name, from the one pin map."""
-    table = tomllib.loads(pins.read_text())
-    return {Button(b["code"]): b["name"] for b in table["pico"]["button"]}
 
 
 class VirtualPico:

@@ -1,0 +1,168 @@
+"""The Pico as the app sees it: its Glass, Buttons and Dice (``app.ports``) over a ``PicoLink``.
+
+The face translates between the wire's numbers (``protocol.Button``, ``protocol.Die``) and the
+app's names (``events.Button``, ``events.Die``), turns a PIL image into the SSD1306's page
+layout for the link (which sends only the bytes that changed), and puts into the app's inbox:
+
+- ``Press`` for a button press (the ROLL button rolls instead: ``Rolled`` with request 0);
+- ``Rolled(die, face, request)`` for the answer to ``request(die, request)``;
+- ``RollRefused(request, reason)`` when that request will not be answered: the Pico refused it
+  (``bad_roll``, ``busy``), no answer came in time (``timeout``), or the link went down first
+  (``link_lost``);
+- ``LinkChanged(True)`` when a handshake succeeds, ``LinkChanged(False)`` when a ready link goes
+  down (unplugged, silent, restarted).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+
+from PIL import Image
+
+from overseer.app.events import (
+    Button,
+    Die,
+    Input,
+    LinkChanged,
+    Press,
+    Rolled,
+    RollRefused,
+)
+from overseer.app.inbox import Inbox
+from overseer.app.ports import check_glass_image
+from overseer.devices import protocol as p
+from overseer.devices.frames import vlsb
+from overseer.devices.pico_link import (
+    ROLL_TIMEOUT,
+    DieRolled,
+    LinkState,
+    PicoEvent,
+    PicoLink,
+    PressedButton,
+    RollFailed,
+)
+
+log = logging.getLogger(__name__)
+
+BUTTONS = {
+    p.Button.NEXT_AI_PIECE: Button.NEXT,
+    p.Button.OK: Button.OK,
+    p.Button.CHOICE: Button.CHOICE,
+    p.Button.BACK: Button.BACK,
+    p.Button.ROLL: Button.ROLL,
+}
+DICE = {p.Die.D12: Die.D12, p.Die.RUNE: Die.RUNE, p.Die.LOCATION: Die.LOCATION}
+WIRE_DICE = {die: wire for wire, die in DICE.items()}
+
+
+class Pico:
+    """Glass, Buttons and Dice over the Pico link; ``start(inbox)`` brings the link up."""
+
+    def __init__(
+        self,
+        port: str | None = None,
+        *,
+        finder: Callable[[], list[str]] | None = None,
+        protocol: int = p.PROTOCOL_VERSION,
+        roll_timeout: float = ROLL_TIMEOUT,
+    ) -> None:
+        """``port``: the Pico's serial device; None searches by USB VID/PID (or ``finder``)."""
+        self.link = PicoLink(
+            port,
+            finder=finder,
+            protocol=protocol,
+            on_event=self._on_event,
+            on_state=self._on_state,
+            roll_timeout=roll_timeout,
+        )
+        self._lock = threading.RLock()  # a refused request may answer before request() returns
+        self._inbox: Inbox | None = None
+        self._requests: dict[int, int] = {}  # roll_id -> the app's request number
+        self._early: dict[int, str] = {}  # roll_id -> why it failed before request() noted it
+        self._ready = False
+
+    # Source (Buttons, Dice)
+
+    def start(self, inbox: Inbox) -> None:
+        """Put this Pico's inputs into ``inbox`` from now on. Buttons and Dice are the same
+        Pico: starting it again with the same inbox does nothing; another inbox is refused."""
+        with self._lock:
+            if self._inbox is not None and self._inbox is not inbox:
+                raise ValueError("this Pico already puts its inputs into another inbox")
+            self._inbox = inbox
+        self.link.start()
+
+    def close(self) -> None:
+        self.link.close()
+
+    def wait_ready(self, timeout: float) -> p.Ident:
+        """Block until the Pico answered; ProtocolMismatch (its message says what to flash) or
+        TimeoutError otherwise."""
+        return self.link.wait_ready(timeout)
+
+    # Glass
+
+    def show(self, image: Image.Image) -> None:
+        """Send ``image`` (128x64) to the Pico's OLED: only the bytes that differ from what it
+        holds go over the wire, and only the newest of several quick screens."""
+        self.link.show(vlsb(check_glass_image(image)))
+
+    def wait_shown(self, timeout: float) -> bool:
+        """True once the Pico acknowledged the last image shown (or there was none)."""
+        return self.link.wait_shown(self.link.screen, timeout)
+
+    # Dice
+
+    def request(self, die: Die, request: int) -> None:
+        """Roll ``die`` on the Pico with its tumble; the answer reaches the inbox as
+        ``Rolled(die, face, request)`` or ``RollRefused(request, reason)``."""
+        if request < 1:
+            raise ValueError(f"a roll request is numbered from 1 (0 is the ROLL button): {request}")
+        wire = WIRE_DICE[Die(die)]
+        with self._lock:
+            roll_id = self.link.request_roll(wire)
+            reason = self._early.pop(roll_id, None)
+            if reason is None:
+                self._requests[roll_id] = request
+            else:  # the link has stopped: it failed the request inside request_roll
+                self._put(RollRefused(request, reason))
+
+    # From the link's I/O thread
+
+    def _on_event(self, event: PicoEvent) -> None:
+        with self._lock:
+            item = self._translate(event)
+            if item is not None:
+                self._put(item)
+
+    def _translate(self, event: PicoEvent) -> Input | None:
+        if isinstance(event, PressedButton):
+            return Press(BUTTONS[event.button], event.long)
+        if isinstance(event, DieRolled):
+            request = self._requests.pop(event.roll_id, 0) if event.roll_id else 0
+            if event.roll_id and not request:
+                log.warning("a roll answers request %d, which nobody made", event.roll_id)
+                return None
+            return Rolled(DICE[event.die], event.face, request)
+        if isinstance(event, RollFailed):
+            request = self._requests.pop(event.roll_id, None)
+            if request is None:  # failed inside request_roll, before the number was noted
+                self._early[event.roll_id] = event.reason
+                return None
+            return RollRefused(request, event.reason)
+        raise TypeError(f"unknown Pico event {event!r}")
+
+    def _on_state(self, state: LinkState) -> None:
+        with self._lock:
+            ready = state is LinkState.READY
+            if ready != self._ready:
+                self._ready = ready
+                self._put(LinkChanged(ready))
+
+    def _put(self, item: Input) -> None:
+        if self._inbox is None:
+            log.warning("the Pico's %r came before start(inbox): dropped", item)
+            return
+        self._inbox.put(item)

@@ -1,0 +1,163 @@
+"""The reliable half of the link protocol (docs/protocol.md, Reliability), without I/O or a clock.
+
+``SendWindow`` numbers reliable messages, keeps at most 8 in flight (go-back-N), sends them all
+again when the oldest waited past the retransmit timeout, or one smoothed round trip after a
+repeated ACK reported a loss. ``Receiver`` accepts only the next SEQ. ``ByteErrors`` estimates
+the cable's byte error rate from the damaged blocks among the bytes received lately. Callers
+pass ``now`` (``time.monotonic()``); the link (``pico_link.PicoLink``) owns the port and the
+clock.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from overseer.devices import protocol as p
+
+RETRANSMIT_TIMEOUT = 0.030
+FAST_RETRANSMIT_FLOOR = 0.002  # a repeated ACK resends no sooner than this after the last send
+INITIAL_SRTT = 0.005  # the round-trip guess until ACKs measure it
+ERROR_WINDOW = 4096  # bytes: the span of the byte error estimate
+
+
+def next_seq(seq: int) -> int:
+    """The SEQ after ``seq``: 1, 2, ..., 255, 1, ... (0 is never a reliable message's)."""
+    return 1 if seq >= 255 else seq + 1
+
+
+@dataclass
+class Outgoing:
+    """A reliable message: queued (seq 0), then in flight until acknowledged.
+
+    ``note`` is the sender's own: it comes back with the message once the message is
+    acknowledged (the link notes which screen a FRAME_SHOW shows).
+    """
+
+    message: p.Message
+    note: object = None
+    seq: int = 0
+    sent_at: float = 0.0
+    sends: int = 0
+
+
+class SendWindow:
+    """Go-back-N sender: ``put`` queues, ``pump`` gives the bytes to write, ``on_ack`` settles."""
+
+    def __init__(self, size: int = p.WINDOW) -> None:
+        self.size = size
+        self.in_flight: deque[Outgoing] = deque()
+        self.queued: deque[Outgoing] = deque()  # waiting for room in the window
+        self.srtt = INITIAL_SRTT  # smoothed round trip of a reliable message
+        self.retransmits = 0  # go-back-N rounds, over every session
+        self._seq = 0
+        self._fast_at: float | None = None  # resend then: a repeated ACK reported a loss
+
+    def reset(self) -> None:
+        """A handshake: forget everything queued and in flight; numbering restarts at 1."""
+        self.in_flight.clear()
+        self.queued.clear()
+        self._seq = 0
+        self._fast_at = None
+
+    def put(self, message: p.Message, note: object = None) -> None:
+        self.queued.append(Outgoing(message, note))
+
+    def has_queued(self, test: Callable[[p.Message], bool]) -> bool:
+        return any(test(entry.message) for entry in self.queued)
+
+    def drop_queued(self, test: Callable[[p.Message], bool]) -> None:
+        """Take back the queued messages (not those in flight) for which ``test`` holds."""
+        self.queued = deque(e for e in self.queued if not test(e.message))
+
+    def forget_notes(self) -> None:
+        """The messages in flight come back from ``on_ack`` without their notes."""
+        for entry in self.in_flight:
+            entry.note = None
+
+    def pump(self, now: float, copies: int = 1) -> bytes:
+        """The blocks to write now: the window again if its time came, then queued messages
+        while there is room. Each block goes ``copies`` times (twice on a noisy cable)."""
+        out = bytearray()
+        in_flight = self.in_flight
+        fast = self._fast_at is not None and now >= self._fast_at
+        if in_flight and (fast or now - in_flight[0].sent_at >= RETRANSMIT_TIMEOUT):
+            self.retransmits += 1
+            for entry in in_flight:
+                out += p.encode(entry.message, entry.seq) * copies
+                entry.sent_at = now
+                entry.sends += 1
+            self._fast_at = None
+        while self.queued and len(in_flight) < self.size:
+            entry = self.queued.popleft()
+            self._seq = next_seq(self._seq)
+            entry.seq, entry.sent_at, entry.sends = self._seq, now, 1
+            in_flight.append(entry)
+            out += p.encode(entry.message, entry.seq) * copies
+        return bytes(out)
+
+    def on_ack(self, seq: int, now: float) -> list[Outgoing]:
+        """An ACK of ``seq`` (cumulative): the messages it settled, oldest first."""
+        in_flight = self.in_flight
+        index = next((i for i, m in enumerate(in_flight) if m.seq == seq), None)
+        if index is None:
+            # A repeated ACK of what came just before the oldest message in flight: the Pico
+            # got something after a gap, so that message was lost. Resend one smoothed round
+            # trip after its last send rather than at the retransmit timeout.
+            if in_flight and next_seq(seq) == in_flight[0].seq and self._fast_at is None:
+                self._fast_at = in_flight[0].sent_at + self._fast_timeout()
+            return []
+        self._fast_at = None
+        if in_flight[index].sends == 1:  # round trip samples only from unrepeated sends
+            sample = now - in_flight[index].sent_at
+            self.srtt = 0.875 * self.srtt + 0.125 * sample
+        return [in_flight.popleft() for _ in range(index + 1)]
+
+    def deadline(self) -> float | None:
+        """When ``pump`` has something to send again without being asked, if ever."""
+        times = []
+        if self.in_flight:
+            times.append(self.in_flight[0].sent_at + RETRANSMIT_TIMEOUT)
+        if self._fast_at is not None:
+            times.append(self._fast_at)
+        return min(times, default=None)
+
+    def _fast_timeout(self) -> float:
+        return min(RETRANSMIT_TIMEOUT, max(FAST_RETRANSMIT_FLOOR, 2 * self.srtt))
+
+
+class Receiver:
+    """In-order receiver: only the next SEQ is accepted; ``last`` is what every ACK carries."""
+
+    def __init__(self) -> None:
+        self.last = 0  # the last SEQ accepted since the handshake (0: none)
+
+    def reset(self) -> None:
+        self.last = 0
+
+    def accept(self, seq: int) -> bool:
+        """True if ``seq`` is the next one (act on the message); False for a repeat or a gap."""
+        if seq != 0 and seq == next_seq(self.last):
+            self.last = seq
+            return True
+        return False
+
+
+class ByteErrors:
+    """The byte error rate of what arrives, over about the last ``ERROR_WINDOW`` bytes."""
+
+    def __init__(self) -> None:
+        self._bytes = 0.0  # bytes received, and damaged blocks among them, both decaying
+        self._damaged = 0.0  # with every ERROR_WINDOW bytes received
+
+    def note(self, size: int, damaged: int) -> None:
+        """``size`` bytes arrived, in which the decoder found ``damaged`` bad blocks."""
+        decay = math.exp(-size / ERROR_WINDOW)
+        self._bytes = self._bytes * decay + size
+        self._damaged = self._damaged * decay + damaged
+
+    @property
+    def rate(self) -> float:
+        return self._damaged / max(self._bytes, 1.0)

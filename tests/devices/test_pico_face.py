@@ -1,0 +1,176 @@
+"""The Pico's device face (Glass, Buttons, Dice) over the link, against a scripted far end: what
+reaches the app's inbox, and what goes over the wire."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+
+import pytest
+from link_peer import ScriptedPico
+from PIL import Image
+
+from overseer.app.events import Button, Die, Input, LinkChanged, Press, Rolled, RollRefused
+from overseer.app.inbox import Inbox
+from overseer.devices import protocol as p
+from overseer.devices.frames import vlsb
+from overseer.devices.pico import Pico
+from overseer.devices.pico_link import ProtocolMismatch
+
+
+def noise(seed: int) -> Image.Image:
+    return Image.frombytes("1", (128, 64), random.Random(seed).randbytes(p.FRAME_SIZE))
+
+
+def take(inbox: Inbox, timeout: float = 3.0) -> Input:
+    item = inbox.get(timeout)
+    assert item is not None, "nothing reached the inbox"
+    return item
+
+
+@pytest.fixture
+def peer() -> Iterator[ScriptedPico]:
+    scripted = ScriptedPico()
+    yield scripted
+    scripted.close()
+
+
+@pytest.fixture
+def inbox() -> Inbox:
+    return Inbox()
+
+
+@pytest.fixture
+def pico(peer: ScriptedPico, inbox: Inbox) -> Iterator[Pico]:
+    face = Pico(peer.port, roll_timeout=2.0)
+    face.start(inbox)
+    face.wait_ready(3)
+    assert take(inbox) == LinkChanged(True)
+    yield face
+    face.close()
+
+
+def test_presses_and_the_roll_button_reach_the_inbox(
+    peer: ScriptedPico, inbox: Inbox, pico: Pico
+) -> None:
+    peer.send_reliable(p.ButtonEvent(1, p.Button.NEXT_AI_PIECE, False))
+    peer.send_reliable(p.ButtonEvent(2, p.Button.BACK, True))
+    peer.send_reliable(p.RollResult(3, 0, p.Die.RUNE, 4))  # the ROLL button, held
+    assert [take(inbox) for _ in range(3)] == [
+        Press(Button.NEXT, False),
+        Press(Button.BACK, True),
+        Rolled(Die.RUNE, 4, 0),
+    ]
+    assert inbox.get(0.1) is None
+
+
+def test_a_request_is_answered_under_its_number(
+    peer: ScriptedPico, inbox: Inbox, pico: Pico
+) -> None:
+    pico.request(Die.LOCATION, 7)
+    assert peer.wait(lambda: bool(peer.of_type(p.RollRequest)))
+    request = peer.of_type(p.RollRequest)[0][1]
+    assert isinstance(request, p.RollRequest) and request.die == p.Die.LOCATION
+    peer.send_reliable(p.RollResult(9, request.roll_id, p.Die.LOCATION, 3))
+    assert take(inbox) == Rolled(Die.LOCATION, 3, 7)
+
+
+@pytest.mark.parametrize(
+    ("code", "reason"), [(p.ErrorCode.BAD_ROLL, "bad_roll"), (p.ErrorCode.QUEUE_FULL, "busy")]
+)
+def test_a_roll_the_pico_refuses_comes_back_refused(
+    peer: ScriptedPico, inbox: Inbox, pico: Pico, code: int, reason: str
+) -> None:
+    peer.refuse_rolls = code
+    pico.request(Die.D12, 3)
+    assert take(inbox) == RollRefused(3, reason)
+    peer.refuse_rolls = None
+    pico.request(Die.D12, 4)  # the next one is rolled as usual
+    assert peer.wait(lambda: len(peer.of_type(p.RollRequest)) == 2)
+    request = peer.of_type(p.RollRequest)[1][1]
+    assert isinstance(request, p.RollRequest)
+    peer.send_reliable(p.RollResult(1, request.roll_id, p.Die.D12, 12))
+    assert take(inbox) == Rolled(Die.D12, 12, 4)
+    assert pico.link.stats.rolls_failed == 1
+
+
+def test_a_refusal_without_a_roll_request_settled_refuses_nothing(
+    peer: ScriptedPico, inbox: Inbox, pico: Pico
+) -> None:
+    peer.send(p.Error(p.ErrorCode.QUEUE_FULL))  # the Pico dropped a press
+    pico.show(noise(1))  # an ACK follows, settling frame blocks only
+    assert pico.wait_shown(3)
+    pico.request(Die.RUNE, 5)
+    assert peer.wait(lambda: bool(peer.of_type(p.RollRequest)))
+    assert inbox.get(0.2) is None
+
+
+def test_an_unanswered_request_times_out(peer: ScriptedPico, inbox: Inbox, pico: Pico) -> None:
+    started = time.monotonic()
+    pico.request(Die.RUNE, 11)
+    assert take(inbox, timeout=5) == RollRefused(11, "timeout")
+    assert time.monotonic() - started >= 2.0
+    # The answer coming after all is dropped: the app has moved on.
+    request = peer.of_type(p.RollRequest)[0][1]
+    assert isinstance(request, p.RollRequest)
+    peer.send_reliable(p.RollResult(4, request.roll_id, p.Die.RUNE, 2))
+    assert peer.wait(lambda: bool(peer.of_type(p.HostAck)))
+    assert inbox.get(0.2) is None
+
+
+def test_a_lost_link_refuses_the_waiting_rolls_and_says_so(
+    peer: ScriptedPico, inbox: Inbox, pico: Pico
+) -> None:
+    pico.request(Die.D12, 2)
+    assert peer.wait(lambda: bool(peer.of_type(p.RollRequest)))
+    peer.heartbeats = False  # silence: the link is lost after 1 s
+    assert take(inbox) == LinkChanged(False)
+    assert take(inbox) == RollRefused(2, "link_lost")
+    peer.heartbeats = True
+    assert take(inbox) == LinkChanged(True)
+    assert len(peer.of_type(p.RollRequest)) == 1  # not asked again after the handshake
+
+
+def test_the_glass_gets_the_image_packed_and_then_only_what_changed(
+    peer: ScriptedPico, pico: Pico
+) -> None:
+    first = noise(2)
+    pico.show(first)
+    assert pico.wait_shown(3)
+    assert peer.shown == vlsb(first)
+    second = first.copy()
+    second.putpixel((10, 20), 0 if second.getpixel((10, 20)) else 1)  # page 2, column 10
+    pico.show(second)
+    assert pico.wait_shown(3)
+    assert peer.shown == vlsb(second)
+    chunks = [c for _, c in peer.of_type(p.FrameChunk)][16:]
+    assert [(c.offset, len(c.data)) for c in chunks] == [(2 * 128 + 10, 1)]
+
+
+def test_bad_requests_and_images_are_refused(inbox: Inbox, pico: Pico) -> None:
+    with pytest.raises(ValueError, match="numbered from 1"):
+        pico.request(Die.D12, 0)
+    with pytest.raises(ValueError, match="'d6' is not a valid Die"):
+        pico.request("d6", 1)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="the glass is 128x64 pixels, not 128x32"):
+        pico.show(Image.new("1", (128, 32)))
+    with pytest.raises(ValueError, match="another inbox"):
+        pico.start(Inbox())
+    pico.start(inbox)  # Buttons and Dice both start the same Pico: fine
+    assert pico.link.screen == 0
+
+
+def test_a_request_to_a_refused_pico_is_refused_at_once() -> None:
+    peer = ScriptedPico(protocol=2)
+    inbox = Inbox()
+    pico = Pico(peer.port)
+    try:
+        pico.start(inbox)
+        with pytest.raises(ProtocolMismatch, match="flash the firmware"):
+            pico.wait_ready(3)
+        pico.request(Die.D12, 8)
+        assert take(inbox) == RollRefused(8, "link_lost")
+    finally:
+        pico.close()
+        peer.close()

@@ -1,0 +1,117 @@
+"""The reliable window on its own: numbering, go-back-N, retransmit timers, the receiver and
+the byte error estimate, with the clock passed in."""
+
+from __future__ import annotations
+
+from overseer.devices import protocol as p
+from overseer.devices.reliable import (
+    FAST_RETRANSMIT_FLOOR,
+    RETRANSMIT_TIMEOUT,
+    ByteErrors,
+    Receiver,
+    SendWindow,
+    next_seq,
+)
+
+
+def sent(data: bytes) -> list[tuple[int, p.Message]]:
+    decoder = p.Decoder(p.HOST_TO_PICO)
+    return [(b.seq, p.decode_message(b)) for b in decoder.feed(data)]
+
+
+def rolls(n: int) -> list[p.RollRequest]:
+    return [p.RollRequest(i, 0) for i in range(1, n + 1)]
+
+
+def test_numbering_wraps_past_255_to_1() -> None:
+    assert [next_seq(s) for s in (0, 1, 254, 255)] == [1, 2, 255, 1]
+
+
+def test_eight_go_out_the_rest_wait_for_acks() -> None:
+    window = SendWindow()
+    for message in rolls(10):
+        window.put(message)
+    first = sent(window.pump(0.0))
+    assert [seq for seq, _ in first] == list(range(1, 9))
+    assert window.pump(0.001) == b""  # the window is full and nothing is due
+    done = window.on_ack(3, 0.002)
+    assert [e.seq for e in done] == [1, 2, 3]
+    assert [seq for seq, _ in sent(window.pump(0.002))] == [9, 10]
+
+
+def test_the_whole_window_goes_again_after_the_timeout() -> None:
+    window = SendWindow()
+    for message in rolls(3):
+        window.put(message)
+    window.pump(0.0)
+    assert window.deadline() == RETRANSMIT_TIMEOUT
+    assert window.pump(RETRANSMIT_TIMEOUT / 2) == b""
+    again = sent(window.pump(RETRANSMIT_TIMEOUT))
+    assert [seq for seq, _ in again] == [1, 2, 3] and window.retransmits == 1
+    assert [e.sends for e in window.in_flight] == [2, 2, 2]
+
+
+def test_a_repeated_ack_before_the_oldest_resends_early() -> None:
+    window = SendWindow()
+    for message in rolls(4):
+        window.put(message)
+    window.pump(0.0)
+    window.on_ack(1, 0.004)  # a round trip of 4 ms
+    assert window.on_ack(1, 0.005) == []  # again: 2 never came
+    fast = window.deadline()
+    assert fast is not None and FAST_RETRANSMIT_FLOOR <= fast < RETRANSMIT_TIMEOUT
+    assert [seq for seq, _ in sent(window.pump(fast))] == [2, 3, 4]
+
+
+def test_copies_and_notes() -> None:
+    window = SendWindow()
+    window.put(p.FrameShow(1, 0xABCD), note="screen 1")
+    window.put(p.RollRequest(1, 2))
+    assert [seq for seq, _ in sent(window.pump(0.0, copies=2))] == [1, 1, 2, 2]
+    assert [e.note for e in window.on_ack(2, 0.001)] == ["screen 1", None]
+
+
+def test_forgotten_notes_and_dropped_queue() -> None:
+    window = SendWindow(size=1)
+    window.put(p.FrameShow(1, 0), note="screen 1")
+    window.put(p.FrameChunk(2, 0, b"x"))
+    window.put(p.RollRequest(1, 0))
+    window.pump(0.0)
+    window.forget_notes()
+    window.drop_queued(lambda m: isinstance(m, p.FrameChunk))
+    assert not window.has_queued(lambda m: isinstance(m, p.FrameChunk))
+    assert window.has_queued(lambda m: isinstance(m, p.RollRequest))
+    assert [e.note for e in window.on_ack(1, 0.001)] == [None]
+    assert sent(window.pump(0.001)) == [(2, p.RollRequest(1, 0))]
+
+
+def test_reset_restarts_the_numbering() -> None:
+    window = SendWindow()
+    window.put(p.RollRequest(1, 0))
+    window.pump(0.0)
+    window.reset()
+    assert not window.in_flight and window.deadline() is None
+    window.put(p.RollRequest(2, 0))
+    assert [seq for seq, _ in sent(window.pump(1.0))] == [1]
+
+
+def test_the_receiver_takes_only_the_next_seq() -> None:
+    receiver = Receiver()
+    assert [receiver.accept(s) for s in (0, 2, 1, 1, 2, 4, 3)] == [
+        False, False, True, False, True, False, True,
+    ]
+    assert receiver.last == 3
+    receiver.last = 255
+    assert receiver.accept(1) and receiver.last == 1
+    receiver.reset()
+    assert receiver.last == 0
+
+
+def test_byte_errors_rise_with_damage_and_fade_with_clean_bytes() -> None:
+    errors = ByteErrors()
+    assert errors.rate == 0.0
+    errors.note(1000, 10)
+    assert errors.rate == 10 / 1000
+    for _ in range(40):
+        errors.note(1000, 0)
+    assert errors.rate < 0.0001
