@@ -19,7 +19,7 @@ SCALE = 4
 
 
 def save(image: Image.Image, path: Path) -> None:
-    big = image.convert("L").resize((image.width * SCALE, image.height * SCALE), Image.NEAREST)
+    big = image.convert("L").resize((image.width * SCALE, image.height * SCALE), Image.Resampling.NEAREST)
     big.save(path)
 
 

@@ -1,0 +1,81 @@
+"""What the controller reads of a game: an immutable snapshot, made by the shell from the session
+after every change (``GameView``), and the trace steps in it (``StepView``).
+
+The controller never touches the session: it reads a view and asks for session calls as
+effects; the shell applies them and hands it the next view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from overseer.rules.procedure import Question, Step
+
+_EMPTY: Mapping[Any, Any] = MappingProxyType({})
+
+
+@dataclass(frozen=True)
+class MenuItem:
+    """One legal action the table may begin from the menu: its label and the action itself
+    (``{"do": ...}``, as ``Session.begin`` takes it)."""
+
+    label: str
+    action: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class StepView:
+    """A trace step and where it stands: ``index`` is its place in the whole trace;
+    ``verified`` is False when the step rests on data the books do not print."""
+
+    index: int
+    step: Step
+    verified: bool = True
+
+
+def new_steps(trace: Sequence[Step], start: int) -> tuple[StepView, ...]:
+    """The steps of ``trace`` from ``start`` on, each with its place and whether its data is
+    printed (a step whose facts say ``verified: false`` is not)."""
+    return tuple(StepView(n, step, step.data.get("verified") is not False)
+                 for n, step in enumerate(trace[start:], start))
+
+
+@dataclass(frozen=True)
+class GameView:
+    """The game as the controller sees it after a change.
+
+    - ``question``: the question waiting for the table (``Session.pending``), or ``None``;
+    - ``menu``: the legal actions (the lead fills them from the game's legal actions);
+    - ``next_action``: what NEXT AI PIECE begins when it is legal now, else ``None`` and
+      ``next_refusal`` says why;
+    - ``steps``: the trace steps new since the last view; ``trace_length``: the whole trace's
+      length now (shorter after an undo: the controller drops the steps that are gone);
+    - ``names``: display names by id (heroes, pieces, cards: whatever options name);
+    - ``cards``: a tapped card's option id by (card kind, card id), where they differ;
+    - ``seats``: a hero's seat (its LED) by hero id;
+    - ``over`` and ``result``: the game has ended, and how;
+    - ``status``: a few short lines for the screen between actions (round, health...).
+    """
+
+    game: str
+    question: Question | None = None
+    menu: tuple[MenuItem, ...] = ()
+    next_action: Mapping[str, Any] | None = None
+    next_refusal: str = ""
+    steps: tuple[StepView, ...] = ()
+    trace_length: int = 0
+    names: Mapping[str, str] = field(default=_EMPTY)
+    cards: Mapping[tuple[str, str], str] = field(default=_EMPTY)
+    seats: Mapping[str, int] = field(default=_EMPTY)
+    can_undo: bool = False
+    can_redo: bool = False
+    over: bool = False
+    result: str = ""
+    title: str = "Overseer"
+    status: tuple[str, ...] = ()
+
+    def name(self, ident: str) -> str:
+        return self.names.get(ident, ident)
