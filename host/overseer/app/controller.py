@@ -209,7 +209,7 @@ def handle(app: App, event: Input | Refused) -> Result:
     if isinstance(event, Refused):
         if app.waiting is None:
             return _out(app)
-        return _out(_say(replace(app, waiting=None), "Not taken", event.reason))
+        return _out(_say(replace(app, waiting=None), "Not taken", _why(event.reason)))
     if app.waiting is not None:
         return app, ()
     if isinstance(event, LinkChanged):
@@ -240,6 +240,14 @@ def _press(app: App, press: Press) -> Result:
     if app.view.question is not None:
         return _on_question(app, press)
     return _on_idle(app, press)
+
+
+def _why(reason: str) -> str:
+    """A refusal as the table reads it: an ``AnswerError`` says what it wanted at its end."""
+    _, found, wanted = reason.partition(", wanted ")
+    if found:
+        return f"It wants {wanted}; nothing changed."
+    return f"{reason.rstrip('.')}. Nothing changed."
 
 
 def _undo(app: App) -> Result:

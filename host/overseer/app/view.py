@@ -9,12 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Any
 
 from overseer.rules.procedure import Question, Step
 
-_EMPTY: Mapping[Any, Any] = MappingProxyType({})
 
 
 @dataclass(frozen=True)
@@ -67,9 +65,9 @@ class GameView:
     next_refusal: str = ""
     steps: tuple[StepView, ...] = ()
     trace_length: int = 0
-    names: Mapping[str, str] = field(default=_EMPTY)
-    cards: Mapping[tuple[str, str], str] = field(default=_EMPTY)
-    seats: Mapping[str, int] = field(default=_EMPTY)
+    names: Mapping[str, str] = field(default_factory=dict)
+    cards: Mapping[tuple[str, str], str] = field(default_factory=dict)
+    seats: Mapping[str, int] = field(default_factory=dict)
     can_undo: bool = False
     can_redo: bool = False
     over: bool = False
@@ -79,3 +77,27 @@ class GameView:
 
     def name(self, ident: str) -> str:
         return self.names.get(ident, ident)
+
+
+def character_names(state: Any) -> dict[str, str]:
+    """Display names by id of a state's characters (Catacombs heroes and AI pieces)."""
+    people = {**getattr(state, "heroes", {}), **getattr(state, "pieces", {})}
+    return {k: v.name for k, v in people.items() if getattr(v, "name", None)}
+
+
+def session_view(session: Any, since: int, **fields: Any) -> GameView:
+    """The view of a ``Session`` (read only): its pending question, the trace steps from
+    ``since`` on, undo and redo, whether it is over, the characters' names. ``fields`` give the
+    rest (``menu``, ``next_action``, ``seats``, ``result``, ``status``...)."""
+    trace = session.runner.trace
+    return GameView(
+        game=session.game,
+        question=session.pending,
+        steps=new_steps(trace, min(since, len(trace))),
+        trace_length=len(trace),
+        names={**character_names(session.state), **fields.pop("names", {})},
+        can_undo=session.can_undo,
+        can_redo=session.can_redo,
+        over=session.finished,
+        **fields,
+    )

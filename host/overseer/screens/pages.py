@@ -103,9 +103,7 @@ def short_prompt(game: str, question: Question) -> str:
 def full_prompt(question: Question) -> str:
     """Everything the table must read before it answers."""
     if isinstance(question, Pick):
-        return f"{describe(question)}: then choose what was drawn, or tap the card."
-    if isinstance(question, DrawToken):
-        return f"{describe(question)}: then enter its value and whether it shows the reset icon."
+        return f"{describe(question)}, then tap the card or choose it."
     return describe(question)
 
 

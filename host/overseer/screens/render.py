@@ -166,7 +166,7 @@ def _key(ink: ImageDraw.ImageDraw, screen: Screen, y: int) -> int:
     size, rows = key_lines(screen.key)
     height = 24 if size == "12x24" else 16
     if screen.inverse_key:
-        ink.rectangle((0, y - 1, WIDTH - 1, y + height * len(rows)), fill=1)
+        ink.rectangle((0, y, WIDTH - 1, y + height * len(rows)), fill=1)
     for row in rows:
         ink.text((1, y), row, font=face(size), fill=0 if screen.inverse_key else 1)
         y += height
