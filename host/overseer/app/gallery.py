@@ -71,9 +71,9 @@ def view(question: Question | None = None, steps: tuple[Step, ...] = (), start: 
          **fields) -> GameView:
     """A Catacombs view with the example names, seats, menu and NEXT AI PIECE."""
     trace = (*((Step("x", "", ""),) * start), *steps)
+    fields = {"names": NAMES, "seats": SEATS, "menu": MENU, "next_action": NEXT, **fields}
     return GameView("catacombs", question=question, steps=new_steps(trace, start),
-                    trace_length=len(trace), names=NAMES, seats=SEATS, menu=MENU,
-                    next_action=NEXT, **fields)
+                    trace_length=len(trace), **fields)
 
 
 def press(app: App, *buttons: Button, long: bool = False) -> App:

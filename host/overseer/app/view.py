@@ -14,7 +14,6 @@ from typing import Any
 from overseer.rules.procedure import Question, Step
 
 
-
 @dataclass(frozen=True)
 class MenuItem:
     """One legal action the table may begin from the menu: its label and the action itself

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from overseer.rules.procedure import ChooseOne, ChooseSome, Question, Step, YesNo, describe
+from overseer.rules.procedure import ChooseOne, ChooseSome, Question, Step, describe
 from overseer.screens.render import Face, Screen, wrap
 
 # The questions' short forms (the title bar holds 23 characters); the whole prompt comes on a
@@ -129,19 +129,10 @@ def activation_screen(steps: list[Step], names: dict[str, str] | None = None) ->
 
 
 def question_screen(question: Question, names: dict[str, str] | None = None) -> Screen:
-    """A question for the table, short enough for the OLED."""
+    """A question for the table in four lines: its short form and, for a choice, the options
+    (the README's picture; the gadget's own question screens are in ``screens/pages.py``)."""
     names = names or {}
-    if isinstance(question, YesNo):
-        short = {"template": "Attack template covers the target?",
-                 "edge": "At the edge?", "in_range": "Target within Ruler 3?"}
-        text = short.get(question.key, question.prompt)
-        rows = wrap(text)
-    elif isinstance(question, ChooseOne | ChooseSome):
-        short = {"closest": "Which is closest?", "los": "Who is in sight?",
-                 "first_by_direction": "Which comes first by the direction tiles?",
-                 "under_ruler": "Who is under the ruler?"}
-        rows = wrap(short.get(question.key, question.prompt))
-        rows += [", ".join(names.get(o, o) for o in question.options)]
-    else:
-        rows = wrap(describe(question))
+    rows = wrap(SHORT.get(question.key, describe(question)))
+    if isinstance(question, ChooseOne | ChooseSome):
+        rows += wrap(", ".join(names.get(o, o) for o in question.options))
     return Screen("Question", tuple(rows[-4:]), "?")
