@@ -58,6 +58,16 @@ def test_screen_matches_its_reference(name: str) -> None:
     assert_same_pixels(image, path)
 
 
+def test_the_pictures_in_the_docs_are_the_screens_of_now() -> None:
+    """docs/buttons.md shows docs/img/buttons-*.png: scripts/button_pictures redraws them."""
+    docs = REF.parents[2] / "docs" / "img"
+    for shot in gallery.shots():
+        picture = Image.open(docs / f"buttons-{shot.name}.png").convert("L")
+        small = picture.resize((128, 64), Image.Resampling.NEAREST).convert("1")
+        assert ImageChops.difference(small.convert("L"), render(shot.screen).convert("L")
+                                     ).getbbox() is None, f"run scripts/button_pictures ({shot.name})"
+
+
 def test_every_reference_has_its_screen() -> None:
     stale = {p.stem for p in REF.glob("*.png") if not p.stem.endswith(".actual")} - set(SCREENS)
     assert not stale, f"references with no screen: {sorted(stale)} (delete them)"

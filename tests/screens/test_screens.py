@@ -9,7 +9,15 @@ from overseer import scenario
 from overseer.rules.catacombs import scenario as catacombs
 from overseer.rules.procedure import ChooseOne, Runner, YesNo
 from overseer.screens.catacombs import activation_screen, question_screen
-from overseer.screens.render import HEIGHT, WIDTH, Screen, draw, frame_bytes, from_frame_bytes
+from overseer.screens.render import (
+    HEIGHT,
+    WIDTH,
+    Screen,
+    draw,
+    frame_bytes,
+    from_frame_bytes,
+    render,
+)
 
 SCENARIOS = os.path.join(os.path.dirname(__file__), "..", "scenarios", "catacombs")
 
@@ -65,3 +73,14 @@ def test_question_screens_are_short():
                              {"elf": "Elf", "dwarf": "Dwarf"})
     assert screen.lines == ("Which is closest?", "Elf, Dwarf") and screen.mark == "?"
     assert all(len(line) <= 21 for line in screen.lines)
+
+
+def test_draw_shows_the_rendered_screen_on_a_luma_device():
+    from luma.core.device import dummy
+
+    device = dummy(width=WIDTH, height=HEIGHT, mode="1")
+    screen = Screen("Wraith Commander", ("target: primary column",), key="Elf")
+    image = draw(screen, device)
+    assert device.image is not None
+    assert frame_bytes(device.image) == frame_bytes(image) == frame_bytes(render(screen))
+    assert image.getbbox() is not None

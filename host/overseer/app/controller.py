@@ -338,7 +338,7 @@ def _is_list(question: Question, entry: Entry) -> bool:
         isinstance(question, DrawToken) and entry.stage == 1)
 
 
-def _list_length(question: Question, entry: Entry) -> int:
+def _list_length(question: Question) -> int:
     if isinstance(question, ChooseSome):
         return len(question.options) + 1  # the last row is Done
     if isinstance(question, ChooseOne | Pick):
@@ -367,7 +367,7 @@ def _on_question(app: App, press: Press) -> Result:
     if button == Button.CHOICE:
         if _is_list(question, entry):
             step = -1 if press.long else 1
-            cursor = _cycle(entry.cursor, _list_length(question, entry), step)
+            cursor = _cycle(entry.cursor, _list_length(question), step)
             return _out(replace(app, entry=replace(entry, cursor=cursor)))
         low, high = _range(question)
         step = LONG_STEP if press.long else 1

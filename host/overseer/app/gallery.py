@@ -1,11 +1,15 @@
 """Every kind of screen, made by the real controller from example views and real button presses:
-the pictures of docs/buttons.md (``scripts/button_pictures``) and the reference images of
-tests/screens. The steps and questions are shaped like the Catacombs rules' own.
+the pictures of docs/buttons.md and the reference images of tests/screens. The steps and
+questions are shaped like the Catacombs rules' own.
+
+    python -m overseer.app.gallery [OUTDIR]    (scripts/button_pictures: docs/img)
 """
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 from overseer.app.controller import App, Refused, handle, refresh, screen, start
 from overseer.app.events import Button, Press, Tap
@@ -22,7 +26,8 @@ from overseer.rules.procedure import (
     Token,
     YesNo,
 )
-from overseer.screens.render import Screen
+from overseer.screens.render import Screen, render
+from overseer.screens.shots import save
 
 NAMES = {"elf": "Elf", "dwarf": "Dwarf", "barbarian": "Barbarian", "wc": "Wraith Commander"}
 SEATS = {"elf": 1, "dwarf": 2, "barbarian": 3}
@@ -157,3 +162,18 @@ def _tapped(app: App, tap: Tap) -> App:
 def by_name() -> dict[str, Shot]:
     return {shot.name: shot for shot in shots()}
 
+
+
+def main(argv: list[str]) -> int:
+    """Write every gallery screen as OUTDIR/buttons-NAME.png (4x, for docs/buttons.md)."""
+    outdir = Path(argv[0]) if argv else Path("docs/img")
+    outdir.mkdir(parents=True, exist_ok=True)
+    made = shots()
+    for shot in made:
+        save(render(shot.screen), outdir / f"buttons-{shot.name}.png")
+    print(f"{len(made)} pictures written to {outdir}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -45,10 +45,10 @@ def step_face(step: Step, name: Callable[[str], str]) -> Face | None:
     match step.kind:
         case "active_character":
             who = name(d["piece"])
-            return Face(who, "acts: " + _after(step.text, " acts: "), title=who)
+            return Face(who, step.text.removeprefix(f"{who} ({d['piece']}) "), title=who)
         case "target":
             return Face(name(d["target"]), "target: " + _after(step.text))
-        case "shot_sequence":
+        case "shot_sequence" if d.get("shots"):
             return Face(", ".join(d["shots"]).capitalize(), _after(step.text))
         case "shot":
             aim = f" at {name(d['target'])}" if d.get("target") else ""

@@ -109,7 +109,9 @@ def full_prompt(question: Question) -> str:
 
 def option_labels(question: ChooseOne | ChooseSome | Pick, names: Mapping[str, str]
                   ) -> tuple[str, ...]:
-    return tuple(names.get(option, option) for option in question.options)
+    """The options by their names, an id with no name in words ("monster-to-hero" as
+    "monster to hero")."""
+    return tuple(names.get(o) or o.replace("_", " ").replace("-", " ") for o in question.options)
 
 
 def choice_screen(title: str, labels: tuple[str, ...], cursor: int,

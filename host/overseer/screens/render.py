@@ -120,13 +120,22 @@ def _key_height(screen: Screen) -> int:
     return (24 if size == "12x24" else 16) * len(rows) + 2
 
 
+def _row_columns(screen: Screen, width: int) -> int:
+    """Characters an option row holds in a face ``width`` pixels wide."""
+    return (WIDTH - 6 - (11 if screen.selected is not None else 0)) // width
+
+
 def option_face(screen: Screen) -> tuple[str, int]:
     """The face and row height of the options: two short ones alone on a screen (yes / no)
-    are as big as a key word, a longer list is 8x16."""
+    are as big as a key word, a list is 8x16, and 5x8 when a label is too long for 8x16 (a
+    label is never cut)."""
     alone = not screen.key and screen.number is None
-    if alone and len(screen.rows) <= 2 and all(len(o) <= 9 for o in screen.rows):
+    longest = max((len(plain(r)) for r in screen.rows), default=0)
+    if alone and len(screen.rows) <= 2 and longest <= _row_columns(screen, 12):
         return "12x24", 24
-    return "8x16", ROW
+    if longest <= _row_columns(screen, 8):
+        return "8x16", ROW
+    return "5x8", LINE
 
 
 def _option_rows(screen: Screen) -> int:
@@ -201,7 +210,7 @@ def _options(ink: ImageDraw.ImageDraw, screen: Screen, y: int) -> int:
             if screen.selected and n in screen.selected:
                 ink.rectangle((x + 2, box + 2, x + 5, box + 5), fill=0 if on else 1)
             x += 11
-        columns = (WIDTH - x - 4) // (8 if size == "8x16" else 12)
+        columns = _row_columns(screen, int(size.split("x")[0]))
         ink.text((x, y), fit(plain(rows[n]), columns), font=face(size), fill=0 if on else 1)
         y += row
     if shown < len(rows):  # a scroll bar: where the window is in the list
