@@ -94,13 +94,13 @@ def test_every_step_and_question_of_a_scenario_fits(path: Path) -> None:
 @given(st.text(alphabet=st.sampled_from("abcdefgh ,.;()"), max_size=400),
        st.sampled_from(["", "Elf", "Scorched earth", "Scorched earth again"]))
 def test_text_pages_keep_every_word_and_fit(text: str, key: str) -> None:
-    shown = pages.text_pages("Title", key, text)
+    shown = list(pages.text_pages("Title", key, text))
+    count = len(shown)
     for n, page in enumerate(shown):
         assert_fits(page)
-        assert page.page == ((n + 1, len(shown)) if len(shown) > 1 else None)
+        assert page.page == ((n + 1, count) if count > 1 else None)
     assert words(" ".join(line for page in shown for line in page.lines)) == words(text)
-    first, *rest = shown
-    assert first.key == key and all(page.key == "" for page in rest)
+    assert shown[0].key == key and all(page.key == "" for page in shown[1:])
 
 
 def test_a_question_that_fits_its_title_has_no_page_before_it() -> None:
