@@ -86,8 +86,10 @@ def character_names(state: Any) -> dict[str, str]:
 
 def session_view(session: Any, since: int, **fields: Any) -> GameView:
     """The view of a ``Session`` (read only): its pending question, the trace steps from
-    ``since`` on, undo and redo, whether it is over, the characters' names. ``fields`` give the
-    rest (``menu``, ``next_action``, ``seats``, ``result``, ``status``...)."""
+    ``since`` on (the trace length of the last view; after an undo it is past the end, which is
+    fine), undo and redo, whether it is over, the characters' names. ``fields`` give the rest
+    (``menu``, ``next_action``, ``seats``, ``result``, ``status``...). For a resumed game,
+    ``since`` 0 shows its whole trace again; where the current action began shows only that."""
     trace = session.runner.trace
     return GameView(
         game=session.game,

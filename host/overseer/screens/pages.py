@@ -51,7 +51,7 @@ def text_pages(title: str, key: str, text: str, mark: str = "") -> tuple[Screen,
     """A key word over a text that may need several screens: the first page has the key word,
     the next ones give the whole screen to the text. Each page says where it is ("2/3")."""
     rows = wrap(text) if text else []
-    first = detail_rows(Screen(title, key=key)) if key else detail_rows(Screen(title))
+    first = detail_rows(Screen(title, key=key))
     chunks = [rows[:first]]
     rest = rows[first:]
     per = detail_rows(Screen(title))

@@ -15,7 +15,7 @@ word and numbers. Builders ask ``detail_rows`` how many detail lines fit and pag
 from __future__ import annotations
 
 import textwrap
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -74,7 +74,7 @@ class Screen:
     done: str = ""
     number: int | None = None
     page: tuple[int, int] | None = None
-    inverse_key: bool = field(default=False)  # the key word on white: a notice, not a step
+    inverse_key: bool = False  # the key word on white: a notice, not a step
 
     def __post_init__(self) -> None:
         if self.mark not in ("", "?", "!"):
