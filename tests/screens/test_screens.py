@@ -2,11 +2,22 @@
 
 import os
 
+import pytest
+from PIL import Image
+
 from overseer import scenario
 from overseer.rules.catacombs import scenario as catacombs
 from overseer.rules.procedure import ChooseOne, Runner, YesNo
 from overseer.screens.catacombs import activation_screen, question_screen
-from overseer.screens.render import HEIGHT, WIDTH, Screen, draw, frame_bytes, from_frame_bytes
+from overseer.screens.render import (
+    HEIGHT,
+    WIDTH,
+    Screen,
+    draw,
+    frame_bytes,
+    from_frame_bytes,
+    render,
+)
 
 SCENARIOS = os.path.join(os.path.dirname(__file__), "..", "scenarios", "catacombs")
 
@@ -19,10 +30,27 @@ def test_frame_bytes_round_trip():
 def test_frame_layout_is_mono_vlsb():
     image = draw(Screen("", ()))
     frame = frame_bytes(image)
-    # The title bar is white from row 0 to row 11: pages 0 (rows 0-7) fully lit at x=0,
-    # page 1 (rows 8-15) lit on bits 0-3 (rows 8-11) only.
-    assert frame[0] == 0xFF and frame[WIDTH] == 0x0F
+    # The title bar is white from row 0 to row 8: page 0 (rows 0-7) fully lit at x=0,
+    # page 1 (rows 8-15) lit on bit 0 (row 8) only.
+    assert frame[0] == 0xFF and frame[WIDTH] == 0x01
     assert image.size == (WIDTH, HEIGHT) and image.mode == "1"
+
+
+def test_frame_bytes_puts_each_pixel_in_its_page_and_bit():
+    for x, y in [(0, 0), (127, 0), (0, 63), (5, 9), (127, 63), (64, 31)]:
+        image = Image.new("1", (WIDTH, HEIGHT))
+        image.putpixel((x, y), 1)
+        frame = frame_bytes(image)
+        lit = [(n, byte) for n, byte in enumerate(frame) if byte]
+        assert lit == [((y // 8) * WIDTH + x, 1 << (y % 8))]
+        assert from_frame_bytes(frame).getpixel((x, y)) and from_frame_bytes(frame).getbbox() == (x, y, x + 1, y + 1)
+
+
+def test_frame_bytes_refuses_a_wrong_size():
+    with pytest.raises(ValueError, match="1024 bytes, not 3"):
+        from_frame_bytes(b"abc")
+    with pytest.raises(ValueError, match="128x64"):
+        frame_bytes(Image.new("1", (64, 64)))
 
 
 def test_activation_screen_from_a_real_run():
@@ -45,3 +73,14 @@ def test_question_screens_are_short():
                              {"elf": "Elf", "dwarf": "Dwarf"})
     assert screen.lines == ("Which is closest?", "Elf, Dwarf") and screen.mark == "?"
     assert all(len(line) <= 21 for line in screen.lines)
+
+
+def test_draw_shows_the_rendered_screen_on_a_luma_device():
+    from luma.core.device import dummy
+
+    device = dummy(width=WIDTH, height=HEIGHT, mode="1")
+    screen = Screen("Wraith Commander", ("target: primary column",), key="Elf")
+    image = draw(screen, device)
+    assert device.image is not None
+    assert frame_bytes(device.image) == frame_bytes(image) == frame_bytes(render(screen))
+    assert image.getbbox() is not None

@@ -1,1 +1,2 @@
-"""What the 128x64 OLED shows: drawn once with luma.core's canvas, sent anywhere."""
+"""What the 128x64 OLED shows: screens as values, drawn with Pillow in bitmap faces, shown on a
+luma device or packed as frames for the Pico."""

@@ -1,13 +1,75 @@
-"""Catacombs screens: an AI activation in four short lines, and the questions it asks.
+"""Catacombs on the glass: each step's key word, the questions' short forms, and the summary of
+an activation in four short lines (the README's pictures).
 
-The trace's sentences are for the terminal and the log; the OLED has 21 columns, so these
-screens are built from the steps' facts instead.
+The trace's sentences are for the terminal and the log; the key words are built from the
+steps' facts (the gadget's step screens put the sentence under them, ``screens/pages.py``).
 """
 
 from __future__ import annotations
 
-from overseer.rules.procedure import ChooseOne, ChooseSome, Question, Step, YesNo, describe
-from overseer.screens.render import Screen, wrap
+from collections.abc import Callable
+
+from overseer.rules.procedure import ChooseOne, ChooseSome, Question, Step, describe
+from overseer.screens.render import Face, Screen, wrap
+
+# The questions' short forms (the title bar holds 23 characters); the whole prompt comes on a
+# page before the question's own screen.
+SHORT = {
+    "template": "Template covers it?",
+    "edge": "At the edge?",
+    "in_range": "Within Ruler 3?",
+    "closest": "Which is closest?",
+    "los": "Who is in sight?",
+    "first_by_direction": "Which comes first?",
+    "under_ruler": "Under the ruler?",
+    "poison_value": "Poison card value?",
+    "shot_icons": "How many shot icons?",
+    "discard_poison": "Discard a Poison card?",
+    "poison_card": "Which Poison card?",
+    "hidden_cave_item": "Which item?",
+    "lord_playmat": "Which playmat (left)?",
+    "lord_second_playmat": "A second playmat?",
+    "lord_playmat_right": "Which playmat (right)?",
+}
+
+
+def _after(text: str, sep: str = ": ") -> str:
+    """The sentence without its speaker ("Wraith Commander: sword" -> "sword")."""
+    head, found, tail = text.partition(sep)
+    return tail if found and tail else text
+
+
+def step_face(step: Step, name: Callable[[str], str]) -> Face | None:
+    """The key word of a Catacombs step (``None``: the kind and the sentence will do)."""
+    d = step.data
+    match step.kind:
+        case "active_character":
+            who = name(d["piece"])
+            return Face(who, step.text.removeprefix(f"{who} ({d['piece']}) "), title=who)
+        case "target":
+            return Face(name(d["target"]), "target: " + _after(step.text))
+        case "shot_sequence" if d.get("shots"):
+            return Face(", ".join(d["shots"]).capitalize(), _after(step.text))
+        case "shot":
+            aim = f" at {name(d['target'])}" if d.get("target") else ""
+            return Face(d["shot"].capitalize(), f"shot{aim}")
+        case "move":
+            return Face(f"Ruler {d['ruler']}", _after(step.text))
+        case "move_to_rune":
+            return Face(f"Rune {d['rune']}", _after(step.text))
+        case "token":
+            return Face(f"Token {d['value']}" + (" R" if d["reset"] else ""), step.text)
+        case "damage":
+            return Face(f"{name(d['target'])} -{d['amount']}", step.text)
+        case "clock":
+            return Face(f"{d['face']} o'clock", step.text)
+        case "portal_trap":
+            return Face(f"Portal {d['face']}", step.text)
+        case "instruction" if d.get("implemented") is False:
+            return Face("By the card", step.text)
+        case "instruction":
+            return Face("Do this", step.text)
+    return None
 
 
 def _line(step: Step, name) -> str | None:
@@ -67,19 +129,10 @@ def activation_screen(steps: list[Step], names: dict[str, str] | None = None) ->
 
 
 def question_screen(question: Question, names: dict[str, str] | None = None) -> Screen:
-    """A question for the table, short enough for the OLED."""
+    """A question for the table in four lines: its short form and, for a choice, the options
+    (the README's picture; the gadget's own question screens are in ``screens/pages.py``)."""
     names = names or {}
-    if isinstance(question, YesNo):
-        short = {"template": "Attack template covers the target?",
-                 "edge": "At the edge?", "in_range": "Target within Ruler 3?"}
-        text = short.get(question.key, question.prompt)
-        rows = wrap(text)
-    elif isinstance(question, ChooseOne | ChooseSome):
-        short = {"closest": "Which is closest?", "los": "Who is in sight?",
-                 "first_by_direction": "Which comes first by the direction tiles?",
-                 "under_ruler": "Who is under the ruler?"}
-        rows = wrap(short.get(question.key, question.prompt))
-        rows += [", ".join(names.get(o, o) for o in question.options)]
-    else:
-        rows = wrap(describe(question))
+    rows = wrap(SHORT.get(question.key, describe(question)))
+    if isinstance(question, ChooseOne | ChooseSome):
+        rows += wrap(", ".join(names.get(o, o) for o in question.options))
     return Screen("Question", tuple(rows[-4:]), "?")

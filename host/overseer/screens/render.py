@@ -1,84 +1,283 @@
-"""Screens drawn with luma.core onto a 128x64 1-bit image.
+"""Screens: what the 128x64 1-bit OLED shows, as plain values, and the one way to draw them.
 
-A ``Screen`` is a title bar and up to four lines of text. ``draw`` paints it on a luma device
-(the real SSD1306 on the Pi, or luma's dummy device off the Pi); ``frame_bytes`` packs the image
-in the SSD1306's own page layout (MONO_VLSB), the format the Pico link sends (docs/protocol.md).
-The font is Pillow's built-in bitmap font: luma ships none, and a bitmap font draws the same
-pixels everywhere.
+A ``Screen`` is a title bar (title, page "1/3", mark) over a body stacked top to bottom: the key
+word (big), a number being entered (big, boxed), a list of options with a cursor (and ticks when
+several may be chosen), then detail lines (small) in whatever room is left. ``render`` draws it
+with Pillow, no device involved; ``draw`` shows it on a luma device (the SSD1306 on the Pi, or
+luma's dummy device off the Pi). ``frame_bytes`` packs an image in the SSD1306's own page layout
+(MONO_VLSB), the format the Pico link sends (docs/protocol.md).
+
+The faces are Spleen (BSD-2, ``fonts/LICENSE``), converted by ``scripts/fonts``: 5x8 for the
+title bar and the detail lines, 8x16 for options and a long key word, 12x24 for a short key
+word and numbers. Builders ask ``detail_rows`` how many detail lines fit and page the rest.
 """
 
 from __future__ import annotations
 
 import textwrap
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
-from luma.core.device import dummy
-from luma.core.render import canvas
-from PIL import Image, ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 WIDTH, HEIGHT = 128, 64
-LINE = 11  # pixels per text line
-COLUMNS = 21  # characters per line in the 6-pixel bitmap font
+FONTS = Path(__file__).parent / "fonts"
+BAR = 9  # the title bar's rows (5x8 text on white)
+TOP = BAR + 1  # the body's first row
+COLUMNS = 25  # detail characters per line (5x8)
+LINE = 9  # a detail line's rows (5x8 and one of leading)
+KEY_COLUMNS = 16  # key word characters per line in 8x16; 12x24 takes 10
+ROW = 16  # an option's row (8x16)
+
+# Typography that the Latin-1 faces lack, in plain characters.
+_PLAIN = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"',
+                        "\u2013": "-", "\u2014": "-", "\u2026": "...", "\u00d7": "x"})
 
 
 @cache
-def font() -> ImageFont.ImageFont:
-    return ImageFont.load_default_imagefont()
+def face(size: str) -> ImageFont.ImageFont:
+    """A Spleen face by cell size: ``5x8``, ``8x16`` or ``12x24``."""
+    return ImageFont.load(str(FONTS / f"spleen-{size}.pil"))
+
+
+def plain(text: str) -> str:
+    """The text in characters the faces draw (printable ASCII; anything else is "?")."""
+    text = text.translate(_PLAIN)
+    return "".join(c if " " <= c <= "~" else "?" for c in text)
+
+
+def fit(text: str, columns: int) -> str:
+    """The text cut to ``columns`` characters, a cut marked with a final "~"."""
+    return text if len(text) <= columns else text[: columns - 1] + "~"
+
+
+def wrap(text: str, width: int = COLUMNS) -> list[str]:
+    return textwrap.wrap(plain(text), width) or [""]
 
 
 @dataclass(frozen=True)
 class Screen:
+    """One screen. Empty fields take no room. ``mark``: "?" for a question, "!" for a step that
+    rests on data the books do not print (and for nothing else). ``selected`` is ``None`` for a
+    single choice, else the indices of the ticked options; ``done`` is a last row with no tick
+    box (the cursor may stand on it: index ``len(options)``). ``page`` is (this page, of
+    pages)."""
+
     title: str
-    lines: tuple[str, ...] = field(default_factory=tuple)
-    mark: str = ""  # a short tag at the right of the title bar: "?" asks, "!" unverified
+    lines: tuple[str, ...] = ()
+    mark: str = ""
+    key: str = ""
+    options: tuple[str, ...] = ()
+    cursor: int = 0
+    selected: frozenset[int] | None = None
+    done: str = ""
+    number: int | None = None
+    page: tuple[int, int] | None = None
+    inverse_key: bool = False  # the key word on white: a notice, not a step
+
+    def __post_init__(self) -> None:
+        if self.mark not in ("", "?", "!"):
+            raise ValueError(f"a screen's mark is '?', '!' or nothing (got {self.mark!r})")
+        if self.rows and not 0 <= self.cursor < len(self.rows):
+            raise ValueError(f"cursor {self.cursor} outside {len(self.rows)} rows")
+
+    @property
+    def rows(self) -> tuple[str, ...]:
+        """The list's rows: the options, then the ``done`` row if there is one."""
+        return (*self.options, self.done) if self.done else self.options
 
 
-def wrap(text: str, width: int = COLUMNS) -> list[str]:
-    return textwrap.wrap(text, width) or [""]
+@dataclass(frozen=True)
+class Face:
+    """How a trace step shows: its key word, its sentence under it, and the title from here on
+    when the step changes it (the active character)."""
+
+    key: str
+    detail: str
+    title: str | None = None
+
+
+# --------------------------------------------------------------------------- layout
+
+
+def key_lines(key: str) -> tuple[str, list[str]]:
+    """The face and the lines of a key word: 12x24 when it fits on one line, else 8x16 on one
+    line, else 8x16 wrapped over two."""
+    key = plain(key)
+    if len(key) <= WIDTH // 12:
+        return "12x24", [key]
+    if len(key) <= KEY_COLUMNS:
+        return "8x16", [key]
+    rows = textwrap.wrap(key, KEY_COLUMNS) or [""]
+    return "8x16", [*rows[:1], fit(" ".join(rows[1:]), KEY_COLUMNS)]
+
+
+def _key_height(screen: Screen) -> int:
+    if not screen.key:
+        return 0
+    size, rows = key_lines(screen.key)
+    return (24 if size == "12x24" else 16) * len(rows) + 2
+
+
+def _row_columns(screen: Screen, width: int) -> int:
+    """Characters an option row holds in a face ``width`` pixels wide."""
+    return (WIDTH - 6 - (11 if screen.selected is not None else 0)) // width
+
+
+def option_face(screen: Screen) -> tuple[str, int]:
+    """The face and row height of the options: two short ones alone on a screen (yes / no)
+    are as big as a key word, a list is 8x16, and 5x8 when a label is too long for 8x16 (a
+    label is never cut)."""
+    alone = not screen.key and screen.number is None
+    longest = max((len(plain(r)) for r in screen.rows), default=0)
+    if alone and len(screen.rows) <= 2 and longest <= _row_columns(screen, 12):
+        return "12x24", 24
+    if longest <= _row_columns(screen, 8):
+        return "8x16", ROW
+    return "5x8", LINE
+
+
+def _option_rows(screen: Screen) -> int:
+    """How many options show at once (the window scrolls with the cursor)."""
+    if not screen.rows:
+        return 0
+    room = HEIGHT - TOP - _key_height(screen) - (28 if screen.number is not None else 0)
+    return min(len(screen.rows), max(room // option_face(screen)[1], 1))
+
+
+def detail_rows(screen: Screen) -> int:
+    """How many detail lines fit under the rest of the screen's body."""
+    used = TOP + _key_height(screen) + (28 if screen.number is not None else 0)
+    used += _option_rows(screen) * option_face(screen)[1]
+    return max((HEIGHT - used) // LINE, 0)
+
+
+# --------------------------------------------------------------------------- drawing
+
+
+def _bar(ink: ImageDraw.ImageDraw, screen: Screen) -> None:
+    small = face("5x8")
+    ink.rectangle((0, 0, WIDTH - 1, BAR - 1), fill=1)
+    right = WIDTH
+    if screen.mark:  # white on a black tab at the bar's right end
+        right -= 9
+        ink.rectangle((right, 0, WIDTH - 1, BAR - 1), fill=0)
+        ink.text((right + 2, 1), screen.mark, font=small, fill=1)
+    if screen.page is not None and screen.page[1] > 1:
+        label = f"{screen.page[0]}/{screen.page[1]}"
+        right -= 5 * len(label) + 2
+        ink.text((right, 1), label, font=small, fill=0)
+    ink.text((2, 1), fit(plain(screen.title), (right - 4) // 5), font=small, fill=0)
+
+
+def _key(ink: ImageDraw.ImageDraw, screen: Screen, y: int) -> int:
+    size, rows = key_lines(screen.key)
+    height = 24 if size == "12x24" else 16
+    if screen.inverse_key:
+        ink.rectangle((0, y, WIDTH - 1, y + height * len(rows)), fill=1)
+    for row in rows:
+        ink.text((1, y), row, font=face(size), fill=0 if screen.inverse_key else 1)
+        y += height
+    return y + 2
+
+
+def _number(ink: ImageDraw.ImageDraw, screen: Screen, y: int) -> int:
+    text = str(screen.number)
+    width = 12 * len(text)
+    x = (WIDTH - width) // 2
+    ink.rectangle((x - 8, y, x + width + 7, y + 25), outline=1)
+    ink.text((x, y + 1), text, font=face("12x24"), fill=1)
+    # an up arrow at the box's right: CHOICE steps the number up
+    ax = x + width + 12
+    ink.polygon([(ax, y + 16), (ax + 6, y + 16), (ax + 3, y + 10)], fill=1)
+    return y + 28
+
+
+def _options(ink: ImageDraw.ImageDraw, screen: Screen, y: int) -> int:
+    rows = screen.rows
+    shown = _option_rows(screen)
+    size, row = option_face(screen)
+    first = min(max(screen.cursor - shown + 1, 0), len(rows) - shown)
+    for n in range(first, first + shown):
+        on = n == screen.cursor
+        if on:
+            ink.rectangle((0, y, WIDTH - (5 if shown < len(rows) else 1), y + row - 1), fill=1)
+        x = 2
+        if screen.selected is not None and n < len(screen.options):
+            box = y + row // 2 - 4
+            ink.rectangle((x, box, x + 7, box + 7), outline=0 if on else 1)
+            if screen.selected and n in screen.selected:
+                ink.rectangle((x + 2, box + 2, x + 5, box + 5), fill=0 if on else 1)
+            x += 11
+        columns = _row_columns(screen, int(size.split("x")[0]))
+        ink.text((x, y), fit(plain(rows[n]), columns), font=face(size), fill=0 if on else 1)
+        y += row
+    if shown < len(rows):  # a scroll bar: where the window is in the list
+        top, bottom = TOP + _key_height(screen), y - 1
+        span = bottom - top
+        ink.line((WIDTH - 2, top, WIDTH - 2, bottom), fill=1)
+        start = top + span * first // len(rows)
+        end = top + span * (first + shown) // len(rows)
+        ink.rectangle((WIDTH - 3, start, WIDTH - 1, end), fill=1)
+    return y
+
+
+def render(screen: Screen) -> Image.Image:
+    """The screen as a 128x64 image in mode "1" (1 = a lit pixel)."""
+    image = Image.new("1", (WIDTH, HEIGHT), 0)
+    ink = ImageDraw.Draw(image)
+    ink.fontmode = "1"
+    _bar(ink, screen)
+    y = TOP
+    if screen.key:
+        y = _key(ink, screen, y)
+    if screen.number is not None:
+        y = _number(ink, screen, y)
+    if screen.rows:
+        y = _options(ink, screen, y)
+    small = face("5x8")
+    for line in screen.lines[: max((HEIGHT - y) // LINE, 0)]:
+        ink.text((1, y), fit(plain(line), COLUMNS), font=small, fill=1)
+        y += LINE
+    return image
 
 
 def draw(screen: Screen, device=None) -> Image.Image:
-    """Paint the screen on ``device`` (a luma device; a dummy one by default) and return the
-    1-bit image it shows."""
-    device = device or dummy(width=WIDTH, height=HEIGHT, mode="1")
-    f = font()
-    with canvas(device) as ink:
-        ink.rectangle((0, 0, WIDTH - 1, LINE), fill="white")
-        ink.text((2, 1), screen.title[: COLUMNS - 2], font=f, fill="black")
-        if screen.mark:
-            ink.text((WIDTH - 8, 1), screen.mark[:1], font=f, fill="black")
-        y = LINE + 3
-        for line in screen.lines[:4]:
-            ink.text((1, y), line[:COLUMNS], font=f, fill="white")
-            y += LINE + 1
-    return device.image.convert("1")
+    """Show the screen on ``device`` (a luma device; luma's dummy device by default) and return
+    the image shown."""
+    if device is None:
+        from luma.core.device import dummy
+
+        device = dummy(width=WIDTH, height=HEIGHT, mode="1")
+    image = render(screen)
+    device.display(image)
+    return image
+
+
+# --------------------------------------------------------------------------- the Pico's frames
+
+FRAME = WIDTH * HEIGHT // 8
+PAGES = HEIGHT // 8
 
 
 def frame_bytes(image: Image.Image) -> bytes:
-    """The image in MONO_VLSB: 8 pages of 128 bytes, bit 0 the page's top row."""
-    pixels = image.convert("1").load()
-    out = bytearray(WIDTH * HEIGHT // 8)
-    for page in range(HEIGHT // 8):
-        for x in range(WIDTH):
-            byte = 0
-            for bit in range(8):
-                if pixels[x, page * 8 + bit]:
-                    byte |= 1 << bit
-            out[page * WIDTH + x] = byte
-    return bytes(out)
+    """The image in MONO_VLSB: 8 pages of 128 bytes, bit 0 the page's top row.
+
+    Transposed, each image column is a row of 64 pixels; packed least significant bit first
+    ("1;R") that row is the column's 8 page bytes. Regrouping by page is one slice per page."""
+    if image.size != (WIDTH, HEIGHT):
+        raise ValueError(f"a frame is {WIDTH}x{HEIGHT}, not {image.size[0]}x{image.size[1]}")
+    columns = image.convert("1").transpose(Image.Transpose.TRANSPOSE).tobytes("raw", "1;R")
+    return b"".join(columns[page::PAGES] for page in range(PAGES))
 
 
 def from_frame_bytes(frame: bytes) -> Image.Image:
     """The inverse of ``frame_bytes``: what a 1024-byte frame looks like."""
-    if len(frame) != WIDTH * HEIGHT // 8:
-        raise ValueError(f"a frame is {WIDTH * HEIGHT // 8} bytes, not {len(frame)}")
-    image = Image.new("1", (WIDTH, HEIGHT))
-    pixels = image.load()
-    for page in range(HEIGHT // 8):
-        for x in range(WIDTH):
-            byte = frame[page * WIDTH + x]
-            for bit in range(8):
-                if byte >> bit & 1:
-                    pixels[x, page * 8 + bit] = 1
-    return image
+    if len(frame) != FRAME:
+        raise ValueError(f"a frame is {FRAME} bytes, not {len(frame)}")
+    columns = bytearray(FRAME)
+    for page in range(PAGES):
+        columns[page::PAGES] = frame[page * WIDTH:(page + 1) * WIDTH]
+    image = Image.frombytes("1", (HEIGHT, WIDTH), bytes(columns), "raw", "1;R")
+    return image.transpose(Image.Transpose.TRANSPOSE)

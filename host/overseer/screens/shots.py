@@ -20,7 +20,8 @@ SCALE = 4
 
 
 def save(image: Image.Image, path: Path) -> None:
-    big = image.convert("L").resize((image.width * SCALE, image.height * SCALE), Image.NEAREST)
+    size = (image.width * SCALE, image.height * SCALE)
+    big = image.convert("L").resize(size, Image.Resampling.NEAREST)
     big.save(path)
 
 
@@ -33,7 +34,7 @@ def main(argv: list[str]) -> int:
     names = {k: v.name for k, v in {**state.heroes, **state.pieces}.items()}
     script = scenarios.Script(scn)
     runner = Runner(spec, state, chance=script.chance)
-    shots = 0
+    shots = activations = 0
     for action in scn["actions"]:
         for _ in range(int(action.get("times", 1))):
             start = len(runner.trace)
@@ -44,8 +45,8 @@ def main(argv: list[str]) -> int:
                     save(draw(question_screen(question, names)), outdir / f"question-{shots}.png")
                 question = runner.answer(script.answer(question))
             steps: list[Step] = runner.trace[start:]
-            n = len(list(outdir.glob("activation-*.png"))) + 1
-            save(draw(activation_screen(steps, names)), outdir / f"activation-{n}.png")
+            activations += 1
+            save(draw(activation_screen(steps, names)), outdir / f"activation-{activations}.png")
     print(f"screens written to {outdir}")
     return 0
 

@@ -1,0 +1,41 @@
+"""The session calls the controller asks for, applied to a ``Session``: the one place that maps
+``Begin``/``Answer``/``Undo``/``Redo`` onto ``Session.begin``/``answer``/``undo``/``redo`` and a
+refusal onto the controller's ``Refused`` input.
+
+A shell (the gadget's main loop, the picture script, the tests) runs the controller like this:
+
+    app, effects = controller.start(session_view(session, 0))
+    ...
+    for effect in effects:
+        if isinstance(effect, SESSION_CALLS):
+            refused = apply(session, effect)
+            if refused: app, more = controller.handle(app, refused)
+            else:       app, more = controller.refresh(app, session_view(session, seen))
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from overseer.app.controller import Answer, Begin, Redo, Refused, SessionCall, Undo
+from overseer.rules.procedure import AnswerError, RulesError
+from overseer.session.session import SessionError
+
+SESSION_CALLS = (Begin, Answer, Undo, Redo)
+
+
+def apply(session: Any, call: SessionCall) -> Refused | None:
+    """Apply one call; ``Refused`` (with the session's reason) when it is refused, in which
+    case nothing changed."""
+    try:
+        if isinstance(call, Begin):
+            session.begin(dict(call.action))
+        elif isinstance(call, Answer):
+            session.answer(call.value, call.source)
+        elif isinstance(call, Undo):
+            session.undo()
+        else:
+            session.redo()
+    except (AnswerError, RulesError, SessionError) as err:
+        return Refused(str(err))
+    return None

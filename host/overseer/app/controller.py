@@ -1,0 +1,572 @@
+"""The gadget's controller: ``(app state, input) -> (new app state, effects)``, with no I/O.
+
+The controller reads the game only through a ``GameView`` (app/view.py) and asks for changes as
+effects. The shell applies them in order: ``Show`` (the glass), ``SetLeds``, ``RequestRoll``
+(app/events.py) and at most one session call per step, ``Begin``, ``Answer``, ``Undo`` or
+``Redo``. After a session call the shell calls ``refresh(app, view)`` with the new view, or
+``handle(app, Refused(reason))`` when the session refused it (nothing changed); inputs that
+come while a call is out are ignored. ``start(view)`` makes the first state.
+
+The five buttons (docs/buttons.md has the whole map):
+
+- steps: every trace step new since the last view is shown, one idea a screen, before the next
+  question; OK or NEXT goes on, BACK goes back a page. None is skipped.
+- ChooseOne, Pick and YesNo: CHOICE moves the cursor (held: back), OK answers.
+- ChooseSome: CHOICE moves, OK ticks or unticks (on the last row, Done: answers), NEXT answers.
+- EnterNumber: CHOICE steps up (held: by 5), wrapping inside the range; OK answers.
+- DrawToken (the table's own tokens): the value as a number, then the reset icon yes or no.
+- Roll: ROLL rolls on the Pico; or CHOICE sets the face of the table's own die and OK takes it.
+- a tapped card answers a question whose options include it (ChooseSome: ticks it).
+- no question: NEXT begins the game's main action; OK or CHOICE opens the menu of legal
+  actions (BACK closes it); BACK shows the last steps again.
+- BACK held: undo one step (then CHOICE redoes it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from overseer.app.events import (
+    Button,
+    Die,
+    Input,
+    LinkChanged,
+    Press,
+    RequestRoll,
+    Rolled,
+    RollRefused,
+    SeatLight,
+    SetLeds,
+    Tap,
+    UnknownTap,
+)
+from overseer.app.view import GameView, MenuItem
+from overseer.rules.procedure import (
+    ChooseOne,
+    ChooseSome,
+    DrawToken,
+    EnterNumber,
+    Pick,
+    Question,
+    Roll,
+    Token,
+    YesNo,
+)
+from overseer.screens import pages
+from overseer.screens.render import Screen
+
+TOKEN_HIGH = 9  # the highest token value the table can enter (the values are not printed)
+LONG_STEP = 5  # a held CHOICE steps a number by this much
+REDO = "Redo"
+
+# --------------------------------------------------------------------------- effects
+
+
+@dataclass(frozen=True, slots=True)
+class Show:
+    """Put this screen on the glass."""
+
+    screen: Screen
+
+
+@dataclass(frozen=True, slots=True)
+class Begin:
+    """Session call: ``Session.begin(action)``."""
+
+    action: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """Session call: ``Session.answer(value, source)``; ``source`` is ``table`` or ``pico``."""
+
+    value: Any
+    source: str = "table"
+
+
+@dataclass(frozen=True, slots=True)
+class Undo:
+    """Session call: ``Session.undo()``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Redo:
+    """Session call: ``Session.redo()``."""
+
+
+SessionCall = Begin | Answer | Undo | Redo
+Effect = Show | SetLeds | RequestRoll | SessionCall
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """An input of the controller's own: the session refused the last session call
+    (``AnswerError``, ``RulesError`` or ``SessionError``; its message is ``reason``). Nothing
+    changed."""
+
+    reason: str
+
+
+# --------------------------------------------------------------------------- state
+
+
+@dataclass(frozen=True)
+class Entry:
+    """The answer being put together on a question's screen."""
+
+    cursor: int = 0  # the option under the cursor (lists, yes/no, the reset icon)
+    ticked: frozenset[int] = frozenset()  # ChooseSome
+    number: int | None = None  # EnterNumber, a die's face (None: not set), a token's value
+    stage: int = 0  # DrawToken: 0 its value, 1 its reset icon
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of the reel: its screen, the trace step it shows (-1: a question's prompt),
+    the step's kind and, for a target step, the target."""
+
+    screen: Screen
+    index: int
+    kind: str = ""
+    target: str | None = None
+
+
+@dataclass(frozen=True)
+class App:
+    """The controller's state. ``reel`` holds the pages of the latest steps and ``at`` the one
+    on the glass (``at == len(reel)``: all shown, the question or the idle screen is up)."""
+
+    view: GameView
+    reel: tuple[Page, ...] = ()
+    at: int = 0
+    title: str = "Overseer"  # the title of the next step pages (the active character)
+    entry: Entry = field(default_factory=Entry)
+    menu: int | None = None  # the menu's cursor while it is open
+    notice: tuple[Screen, ...] = ()  # a message over the current screen, page by page
+    notice_at: int = 0
+    redo_offer: bool = False  # the notice is the undo's: CHOICE redoes
+    waiting: SessionCall | None = None  # a session call the shell has not answered yet
+    rolling: int = 0  # the Pico roll asked for and not answered yet (its request number)
+    requests: int = 0  # roll requests made so far
+    target: str | None = None  # the hero targeted in the steps shown (its seat lights)
+    shown: Screen | None = None
+    lights: tuple[SeatLight, ...] | None = None
+
+    @property
+    def reading(self) -> bool:
+        return self.at < len(self.reel)
+
+
+Result = tuple[App, tuple[Effect, ...]]
+
+
+# --------------------------------------------------------------------------- entry points
+
+
+def start(view: GameView) -> Result:
+    """The first state, over the game as it stands (a resumed game's pending question too)."""
+    return refresh(App(view=GameView(view.game, title=view.title)), view)
+
+
+def refresh(app: App, view: GameView) -> Result:
+    """The game changed (the shell applied a session call, or opened the game): take the new
+    view. Steps that are gone (undone) leave the reel; new ones join it, unread."""
+    call = app.waiting
+    if call is None and view == app.view:
+        return _out(app)
+    taken_back = app.view.trace_length - view.trace_length
+    kept = tuple(p for p in app.reel if 0 <= p.index < view.trace_length)
+    title = next((p.screen.title for p in reversed(kept)), app.title)
+    known = {p.index for p in kept}
+    fresh: list[Page] = []
+    for seen in view.steps:
+        if seen.index in known or seen.index >= view.trace_length:
+            continue
+        screens, title = pages.step_pages(view.game, seen.step, seen.verified, view.names,
+                                          title)
+        target = seen.step.data.get("target") if seen.step.kind == "target" else None
+        fresh += [Page(s, seen.index, seen.step.kind, target) for s in screens]
+    if view.question is not None:
+        fresh += [Page(s, -1) for s in pages.intro_pages(view.game, view.question)]
+    if app.reading:
+        reel, at = kept + tuple(fresh), min(app.at, len(kept))
+    elif fresh:
+        reel, at = tuple(fresh), 0
+    else:
+        reel, at = kept, len(kept)
+    app = replace(app, view=view, reel=reel, at=at, title=title,
+                  entry=_first_entry(view.question), menu=None, notice=(), notice_at=0,
+                  redo_offer=False, waiting=None, rolling=0)
+    if isinstance(call, Undo):
+        app = _undone(app, taken_back)
+    return _out(app)
+
+
+def handle(app: App, event: Input | Refused) -> Result:
+    """One input: a button, a card, a die, the link, or the session's refusal."""
+    if isinstance(event, Refused):
+        if app.waiting is None:
+            return _out(app)
+        return _out(_say(replace(app, waiting=None), "Not taken", _why(event.reason)))
+    if app.waiting is not None:
+        return app, ()
+    if isinstance(event, LinkChanged):
+        return _out(app, force=event.ready)
+    if isinstance(event, Press):
+        return _press(app, event)
+    if isinstance(event, Tap):
+        return _tap(app, event)
+    if isinstance(event, UnknownTap):
+        return _out(_say(app, "Unknown tag", f"This tag ({event.uid}) names no card."))
+    if isinstance(event, Rolled):
+        return _rolled(app, event)
+    return _roll_refused(app, event)
+
+
+# --------------------------------------------------------------------------- buttons
+
+
+def _press(app: App, press: Press) -> Result:
+    if press.button == Button.BACK and press.long:
+        return _undo(app)
+    if app.notice:
+        return _on_notice(app, press)
+    if app.reading:
+        return _on_reel(app, press)
+    if app.menu is not None:
+        return _on_menu(app, press)
+    if app.view.question is not None:
+        return _on_question(app, press)
+    return _on_idle(app, press)
+
+
+def _why(reason: str) -> str:
+    """A refusal as the table reads it: an ``AnswerError`` says what it wanted at its end."""
+    _, found, wanted = reason.partition(", wanted ")
+    if found:
+        return f"It wants {wanted}; nothing changed."
+    return f"{reason.rstrip('.')}. Nothing changed."
+
+
+def _undo(app: App) -> Result:
+    if not app.view.can_undo:
+        return _out(_say(app, "No undo", "Nothing to undo: the game is at its start."))
+    return _call(app, Undo())
+
+
+def _undone(app: App, taken_back: int) -> App:
+    """The notice after an undo: what went, and how to put it back."""
+    text = "Last press taken back"
+    if taken_back > 0:
+        text += f" ({taken_back} step{'s' if taken_back > 1 else ''})"
+    text += ". CHOICE: redo, OK: go on." if app.view.can_redo else "."
+    return replace(_say(app, "Undone", text), redo_offer=app.view.can_redo)
+
+
+def _on_notice(app: App, press: Press) -> Result:
+    if press.button == Button.CHOICE and app.redo_offer:
+        return _call(_dismiss(app), Redo())
+    if press.button in (Button.OK, Button.NEXT) and app.notice_at + 1 < len(app.notice):
+        return _out(replace(app, notice_at=app.notice_at + 1))
+    if press.button in (Button.OK, Button.NEXT, Button.BACK):
+        return _out(_dismiss(app))
+    return _press(_dismiss(app), press)  # CHOICE and ROLL act on the screen underneath
+
+
+def _on_reel(app: App, press: Press) -> Result:
+    if press.button in (Button.OK, Button.NEXT):
+        return _out(replace(app, at=app.at + 1))
+    if press.button == Button.BACK:
+        return _out(replace(app, at=max(app.at - 1, 0)))
+    return _out(_say(app, "Read on", "OK shows the next step, BACK the one before."))
+
+
+def _on_menu(app: App, press: Press) -> Result:
+    items = _menu_items(app.view)
+    cursor = app.menu or 0
+    if press.button == Button.CHOICE:
+        return _out(replace(app, menu=_cycle(cursor, len(items), -1 if press.long else 1)))
+    if press.button == Button.OK:
+        item = items[cursor]
+        if item is None:
+            return _call(replace(app, menu=None), Redo())
+        return _call(replace(app, menu=None), Begin(item.action))
+    app = replace(app, menu=None)
+    if press.button == Button.BACK:
+        return _out(app)
+    return _on_idle(app, press)  # NEXT and ROLL do what they do without the menu
+
+
+def _on_idle(app: App, press: Press) -> Result:
+    view = app.view
+    if press.button == Button.NEXT:
+        if view.over:
+            return _out(_say(app, "Game over", view.result or "The game has ended."))
+        if view.next_action is None:
+            return _out(_say(app, "Not now", view.next_refusal or "NEXT AI PIECE is not "
+                             "possible now."))
+        return _call(app, Begin(view.next_action))
+    if press.button in (Button.OK, Button.CHOICE):
+        if not _menu_items(view):
+            return _out(_say(app, "No menu", "Nothing else can be done now."))
+        return _out(replace(app, menu=0))
+    if press.button == Button.BACK:
+        return _out(_back_to_reel(app))
+    return _out(_say(app, "No roll", "Nothing asks for a roll now."))
+
+
+def _back_to_reel(app: App) -> App:
+    """BACK from a question or the idle screen: the last page of the reel, if there is one."""
+    return replace(app, at=len(app.reel) - 1) if app.reel else app
+
+
+# --------------------------------------------------------------------------- questions
+
+
+def _first_entry(question: Question | None) -> Entry:
+    if isinstance(question, EnterNumber):
+        return Entry(number=question.low)
+    if isinstance(question, DrawToken):
+        return Entry(number=0)
+    return Entry()
+
+
+def _is_list(question: Question, entry: Entry) -> bool:
+    return isinstance(question, ChooseOne | ChooseSome | Pick | YesNo) or (
+        isinstance(question, DrawToken) and entry.stage == 1)
+
+
+def _list_length(question: Question) -> int:
+    if isinstance(question, ChooseSome):
+        return len(question.options) + 1  # the last row is Done
+    if isinstance(question, ChooseOne | Pick):
+        return len(question.options)
+    return 2  # yes, no
+
+
+def _range(question: Question) -> tuple[int, int]:
+    if isinstance(question, EnterNumber):
+        return question.low, question.high
+    if isinstance(question, Roll):
+        return 1, question.faces
+    return 0, TOKEN_HIGH
+
+
+def _on_question(app: App, press: Press) -> Result:
+    question, entry = app.view.question, app.entry
+    assert question is not None
+    button = press.button
+    if button == Button.ROLL:
+        return _roll(app, question)
+    if button == Button.BACK:
+        if isinstance(question, DrawToken) and entry.stage == 1:
+            return _out(replace(app, entry=replace(entry, stage=0)))
+        return _out(_back_to_reel(app))
+    if button == Button.CHOICE:
+        if _is_list(question, entry):
+            step = -1 if press.long else 1
+            cursor = _cycle(entry.cursor, _list_length(question), step)
+            return _out(replace(app, entry=replace(entry, cursor=cursor)))
+        low, high = _range(question)
+        step = LONG_STEP if press.long else 1
+        current = low - 1 if entry.number is None else entry.number
+        number = low + (current - low + step) % (high - low + 1)
+        return _out(replace(app, entry=replace(entry, number=number)))
+    if button == Button.NEXT:
+        if isinstance(question, ChooseSome):
+            return _call(app, Answer(_ticked(question, entry)))
+        return _out(_say(app, "Answer first", "A question waits: CHOICE and OK answer it."))
+    return _ok(app, question, entry)
+
+
+def _ok(app: App, question: Question, entry: Entry) -> Result:
+    if isinstance(question, ChooseOne | Pick):
+        return _call(app, Answer(question.options[entry.cursor]))
+    if isinstance(question, YesNo):
+        return _call(app, Answer(entry.cursor == 0))
+    if isinstance(question, ChooseSome):
+        if entry.cursor == len(question.options):  # Done
+            return _call(app, Answer(_ticked(question, entry)))
+        return _out(replace(app, entry=replace(entry, ticked=entry.ticked ^ {entry.cursor})))
+    if isinstance(question, EnterNumber):
+        return _call(app, Answer(entry.number))
+    if isinstance(question, DrawToken):
+        if entry.stage == 0:
+            return _out(replace(app, entry=replace(entry, stage=1, cursor=1)))  # "No" first
+        return _call(app, Answer(Token(entry.number or 0, entry.cursor == 0)))
+    if entry.number is None:  # a Roll with no face set
+        return _out(_say(app, "No face yet", "ROLL rolls on the Pico; or CHOICE sets the "
+                         "face of your own die, then OK."))
+    return _call(app, Answer(entry.number, "table"))
+
+
+def _ticked(question: ChooseSome, entry: Entry) -> tuple[str, ...]:
+    return tuple(o for n, o in enumerate(question.options) if n in entry.ticked)
+
+
+# --------------------------------------------------------------------------- dice
+
+
+def _roll(app: App, question: Question) -> Result:
+    if not isinstance(question, Roll):
+        return _out(_say(app, "No roll", "This question is not a roll."))
+    request = app.requests + 1
+    app = replace(app, requests=request, rolling=request)
+    shown, effects = _out(app)
+    return shown, (RequestRoll(Die(question.die), request), *effects)
+
+
+def _rolled(app: App, rolled: Rolled) -> Result:
+    question = app.view.question
+    if not isinstance(question, Roll):
+        return app, ()  # the table rolled for itself: the Pico shows the face
+    asked = rolled.request != 0 and rolled.request == app.rolling
+    if rolled.request != 0 and not asked:
+        return app, ()  # an answer to a request given up (an earlier question's)
+    if app.reading and not asked:
+        return _out(_say(app, "Read on", "Read the steps first (OK), then roll."))
+    if rolled.die != question.die:
+        if asked:
+            return app, ()
+        return _roll(_dismiss(app), question)  # the ROLL button rolls the D12: the right die
+    return _call(_dismiss(replace(app, rolling=0)), Answer(rolled.face, "pico"))
+
+
+def _roll_refused(app: App, refused: RollRefused) -> Result:
+    if refused.request == 0 or refused.request != app.rolling:
+        return app, ()
+    app = replace(app, rolling=0)
+    return _out(_say(app, "No roll", f"The Pico did not roll ({refused.reason}). ROLL tries "
+                     "again; or CHOICE sets your own die's face."))
+
+
+# --------------------------------------------------------------------------- cards
+
+
+def _tap(app: App, tap: Tap) -> Result:
+    view, question = app.view, app.view.question
+    if tap.game != view.game:
+        return _out(_say(app, "Wrong game", f"That card is from {tap.game}, not {view.game}."))
+    if question is None:
+        return _out(_say(app, "No question", "No question waits for a card now."))
+    if app.reading:
+        return _out(_say(app, "Read on", "Read the steps first (OK), then tap."))
+    if not isinstance(question, ChooseOne | ChooseSome | Pick):
+        return _out(_say(app, "Not a card", "This question is not answered with a card."))
+    option = view.cards.get((tap.kind, tap.card), tap.card)
+    if option not in question.options:
+        return _out(_say(app, "Not an answer", f"{view.name(option)} is not one of the "
+                         "answers here."))
+    if isinstance(question, ChooseSome):
+        n = question.options.index(option)
+        entry = replace(app.entry, cursor=n, ticked=app.entry.ticked ^ {n})
+        return _out(replace(_dismiss(app), entry=entry))
+    return _call(_dismiss(app), Answer(option))
+
+
+# --------------------------------------------------------------------------- the glass
+
+
+def _menu_items(view: GameView) -> tuple[MenuItem | None, ...]:
+    """The menu: the legal actions, and Redo (``None``) when there is something to redo."""
+    return (*view.menu, *((None,) if view.can_redo else ()))
+
+
+def _cycle(n: int, length: int, step: int) -> int:
+    return (n + step) % length if length else 0
+
+
+def _say(app: App, key: str, text: str) -> App:
+    return replace(app, notice=pages.notice(key, text, app.view.title), notice_at=0,
+                   redo_offer=False)
+
+
+def _dismiss(app: App) -> App:
+    return replace(app, notice=(), notice_at=0, redo_offer=False)
+
+
+def _call(app: App, call: SessionCall) -> Result:
+    """Ask the shell for a session call; the glass stays until the new view comes."""
+    return replace(app, waiting=call), (call,)
+
+
+def _question_screen(app: App) -> Screen:
+    view, entry = app.view, app.entry
+    question = view.question
+    assert question is not None
+    title = pages.short_prompt(view.game, question)
+    if isinstance(question, ChooseOne | Pick):
+        return pages.choice_screen(title, pages.option_labels(question, view.names),
+                                   entry.cursor)
+    if isinstance(question, ChooseSome):
+        return pages.choice_screen(title, pages.option_labels(question, view.names),
+                                   entry.cursor, entry.ticked)
+    if isinstance(question, YesNo):
+        return pages.choice_screen(title, ("Yes", "No"), entry.cursor)
+    if isinstance(question, EnterNumber):
+        number = question.low if entry.number is None else entry.number
+        return pages.number_screen(title, number, question.low, question.high)
+    if isinstance(question, DrawToken):
+        if entry.stage == 1:
+            return pages.choice_screen("Reset icon on it?", ("Yes", "No"), entry.cursor)
+        return pages.number_screen("Token value?", entry.number or 0, 0, TOKEN_HIGH)
+    return pages.roll_screen(question, title, entry.number, app.rolling != 0)
+
+
+def screen(app: App) -> Screen:
+    """What the glass shows in this state."""
+    view = app.view
+    if app.notice:
+        return app.notice[app.notice_at]
+    if app.reading:
+        return app.reel[app.at].screen
+    if app.menu is not None:
+        labels = tuple(REDO if item is None else item.label for item in _menu_items(view))
+        return pages.menu_screen(labels, app.menu)
+    if view.question is not None:
+        return _question_screen(app)
+    if view.over:
+        return pages.idle_screen("Game over", "Game over", (view.result, *view.status))
+    hint = "NEXT: next AI piece" if view.next_action is not None else view.next_refusal
+    return pages.idle_screen(view.title, "Ready", (hint, *view.status))
+
+
+def _target(app: App) -> str | None:
+    """The hero targeted in the steps shown so far (an active character clears it)."""
+    for page in reversed(app.reel[:app.at + 1]):
+        if page.kind == "active_character":
+            return None
+        if page.kind == "target":
+            return page.target
+    return app.target
+
+
+def _lights(app: App) -> tuple[SeatLight, ...]:
+    """The targeted hero's seat on; the seat of the hero under a question's cursor pulses."""
+    seats = app.view.seats
+    lit: dict[int, str] = {}
+    if app.target is not None and app.target in seats:
+        lit[seats[app.target]] = "on"
+    question = app.view.question
+    if (not app.reading and app.menu is None and not app.notice
+            and isinstance(question, ChooseOne | ChooseSome | Pick)
+            and app.entry.cursor < len(question.options)):
+        option = question.options[app.entry.cursor]
+        if option in seats:
+            lit[seats[option]] = "pulse"
+    return tuple(SeatLight(seat, mode) for seat, mode in sorted(lit.items()))
+
+
+def _out(app: App, force: bool = False) -> Result:
+    """The state with the glass and the lights it implies, and the effects that change them."""
+    app = replace(app, target=_target(app))
+    effects: list[Effect] = []
+    now = screen(app)
+    if force or now != app.shown:
+        effects.append(Show(now))
+    lights = _lights(app)
+    if lights != app.lights:
+        effects.append(SetLeds(lights))
+    return replace(app, shown=now, lights=lights), tuple(effects)

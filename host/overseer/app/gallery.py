@@ -1,0 +1,179 @@
+"""Every kind of screen, made by the real controller from example views and real button presses:
+the pictures of docs/buttons.md and the reference images of tests/screens. The steps and
+questions are shaped like the Catacombs rules' own.
+
+    python -m overseer.app.gallery [OUTDIR]    (scripts/button_pictures: docs/img)
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from overseer.app.controller import App, Refused, handle, refresh, screen, start
+from overseer.app.events import Button, Press, Tap
+from overseer.app.view import GameView, MenuItem, new_steps
+from overseer.rules.procedure import (
+    AnswerError,
+    ChooseOne,
+    ChooseSome,
+    DrawToken,
+    EnterNumber,
+    Question,
+    Roll,
+    Step,
+    Token,
+    YesNo,
+)
+from overseer.screens.render import Screen, render
+from overseer.screens.shots import save
+
+NAMES = {"elf": "Elf", "dwarf": "Dwarf", "barbarian": "Barbarian", "wc": "Wraith Commander"}
+SEATS = {"elf": 1, "dwarf": 2, "barbarian": 3}
+NEXT = {"do": "next_ai_piece"}
+MENU = (MenuItem("Hero turn done", {"do": "hero_turn"}),
+        MenuItem("Elf heals 2", {"do": "heal", "hero": "elf", "amount": 2}),
+        MenuItem("End the battle", {"do": "end_battle"}))
+ACT = "Red Box: AI Player Behaviour"
+
+STEPS = (
+    Step("active_character", f"{ACT}, step 1", "Wraith Commander (wc) acts: level-1 tile, "
+         "black monster tile", {"piece": "wc", "why": "monster_tile"}),
+    Step("target", f"{ACT}, step 3 (errata)", "Wraith Commander targets Elf: primary column, "
+         "least gold", {"piece": "wc", "target": "elf", "column": "primary",
+                        "criterion": "least_gold", "verified": True}),
+    Step("shot", f"{ACT}, step 5", "Wraith Commander: sword",
+         {"piece": "wc", "shot": "sword", "target": "elf"}),
+    Step("move", f"{ACT}, step 5", "Wraith Commander: reposition for sword toward Elf with "
+         "Ruler 2, passing through obstacles; if the ruler reaches past Elf, stop adjacent to "
+         "it", {"piece": "wc", "toward": "elf", "ruler": 2}),
+)
+TOKEN_STEP = Step("token", f"{ACT}, Damage tokens", "level 2 damage token: 2 (unverified token "
+                  "values)", {"level": 2, "value": 2, "reset": False, "verified": False})
+
+TEMPLATE = YesNo("Place the Attack template over Wraith Commander (visible through the hole). "
+                 "Does it cover Elf, even partly?", "template")
+CLOSEST = ChooseOne("Which is closest to Wraith Commander?", ("elf", "dwarf", "barbarian"),
+                    "closest")
+UNDER = ChooseSome("Lay Ruler 3 on the boomerang pointing at Nomad: which enemies are beneath "
+                   "it?", ("elf", "dwarf", "barbarian"), "under_ruler")
+POISON = EnterNumber("Elf draws a poison card: enter its value", "poison_value", 0, 20)
+TOKEN = DrawToken("level 2 damage token", "Wraith Commander's sword on Elf")
+CLOCK = Roll("d12", "clock template: hit by Wraith Commander's sword")
+
+
+@dataclass(frozen=True)
+class Shot:
+    """One picture: a file name, what it shows, the screen."""
+
+    name: str
+    caption: str
+    screen: Screen
+
+
+def view(question: Question | None = None, steps: tuple[Step, ...] = (), start: int = 0,
+         **fields) -> GameView:
+    """A Catacombs view with the example names, seats, menu and NEXT AI PIECE."""
+    trace = (*((Step("x", "", ""),) * start), *steps)
+    fields = {"names": NAMES, "seats": SEATS, "menu": MENU, "next_action": NEXT, **fields}
+    return GameView("catacombs", question=question, steps=new_steps(trace, start),
+                    trace_length=len(trace), **fields)
+
+
+def press(app: App, *buttons: Button, long: bool = False) -> App:
+    for button in buttons:
+        app, _ = handle(app, Press(button, long))
+    return app
+
+
+def asked(question: Question, **fields) -> App:
+    """The question on the glass, no step before it (its prompt page read)."""
+    app, _ = start(view(question, can_undo=True, **fields))
+    while app.reading:
+        app = press(app, Button.OK)
+    return app
+
+
+def shots() -> tuple[Shot, ...]:
+    out: list[Shot] = []
+
+    def add(name: str, caption: str, app: App) -> None:
+        out.append(Shot(name, caption, screen(app)))
+
+    app, _ = start(view(can_undo=True, status=("Round 1",)))
+    add("idle", "No question: NEXT begins the next AI piece, OK or CHOICE opens the menu", app)
+    add("menu", "The menu: CHOICE moves, OK begins, BACK closes", press(app, Button.CHOICE))
+    app, _ = handle(app, Press(Button.NEXT))
+    app, _ = refresh(app, view(TEMPLATE, STEPS, can_undo=True))
+    add("step-active", "A step: the active character", app)
+    app = press(app, Button.OK)
+    add("step-target", "A step: its target (the target's seat LED lights)", app)
+    app = press(app, Button.OK, Button.OK)
+    add("step-move", "A step whose sentence needs two pages (1/2)", app)
+    app = press(app, Button.OK)
+    add("step-move-2", "... and its second page", app)
+    app = press(app, Button.OK)
+    add("question-intro", "A question's whole prompt, before its own screen", app)
+    app = press(app, Button.OK)
+    add("yes-no", "YesNo: CHOICE toggles, OK answers", app)
+    app, _ = handle(app, Press(Button.OK))
+    app, _ = refresh(app, view(None, (TOKEN_STEP,), len(STEPS), can_undo=True))
+    add("step-unverified", "A step that rests on unprinted data is marked !", app)
+
+    add("choose-one", "ChooseOne: CHOICE moves, OK answers (or tap the hero's card)",
+        press(asked(CLOSEST), Button.CHOICE))
+    some = press(asked(UNDER), Button.CHOICE, Button.OK)
+    add("choose-some", "ChooseSome: CHOICE moves, OK ticks, NEXT (or Done) answers",
+        press(some, Button.CHOICE))
+    add("number", "EnterNumber: CHOICE +1 (held +5), wrapping; OK answers",
+        press(asked(POISON), Button.CHOICE, Button.CHOICE, Button.CHOICE))
+    token = press(asked(TOKEN), Button.CHOICE, Button.CHOICE)
+    add("token-value", "The table's own damage token: its value...", token)
+    add("token-reset", "... then the reset icon", press(token, Button.OK))
+    roll = asked(CLOCK)
+    add("roll", "Roll: ROLL rolls on the Pico, or CHOICE sets your own die", roll)
+    add("roll-face", "The table's own die: CHOICE steps the face, OK takes it",
+        press(roll, *(Button.CHOICE,) * 7))
+    add("rolling", "Rolling on the Pico", press(roll, Button.ROLL))
+
+    app, _ = handle(press(asked(TOKEN), Button.OK), Press(Button.OK))
+    why = AnswerError(TOKEN, Token(3), "a token still in the level 2 damage token bag")
+    refused, _ = handle(app, Refused(str(why)))
+    add("refused", "A refused answer: why, and nothing changed", refused)
+    add("bad-tap", "A tapped card that is no answer here",
+        _tapped(asked(CLOSEST), Tap("catacombs", "monster", "orc")))
+    app, _ = start(view())
+    add("no-undo", "BACK held with nothing to undo", press(app, Button.BACK, long=True))
+    app, _ = start(view(TEMPLATE, STEPS, can_undo=True))
+    app, _ = handle(app, Press(Button.BACK, long=True))
+    app, _ = refresh(app, view(None, can_redo=True))
+    add("undone", "After an undo (BACK held): CHOICE redoes", app)
+    app, _ = start(view(over=True, result="The heroes won the room"))
+    add("game-over", "The game is over", app)
+    return tuple(out)
+
+
+def _tapped(app: App, tap: Tap) -> App:
+    app, _ = handle(app, tap)
+    return app
+
+
+def by_name() -> dict[str, Shot]:
+    return {shot.name: shot for shot in shots()}
+
+
+
+def main(argv: list[str]) -> int:
+    """Write every gallery screen as OUTDIR/buttons-NAME.png (4x, for docs/buttons.md)."""
+    outdir = Path(argv[0]) if argv else Path("docs/img")
+    outdir.mkdir(parents=True, exist_ok=True)
+    made = shots()
+    for shot in made:
+        save(render(shot.screen), outdir / f"buttons-{shot.name}.png")
+    print(f"{len(made)} pictures written to {outdir}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

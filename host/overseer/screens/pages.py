@@ -1,0 +1,171 @@
+"""The gadget's screens, built from the rules' steps and questions: one idea a screen.
+
+A trace step becomes a key word (big: the monster, the target, the shot...) over its sentence in
+small type, paged when the sentence needs more room than one screen has. A question becomes the
+screen the five buttons work on: a list with a cursor, a number, a die face. What each game's
+steps and questions are called on the glass comes from its module (``screens/catacombs.py``);
+a game without one still shows every step, keyed by its kind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+
+from overseer.rules.procedure import (
+    ChooseOne,
+    ChooseSome,
+    DrawToken,
+    EnterNumber,
+    Pick,
+    Question,
+    Roll,
+    Step,
+    YesNo,
+    describe,
+)
+from overseer.screens import catacombs
+from overseer.screens.render import Face, Screen, detail_rows, wrap
+
+TITLE_COLUMNS = 23  # the title bar's characters beside a mark (5x8)
+DIE_NAMES = {"d12": "D12", "rune": "Rune Die", "location": "Location Die"}
+DONE = "Done"  # the last row of a ChooseSome list
+
+
+Namer = Callable[[str], str]
+FACES: dict[str, Callable[[Step, Namer], Face | None]] = {"catacombs": catacombs.step_face}
+SHORT: dict[str, Mapping[str, str]] = {"catacombs": catacombs.SHORT}
+
+
+def namer(names: Mapping[str, str]) -> Namer:
+    return lambda ident: names.get(ident, ident)
+
+
+def step_face(game: str, step: Step, name: Namer) -> Face:
+    """The game's face for the step, or its kind over its sentence."""
+    found = FACES[game](step, name) if game in FACES else None
+    return found or Face(step.kind.replace("_", " ").capitalize(), step.text)
+
+
+def text_pages(title: str, key: str, text: str, mark: str = "") -> tuple[Screen, ...]:
+    """A key word over a text that may need several screens: the first page has the key word,
+    the next ones give the whole screen to the text. Each page says where it is ("2/3")."""
+    rows = wrap(text) if text else []
+    first = detail_rows(Screen(title, key=key))
+    chunks = [rows[:first]]
+    rest = rows[first:]
+    per = detail_rows(Screen(title))
+    while rest:
+        chunks.append(rest[:per])
+        rest = rest[per:]
+    count = len(chunks)
+    return tuple(Screen(title, tuple(chunk), mark, key=key if n == 0 else "",
+                        page=(n + 1, count) if count > 1 else None)
+                 for n, chunk in enumerate(chunks))
+
+
+def step_pages(game: str, step: Step, verified: bool, names: Mapping[str, str],
+               title: str) -> tuple[tuple[Screen, ...], str]:
+    """The pages of one step and the title for the steps after it. A step that rests on data
+    the books do not print is marked "!" (and no other is)."""
+    found = step_face(game, step, namer(names))
+    title = found.title or title
+    return text_pages(title, found.key, found.detail, "" if verified else "!"), title
+
+
+# --------------------------------------------------------------------------- questions
+
+
+def short_prompt(game: str, question: Question) -> str:
+    """The question in the title bar: the game's short form for its key, the prompt itself
+    when it is short, else what kind of answer it wants."""
+    short = SHORT.get(game, {}).get(question.key)
+    if short:
+        return short
+    if isinstance(question, Roll):
+        return f"Roll the {DIE_NAMES.get(question.die, question.die)}"
+    if isinstance(question, DrawToken):
+        return "Token drawn?"
+    if isinstance(question, Pick):
+        return "Which was drawn?"
+    prompt = describe(question)
+    if len(prompt) <= TITLE_COLUMNS:
+        return prompt
+    if isinstance(question, YesNo):
+        return "Yes or no?"
+    if isinstance(question, ChooseSome):
+        return "Choose any"
+    if isinstance(question, EnterNumber):
+        return "Enter the number"
+    return "Choose one"
+
+
+def full_prompt(question: Question) -> str:
+    """Everything the table must read before it answers."""
+    if isinstance(question, Pick):
+        return f"{describe(question)}, then tap the card or choose it."
+    return describe(question)
+
+
+def option_labels(question: ChooseOne | ChooseSome | Pick, names: Mapping[str, str]
+                  ) -> tuple[str, ...]:
+    """The options by their names, an id with no name in words ("monster-to-hero" as
+    "monster to hero")."""
+    return tuple(names.get(o) or o.replace("_", " ").replace("-", " ") for o in question.options)
+
+
+def choice_screen(title: str, labels: tuple[str, ...], cursor: int,
+                  ticked: frozenset[int] | None = None) -> Screen:
+    """A list to choose from; ``ticked`` (several may be chosen) adds a last row, Done."""
+    return Screen(title, (), "?", options=labels, cursor=cursor, selected=ticked,
+                  done=DONE if ticked is not None else "")
+
+
+def number_screen(title: str, number: int, low: int, high: int) -> Screen:
+    """A number to set: CHOICE steps it up (held: by 5), wrapping from ``high`` to ``low``."""
+    return Screen(title, (f"{low} to {high}", "CHOICE +1, held +5"), "?", number=number)
+
+
+def roll_screen(question: Roll, title: str, face: int | None, rolling: bool) -> Screen:
+    """The die to roll: ROLL on the Pico, or the face of the table's own die set with CHOICE."""
+    if face is not None:
+        return Screen(title, ("your own die's face", "CHOICE +1, held +5"), "?", number=face)
+    key = "Rolling" if rolling else "ROLL"
+    rows = wrap(question.purpose)
+    room = detail_rows(Screen(title, key=key))
+    if len(rows) > room:
+        rows = []  # the purpose was on the page before
+    if len(rows) < room:
+        rows.append("or CHOICE: your own die")
+    return Screen(title, tuple(rows), "?", key=key)
+
+
+def roll_fits(question: Roll) -> bool:
+    """Whether the roll screen shows the roll's purpose (else a page before it does)."""
+    return len(wrap(question.purpose)) <= detail_rows(Screen("", key="ROLL"))
+
+
+def intro_pages(game: str, question: Question) -> tuple[Screen, ...]:
+    """The pages that come before the question's own screen when that screen cannot say all
+    of it: the whole prompt, under "Question"."""
+    if isinstance(question, Roll) and roll_fits(question):
+        return ()
+    prompt = full_prompt(question)
+    if prompt == short_prompt(game, question):
+        return ()
+    return text_pages("Question", "", prompt, "?")
+
+
+def notice(key: str, text: str, title: str = "Overseer") -> tuple[Screen, ...]:
+    """A message over the current screen (a refusal, an undo): its key word on white."""
+    return tuple(replace(page, inverse_key=bool(page.key))
+                 for page in text_pages(title, key, text))
+
+
+def menu_screen(labels: tuple[str, ...], cursor: int) -> Screen:
+    return Screen("Menu", (), "", options=labels, cursor=cursor)
+
+
+def idle_screen(title: str, key: str, status: tuple[str, ...]) -> Screen:
+    room = detail_rows(Screen(title, key=key))
+    return Screen(title, tuple(status[:room]), "", key=key)

@@ -1,0 +1,154 @@
+"""The controller over a real session: the demo battle played with the five buttons only (the
+table's own dice and damage tokens, or the Pico's dice), undo and redo, a refusal."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from overseer.app import controller as c
+from overseer.app.calls import SESSION_CALLS, apply
+from overseer.app.events import Button, Press, RequestRoll, Rolled
+from overseer.app.view import MenuItem, session_view
+from overseer.data import DATA_DIR
+from overseer.rules.procedure import ChooseOne, ChooseSome, DrawToken, EnterNumber, Pick, Roll
+from overseer.session.session import Session
+from overseer.session.store import Store
+
+NEXT = {"do": "next_ai_piece"}
+PICO_FACE = 5
+
+
+class Shell:
+    """A shell as small as can be: applies the controller's effects to the session, rolls the
+    Pico's dice at once (always PICO_FACE), and remembers every page of steps shown."""
+
+    def __init__(self, session: Session, **fields) -> None:
+        self.session, self.fields = session, fields
+        self.seen = 0  # trace steps already handed to the controller
+        self.shown_steps: set[int] = set()
+        self.app, effects = c.start(self.view())
+        self.apply(effects)
+
+    def view(self):
+        view = session_view(self.session, self.seen, next_action=NEXT, **self.fields)
+        self.seen = view.trace_length
+        return view
+
+    def apply(self, effects) -> None:
+        queue = list(effects)
+        while queue:
+            effect = queue.pop(0)
+            if isinstance(effect, SESSION_CALLS):
+                refused = apply(self.session, effect)
+                self.app, more = (c.handle(self.app, refused) if refused
+                                  else c.refresh(self.app, self.view()))
+                queue += more
+            elif isinstance(effect, RequestRoll):
+                self.app, more = c.handle(self.app, Rolled(effect.die, PICO_FACE,
+                                                           effect.request))
+                queue += more
+            self.note()
+
+    def note(self) -> None:
+        if self.app.reading and self.app.reel[self.app.at].index >= 0:
+            self.shown_steps.add(self.app.reel[self.app.at].index)
+
+    def press(self, *buttons: Button, long: bool = False) -> None:
+        for button in buttons:
+            self.app, effects = c.handle(self.app, Press(button, long))
+            self.note()
+            self.apply(effects)
+
+    def answer_by_buttons(self, pico: bool) -> None:
+        """The table's presses for the question on the glass."""
+        question = self.session.pending
+        if isinstance(question, ChooseSome):
+            self.press(Button.OK, Button.NEXT)  # the first option
+        elif isinstance(question, DrawToken):
+            self.press(Button.CHOICE, Button.CHOICE, Button.OK, Button.OK)  # 2, no reset icon
+        elif isinstance(question, Roll) and pico:
+            self.press(Button.ROLL)
+        elif isinstance(question, Roll):
+            self.press(*(Button.CHOICE,) * 3, Button.OK)  # the table's die shows 3
+        else:  # ChooseOne, Pick, YesNo (yes), EnterNumber (its lowest)
+            assert isinstance(question, ChooseOne | Pick | EnterNumber) or question is not None
+            self.press(Button.OK)
+
+    def play_one(self, pico: bool = False) -> None:
+        """NEXT AI PIECE, then every page and every question until the glass is idle."""
+        self.press(Button.NEXT)
+        for _ in range(200):
+            if self.app.notice:
+                raise AssertionError(f"a notice: {c.screen(self.app)}")
+            if self.app.reading:
+                self.press(Button.OK)
+            elif self.session.pending is not None:
+                self.answer_by_buttons(pico)
+            else:
+                return
+        raise AssertionError("the activation did not end")
+
+
+def demo(tmp_path: Path, dice: str = "table") -> Session:
+    setup = json.loads((DATA_DIR / "demo" / "catacombs.json").read_text())
+    setup["options"] = {**setup.get("options", {}), "physical_tokens": True,
+                        "physical_poison": True}
+    return Session.new(Store(tmp_path / "games.db"), "catacombs", setup, seed=7, dice=dice)
+
+
+@pytest.mark.parametrize("dice", ["table", "pico"])
+def test_activations_played_on_the_buttons_show_every_step(tmp_path, dice):
+    session = demo(tmp_path, dice)
+    shell = Shell(session)
+    for _ in range(3):
+        shell.play_one(pico=dice == "pico")
+    trace = session.runner.trace
+    assert len(trace) > 10 and shell.shown_steps == set(range(len(trace)))
+    answers = [e.data for e in session.events[:session.head] if e.kind == "answer"]
+    rolls = [a for a in answers if "source" in a and a["key"] != "token"]
+    assert rolls, "the demo asks for a roll"
+    assert {a["source"] for a in rolls} == {"pico" if dice == "pico" else "table"}
+    assert {a["value"] for a in rolls} == {PICO_FACE if dice == "pico" else 3}
+    tokens = [a["value"] for a in answers if a["key"] == "token"]
+    assert tokens and all(t == {"value": 2, "reset": False} for t in tokens)
+
+
+def test_undo_and_redo_on_the_buttons(tmp_path):
+    session = demo(tmp_path)
+    shell = Shell(session)
+    shell.play_one()
+    head, length = session.head, len(session.runner.trace)
+    shell.press(Button.BACK, long=True)
+    assert session.head < head and c.screen(shell.app).key == "Undone"
+    shell.press(Button.CHOICE)  # redo
+    assert session.head == head and len(session.runner.trace) == length
+
+
+def test_back_held_at_the_start_undoes_nothing(tmp_path):
+    session = demo(tmp_path)
+    shell = Shell(session)
+    shell.press(Button.BACK, long=True)
+    assert session.head == 0 and c.screen(shell.app).key == "No undo"
+
+
+def test_an_action_the_rules_refuse_is_said_and_changes_nothing(tmp_path):
+    session = demo(tmp_path)
+    shell = Shell(session, menu=(MenuItem("Dance", {"do": "dance"}),))
+    shell.press(Button.CHOICE, Button.OK)
+    assert session.head == 0 and c.screen(shell.app).key == "Not taken"
+    assert "unknown Catacombs action 'dance'" in " ".join(c.screen(shell.app).lines)
+
+
+def test_a_resumed_game_shows_its_waiting_question(tmp_path):
+    session = demo(tmp_path)
+    session.begin(NEXT)
+    assert session.pending is not None
+    again = Session.resume(session.store, session.id)
+    shell = Shell(again)
+    assert shell.app.reading  # the steps so far come first
+    while shell.app.reading:
+        shell.press(Button.OK)
+    assert c.screen(shell.app).mark == "?"
