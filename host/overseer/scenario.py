@@ -109,8 +109,9 @@ class Script:
 
 
 def play(runner: Runner, script: Script, action: dict[str, Any]) -> None:
-    """Take one action, answering every question from the script."""
-    question = runner.begin(action)
+    """Take one action, answering every question from the script (``times`` is the
+    scenario's, not the action's)."""
+    question = runner.begin({k: v for k, v in action.items() if k != "times"})
     while question is not None:
         question = runner.answer(script.answer(question))
 
@@ -132,7 +133,7 @@ def run(scenario: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]
             raise ScenarioError(f"action #{n} must be an object with 'do' (got {action!r})")
         for _ in range(int(action.get("times", 1))):
             try:
-                play(runner, script, {k: v for k, v in action.items() if k != "times"})
+                play(runner, script, action)
             except (AnswerError, RulesError) as err:
                 raise ScenarioError(f"action #{n} ({action['do']}): {err}") from err
     leftovers = [f"{len(getattr(script, k))} {k}" for k in ("dice", "tokens", "picks", "answers")

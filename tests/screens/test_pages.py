@@ -3,7 +3,6 @@ nothing cut off, and a step's whole sentence is on its pages."""
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import replace
 from pathlib import Path
 
@@ -11,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from overseer import scenario
+from overseer import games, scenario
 from overseer.app.view import character_names
 from overseer.rules.procedure import (
     ChooseOne,
@@ -32,7 +31,8 @@ SCENARIOS = sorted((Path(__file__).parents[1] / "scenarios").glob("*/*.json"))
 def played(path: Path) -> tuple[str, list[Step], list[Question], dict[str, str]]:
     """A scenario's trace and every question it asked (the table's and chance's)."""
     scn = scenario.load(path)
-    game, state = importlib.import_module(scenario.GAMES[scn["game"]]).build(scn)
+    spec = games.get(scn["game"])
+    state = spec.build(scn)
     script = scenario.Script(scn)
     asked: list[Question] = []
 
@@ -42,7 +42,7 @@ def played(path: Path) -> tuple[str, list[Step], list[Question], dict[str, str]]
 
     answer = script.answer
     script.answer = lambda question: (asked.append(question), answer(question))[1]
-    runner = Runner(game, state, chance=chance)
+    runner = Runner(spec, state, chance=chance)
     for action in scn["actions"]:
         for _ in range(int(action.get("times", 1))):
             scenario.play(runner, script, action)
