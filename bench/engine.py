@@ -14,6 +14,7 @@ import sys
 import time
 from pathlib import Path
 
+from overseer import scenario as scenarios
 from overseer.chance import SeededChance
 from overseer.data import DATA_DIR
 from overseer.rules.catacombs import scenario
@@ -66,7 +67,8 @@ def report(name: str, times: list[int]) -> dict:
 
 def main() -> int:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 20000
-    setup = json.loads((DATA_DIR / "demo" / "catacombs.json").read_text())
+    demo = json.loads((DATA_DIR / "demo" / "catacombs.json").read_text())
+    setup = scenarios.setup_of(demo, scenario)  # the demo file's setup, either format
     for hero in setup["heroes"]:
         hero["health"] = 10**9
     setup["options"] = {"advanced_targeting": True, "los_blocked": True}

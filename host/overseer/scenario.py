@@ -1,10 +1,19 @@
 """Scenario files: a game fixed from end to end, run through the rules, trace out.
 
-A scenario (JSON, ``"format": 1``) names its game and fixes everything: options, the table
-as laid, the dice results and token draws in order, the players' answers in order, and the
-actions to take. ``run`` returns the trace and the final state; ``check`` compares them with
-the scenario's ``expect`` (steps that must appear, in order) and ``expect_state``.
-The format is described in docs/scenarios.md.
+A scenario (JSON) names its game and fixes everything: the setup (options, the table as laid),
+the script (the actions to take, the dice results, token draws, blind picks and the players'
+answers, in order) and what must come out. ``run`` returns the trace and the final state;
+``check`` compares them with the scenario's ``expect`` (steps that must appear, in order) and
+``expect_state``. The format is described in docs/scenarios.md.
+
+Format 2 puts the setup under ``"setup"`` and the script under ``"script"`` for every game.
+Format 1 (still read, and run the same) kept the script at the top level, and the Catacombs
+setup too. ``upgrade`` checks a document of either format and returns it as format 2; every
+key and type is checked and an unknown key is refused with a suggestion (``overseer.keys``).
+
+What a game module gives (``_game``): ``build(setup)`` (the setup object alone), ``state_dict``,
+``ACTIONS`` (each action's parameters), ``FORMAT1_KEYS`` and ``format1_setup`` (where a format
+1 document keeps the setup).
 """
 
 from __future__ import annotations
@@ -12,8 +21,18 @@ from __future__ import annotations
 import importlib
 import json
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
+from overseer.keys import (
+    BadInput,
+    at,
+    check_choice,
+    check_fields,
+    check_keys,
+    check_list,
+    check_type,
+)
 from overseer.rules.procedure import (
     AnswerError,
     DrawToken,
@@ -26,47 +45,163 @@ from overseer.rules.procedure import (
     describe,
 )
 
-FORMAT = 1
+FORMAT = 2
+FORMATS = (1, 2)
 GAMES = {
     "catacombs": "overseer.rules.catacombs.scenario",
     "conquest": "overseer.rules.conquest.scenario",
 }
+
+SCRIPT_KEYS = ("actions", "dice", "tokens", "picks", "answers")
+TOP_FIELDS: dict[str, Any] = {
+    "format": int, "game": str, "title": str, "description": str, "setup": dict,
+    "script": dict, "expect": list, "expect_state": dict, "strict": bool,
+}
+FORMAT1_FIELDS: dict[str, Any] = {
+    **{k: v for k, v in TOP_FIELDS.items() if k not in ("setup", "script")},
+    **dict.fromkeys(SCRIPT_KEYS, list),
+}
+TOKEN_FIELDS = {"value": int, "reset": bool, "pool": str}
+ANSWER_FIELDS = {"key": str, "answer": object}
 
 
 class ScenarioError(ValueError):
     """A scenario that cannot run: the message says what and where."""
 
 
+def _game(name: str) -> ModuleType:
+    """The rules of a game, by name (one of ``GAMES``)."""
+    return importlib.import_module(GAMES[name])
+
+
+# --------------------------------------------------------------------------- checking
+
+
+def _format(doc: dict[str, Any], session_game: str | None) -> int:
+    fmt = doc.get("format", 1 if session_game else None)
+    if isinstance(fmt, bool) or fmt not in FORMATS:
+        raise BadInput("format", f"wanted 1 or 2, got {json.dumps(fmt)}")
+    return fmt
+
+
+def _game_name(doc: dict[str, Any], session_game: str | None) -> str:
+    name = check_choice(doc.get("game", session_game), GAMES, "game", "a game")
+    if session_game is not None and name != session_game:
+        raise BadInput("game", f"{name!r} in a {session_game} setup")
+    return name
+
+
+def _check_action(action: Any, path: str, actions: dict[str, dict[str, Any]],
+                  game: str) -> None:
+    check_type(action, dict, path)
+    if "do" not in action:
+        raise BadInput(at(path, "do"), "missing")
+    name = check_choice(action["do"], actions, at(path, "do"), f"a {game.capitalize()} action")
+    check_fields(action, {"do": str, "times": int, **actions[name]}, path)
+    if action.get("times", 1) < 1:
+        raise BadInput(at(path, "times"), "wanted 1 or more")
+
+
+def _check_script(script: dict[str, Any], path: str, module: ModuleType, game: str) -> None:
+    for n, action in enumerate(check_list(script.get("actions", []), dict, at(path, "actions"))):
+        _check_action(action, at(at(path, "actions"), n), module.ACTIONS, game)
+    check_list(script.get("dice", []), int, at(path, "dice"))
+    tokens = check_list(script.get("tokens", []), (int, dict), at(path, "tokens"))
+    for n, token in enumerate(tokens):
+        if isinstance(token, dict):
+            check_fields(token, TOKEN_FIELDS, at(at(path, "tokens"), n), required=("value",))
+    check_list(script.get("picks", []), str, at(path, "picks"))
+    answers = check_list(script.get("answers", []), dict, at(path, "answers"))
+    for n, answer in enumerate(answers):
+        check_fields(answer, ANSWER_FIELDS, at(at(path, "answers"), n),
+                     required=("key", "answer"))
+
+
+def _checked(doc: Any, session_game: str | None = None) -> tuple[dict[str, Any], Any, Any]:
+    """(the document as format 2, the game, its state as built): every key and type checked,
+    paths as written in ``doc``. Raises ``BadInput``, or the game's own ``ValueError``."""
+    if not isinstance(doc, dict):
+        raise BadInput("", "a scenario is a JSON object")
+    fmt = _format(doc, session_game)
+    name = _game_name(doc, session_game)
+    module = _game(name)
+    if fmt == 1:
+        check_fields(doc, {**FORMAT1_FIELDS, **dict.fromkeys(module.FORMAT1_KEYS, object)}, "")
+        setup, setup_at = module.format1_setup(doc)
+        script, script_at = {k: doc[k] for k in SCRIPT_KEYS if k in doc}, ""
+    else:
+        check_fields(doc, TOP_FIELDS, "", required=("setup",))
+        setup, setup_at = doc["setup"], "setup"
+        script, script_at = check_keys(doc.get("script", {}), SCRIPT_KEYS, "script"), "script"
+    _check_script(script, script_at, module, name)
+    check_list(doc.get("expect", []), dict, "expect")
+    try:
+        game, state = module.build(setup)
+    except BadInput as err:
+        raise err.under(setup_at) from err
+    upgraded: dict[str, Any] = {"format": FORMAT, "game": name}
+    upgraded.update({k: doc[k] for k in ("title", "description") if k in doc})
+    upgraded.update(setup=setup, script=script)
+    upgraded.update({k: doc[k] for k in ("expect", "expect_state", "strict") if k in doc})
+    return upgraded, game, state
+
+
+def _failure(where: str, err: Exception) -> ScenarioError:
+    text = err.args[0] if isinstance(err, KeyError) and err.args else str(err)
+    return ScenarioError(f"{where}: {text}")
+
+
+def upgrade(doc: Any, session_game: str | None = None) -> dict[str, Any]:
+    """A scenario of either format, checked (its setup built), as format 2. Given
+    ``session_game``, ``doc`` is a session setup: ``format`` (1 when absent) and ``game`` may be
+    left out. Raises ``BadInput`` (paths as written in ``doc``) or the game's ``ValueError``."""
+    return _checked(doc, session_game)[0]
+
+
+def setup_of(doc: dict[str, Any], module: ModuleType) -> Any:
+    """The setup object of a scenario or a stored session setup, as it stands (unchecked):
+    format 2 keeps it under ``"setup"``; any other document is format 1 shaped."""
+    if doc.get("format") == FORMAT:
+        return doc.get("setup")
+    return module.format1_setup(doc)[0]
+
+
+def script_of(doc: dict[str, Any]) -> dict[str, Any]:
+    """The script of a scenario of either format (unchecked)."""
+    return doc.get("script", {}) if doc.get("format") == FORMAT else doc
+
+
 def load(path: str | Path) -> dict[str, Any]:
+    """A scenario file, checked, as format 2 (with ``"_path"``, the file it came from)."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as err:
         raise ScenarioError(f"{path}: cannot read ({err.strerror})") from err
     try:
-        scenario = json.loads(text)
+        doc = json.loads(text)
     except json.JSONDecodeError as err:
         raise ScenarioError(f"{path}:{err.lineno}: not valid JSON ({err.msg})") from err
-    if not isinstance(scenario, dict):
-        raise ScenarioError(f"{path}: a scenario is a JSON object")
-    fmt = scenario.get("format")
-    if fmt != FORMAT:
-        raise ScenarioError(f"{path}: 'format' must be {FORMAT} (got {fmt!r})")
-    if scenario.get("game") not in GAMES:
-        raise ScenarioError(f"{path}: 'game' must be one of {', '.join(GAMES)} "
-                            f"(got {scenario.get('game')!r})")
+    try:
+        scenario = upgrade(doc)
+    except (KeyError, TypeError, ValueError) as err:
+        raise _failure(str(path), err) from err
     scenario["_path"] = str(path)
     return scenario
+
+
+# --------------------------------------------------------------------------- running
 
 
 class Script:
     """Answers the rules' questions from the scenario's lists, in order."""
 
     def __init__(self, scenario: dict[str, Any]) -> None:
-        self.dice = list(scenario.get("dice", []))
-        self.tokens = list(scenario.get("tokens", []))
-        self.picks = list(scenario.get("picks", []))
-        self.answers = list(scenario.get("answers", []))
+        script = script_of(scenario)
+        self.dice = list(script.get("dice", []))
+        self.tokens = list(script.get("tokens", []))
+        self.picks = list(script.get("picks", []))
+        self.answers = list(script.get("answers", []))
         self.used = {"dice": 0, "tokens": 0, "picks": 0, "answers": 0}
 
     def chance(self, question: Roll | DrawToken | Pick) -> Any:
@@ -118,31 +253,38 @@ def play(runner: Runner, script: Script, action: dict[str, Any]) -> None:
         question = runner.answer(script.answer(question))
 
 
-def run(scenario: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """Run every action of the scenario. Returns (trace as dicts, final state as a dict)."""
-    module = importlib.import_module(GAMES[scenario["game"]])
-    try:
-        game, state = module.build(scenario)
-    except (KeyError, TypeError, ValueError) as err:
-        raise ScenarioError(f"{scenario.get('_path', 'scenario')}: {err}") from err
-    script = Script(scenario)
-    runner = Runner(game, state, chance=script.chance)
-    actions = scenario.get("actions")
-    if not isinstance(actions, list) or not actions:
-        raise ScenarioError("'actions' must be a non-empty list")
+def _play_all(runner: Runner, script: Script, actions: list[dict[str, Any]],
+              strict: bool) -> None:
     for n, action in enumerate(actions, 1):
-        if not isinstance(action, dict) or "do" not in action:
-            raise ScenarioError(f"action #{n} must be an object with 'do' (got {action!r})")
-        for _ in range(int(action.get("times", 1))):
+        for _ in range(action.get("times", 1)):
             try:
                 play(runner, script, action)
             except (AnswerError, RulesError) as err:
                 raise ScenarioError(f"action #{n} ({action['do']}): {err}") from err
     leftovers = [f"{len(getattr(script, k))} {k}" for k in ("dice", "tokens", "picks", "answers")
                  if getattr(script, k)]
-    if leftovers and scenario.get("strict", True):
+    if leftovers and strict:
         raise ScenarioError(f"the scenario has unused {', '.join(leftovers)}")
-    return [step.as_dict() for step in runner.trace], module.state_dict(runner.state)
+
+
+def run(scenario: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Run every action of a scenario of either format (checked first). Returns (trace as
+    dicts, final state as a dict)."""
+    where = scenario.get("_path", "scenario")
+    try:
+        doc, game, state = _checked({k: v for k, v in scenario.items() if k != "_path"})
+    except (KeyError, TypeError, ValueError) as err:
+        raise _failure(where, err) from err
+    actions = doc["script"].get("actions")
+    if not actions:
+        raise ScenarioError(f"{where}: 'actions' must be a non-empty list")
+    script = Script(doc)
+    runner = Runner(game, state, chance=script.chance)
+    try:
+        _play_all(runner, script, actions, doc.get("strict", True))
+    except ScenarioError as err:
+        raise ScenarioError(f"{where}: {err}") from err
+    return [step.as_dict() for step in runner.trace], _game(doc["game"]).state_dict(runner.state)
 
 
 def _matches(expected: Any, actual: Any) -> bool:
@@ -169,3 +311,36 @@ def check(scenario: dict[str, Any], trace: list[dict[str, Any]],
     if "expect_state" in scenario and not _matches(scenario["expect_state"], final):
         problems.append(f"final state differs: wanted {json.dumps(scenario['expect_state'])}")
     return problems
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def dumps(doc: dict[str, Any], width: int = 100) -> str:
+    """A scenario as JSON laid out like the repository's files: one key a line down to the
+    setup's and the script's, a value on one line while it fits in ``width``, then one item a
+    line (short scalars packed)."""
+    return _layout({k: v for k, v in doc.items() if not k.startswith("_")}, 0, width) + "\n"
+
+
+def _layout(value: Any, indent: int, width: int, force: bool = True) -> str:
+    flat = json.dumps(value, ensure_ascii=False)
+    if not isinstance(value, dict | list) or not value or (
+            not force and indent + len(flat) <= width):
+        return flat
+    pad, end = " " * (indent + 2), " " * indent
+    if isinstance(value, dict):
+        items = [f"{pad}{json.dumps(k)}: {_layout(v, indent + 2, width, force and indent == 0)}"
+                 for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + end + "}"
+    if all(not isinstance(v, dict | list) for v in value):
+        lines, line = [], ""
+        for v in (json.dumps(v, ensure_ascii=False) for v in value):
+            if line and len(pad) + len(line) + len(v) + 2 > width:
+                lines.append(line + ",")
+                line = ""
+            line = f"{line}, {v}" if line else v
+        lines.append(line)
+        return "[\n" + "\n".join(pad + x for x in lines) + "\n" + end + "]"
+    items = [pad + _layout(v, indent + 2, width, False) for v in value]
+    return "[\n" + ",\n".join(items) + "\n" + end + "]"

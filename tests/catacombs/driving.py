@@ -9,11 +9,11 @@ from overseer.rules.procedure import RulesError, Runner
 
 def drive_scenario(scn: dict[str, Any]):
     """Returns (battle, runner, the error that stopped it or None)."""
-    game, battle = catacombs.build(scn)
+    game, battle = catacombs.build(scenario.setup_of(scn, catacombs))
     script = scenario.Script(scn)
     runner = Runner(game, battle, chance=script.chance)
     try:
-        for action in scn["actions"]:
+        for action in scenario.script_of(scn)["actions"]:
             scenario.play(runner, script, action)
     except (RulesError, scenario.ScenarioError) as err:
         return battle, runner, err

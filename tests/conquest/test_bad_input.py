@@ -17,8 +17,7 @@ DEAL = ["salavi", "mayra", "serangan", "witch-hunter",
 
 
 def started(**setup: object) -> Runner:
-    game, state = build({"setup": {"players": {"p1": "sword", "p2": "skull"},
-                                   "first": "skull", **setup}})
+    game, state = build({"players": {"p1": "sword", "p2": "skull"}, "first": "skull", **setup})
     draws = list(DEAL)
 
     def chance(question):
@@ -70,7 +69,7 @@ def test_unknown_card_player_and_action() -> None:
 
 
 def test_play_before_start() -> None:
-    game, state = build({"setup": {"players": {"p1": "sword", "p2": "skull"}}})
+    game, state = build({"players": {"p1": "sword", "p2": "skull"}})
     refused(Runner(game, state), {"do": "play", "player": "p1", "card": "salavi"},
             "the game has not started")
 

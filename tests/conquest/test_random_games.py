@@ -48,7 +48,7 @@ def balanced(state: ConquestState) -> None:
 
 @pytest.mark.parametrize("seed", range(24))
 def test_seeded_game_balances_and_ends(seed: int) -> None:
-    game, state = build({"setup": SETUPS[seed % len(SETUPS)]})
+    game, state = build(SETUPS[seed % len(SETUPS)])
     rng = random.Random(seed)
     runner = Runner(game, state, chance=SeededChance(seed), on_step=lambda _step: balanced(state))
     question = runner.begin({"do": "start"})

@@ -27,7 +27,7 @@ def test_frame_layout_is_mono_vlsb():
 
 def test_activation_screen_from_a_real_run():
     scn = scenario.load(os.path.join(SCENARIOS, "red_box_shots.json"))
-    game, state = catacombs.build(scn)
+    game, state = catacombs.build(scn["setup"])
     script = scenario.Script(scn)
     runner = Runner(game, state, chance=script.chance)
     question = runner.begin({"do": "next_ai_piece"})

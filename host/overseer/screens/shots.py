@@ -28,12 +28,12 @@ def main(argv: list[str]) -> int:
     outdir.mkdir(parents=True, exist_ok=True)
     scn = scenarios.load(source)
     module = __import__(scenarios.GAMES[scn["game"]], fromlist=["build"])
-    game, state = module.build(scn)
+    game, state = module.build(scn["setup"])
     names = {k: v.name for k, v in {**state.heroes, **state.pieces}.items()}
     script = scenarios.Script(scn)
     runner = Runner(game, state, chance=script.chance)
     shots = 0
-    for action in scn["actions"]:
+    for action in scn["script"]["actions"]:
         for _ in range(int(action.get("times", 1))):
             start = len(runner.trace)
             question = runner.begin(action)
