@@ -117,6 +117,17 @@ def _check_script(script: dict[str, Any], path: str, module: ModuleType, game: s
                      required=("key", "answer"))
 
 
+def _misplaced(doc: dict[str, Any], fmt: int, module: ModuleType) -> None:
+    """A key of the other format, named as such."""
+    for key in doc:
+        if fmt == 1 and key in ("setup", "script") and key not in module.FORMAT1_KEYS:
+            raise BadInput(key, "a format 2 key, but the file says \"format\": 1")
+        if fmt == 2 and key in SCRIPT_KEYS:
+            raise BadInput(key, "goes in 'script' in format 2")
+        if fmt == 2 and key in module.FORMAT1_KEYS and key != "setup":
+            raise BadInput(key, "goes in 'setup' in format 2")
+
+
 def _checked(doc: Any, session_game: str | None = None) -> tuple[dict[str, Any], Any, Any]:
     """(the document as format 2, the game, its state as built): every key and type checked,
     paths as written in ``doc``. Raises ``BadInput``, or the game's own ``ValueError``."""
@@ -125,6 +136,7 @@ def _checked(doc: Any, session_game: str | None = None) -> tuple[dict[str, Any],
     fmt = _format(doc, session_game)
     name = _game_name(doc, session_game)
     module = _game(name)
+    _misplaced(doc, fmt, module)
     if fmt == 1:
         check_fields(doc, {**FORMAT1_FIELDS, **dict.fromkeys(module.FORMAT1_KEYS, object)}, "")
         setup, setup_at = module.format1_setup(doc)
@@ -317,30 +329,35 @@ def check(scenario: dict[str, Any], trace: list[dict[str, Any]],
 
 
 def dumps(doc: dict[str, Any], width: int = 100) -> str:
-    """A scenario as JSON laid out like the repository's files: one key a line down to the
-    setup's and the script's, a value on one line while it fits in ``width``, then one item a
-    line (short scalars packed)."""
-    return _layout({k: v for k, v in doc.items() if not k.startswith("_")}, 0, width) + "\n"
+    """A scenario as JSON laid out like the repository's files: one key a line at the top and
+    in the setup and the script; below that a value on one line while it fits in ``width``,
+    else a list of objects one a line, and other items packed into lines."""
+    return _layout({k: v for k, v in doc.items() if not k.startswith("_")}, 0, width, 2) + "\n"
 
 
-def _layout(value: Any, indent: int, width: int, force: bool = True) -> str:
+def _layout(value: Any, indent: int, width: int, expand: int = 0, lead: int = 0) -> str:
+    """``value`` as JSON at ``indent`` after ``lead`` characters (its key); the first
+    ``expand`` levels one item a line."""
     flat = json.dumps(value, ensure_ascii=False)
     if not isinstance(value, dict | list) or not value or (
-            not force and indent + len(flat) <= width):
+            not expand and indent + lead + len(flat) <= width):
         return flat
-    pad, end = " " * (indent + 2), " " * indent
+    inner = indent + 2
+    below = max(expand - 1, 0) if isinstance(value, dict) else 0
     if isinstance(value, dict):
-        items = [f"{pad}{json.dumps(k)}: {_layout(v, indent + 2, width, force and indent == 0)}"
+        parts = [f"{json.dumps(k)}: " + _layout(v, inner, width, below, len(json.dumps(k)) + 2)
                  for k, v in value.items()]
-        return "{\n" + ",\n".join(items) + "\n" + end + "}"
-    if all(not isinstance(v, dict | list) for v in value):
-        lines, line = [], ""
-        for v in (json.dumps(v, ensure_ascii=False) for v in value):
-            if line and len(pad) + len(line) + len(v) + 2 > width:
-                lines.append(line + ",")
-                line = ""
-            line = f"{line}, {v}" if line else v
-        lines.append(line)
-        return "[\n" + "\n".join(pad + x for x in lines) + "\n" + end + "]"
-    items = [pad + _layout(v, indent + 2, width, False) for v in value]
-    return "[\n" + ",\n".join(items) + "\n" + end + "]"
+    else:
+        parts = [_layout(v, inner, width) for v in value]
+    pack = not expand and (isinstance(value, dict) or
+                           not any(isinstance(v, dict | list) for v in value))
+    lines: list[str] = []
+    for part in parts:
+        if lines and pack and "\n" not in part and "\n" not in lines[-1] and \
+                inner + len(lines[-1]) + len(part) + 2 <= width:
+            lines[-1] += ", " + part
+        else:
+            lines.append(part)
+    pad = " " * inner
+    opening, closing = "{}" if isinstance(value, dict) else "[]"
+    return f"{opening}\n{pad}" + f",\n{pad}".join(lines) + f"\n{' ' * indent}{closing}"
