@@ -233,3 +233,13 @@ def test_the_command_line_prints_the_one_message(tmp_path, capsys):
                             "did you mean 'health'?\n")
     assert main(["scenario", str(path), "--upgrade"]) == 2
     assert "did you mean 'health'?" in capsys.readouterr().err
+
+
+def test_a_name_the_data_does_not_know_is_placed_under_setup(tmp_path):
+    doc = changed(CATACOMBS, "setup.owned_playmats", ["d12-99"])
+    assert refusal(tmp_path, doc) == \
+        "setup: owned_playmats: 'd12-99' is not an expansion playmat (d12-2 .. d12-12)"
+    assert refusal(tmp_path, format1(doc)) == \
+        "owned_playmats: 'd12-99' is not an expansion playmat (d12-2 .. d12-12)"
+    doc = changed(CATACOMBS, "setup.heroes[1].id", "orc")
+    assert refusal(tmp_path, doc) == "setup: ids used twice: orc"

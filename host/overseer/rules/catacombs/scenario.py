@@ -156,12 +156,12 @@ def _adventure(setup: dict[str, Any]) -> adventure.Adventure:
         check_list(cave.get("items", []), str, "hidden_cave.items")
     try:
         return adventure.from_scenario(setup)
-    except KeyError as err:
-        raise ValueError(err.args[0]) from err
+    except (KeyError, ValueError) as err:  # its messages name the key
+        raise BadInput("", err.args[0]) from err
 
 
 def build(setup: dict[str, Any]) -> tuple[CatacombsGame, Battle]:
-    """The battle a setup object describes; ``BadInput`` or ``ValueError`` when it cannot."""
+    """The battle a setup object describes; ``BadInput`` when it cannot."""
     check_fields(setup, SETUP_FIELDS, "")
     data = tables.load()
     opts = check_fields(setup.get("options", {}), OPTION_FIELDS, "options")
@@ -172,7 +172,7 @@ def build(setup: dict[str, Any]) -> tuple[CatacombsGame, Battle]:
     ids = [h.id for h in heroes] + [p.id for p in pieces]
     dupes = sorted({i for i in ids if ids.count(i) > 1})
     if dupes:
-        raise ValueError(f"ids used twice: {', '.join(dupes)}")
+        raise BadInput("", f"ids used twice: {', '.join(dupes)}")
     battle = Battle(
         heroes={h.id: h for h in heroes},
         pieces={p.id: p for p in pieces},
