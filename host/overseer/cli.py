@@ -13,6 +13,9 @@ from overseer.session import commands as session_commands
 def cmd_scenario(args: argparse.Namespace) -> int:
     try:
         scn = scenarios.load(args.file)
+        if args.upgrade:
+            sys.stdout.write(scenarios.dumps(scn))
+            return 0
         trace, final = scenarios.run(scn)
     except scenarios.ScenarioError as err:
         print(f"overseer scenario: {err}", file=sys.stderr)
@@ -33,7 +36,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command")
     p = sub.add_parser("scenario", help="run a scenario file and print its trace as JSON lines")
     p.add_argument("file")
-    p.add_argument("--check", action="store_true", help="also check the file's expectations")
+    how = p.add_mutually_exclusive_group()
+    how.add_argument("--check", action="store_true", help="also check the file's expectations")
+    how.add_argument("--upgrade", action="store_true",
+                     help="print the file as format 2 (checked, not run)")
     p.set_defaults(func=cmd_scenario)
     session_commands.add(sub)
     sub.add_parser("play", help="play in the terminal (the default; `overseer play --help`)",

@@ -37,6 +37,8 @@ class GameSpec:
     name: str
     title: str
     build: Callable[[dict[str, Any]], Any]  # a setup -> the state (raises ValueError)
+    format1_keys: tuple[str, ...]  # where a format 1 scenario keeps its setup
+    format1_setup: Callable[[dict[str, Any]], tuple[Any, str]]
     state_dict: Callable[[Any], dict[str, Any]]
     is_over: Callable[[Any], bool]
     result: Callable[[Any], str | None]  # how it ended, None while it goes on
@@ -69,7 +71,9 @@ def _conquest_names(state: ConquestState) -> dict[str, str]:
 CATACOMBS = GameSpec(
     name="catacombs",
     title="Catacombs 3E: the AI player",
-    build=lambda setup: catacombs_scenario.build(setup)[1],
+    build=catacombs_scenario.build,
+    format1_keys=catacombs_scenario.FORMAT1_KEYS,
+    format1_setup=catacombs_scenario.format1_setup,
     state_dict=catacombs_scenario.state_dict,
     is_over=catacombs_end.is_over,
     result=catacombs_end.result,
@@ -83,7 +87,9 @@ CATACOMBS = GameSpec(
 CONQUEST = GameSpec(
     name="conquest",
     title="Catacombs Conquest",
-    build=lambda setup: conquest_scenario.build(setup)[1],
+    build=conquest_scenario.build,
+    format1_keys=conquest_scenario.FORMAT1_KEYS,
+    format1_setup=conquest_scenario.format1_setup,
     state_dict=conquest_scenario.state_dict,
     is_over=lambda state: state.over is not None,
     result=lambda state: None if state.over is None else state.over.reason,

@@ -13,7 +13,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from overseer.params import ParamError, from_json, suggest
+from overseer.keys import suggestion
+from overseer.params import ParamError, from_json
 from overseer.rules.procedure import Procedure, RulesError
 
 S = TypeVar("S")
@@ -41,6 +42,9 @@ class MoveTable(Generic[S]):
     moves: Mapping[str, Move[S]]
     upgrade: Callable[[dict[str, Any]], dict[str, Any]] | None = None  # older action shapes
 
+    def names(self) -> list[str]:
+        return list(self.moves)
+
     def legal(self, state: S) -> list[Move[S]]:
         return [m for m in self.moves.values() if m.available(state)]
 
@@ -48,15 +52,15 @@ class MoveTable(Generic[S]):
         """The move and its typed parameters; ``ParamError`` (a ``RulesError``-like refusal)
         names the field. Nothing is changed."""
         if not isinstance(action, dict):
-            raise ParamError(f"an action is an object with 'do' (got {action!r})")
+            raise ParamError(self.game, "", f"an action is an object with 'do' (got {action!r})")
         if self.upgrade is not None:
             action = self.upgrade(action)
         name = action.get("do")
         move = self.moves.get(name) if isinstance(name, str) else None
         if move is None:
-            hint = suggest(name, list(self.moves)) if isinstance(name, str) else ""
-            raise ParamError(f"unknown {self.game} action {name!r}{hint}; known: "
-                             f"{', '.join(self.moves)}")
+            hint = suggestion(name, self.moves) if isinstance(name, str) else \
+                f"known: {', '.join(self.moves)}"
+            raise ParamError(self.game, "do", f"unknown action {name!r}; {hint}")
         data = {k: v for k, v in action.items() if k != "do"}
         return move, from_json(move.params, data, name)
 

@@ -9,18 +9,26 @@ wrong types, naming the field and the procedure; the rules then receive typed va
 from __future__ import annotations
 
 import dataclasses
-import difflib
+import json
 import types
 import typing
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from overseer.keys import suggestion
+
 P = TypeVar("P")
 
 
 class ParamError(ValueError):
-    """Parameters that do not fit their move: the message names the field and the move."""
+    """Parameters that do not fit their move: ``move: field: problem``."""
+
+    def __init__(self, move: str, field: str, problem: str) -> None:
+        super().__init__(f"{move}: {field}: {problem}" if field else f"{move}: {problem}")
+        self.move = move
+        self.field = field
+        self.problem = problem
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,21 +51,6 @@ def param(*, default: Any = dataclasses.MISSING, options: Callable[[Any], Sequen
     if isinstance(default, list | dict):
         raise TypeError("use a tuple default, parameters are frozen")
     return dataclasses.field(default=default, metadata={"ask": ask})
-
-
-def suggest(word: str, known: Sequence[str]) -> str:
-    """``" (did you mean `health`?)"`` when a known word is close, else ``""``."""
-    close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
-    return f" (did you mean `{close[0]}`?)" if close else ""
-
-
-def unknown_keys(given: Sequence[str], known: Sequence[str], where: str) -> str | None:
-    """The message for the first key of ``given`` not in ``known``, or ``None``."""
-    for key in given:
-        if key not in known:
-            return (f"{where}: unknown key `{key}`{suggest(key, known)}; known: "
-                    f"{', '.join(known) or 'none'}")
-    return None
 
 
 def fields(cls: type) -> list[dataclasses.Field[Any]]:
@@ -124,22 +117,22 @@ def from_json(cls: type[P], data: dict[str, Any], move: str) -> P:
     """Build ``cls`` from a JSON object, refusing unknown keys, missing ones and wrong types.
     ``data`` holds the parameters only (no ``do``)."""
     if not isinstance(data, dict):
-        raise ParamError(f"{move}: the parameters are an object (got {data!r})")
+        raise ParamError(move, "", f"the parameters are an object (got {data!r})")
     hints = typing.get_type_hints(cls)
     known = [f.name for f in fields(cls)]
-    problem = unknown_keys(list(data), known, move)
-    if problem:
-        raise ParamError(problem)
+    for key in data:
+        if key not in known:
+            raise ParamError(move, key, f"unknown key; {suggestion(key, known)}")
     values: dict[str, Any] = {}
     for f in fields(cls):
         if f.name not in data:
             if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
-                raise ParamError(f"{move}: `{f.name}` is missing ({_type_name(hints[f.name])})")
+                raise ParamError(move, f.name, f"missing ({_type_name(hints[f.name])})")
             continue
         ok, typed = _convert(hints[f.name], data[f.name])
         if not ok:
-            raise ParamError(f"{move}: `{f.name}` must be {_type_name(hints[f.name])} "
-                             f"(got {data[f.name]!r})")
+            raise ParamError(move, f.name, f"wanted {_type_name(hints[f.name])}, got "
+                             f"{json.dumps(data[f.name])}")
         values[f.name] = typed
     return cls(**values)
 

@@ -1,10 +1,19 @@
 """Scenario files: a game fixed from end to end, run through the rules, trace out.
 
-A scenario (JSON, ``"format": 1``) names its game and fixes everything: options, the table
-as laid, the dice results and token draws in order, the players' answers in order, and the
-actions to take. ``run`` returns the trace and the final state; ``check`` compares them with
-the scenario's ``expect`` (steps that must appear, in order) and ``expect_state``.
-The format is described in docs/scenarios.md.
+A scenario (JSON) names its game and fixes everything: the setup (options, the table as laid),
+the script (the actions to take, the dice results, token draws, blind picks and the players'
+answers, in order) and what must come out. ``run`` returns the trace and the final state;
+``check`` compares them with the scenario's ``expect`` (steps that must appear, in order) and
+``expect_state``. The format is described in docs/scenarios.md.
+
+Format 2 puts the setup under ``"setup"`` and the script under ``"script"`` for every game.
+Format 1 (still read, and run the same) kept the script at the top level, and the Catacombs
+setup too. ``upgrade`` checks a document of either format and returns it as format 2; every
+key and type is checked and an unknown key is refused with a suggestion (``overseer.keys``).
+
+A game comes from the registry (``overseer.games``): its ``build(setup)`` (the setup object
+alone), ``state_dict``, its move table (each action's typed parameters) and where a format 1
+document keeps the setup (``format1_keys``, ``format1_setup``).
 """
 
 from __future__ import annotations
@@ -14,7 +23,17 @@ from pathlib import Path
 from typing import Any
 
 from overseer import games
-from overseer.games import GAMES
+from overseer.games import GAMES, GameSpec
+from overseer.keys import (
+    BadInput,
+    at,
+    check_choice,
+    check_fields,
+    check_keys,
+    check_list,
+    check_type,
+)
+from overseer.params import ParamError
 from overseer.rules.procedure import (
     AnswerError,
     DrawToken,
@@ -27,43 +46,178 @@ from overseer.rules.procedure import (
     describe,
 )
 
-FORMAT = 1
+FORMAT = 2
+FORMATS = (1, 2)
+
+SCRIPT_KEYS = ("actions", "dice", "tokens", "picks", "answers")
+TOP_FIELDS: dict[str, Any] = {
+    "format": int, "game": str, "title": str, "description": str, "setup": dict,
+    "script": dict, "expect": list, "expect_state": dict, "strict": bool,
+}
+FORMAT1_FIELDS: dict[str, Any] = {
+    **{k: v for k, v in TOP_FIELDS.items() if k not in ("setup", "script")},
+    **dict.fromkeys(SCRIPT_KEYS, list),
+}
+TOKEN_FIELDS = {"value": int, "reset": bool, "pool": str}
+ANSWER_FIELDS = {"key": str, "answer": object}
 
 
 class ScenarioError(ValueError):
     """A scenario that cannot run: the message says what and where."""
 
 
+def _game(name: str) -> GameSpec:
+    """A game, by name (one of ``GAMES``)."""
+    return games.get(name)
+
+
+# --------------------------------------------------------------------------- checking
+
+
+def _format(doc: dict[str, Any], session_game: str | None) -> int:
+    fmt = doc.get("format", 1 if session_game else None)
+    if isinstance(fmt, bool) or fmt not in FORMATS:
+        raise BadInput("format", f"wanted 1 or 2, got {json.dumps(fmt)}")
+    return fmt
+
+
+def _game_name(doc: dict[str, Any], session_game: str | None) -> str:
+    name = check_choice(doc.get("game", session_game), GAMES, "game", "a game")
+    if session_game is not None and name != session_game:
+        raise BadInput("game", f"{name!r} in a {session_game} setup")
+    return name
+
+
+def _check_action(action: Any, path: str, spec: GameSpec) -> None:
+    """The action's name and parameters, by the game's move table (``times`` is the
+    scenario's: how often to take it)."""
+    check_type(action, dict, path)
+    if "do" not in action:
+        raise BadInput(at(path, "do"), "missing")
+    check_choice(action["do"], spec.moves.names(), at(path, "do"),
+                 f"a {spec.name.capitalize()} action")
+    times = action.get("times", 1)
+    if isinstance(times, bool) or not isinstance(times, int) or times < 1:
+        raise BadInput(at(path, "times"), "wanted a whole number, 1 or more")
+    try:
+        spec.moves.parse({k: v for k, v in action.items() if k != "times"})
+    except ParamError as err:
+        raise BadInput(at(path, err.field) if err.field else path, err.problem) from err
+
+
+def _check_script(script: dict[str, Any], path: str, spec: GameSpec) -> None:
+    for n, action in enumerate(check_list(script.get("actions", []), dict, at(path, "actions"))):
+        _check_action(action, at(at(path, "actions"), n), spec)
+    check_list(script.get("dice", []), int, at(path, "dice"))
+    tokens = check_list(script.get("tokens", []), (int, dict), at(path, "tokens"))
+    for n, token in enumerate(tokens):
+        if isinstance(token, dict):
+            check_fields(token, TOKEN_FIELDS, at(at(path, "tokens"), n), required=("value",))
+    check_list(script.get("picks", []), str, at(path, "picks"))
+    answers = check_list(script.get("answers", []), dict, at(path, "answers"))
+    for n, answer in enumerate(answers):
+        check_fields(answer, ANSWER_FIELDS, at(at(path, "answers"), n),
+                     required=("key", "answer"))
+
+
+def _misplaced(doc: dict[str, Any], fmt: int, module: GameSpec) -> None:
+    """A key of the other format, named as such."""
+    for key in doc:
+        if fmt == 1 and key in ("setup", "script") and key not in module.format1_keys:
+            raise BadInput(key, "a format 2 key, but the file says \"format\": 1")
+        if fmt == 2 and key in SCRIPT_KEYS:
+            raise BadInput(key, "goes in 'script' in format 2")
+        if fmt == 2 and key in module.format1_keys and key != "setup":
+            raise BadInput(key, "goes in 'setup' in format 2")
+
+
+def _checked(doc: Any, session_game: str | None = None
+             ) -> tuple[dict[str, Any], GameSpec, Any]:
+    """(the document as format 2, the game, its state as built): every key and type checked,
+    paths as written in ``doc``. Raises ``BadInput``, or the game's own ``ValueError``."""
+    if not isinstance(doc, dict):
+        raise BadInput("", "a scenario is a JSON object")
+    fmt = _format(doc, session_game)
+    name = _game_name(doc, session_game)
+    module = _game(name)
+    _misplaced(doc, fmt, module)
+    if fmt == 1:
+        check_fields(doc, {**FORMAT1_FIELDS, **dict.fromkeys(module.format1_keys, object)}, "")
+        setup, setup_at = module.format1_setup(doc)
+        script, script_at = {k: doc[k] for k in SCRIPT_KEYS if k in doc}, ""
+    else:
+        check_fields(doc, TOP_FIELDS, "", required=("setup",))
+        setup, setup_at = doc["setup"], "setup"
+        script, script_at = check_keys(doc.get("script", {}), SCRIPT_KEYS, "script"), "script"
+    _check_script(script, script_at, module)
+    check_list(doc.get("expect", []), dict, "expect")
+    try:
+        state = module.build(setup)
+    except BadInput as err:
+        raise err.under(setup_at) from err
+    upgraded: dict[str, Any] = {"format": FORMAT, "game": name}
+    upgraded.update({k: doc[k] for k in ("title", "description") if k in doc})
+    upgraded.update(setup=setup, script=script)
+    upgraded.update({k: doc[k] for k in ("expect", "expect_state", "strict") if k in doc})
+    return upgraded, module, state
+
+
+def _failure(where: str, err: Exception) -> ScenarioError:
+    text = err.args[0] if isinstance(err, KeyError) and err.args else str(err)
+    return ScenarioError(f"{where}: {text}")
+
+
+def upgrade(doc: Any, session_game: str | None = None) -> dict[str, Any]:
+    """A scenario of either format, checked (its setup built), as format 2. Given
+    ``session_game``, ``doc`` is a session setup: ``format`` (1 when absent) and ``game`` may be
+    left out. Raises ``BadInput`` (paths as written in ``doc``) or the game's ``ValueError``."""
+    return _checked(doc, session_game)[0]
+
+
+def setup_of(doc: dict[str, Any], module: GameSpec) -> Any:
+    """The setup object of a scenario or a stored session setup, as it stands (unchecked):
+    format 2 keeps it under ``"setup"``; any other document is format 1 shaped."""
+    if doc.get("format") == FORMAT:
+        return doc.get("setup")
+    return module.format1_setup(doc)[0]
+
+
+def script_of(doc: dict[str, Any]) -> dict[str, Any]:
+    """The script of a scenario of either format (unchecked)."""
+    return doc.get("script", {}) if doc.get("format") == FORMAT else doc
+
+
 def load(path: str | Path) -> dict[str, Any]:
+    """A scenario file, checked, as format 2 (with ``"_path"``, the file it came from)."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as err:
         raise ScenarioError(f"{path}: cannot read ({err.strerror})") from err
     try:
-        scenario = json.loads(text)
+        doc = json.loads(text)
     except json.JSONDecodeError as err:
         raise ScenarioError(f"{path}:{err.lineno}: not valid JSON ({err.msg})") from err
-    if not isinstance(scenario, dict):
-        raise ScenarioError(f"{path}: a scenario is a JSON object")
-    fmt = scenario.get("format")
-    if fmt != FORMAT:
-        raise ScenarioError(f"{path}: 'format' must be {FORMAT} (got {fmt!r})")
-    if scenario.get("game") not in GAMES:
-        raise ScenarioError(f"{path}: 'game' must be one of {', '.join(GAMES)} "
-                            f"(got {scenario.get('game')!r})")
+    try:
+        scenario = upgrade(doc)
+    except (KeyError, TypeError, ValueError) as err:
+        raise _failure(str(path), err) from err
     scenario["_path"] = str(path)
     return scenario
+
+
+# --------------------------------------------------------------------------- running
 
 
 class Script:
     """Answers the rules' questions from the scenario's lists, in order."""
 
     def __init__(self, scenario: dict[str, Any]) -> None:
-        self.dice = list(scenario.get("dice", []))
-        self.tokens = list(scenario.get("tokens", []))
-        self.picks = list(scenario.get("picks", []))
-        self.answers = list(scenario.get("answers", []))
+        script = script_of(scenario)
+        self.dice = list(script.get("dice", []))
+        self.tokens = list(script.get("tokens", []))
+        self.picks = list(script.get("picks", []))
+        self.answers = list(script.get("answers", []))
         self.used = {"dice": 0, "tokens": 0, "picks": 0, "answers": 0}
 
     def chance(self, question: Roll | DrawToken | Pick) -> Any:
@@ -116,31 +270,38 @@ def play(runner: Runner, script: Script, action: dict[str, Any]) -> None:
         question = runner.answer(script.answer(question))
 
 
-def run(scenario: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """Run every action of the scenario. Returns (trace as dicts, final state as a dict)."""
-    spec = games.get(scenario["game"])
-    try:
-        state = spec.build(scenario)
-    except (KeyError, TypeError, ValueError) as err:
-        raise ScenarioError(f"{scenario.get('_path', 'scenario')}: {err}") from err
-    script = Script(scenario)
-    runner = Runner(spec, state, chance=script.chance)
-    actions = scenario.get("actions")
-    if not isinstance(actions, list) or not actions:
-        raise ScenarioError("'actions' must be a non-empty list")
+def _play_all(runner: Runner, script: Script, actions: list[dict[str, Any]],
+              strict: bool) -> None:
     for n, action in enumerate(actions, 1):
-        if not isinstance(action, dict) or "do" not in action:
-            raise ScenarioError(f"action #{n} must be an object with 'do' (got {action!r})")
-        for _ in range(int(action.get("times", 1))):
+        for _ in range(action.get("times", 1)):
             try:
                 play(runner, script, action)
             except (AnswerError, RulesError) as err:
                 raise ScenarioError(f"action #{n} ({action['do']}): {err}") from err
     leftovers = [f"{len(getattr(script, k))} {k}" for k in ("dice", "tokens", "picks", "answers")
                  if getattr(script, k)]
-    if leftovers and scenario.get("strict", True):
+    if leftovers and strict:
         raise ScenarioError(f"the scenario has unused {', '.join(leftovers)}")
-    return [step.as_dict() for step in runner.trace], spec.state_dict(runner.state)
+
+
+def run(scenario: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Run every action of a scenario of either format (checked first). Returns (trace as
+    dicts, final state as a dict)."""
+    where = scenario.get("_path", "scenario")
+    try:
+        doc, game, state = _checked({k: v for k, v in scenario.items() if k != "_path"})
+    except (KeyError, TypeError, ValueError) as err:
+        raise _failure(where, err) from err
+    actions = doc["script"].get("actions")
+    if not actions:
+        raise ScenarioError(f"{where}: 'actions' must be a non-empty list")
+    script = Script(doc)
+    runner = Runner(game, state, chance=script.chance)
+    try:
+        _play_all(runner, script, actions, doc.get("strict", True))
+    except ScenarioError as err:
+        raise ScenarioError(f"{where}: {err}") from err
+    return [step.as_dict() for step in runner.trace], game.state_dict(runner.state)
 
 
 def _matches(expected: Any, actual: Any) -> bool:
@@ -167,3 +328,41 @@ def check(scenario: dict[str, Any], trace: list[dict[str, Any]],
     if "expect_state" in scenario and not _matches(scenario["expect_state"], final):
         problems.append(f"final state differs: wanted {json.dumps(scenario['expect_state'])}")
     return problems
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def dumps(doc: dict[str, Any], width: int = 100) -> str:
+    """A scenario as JSON laid out like the repository's files: one key a line at the top and
+    in the setup and the script; below that a value on one line while it fits in ``width``,
+    else a list of objects one a line, and other items packed into lines."""
+    return _layout({k: v for k, v in doc.items() if not k.startswith("_")}, 0, width, 2) + "\n"
+
+
+def _layout(value: Any, indent: int, width: int, expand: int = 0, lead: int = 0) -> str:
+    """``value`` as JSON at ``indent`` after ``lead`` characters (its key); the first
+    ``expand`` levels one item a line."""
+    flat = json.dumps(value, ensure_ascii=False)
+    if not isinstance(value, dict | list) or not value or (
+            not expand and indent + lead + len(flat) <= width):
+        return flat
+    inner = indent + 2
+    below = max(expand - 1, 0) if isinstance(value, dict) else 0
+    if isinstance(value, dict):
+        parts = [f"{json.dumps(k)}: " + _layout(v, inner, width, below, len(json.dumps(k)) + 2)
+                 for k, v in value.items()]
+    else:
+        parts = [_layout(v, inner, width) for v in value]
+    pack = not expand and (isinstance(value, dict) or
+                           not any(isinstance(v, dict | list) for v in value))
+    lines: list[str] = []
+    for part in parts:
+        if lines and pack and "\n" not in part and "\n" not in lines[-1] and \
+                inner + len(lines[-1]) + len(part) + 2 <= width:
+            lines[-1] += ", " + part
+        else:
+            lines.append(part)
+    pad = " " * inner
+    opening, closing = "{}" if isinstance(value, dict) else "[]"
+    return f"{opening}\n{pad}" + f",\n{pad}".join(lines) + f"\n{' ' * indent}{closing}"

@@ -160,11 +160,12 @@ def open_session(store: Store, setup_path: str, new: bool, seed: int | None, dic
             write.write(f"Resuming game #{session.id} ({session.head} events; --new starts "
                         "another).\n")
             return session
-    setup = scenarios.load(setup_path)
+    setup = scenarios.load(setup_path)  # format 2, whatever the file's format
     setup = {k: v for k, v in setup.items() if k != "_path"}
     if physical:  # the table draws its own damage tokens and poison cards and types the value
-        setup["options"] = {**setup.get("options", {}), "physical_tokens": True,
-                            "physical_poison": True}
+        options = {**setup["setup"].get("options", {}), "physical_tokens": True,
+                   "physical_poison": True}
+        setup["setup"] = {**setup["setup"], "options": options}
     session = Session.new(store, setup["game"], setup, seed=seed, dice=dice)
     write.write(f"New game #{session.id}: {setup.get('title', 'a battle')}.\n")
     return session

@@ -8,11 +8,11 @@ from overseer.rules.procedure import RulesError, Runner
 
 def drive_scenario(scn: dict[str, Any]):
     """Returns (battle, runner, the error that stopped it or None)."""
-    battle = games.CATACOMBS.build(scn)
+    battle = games.CATACOMBS.build(scenario.setup_of(scn, games.CATACOMBS))
     script = scenario.Script(scn)
     runner = Runner(games.CATACOMBS, battle, chance=script.chance)
     try:
-        for action in scn["actions"]:
+        for action in scenario.script_of(scn)["actions"]:
             scenario.play(runner, script, action)
     except (RulesError, scenario.ScenarioError) as err:
         return battle, runner, err

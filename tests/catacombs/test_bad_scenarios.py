@@ -26,8 +26,8 @@ def run(tmp_path: Path, **changes) -> None:
 
 
 @pytest.mark.parametrize("changes,message", [
-    ({"format": 2}, "'format' must be 1"),
-    ({"game": "chess"}, "'game' must be one of"),
+    ({"format": 3}, "s.json: format: wanted 1 or 2, got 3"),
+    ({"game": "chess"}, 's.json: game: "chess" is not a game; known: catacombs, conquest'),
     ({"tokens": []}, "ran out of tokens: the rules asked to draw a token from the level 1"),
     ({"tokens": [0, 1]}, "unused 1 tokens"),
     ({"tokens": [5]}, "wanted a token still in the level 1 damage token bag"),
@@ -38,13 +38,13 @@ def run(tmp_path: Path, **changes) -> None:
     ({"pieces": [{"id": "orc", "type": "green", "sequences": [["Melee"]]}],
       "answers": [{"key": "template", "answer": "maybe"}]}, "wanted yes or no"),
     ({"pieces": [{"id": "orc", "type": "mauve", "sequences": [["Melee"]]}]},
-     "type 'mauve' has no row in ai_behaviour.toml"),
+     "pieces\\[0\\].type: 'mauve' has no row in ai_behaviour.toml"),
     ({"pieces": [{"id": "orc", "card": "Tarrasque"}]}, "no monster card 'Tarrasque'"),
     ({"tiles": {"character_order": ["level-9"]}}, "'level-9' is not a character order tile"),
     ({"heroes": [{"id": "orc"}]}, "ids used twice: orc"),
-    ({"heroes": [{"id": "elf", "status": ["sleepy"]}]}, "status 'sleepy' is not one of"),
-    ({"options": {"los": True}}, "unknown options: los"),
-    ({"actions": [{"do": "fly"}]}, "unknown Catacombs action 'fly'"),
+    ({"heroes": [{"id": "elf", "status": ["sleepy"]}]}, r'heroes\[0\].status\[0\]: "sleepy" is not a hero status'),
+    ({"options": {"los": True}}, "options.los: unknown key; did you mean 'los_blocked'"),
+    ({"actions": [{"do": "fly"}]}, r'actions\[0\].do: "fly" is not a Catacombs action'),
     ({"actions": [{"do": "damage_piece", "piece": "ogre"}]}, "no AI piece 'ogre'"),
     ({"actions": [{"do": "update_hero", "hero": "elf", "health": -1}]}, "health cannot be negative"),
     ({"actions": []}, "'actions' must be a non-empty list"),

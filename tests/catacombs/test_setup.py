@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from driving import drive_scenario
 
+from overseer import games, scenario
 from overseer.chance import SeededChance
 from overseer.rules.catacombs import cards
 from overseer.rules.catacombs import scenario as catacombs
@@ -108,8 +109,8 @@ def test_the_next_room_replaces_the_destroyed_pieces_and_rerolls_the_playmat_jus
 def test_the_same_seed_gives_the_same_setup():
     def trace(seed: int) -> list[dict[str, Any]]:
         scn = base(mercenary="Orc", actions=[{"do": "setup_room", "room": "krhlot"}])
-        game, battle = catacombs.build(scn)
-        runner = Runner(game, battle, chance=SeededChance(seed))
+        battle = catacombs.build(scenario.setup_of(scn, catacombs))
+        runner = Runner(games.CATACOMBS, battle, chance=SeededChance(seed))
         question = runner.begin(scn["actions"][0])
         while question is not None:
             question = runner.answer(3)  # the only table question: runes in the zone

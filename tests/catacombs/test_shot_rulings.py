@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from driving import drive_scenario
 
+from overseer import games
 from overseer.rules.catacombs import scenario as catacombs
 from overseer.rules.procedure import DrawToken, Runner, Token
 
@@ -19,14 +20,14 @@ RAT = {"id": "rat", "name": "Sewer Rat", "type": "brown", "order_tile": "level-1
 
 
 def battle_with(**scn: Any):
-    return catacombs.build({"format": 1, "game": "catacombs", "tiles": TILES, **scn})
+    return catacombs.build({"tiles": TILES, **scn})
 
 
 def poison_draw(poison: list[int]) -> tuple[Runner, DrawToken | None]:
     """The rat hits the elf, who holds ``poison``: the poison card question, if one comes."""
-    game, battle = battle_with(heroes=[{"id": "elf", "health": 9, "poison": poison}],
+    battle = battle_with(heroes=[{"id": "elf", "health": 9, "poison": poison}],
                                pieces=[RAT])
-    runner = Runner(game, battle)
+    runner = Runner(games.CATACOMBS, battle)
     question = runner.begin({"do": "next_ai_piece"})
     assert question is not None and question.key == "template"
     question = runner.answer(True)
@@ -60,7 +61,7 @@ def test_every_card_held_draws_none_and_says_it_is_a_ruling():
 
 def test_a_dagger_that_hits_moves_without_a_ruling():
     battle, runner, err = drive_scenario({
-        "format": 1, "game": "catacombs", "tiles": TILES,
+        "tiles": TILES,
         "heroes": [{"id": "elf", "health": 9}],
         "pieces": [{"id": "thief", "type": "grey", "sequences": [["Dagger"]]}],
         "actions": [{"do": "next_ai_piece"}], "tokens": [2], "dice": [4, 1],
@@ -75,7 +76,7 @@ def test_a_dagger_that_hits_moves_without_a_ruling():
 @pytest.mark.parametrize("face,outcome,rolls", [(2, "teleported", []), (8, "random_rune", [3])])
 def test_portal_trap_results_that_move_the_hero_rule_out_the_push(face, outcome, rolls):
     battle, runner, err = drive_scenario({
-        "format": 1, "game": "catacombs", "tiles": {**TILES, "monster_order": ["blue"]},
+        "tiles": {**TILES, "monster_order": ["blue"]},
         "heroes": [{"id": "elf", "health": 9}],
         "pieces": [{"id": "sphinx", "type": "blue", "sequences": [["Portal Trap"]]}],
         "actions": [{"do": "next_ai_piece"}], "tokens": [1], "dice": [face, *rolls]})
@@ -87,7 +88,7 @@ def test_portal_trap_results_that_move_the_hero_rule_out_the_push(face, outcome,
 
 def test_portal_trap_result_12_without_the_hidden_cave_offers_only_a_rune():
     battle, runner, err = drive_scenario({
-        "format": 1, "game": "catacombs", "tiles": {**TILES, "monster_order": ["blue"]},
+        "tiles": {**TILES, "monster_order": ["blue"]},
         "heroes": [{"id": "elf", "health": 9}],
         "pieces": [{"id": "sphinx", "type": "blue", "sequences": [["Portal Trap"]]}],
         "actions": [{"do": "next_ai_piece"}], "tokens": [1], "dice": [12]})

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from overseer import games
 from overseer.rules.catacombs import scenario as catacombs
 from overseer.rules.catacombs.targeting import TIE
 from overseer.rules.procedure import ChooseOne, ChooseSome, Runner, Step
@@ -21,9 +22,9 @@ HARPY = {"id": "harpy", "name": "Harpy", "type": "blue", "order_tile": "level-1"
 
 def start(pieces: list[dict[str, Any]], **scn: Any) -> Runner:
     """A battle with the table's questions left open; NEXT AI PIECE pressed once."""
-    game, battle = catacombs.build({"format": 1, "game": "catacombs", "tiles": TILES,
+    battle = catacombs.build({"tiles": TILES,
                                     "heroes": HEROES, "pieces": pieces, **scn})
-    runner = Runner(game, battle)
+    runner = Runner(games.CATACOMBS, battle)
     runner.begin({"do": "next_ai_piece"})
     return runner
 
@@ -98,12 +99,12 @@ def test_a_teleported_teammate_is_not_a_repeat_target():
 
 
 def test_a_piece_riding_a_wyvern_is_not_offered_a_wyvern():
-    game, battle = catacombs.build({"format": 1, "game": "catacombs", "tiles": TILES,
+    battle = catacombs.build({"tiles": TILES,
                                     "heroes": HEROES[:1], "pieces": [HARPY],
                                     "wyverns": ["wyvern-2"],
                                     "options": {"advanced_targeting": True}})
     battle.pieces["harpy"].riding = "wyvern-1"
-    runner = Runner(game, battle)
+    runner = Runner(games.CATACOMBS, battle)
     runner.begin({"do": "next_ai_piece"})
     decided = target(runner)
     assert decided["target"] == "elf" and decided["column"] == "only"

@@ -6,6 +6,7 @@ import copy
 
 import pytest
 
+from overseer import games
 from overseer.rules.conquest.scenario import build, state_dict
 from overseer.rules.conquest.shots import FriendlyFireError
 from overseer.rules.procedure import AnswerError, ChooseSome, RulesError, Runner
@@ -17,8 +18,7 @@ DEAL = ["salavi", "mayra", "serangan", "witch-hunter",
 
 
 def started(**setup: object) -> Runner:
-    game, state = build({"setup": {"players": {"p1": "sword", "p2": "skull"},
-                                   "first": "skull", **setup}})
+    state = build({"players": {"p1": "sword", "p2": "skull"}, "first": "skull", **setup})
     draws = list(DEAL)
 
     def chance(question):
@@ -28,7 +28,7 @@ def started(**setup: object) -> Runner:
             draws.remove(card)
         return card
 
-    runner = Runner(game, state, chance=chance)
+    runner = Runner(games.CONQUEST, state, chance=chance)
     assert runner.begin({"do": "start"}) is None
     return runner
 
@@ -70,8 +70,8 @@ def test_unknown_card_player_and_action() -> None:
 
 
 def test_play_before_start() -> None:
-    game, state = build({"setup": {"players": {"p1": "sword", "p2": "skull"}}})
-    refused(Runner(game, state), {"do": "play", "player": "p1", "card": "salavi"},
+    state = build({"players": {"p1": "sword", "p2": "skull"}})
+    refused(Runner(games.CONQUEST, state), {"do": "play", "player": "p1", "card": "salavi"},
             "the game has not started")
 
 

@@ -8,6 +8,7 @@ from collections import Counter
 
 import pytest
 
+from overseer import games
 from overseer.chance import SeededChance
 from overseer.rules.conquest.scenario import build
 from overseer.rules.conquest.state import TOKENS, ConquestState
@@ -48,9 +49,9 @@ def balanced(state: ConquestState) -> None:
 
 @pytest.mark.parametrize("seed", range(24))
 def test_seeded_game_balances_and_ends(seed: int) -> None:
-    game, state = build({"setup": SETUPS[seed % len(SETUPS)]})
+    state = build(SETUPS[seed % len(SETUPS)])
     rng = random.Random(seed)
-    runner = Runner(game, state, chance=SeededChance(seed), on_step=lambda _step: balanced(state))
+    runner = Runner(games.CONQUEST, state, chance=SeededChance(seed), on_step=lambda _step: balanced(state))
     question = runner.begin({"do": "start"})
     for _ in range(400):
         while question is not None:

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from overseer import scenario
+from overseer import games, scenario
 from overseer.data import DataError
+from overseer.keys import BadInput
 from overseer.rules.conquest.carddata import CARDS_FILE, load_cards
 from overseer.rules.conquest.end import winner
 from overseer.rules.conquest.scenario import build, state_dict
@@ -84,7 +85,11 @@ def test_id_used_twice_and_deck_size(tmp_path: Path) -> None:
     ({"players": {"a": "sword", "b": "skull"}, "health": 12}, "'health' must be a whole number 1..11"),
     ({"players": {"a": "sword", "b": "skull"}, "first": "both"}, "'first' must be"),
     ({"players": {"a": "sword", "b": "skull"}, "last_stand": "yes"}, "'last_stand' must be true"),
-    ({"players": {"a": "sword", "b": "skull"}, "seed": 3}, "unknown setup field"),
+    ({"players": {"a": "sword", "b": "skull"}, "seed": 3}, "seed: unknown key; known: players"),
+    ({"players": {"a": "sword", "b": "skull"}, "frist": "sword"},
+     "frist: unknown key; did you mean 'first'"),
+    ({"players": {"a": "sword", "b": "skull"}, "cards": {"sword-07": {"armor": "no"}}},
+     "cards.sword-07.armor: unknown key; did you mean 'armour'"),
     ({"players": {"a": "sword", "b": "skull"}, "cards": {"formilus": {"armour": "no"}}},
      "the card data already gives armour 'yes'; only unknown facts can be filled in"),
     ({"players": {"a": "sword", "b": "skull"}, "cards": {"sword-09": {"shots": []}}},
@@ -93,8 +98,8 @@ def test_id_used_twice_and_deck_size(tmp_path: Path) -> None:
      "there is no Conquest card 'sword-99'"),
 ])
 def test_bad_setup(setup: dict, message: str) -> None:
-    with pytest.raises(SetupError, match=message):
-        build({"setup": setup})
+    with pytest.raises((SetupError, BadInput), match=message):
+        build(setup)
 
 
 def test_bad_setup_in_a_scenario_file_names_the_file(tmp_path: Path) -> None:
@@ -106,9 +111,8 @@ def test_bad_setup_in_a_scenario_file_names_the_file(tmp_path: Path) -> None:
 
 
 def test_filling_in_a_known_value_unchanged_is_accepted() -> None:
-    _, state = build({"setup": {"players": {"a": "sword", "b": "skull"},
-                                "cards": {"formilus": {"armour": "yes"},
-                                          "salavi": {"ability": "none"}}}})
+    _, state = build({"players": {"a": "sword", "b": "skull"},
+                      "cards": {"formilus": {"armour": "yes"}, "salavi": {"ability": "none"}}})
     assert state.cards["salavi"].ability == "none"
 
 
@@ -120,13 +124,12 @@ def test_filling_in_a_known_value_unchanged_is_accepted() -> None:
     ({"a": "sword", "b": "skull", "c": "skull"}, True, {"a": 9, "b": 5, "c": 5}),
 ])
 def test_starting_hand_sizes(players: dict, draw_at_end: bool, sizes: dict) -> None:
-    _, state = build({"setup": {"players": players, "draw_at_end": draw_at_end}})
+    _, state = build({"players": players, "draw_at_end": draw_at_end})
     assert {p: hand_size(state, p) for p in players} == sizes
 
 
 def test_discs_pools_bank_and_trackers_before_the_start() -> None:
-    _, state = build({"setup": {"players": {"a": "skull", "b": "sword", "c": "skull"},
-                                "health": 5}})
+    _, state = build({"players": {"a": "skull", "b": "sword", "c": "skull"}, "health": 5})
     data = state_dict(state)
     assert data["players"] == {"a": {"team": "skull", "discs": ["skull1"]},
                                "b": {"team": "sword", "discs": ["sword1", "sword2"]},
@@ -137,12 +140,12 @@ def test_discs_pools_bank_and_trackers_before_the_start() -> None:
 
 
 def test_build_is_deterministic() -> None:
-    setup = {"setup": {"players": {"a": "sword", "b": "skull"}, "last_stand": True}}
+    setup = {"players": {"a": "sword", "b": "skull"}, "last_stand": True}
     assert state_dict(build(setup)[1]) == state_dict(build(setup)[1])
 
 
 def test_winner_tie_breaks_and_draw() -> None:
-    _, state = build({"setup": {"players": {"a": "sword", "b": "skull"}}})
+    _, state = build({"players": {"a": "sword", "b": "skull"}})
     state.hands = {"a": ["salavi"], "b": ["ughurth", "formilus"]}
     assert winner(state) == "skull"                     # 8-8, cards 1-2
     state.pools["sword"] = 9
@@ -164,12 +167,12 @@ def test_a_scenario_that_expects_wrongly_is_reported() -> None:
 
 @pytest.mark.parametrize("face, team", [(1, "sword"), (6, "sword"), (7, "skull"), (12, "skull")])
 def test_first_team_by_d12(face: int, team: str) -> None:
-    game, state = build({"setup": {"players": {"a": "sword", "b": "skull"}}})
+    state = build({"players": {"a": "sword", "b": "skull"}})
 
     def chance(question):
         return face if isinstance(question, Roll) else question.options[0]
 
-    runner = Runner(game, state, chance=chance)
+    runner = Runner(games.CONQUEST, state, chance=chance)
     assert runner.begin({"do": "start"}) is None
     first = next(step for step in runner.trace if step.kind == "first_team")
     assert (first.data, state.team_to_act) == ({"team": team, "roll": face}, team)

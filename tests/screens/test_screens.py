@@ -5,7 +5,7 @@ import os
 import pytest
 from PIL import Image
 
-from overseer import scenario
+from overseer import games, scenario
 from overseer.rules.catacombs import scenario as catacombs
 from overseer.rules.procedure import ChooseOne, Runner, YesNo
 from overseer.screens.catacombs import activation_screen, question_screen
@@ -55,9 +55,9 @@ def test_frame_bytes_refuses_a_wrong_size():
 
 def test_activation_screen_from_a_real_run():
     scn = scenario.load(os.path.join(SCENARIOS, "red_box_shots.json"))
-    game, state = catacombs.build(scn)
+    state = catacombs.build(scn["setup"])
     script = scenario.Script(scn)
-    runner = Runner(game, state, chance=script.chance)
+    runner = Runner(games.CATACOMBS, state, chance=script.chance)
     question = runner.begin({"do": "next_ai_piece"})
     while question is not None:
         question = runner.answer(script.answer(question))

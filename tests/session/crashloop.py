@@ -130,7 +130,7 @@ def run(path: Path, kills: int, seed: int = 1, startup_share: float = 0.2) -> di
     operations plus a random fraction of one (between commits, or inside one)."""
     rng = random.Random(seed)
     game, setup = setup_of(SETUP)
-    game_spec(game).build(setup)  # load the rules' data once: every child inherits it
+    fold(game_spec(game), setup, "seeded", [])  # load the rules' data once, for every child
     totals = {"kills": 0, "steps_confirmed": 0, "steps_lost": 0, "in_flight_landed": 0,
               "killed_before_first_step": 0, "steps_planned": 0}
     resumed = None

@@ -27,8 +27,12 @@ NOT_SETUP = ("format", "dice", "tokens", "picks", "answers", "actions", "expect"
 
 
 def setup_of(name: str) -> tuple[str, dict[str, Any]]:
-    """(game type, setup) from a scenario file, e.g. ``catacombs/shot_choice``."""
+    """(game type, setup) from a scenario file, e.g. ``catacombs/shot_choice``: the file without
+    its script and expectations (format 1 shaped, as games were stored before format 2), or
+    for a format 2 file its setup part."""
     scenario = json.loads((SCENARIOS / f"{name}.json").read_text())
+    if scenario["format"] == 2:
+        return scenario["game"], {k: scenario[k] for k in ("format", "game", "setup")}
     return scenario["game"], {k: v for k, v in scenario.items() if k not in NOT_SETUP}
 
 

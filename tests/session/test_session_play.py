@@ -7,6 +7,7 @@ import random
 import pytest
 from table_script import setup_of, step
 
+from overseer import scenario
 from overseer.chance import SeededChance
 from overseer.rules.procedure import AnswerError, Roll, RulesError, Runner
 from overseer.session.events import Event, decode_answer
@@ -146,7 +147,7 @@ def test_chance_is_the_seeded_source_counted_by_chance_events(store):
     rng = random.Random(77)
     while session.head < 300:
         step(session, rng)
-    state = session.spec.build(session.setup)
+    state = session.spec.build(scenario.setup_of(session.setup, session.spec))
     runner = Runner(session.spec, state, chance=SeededChance(77))
     chance_events = 0
     for event in session.events[:session.head]:

@@ -30,12 +30,12 @@ def main(argv: list[str]) -> int:
     outdir.mkdir(parents=True, exist_ok=True)
     scn = scenarios.load(source)
     spec = games.get(scn["game"])
-    state = spec.build(scn)
+    state = spec.build(scn["setup"])
     names = {k: v.name for k, v in {**state.heroes, **state.pieces}.items()}
     script = scenarios.Script(scn)
     runner = Runner(spec, state, chance=script.chance)
     shots = activations = 0
-    for action in scn["actions"]:
+    for action in scn["script"]["actions"]:
         for _ in range(int(action.get("times", 1))):
             start = len(runner.trace)
             question = runner.begin(action)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from overseer import games
+from overseer import scenario as scenarios
 from overseer.chance import SeededChance
 from overseer.games import GameSpec
 from overseer.rules.procedure import (
@@ -104,9 +105,11 @@ def apply_event(fold: Fold, event: Event) -> None:
 
 def fold(spec: GameSpec, setup: dict[str, Any], dice: str,
          events: list[Event]) -> Fold:
-    """The game after ``events``: build from the setup, replay every event in order."""
+    """The game after ``events``: build from the setup, replay every event in order. A stored
+    setup is a scenario-shaped document: format 2 (``"setup"`` inside) or, without
+    ``"format": 2``, format 1 shaped (games stored before format 2)."""
     try:
-        state = spec.build(setup)
+        state = spec.build(scenarios.setup_of(setup, spec))
     except (KeyError, TypeError, ValueError) as err:
         raise LogError(f"the setup does not build: {err}") from err
     result = Fold(Runner(spec, state), dice, 0)
@@ -151,12 +154,13 @@ class Session:
     @classmethod
     def new(cls, store: Store, game: str, setup: dict[str, Any], seed: int | None = None,
             dice: str = "seeded") -> Session:
-        """Start a game: the setup is checked by building it before anything is stored."""
-        spec = game_spec(game)
+        """Start a game: the setup (a scenario-shaped document of either format, see
+        docs/scenarios.md) is checked, keys and types, and built before anything is stored."""
+        game_spec(game)  # an unknown game is refused first
         if dice not in DICE_MODES:
             raise SessionError(f"dice mode must be one of {', '.join(DICE_MODES)} (got {dice!r})")
         try:
-            spec.build(setup)
+            scenarios.upgrade(setup, game)
         except (KeyError, TypeError, ValueError) as err:
             raise SessionError(f"the {game} setup does not build: {err}") from err
         seed = secrets.randbits(63) if seed is None else seed

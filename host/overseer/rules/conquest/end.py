@@ -15,7 +15,7 @@ REASONS = {
 
 class GameOver(Exception):
     """Raised inside a procedure once the game has ended: the rest of the turn is not played.
-    The action's top level catches it (``game.ConquestGame``)."""
+    The action's top level catches it (``moves._until_over``)."""
 
 
 def winner(state: ConquestState) -> str | None:

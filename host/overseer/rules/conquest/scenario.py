@@ -1,8 +1,10 @@
-"""Conquest for the scenario runner and the session: ``build`` and ``state_dict``.
+"""Conquest setups for the scenario runner and the session: ``build(setup)`` and
+``state_dict``.
 
-``build`` takes a scenario (or a stored session setup) with a ``"setup"`` object (see
-``setup.build_state``) and is deterministic: chance enters only through the questions of the
-actions (the first-team roll, the draws).
+``build`` takes the setup object alone (see ``setup.build_state``) and is deterministic: chance
+enters only through the questions of the actions (the first-team roll, the draws).
+``FORMAT1_KEYS`` and ``format1_setup`` read the setup of a format 1 scenario, where it lies
+under ``"setup"``. The actions' parameters are the move table's (``moves.py``).
 """
 
 from __future__ import annotations
@@ -10,14 +12,20 @@ from __future__ import annotations
 from typing import Any
 
 from overseer.rules.conquest.carddata import load_cards
-from overseer.rules.conquest.game import ConquestGame
 from overseer.rules.conquest.setup import build_state
 from overseer.rules.conquest.state import ConquestState
 from overseer.rules.conquest.state import state_dict as _state_dict
 
+FORMAT1_KEYS = ("setup",)
 
-def build(scenario: dict[str, Any]) -> tuple[ConquestGame, ConquestState]:
-    return ConquestGame(), build_state(scenario.get("setup"), load_cards())
+
+def format1_setup(doc: dict[str, Any]) -> tuple[Any, str]:
+    """The setup of a format 1 scenario (its ``"setup"`` object) and where it lies."""
+    return doc.get("setup"), "setup"
+
+
+def build(setup: dict[str, Any]) -> ConquestState:
+    return build_state(setup, load_cards())
 
 
 def state_dict(state: ConquestState) -> dict[str, Any]:

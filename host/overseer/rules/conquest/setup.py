@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from overseer.keys import at, check_keys
 from overseer.rules.conquest import rulebook
 from overseer.rules.conquest.cards import ABILITIES, SHOTS, Card
 from overseer.rules.conquest.decks import draw
@@ -68,9 +69,7 @@ def fill_in(cards: dict[str, Card], facts: Any) -> dict[str, Card]:
     for card_id, given in facts.items():
         if card_id not in cards:
             raise SetupError(f"setup 'cards': there is no Conquest card {card_id!r}")
-        if not isinstance(given, dict) or any(k not in FACTS for k in given):
-            raise SetupError(f"setup 'cards' {card_id}: give only {', '.join(FACTS)} "
-                             f"(got {given!r})")
+        check_keys(given, FACTS, at("cards", card_id))
         card = cards[card_id]
         changes = {}
         for name, value in given.items():
@@ -85,13 +84,11 @@ def fill_in(cards: dict[str, Card], facts: Any) -> dict[str, Card]:
 
 
 def build_state(setup: dict[str, Any], cards: dict[str, Card]) -> ConquestState:
-    """The state before the start action: checked, nothing drawn yet."""
+    """The state before the start action: checked, nothing drawn yet. An unknown key raises
+    ``BadInput`` with its path inside the setup (``cards.salavi.armor``)."""
     if not isinstance(setup, dict):
         raise SetupError(f"setup must be an object (got {setup!r})")
-    unknown = [k for k in setup if k not in SETUP_KEYS]
-    if unknown:
-        raise SetupError(f"unknown setup field(s) {', '.join(unknown)}; "
-                         f"known: {', '.join(SETUP_KEYS)}")
+    check_keys(setup, SETUP_KEYS, "")
     players = setup.get("players")
     # Conquest: Game Overview - two to four players, on the Sword and Skull teams.
     if not isinstance(players, dict) or not 2 <= len(players) <= 4:
