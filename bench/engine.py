@@ -78,7 +78,8 @@ def main() -> int:
                       timed(Runner(OneRoll(), None, chance=SeededChance(1)), {}, n))
     battle = scenario.build(setup)
     engine = report("AI activation (demo battle)",
-                    timed(Runner(games.CATACOMBS, battle, chance=SeededChance(1)), {"do": "next_ai_piece"},
+                    timed(Runner(games.CATACOMBS, battle, chance=SeededChance(1)),
+                          {"do": "next_ai_piece"},
                           n))
     print(f"activation / baseline: {engine['p50_us'] / baseline['p50_us']:.1f}x at p50; "
           f"aim: >= 20,000 activations/s and p99 < 1000 us")

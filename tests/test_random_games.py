@@ -34,8 +34,8 @@ def conquest_setup(rng: random.Random) -> dict[str, Any]:
     players = rng.choice([{"a": "sword", "b": "skull"},
                           {"a": "sword", "b": "skull", "c": "skull"},
                           {"a": "sword", "b": "skull", "c": "sword", "d": "skull"}])
-    return {"setup": {"players": players, "health": rng.randint(2, 8),
-                      "last_stand": rng.random() < 0.5, "draw_at_end": rng.random() < 0.5}}
+    return {"players": players, "health": rng.randint(2, 8),
+            "last_stand": rng.random() < 0.5, "draw_at_end": rng.random() < 0.5}
 
 
 def play(name: str, setup: dict[str, Any], rng: random.Random,

@@ -164,7 +164,7 @@ FORMAT1 = [  # the same mistakes in a format 1 file: the paths as written there
     ("setup", {}, 'setup: a format 2 key, but the file says "format": 1'),
     ("comment", "x", "comment: unknown key; known: format, game, title, description, expect, "
      "expect_state, strict, actions, dice, tokens, picks, answers, options, tiles, heroes, pieces,"
-     " wyverns, owned_playmats, last_playmat, lord, mercenary, hidden_cave, campaign, stage"),
+     " wyverns, owned_playmats, last_playmat, lord, mercenary, hidden_cave, campaign, stage, antients"),
 ]
 
 

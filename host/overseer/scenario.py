@@ -32,8 +32,9 @@ from overseer.keys import (
     check_keys,
     check_list,
     check_type,
+    suggestion,
 )
-from overseer.params import ParamError
+from overseer.params import ParamError, fields
 from overseer.rules.procedure import (
     AnswerError,
     DrawToken,
@@ -96,13 +97,17 @@ def _check_action(action: Any, path: str, spec: GameSpec) -> None:
         raise BadInput(at(path, "do"), "missing")
     check_choice(action["do"], spec.moves.names(), at(path, "do"),
                  f"a {spec.name.capitalize()} action")
-    times = action.get("times", 1)
-    if isinstance(times, bool) or not isinstance(times, int) or times < 1:
-        raise BadInput(at(path, "times"), "wanted a whole number, 1 or more")
+    if check_type(action.get("times", 1), int, at(path, "times")) < 1:
+        raise BadInput(at(path, "times"), "wanted 1 or more")
     try:
-        spec.moves.parse({k: v for k, v in action.items() if k != "times"})
+        move, _ = spec.moves.parse({k: v for k, v in action.items() if k != "times"})
     except ParamError as err:
-        raise BadInput(at(path, err.field) if err.field else path, err.problem) from err
+        problem = err.problem
+        if problem.startswith("unknown key"):
+            move = spec.moves.moves[action["do"]]
+            known = [*(f.name for f in fields(move.params)), "times"]
+            problem = f"unknown key; {suggestion(err.field, known)}"
+        raise BadInput(at(path, err.field) if err.field else path, problem) from err
 
 
 def _check_script(script: dict[str, Any], path: str, spec: GameSpec) -> None:

@@ -139,7 +139,7 @@ def test_an_action_the_rules_refuse_is_said_and_changes_nothing(tmp_path):
     shell = Shell(session, menu=(MenuItem("Dance", {"do": "dance"}),))
     shell.press(Button.CHOICE, Button.OK)
     assert session.head == 0 and c.screen(shell.app).key == "Not taken"
-    assert "unknown Catacombs action 'dance'" in " ".join(c.screen(shell.app).lines)
+    assert "unknown action 'dance'" in " ".join(c.screen(shell.app).lines)
 
 
 def test_a_resumed_game_shows_its_waiting_question(tmp_path):

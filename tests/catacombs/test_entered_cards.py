@@ -40,7 +40,7 @@ def setup_glaaoth(card: Any) -> dict[str, Any]:
     (setup_glaaoth({**GLAAOTH, "level": 1.0}), "level 1.0 is not the printed level"),
     ({"do": "setup_room", "room": " ", "card": GLAAOTH}, "needs the room's name"),
     (setup_glaaoth({**GLAAOTH, "playmat": "rune-9"}), "playmat ids of"),
-    (setup_glaaoth(["2 x Orc"]), "`card` must be an object"),
+    (setup_glaaoth(["2 x Orc"]), "card: wanted an object"),
     ({"do": "setup_room", "room": "Temple Of Nowhere", "card": {"level1": ["1 x Orc"]}},
      "give its 'level'"),
     ({"do": "setup_room", "room": "the-outer-bailey", "card": GLAAOTH}, "already known"),

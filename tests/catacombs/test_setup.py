@@ -53,8 +53,8 @@ def test_more_than_ten_pieces_is_refused_and_nothing_changes():
 
 @pytest.mark.parametrize("changes,message", [
     ({"actions": [{"do": "setup_room", "room": "Nowhere"}]}, "no Room card 'Nowhere'"),
-    ({"actions": [{"do": "setup_room"}]}, "`room` is missing"),
-    ({"actions": [{"do": "choose_lord"}]}, "`lord` is missing"),
+    ({"actions": [{"do": "setup_room"}]}, "room: missing"),
+    ({"actions": [{"do": "choose_lord"}]}, "lord: missing"),
     ({"actions": [{"do": "setup_room", "room": "the-outer-bailey"}]},
      "has Mercenary icons: choose the Catacomb Lord first"),
     ({"actions": [{"do": "setup_room", "room": "bholoth-cemetery", "playmat": "moon"}]},

@@ -133,6 +133,6 @@ def test_a_scenario_piece_with_an_unknown_name_is_refused(tmp_path: Path):
       "pieces": [{"id": "orc", "type": "green", "sequences": [["Rush", "Meele+Poison"]]}],
       "actions": [{"do": "next_ai_piece"}], "expect": [{"step": "shot"}]}""")
     with pytest.raises(scenario.ScenarioError,
-                       match=r"pieces\[0\] \(orc\) sequences: 'Meele\+Poison': 'Meele' is not a "
-                             r"shot the AI rules know \(did you mean 'melee'\?\)"):
+                       match=r"s\.json: pieces\[0\]\.sequences\[0\]: 'Meele\+Poison': 'Meele' is "
+                             r"not a shot the AI rules know \(did you mean 'melee'\?\)"):
         scenario.run(scenario.load(path))

@@ -63,9 +63,9 @@ def test_unknown_card_player_and_action() -> None:
     refused(runner, {"do": "play", "player": "zed", "card": "ughurth"},
             "'player' must be one of p1, p2")
     refused(runner, {"do": "play", "player": "p2", "card": ["ughurth"]},
-            r"there is no Conquest card \['ughurth'\]")
-    refused(runner, {"do": "play", "card": "ughurth"}, r"'player' must be one of p1, p2 \(got None\)")
-    refused(runner, {"do": "flick"}, "unknown action 'flick'; Conquest actions are start, play")
+            r'play: card: wanted a string, got \["ughurth"\]')
+    refused(runner, {"do": "play", "card": "ughurth"}, r"play: player: missing \(a string\)")
+    refused(runner, {"do": "flick"}, "unknown action 'flick'; known: start, play")
     refused(runner, {"do": "start"}, "already started")
 
 
@@ -113,4 +113,4 @@ def test_nothing_is_played_after_the_game_is_over() -> None:
     runner.begin({"do": "play", "player": "p2", "card": "formilus"})
     assert runner.answer(["sword1"]) is None
     assert runner.state.over is not None
-    refused(runner, {"do": "play", "player": "p1", "card": "salavi"}, "the game is over")
+    refused(runner, {"do": "play", "player": "p1", "card": "salavi"}, "it is over")

@@ -32,7 +32,7 @@ def played(path: Path) -> tuple[str, list[Step], list[Question], dict[str, str]]
     """A scenario's trace and every question it asked (the table's and chance's)."""
     scn = scenario.load(path)
     spec = games.get(scn["game"])
-    state = spec.build(scn)
+    state = spec.build(scn["setup"])
     script = scenario.Script(scn)
     asked: list[Question] = []
 
@@ -43,7 +43,7 @@ def played(path: Path) -> tuple[str, list[Step], list[Question], dict[str, str]]
     answer = script.answer
     script.answer = lambda question: (asked.append(question), answer(question))[1]
     runner = Runner(spec, state, chance=chance)
-    for action in scn["actions"]:
+    for action in scn["script"]["actions"]:
         for _ in range(int(action.get("times", 1))):
             scenario.play(runner, script, action)
     return scn["game"], runner.trace, asked, character_names(state)
