@@ -57,7 +57,7 @@ class MoveTable(Generic[S]):
             action = self.upgrade(action)
         name = action.get("do")
         move = self.moves.get(name) if isinstance(name, str) else None
-        if move is None:
+        if move is None or not isinstance(name, str):
             hint = suggestion(name, self.moves) if isinstance(name, str) else \
                 f"known: {', '.join(self.moves)}"
             raise ParamError(self.game, "do", f"unknown action {name!r}; {hint}")

@@ -271,7 +271,7 @@ class Runner:
                     if self.on_step is not None:
                         self.on_step(item)
                     value = None
-                elif item.chance and self.chance is not None:
+                elif isinstance(item, Roll | DrawToken | Pick) and self.chance is not None:
                     value = item.check(self.chance(item))
                 else:
                     self.pending = item

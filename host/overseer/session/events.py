@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from overseer.rules.procedure import DrawToken, Question, Token
 
@@ -64,7 +64,7 @@ def encode_answer(value: Any) -> Any:
 def decode_answer(question: Question, value: Any) -> Any:
     """JSON data back into the answer ``question`` takes (the question checks it after)."""
     if isinstance(question, DrawToken) and isinstance(value, dict):
-        return Token(value.get("value"), bool(value.get("reset", False)))
+        return Token(cast(int, value.get("value")), bool(value.get("reset", False)))
     return value
 
 

@@ -29,6 +29,7 @@ from overseer.games import GameSpec
 from overseer.rules.procedure import (
     AnswerError,
     DrawToken,
+    Pick,
     Question,
     Roll,
     RulesError,
@@ -271,7 +272,7 @@ class Session:
     def _settle(self, new: list[Event]) -> None:
         """Answer the chance questions the gadget answers itself, logging each first."""
         question = self.pending
-        while question is not None and auto_answered(question, self.dice):
+        while isinstance(question, Roll | DrawToken | Pick) and auto_answered(question, self.dice):
             value = SeededChance(self.seed, self.fold.chance_count)(question)
             event = Event("chance", {"key": question.key, "value": encode_answer(value)})
             new.append(event)

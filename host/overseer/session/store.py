@@ -16,6 +16,7 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 from overseer.session.events import Event
@@ -181,8 +182,8 @@ class Store:
         return _Transaction(self.db)
 
     def create_game(self, game: str, setup: dict[str, Any], seed: int, dice: str,
-                    events: list[Event] = (), head: int = 0, finished: bool = False,
-                    retracted: list[dict[str, Any]] = ()) -> int:
+                    events: Sequence[Event] = (), head: int = 0, finished: bool = False,
+                    retracted: Sequence[dict[str, Any]] = ()) -> int:
         """A new game (with its events and retracted results for an import); returns its id."""
         if not 0 <= seed < 1 << 63:
             raise StoreError(f"a seed is a whole number from 0 to 2**63 - 1 (got {seed})")
@@ -195,7 +196,8 @@ class Store:
                 (game, json.dumps(setup, sort_keys=True), seed, dice, now, now, int(finished),
                  head))
             game_id = cur.lastrowid
-            self._insert(game_id, 0, events)
+            assert game_id is not None  # an INSERT sets it
+            self._insert(game_id, 0, list(events))
             self.db.executemany(
                 "INSERT INTO retracted (game_id, seq, kind, data, retracted_at)"
                 " VALUES (?, ?, ?, ?, ?)",

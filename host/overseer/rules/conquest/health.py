@@ -16,10 +16,10 @@ def lose(state: ConquestState, team: str, amount: int, rule: str, why: str,
     captured = 1 if capture_by is not None and lost > 0 else 0
     state.pools[team] -= lost
     state.bank += lost - captured
-    if captured:
+    if captured and capture_by is not None:
         state.pools[capture_by] += captured
     text = f"{TEAM_NAMES[team]} loses {lost} Health Token{'s' * (lost != 1)} ({why})"
-    if captured:
+    if captured and capture_by is not None:
         text += f"; {TEAM_NAMES[capture_by]} captures one"
     yield Step("health", rule, text + ".",
                {"team": team, "lost": lost, "captured": captured, "pools": dict(state.pools),

@@ -33,6 +33,7 @@ def check_play(state: ConquestState, action: dict[str, Any]) -> tuple[str, str]:
     acting = state.acting_player()
     # Conquest: Card Decks, Turn Trackers - the tracker decides which disc (and player) acts.
     if player != acting:
+        assert state.team_to_act is not None  # a player acts: a team is to act
         disc = state.next_disc(state.team_to_act)
         raise RulesError(f"it is {acting}'s turn ({disc}, {TEAM_NAMES[state.team_to_act]}), "
                          f"not {player}'s")

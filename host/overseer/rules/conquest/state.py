@@ -94,7 +94,7 @@ def state_dict(state: ConquestState) -> dict[str, Any]:
                     for p, t in state.players.items()},
         "first": state.first,
         "started": state.started,
-        "turn": None if acting is None else {
+        "turn": None if acting is None or state.team_to_act is None else {
             "number": state.turn_number, "team": state.team_to_act,
             "disc": state.next_disc(state.team_to_act), "player": acting},
         # the turn trackers, one per team: what the seat LEDs show
