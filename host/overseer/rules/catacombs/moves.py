@@ -349,7 +349,17 @@ def _not_over(battle: Battle) -> bool:
     return not end.is_over(battle)
 
 
-BATTLE = "only during a battle (set up a room first; or the battle is over)"
+def _no_battle(battle: Battle) -> str:
+    """Why there is no battle to play: the next press says how the last one ended."""
+    if battle.adventure.over is not None:
+        return battle.adventure.over
+    done = end.outcome(battle)
+    if done is not None:
+        return end.SAID[done]
+    return "no room is set up yet: set up a room first"
+
+
+BATTLE = _no_battle
 BETWEEN = "only between battles"
 
 
