@@ -1,0 +1,93 @@
+"""Benchmark: the questions the table is asked per AI activation, by kind.
+
+Plays rooms of the card data with seeded chance (dice, tokens, tiles) and a random table (its
+answers seeded), in the default LOS mode (open: the gadget asks no "who is in sight"), and
+counts every table question each NEXT AI PIECE asks, by question key. The baseline in the same
+run is the LOS-blocked mode, where the table says who is in sight. Heroes are too tough to fall
+so every room plays many activations. Aim: a median of at most 1 question per activation in
+the default mode, each answered with one press.
+Usage: python bench/questions.py [activations per mode]
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import sys
+from collections import Counter
+from pathlib import Path
+
+from overseer import games
+from overseer.chance import SeededChance
+from overseer.params import ask_of, fields
+from overseer.rules.procedure import ChooseOne, ChooseSome, EnterNumber, RulesError, Runner, YesNo
+
+
+def table_answer(question, rng: random.Random):
+    if isinstance(question, ChooseOne):
+        return rng.choice(question.options)
+    if isinstance(question, ChooseSome):
+        return [o for o in question.options if rng.random() < 0.5]
+    if isinstance(question, YesNo):
+        return rng.random() < 0.5
+    if isinstance(question, EnterNumber):
+        return question.low
+    raise TypeError(question)
+
+
+def play(los_blocked: bool, activations: int, seed: int = 1) -> tuple[list[int], Counter]:
+    spec = games.CATACOMBS
+    rng = random.Random(seed)
+    per_activation: list[int] = []
+    by_key: Counter = Counter()
+    setup = {"heroes": [{"id": "elf", "name": "Elf", "health": 10**6},
+                        {"id": "dwarf", "name": "Dwarf", "health": 10**6}],
+             "options": {"los_blocked": los_blocked}}
+    room_field = next(f for f in fields(spec.moves.moves["setup_room"].params) if f.name == "room")
+    options = ask_of(room_field).options
+    assert options is not None
+    rooms = list(options(spec.build(setup)))  # the rooms a fresh game can set up
+    while len(per_activation) < activations:
+        runner = Runner(spec, spec.build(setup), chance=SeededChance(rng.randrange(1 << 30)))
+        question = runner.begin({"do": "setup_room", "room": rng.choice(rooms)})
+        try:
+            while question is not None:
+                question = runner.answer(table_answer(question, rng))
+        except RulesError:  # the table's random counts placed too many pieces: another room
+            continue
+        for _ in range(60):
+            if not spec.moves.moves["next_ai_piece"].available(runner.state):
+                break
+            asked = 0
+            question = runner.begin({"do": "next_ai_piece"})
+            while question is not None:
+                asked += 1
+                by_key[question.key] += 1
+                question = runner.answer(table_answer(question, rng))
+            per_activation.append(asked)
+    return per_activation[:activations], by_key
+
+
+def report(name: str, counts: list[int], by_key: Counter) -> dict:
+    row = {"name": name, "activations": len(counts), "median": statistics.median(counts),
+           "mean": round(statistics.mean(counts), 2),
+           "p90": statistics.quantiles(counts, n=10)[8],
+           "by_key": {k: round(v / len(counts), 3) for k, v in by_key.most_common()}}
+    print(f"{name:<34} median {row['median']}  mean {row['mean']}  p90 {row['p90']}")
+    print("    per activation, by key: " + ", ".join(f"{k} {v}" for k, v in row["by_key"].items()))
+    return row
+
+
+def main() -> int:
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
+    default = report("default LOS mode (open)", *play(False, n))
+    baseline = report("baseline: LOS blocked by obstacles", *play(True, n))
+    print("aim: median <= 1 question per activation in the default mode")
+    Path("bench/results").mkdir(exist_ok=True)
+    Path("bench/results/questions.json").write_text(json.dumps([default, baseline], indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
