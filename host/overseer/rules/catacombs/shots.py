@@ -28,7 +28,7 @@ NO_DAMAGE_RANGED = frozenset({"web"})
 TOKEN_SHOTS = CHARACTER_DAMAGE | (RANGED - NO_DAMAGE_RANGED
                                   - {"vortex", "portal_trap", "hook", "heal", "summon_antient"})
 # Steps that show a shot hit a member of the Heroic Forces without damage: the key naming them.
-HIT_STEPS = {StepKind.CLOCK: "who", StepKind.PORTAL_TRAP: "target"}
+HIT_STEPS: dict[str, str] = {StepKind.CLOCK: "who", StepKind.PORTAL_TRAP: "target"}
 # How the shot step names a condition (Ice Box: Conditional Shot Operators).
 MUST_NOTES = {"damage": " (it must inflict damage for the sequence to go on)",
               "hit": " (it must hit an opposing character for the sequence to go on)"}
