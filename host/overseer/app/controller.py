@@ -43,6 +43,7 @@ from overseer.app.events import (
     UnknownTap,
 )
 from overseer.app.view import GameView, MenuItem
+from overseer.rules.catacombs.kinds import StepKind
 from overseer.rules.procedure import (
     ChooseOne,
     ChooseSome,
@@ -186,7 +187,7 @@ def refresh(app: App, view: GameView) -> Result:
             continue
         screens, title = pages.step_pages(view.game, seen.step, seen.verified, view.names,
                                           title)
-        target = seen.step.data.get("target") if seen.step.kind == "target" else None
+        target = seen.step.data.get("target") if seen.step.kind == StepKind.TARGET else None
         fresh += [Page(s, seen.index, seen.step.kind, target) for s in screens]
     if view.question is not None:
         fresh += [Page(s, -1) for s in pages.intro_pages(view.game, view.question)]
@@ -536,9 +537,9 @@ def screen(app: App) -> Screen:
 def _target(app: App) -> str | None:
     """The hero targeted in the steps shown so far (an active character clears it)."""
     for page in reversed(app.reel[:app.at + 1]):
-        if page.kind == "active_character":
+        if page.kind == StepKind.ACTIVE_CHARACTER:
             return None
-        if page.kind == "target":
+        if page.kind == StepKind.TARGET:
             return page.target
     return app.target
 

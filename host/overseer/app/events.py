@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from overseer.rules.procedure import DIE_FACES, Die
+
 
 class Button(StrEnum):
     """The five buttons on the box."""
@@ -21,15 +23,8 @@ class Button(StrEnum):
     ROLL = "roll"
 
 
-class Die(StrEnum):
-    """The dice the gadget rolls (the names the rules use in ``Roll.die``)."""
-
-    D12 = "d12"
-    RUNE = "rune"  # the black Rune Die
-    LOCATION = "location"  # the red Location Die
-
-
-FACES = {Die.D12: 12, Die.RUNE: 6, Die.LOCATION: 6}
+# The dice the gadget rolls are the rules' own (``Die``, ``Roll.die``), with their faces.
+FACES = DIE_FACES
 
 
 # --------------------------------------------------------------------------- inputs

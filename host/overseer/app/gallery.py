@@ -14,10 +14,13 @@ from pathlib import Path
 from overseer.app.controller import App, Refused, handle, refresh, screen, start
 from overseer.app.events import Button, Press, Tap
 from overseer.app.view import GameView, MenuItem, new_steps
+from overseer.rules.catacombs import rulebook
+from overseer.rules.catacombs.kinds import Key, StepKind
 from overseer.rules.procedure import (
     AnswerError,
     ChooseOne,
     ChooseSome,
+    Die,
     DrawToken,
     EnterNumber,
     Question,
@@ -35,32 +38,30 @@ NEXT = {"do": "next_ai_piece"}
 MENU = (MenuItem("Hero turn done", {"do": "hero_turn"}),
         MenuItem("Elf heals 2", {"do": "heal", "hero": "elf", "amount": 2}),
         MenuItem("End the battle", {"do": "end_battle"}))
-ACT = "Red Box: AI Player Behaviour"
-
 STEPS = (
-    Step("active_character", f"{ACT}, step 1", "Wraith Commander (wc) acts: level-1 tile, "
+    Step(StepKind.ACTIVE_CHARACTER, rulebook.STEP1, "Wraith Commander (wc) acts: level-1 tile, "
          "black monster tile", {"piece": "wc", "why": "monster_tile"}),
-    Step("target", f"{ACT}, step 3 (errata)", "Wraith Commander targets Elf: primary column, "
+    Step(StepKind.TARGET, rulebook.STEP3, "Wraith Commander targets Elf: primary column, "
          "least gold", {"piece": "wc", "target": "elf", "column": "primary",
                         "criterion": "least_gold", "verified": True}),
-    Step("shot", f"{ACT}, step 5", "Wraith Commander: sword",
+    Step(StepKind.SHOT, rulebook.PERFORM, "Wraith Commander: sword",
          {"piece": "wc", "shot": "sword", "target": "elf"}),
-    Step("move", f"{ACT}, step 5", "Wraith Commander: reposition for sword toward Elf with "
+    Step(StepKind.MOVE, rulebook.PERFORM, "Wraith Commander: reposition for sword toward Elf with "
          "Ruler 2, passing through obstacles; if the ruler reaches past Elf, stop adjacent to "
          "it", {"piece": "wc", "toward": "elf", "ruler": 2}),
 )
-TOKEN_STEP = Step("token", f"{ACT}, Damage tokens", "level 2 damage token: 2 (unverified token "
+TOKEN_STEP = Step(StepKind.TOKEN, rulebook.TOKENS, "level 2 damage token: 2 (unverified token "
                   "values)", {"level": 2, "value": 2, "reset": False, "verified": False})
 
 TEMPLATE = YesNo("Place the Attack template over Wraith Commander (visible through the hole). "
-                 "Does it cover Elf, even partly?", "template")
+                 "Does it cover Elf, even partly?", Key.TEMPLATE)
 CLOSEST = ChooseOne("Which is closest to Wraith Commander?", ("elf", "dwarf", "barbarian"),
-                    "closest")
+                    Key.CLOSEST)
 UNDER = ChooseSome("Lay Ruler 3 on the boomerang pointing at Nomad: which enemies are beneath "
-                   "it?", ("elf", "dwarf", "barbarian"), "under_ruler")
-POISON = EnterNumber("Elf draws a poison card: enter its value", "poison_value", 0, 20)
+                   "it?", ("elf", "dwarf", "barbarian"), Key.UNDER_RULER)
+POISON = EnterNumber("Elf draws a poison card: enter its value", Key.POISON_VALUE, 0, 20)
 TOKEN = DrawToken("level 2 damage token", "Wraith Commander's sword on Elf")
-CLOCK = Roll("d12", "clock template: hit by Wraith Commander's sword")
+CLOCK = Roll(Die.D12, "clock template: hit by Wraith Commander's sword")
 
 
 @dataclass(frozen=True)

@@ -110,7 +110,7 @@ class SeededDice(_Source):
         self._put(Rolled(die, self._face(die), 0))
 
     def _face(self, die: Die) -> int:
-        face = self._chance(Roll(die.value, "simulated Pico roll"))
+        face = self._chance(Roll(die, "simulated Pico roll"))
         assert isinstance(face, int)
         return face
 

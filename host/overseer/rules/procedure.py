@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Protocol
 
 
@@ -26,8 +27,8 @@ from typing import Any, Protocol
 class Step:
     """One line of the trace: a decision and the rule behind it."""
 
-    kind: str
-    rule: str
+    kind: str  # a member of the game's StepKind (rules/<game>/kinds.py)
+    rule: str  # a section of the game's rulebook module (rules/<game>/rulebook.py)
     text: str
     data: dict[str, Any] = field(default_factory=dict)
 
@@ -37,7 +38,23 @@ class Step:
 
 # --------------------------------------------------------------------------- questions
 
-DIE_FACES = {"d12": 12, "rune": 6, "location": 6}
+class Die(StrEnum):
+    """The dice a ``Roll`` asks for (the gadget rolls the same ones)."""
+
+    D12 = "d12"
+    RUNE = "rune"  # the black Rune Die
+    LOCATION = "location"  # the red Location Die
+
+
+DIE_FACES = {Die.D12: 12, Die.RUNE: 6, Die.LOCATION: 6}
+
+
+class ChanceKey(StrEnum):
+    """The keys the chance questions have unless a game gives its own."""
+
+    ROLL = "roll"
+    TOKEN = "token"
+    PICK = "pick"
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,9 +62,9 @@ class Roll:
     """Roll a die: ``d12``, ``rune`` (the black Rune Die) or ``location`` (the red Location
     Die). Answer: the face, 1..faces."""
 
-    die: str
+    die: Die
     purpose: str
-    key: str = "roll"
+    key: str = ChanceKey.ROLL
     chance = True
 
     @property
@@ -82,7 +99,7 @@ class DrawToken:
     pool: str
     purpose: str
     remaining: tuple[Token, ...] = ()
-    key: str = "token"
+    key: str = ChanceKey.TOKEN
     chance = True
 
     def check(self, answer: Any) -> Token:
@@ -101,7 +118,7 @@ class Pick:
     pool: str
     purpose: str
     options: tuple[str, ...]
-    key: str = "pick"
+    key: str = ChanceKey.PICK
     chance = True
 
     def check(self, answer: Any) -> str:
@@ -179,7 +196,7 @@ Procedure = Generator[Step | Question, Any, Any]
 def describe(question: Question) -> str:
     """The question as the table reads it."""
     if isinstance(question, Roll):
-        die = "D12" if question.die == "d12" else f"{question.die} die"
+        die = "D12" if question.die == Die.D12 else f"{question.die} die"
         return f"Roll the {die} ({question.purpose})"
     if isinstance(question, DrawToken):
         return f"Draw a token from the {question.pool} bag ({question.purpose})"

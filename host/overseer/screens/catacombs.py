@@ -9,28 +9,35 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from overseer.rules.catacombs.kinds import Key, StepKind
 from overseer.rules.procedure import ChooseOne, ChooseSome, Question, Step, describe
 from overseer.screens.render import Face, Screen, wrap
 
 # The questions' short forms (the title bar holds 23 characters); the whole prompt comes on a
 # page before the question's own screen.
-SHORT = {
-    "template": "Template covers it?",
-    "edge": "At the edge?",
-    "in_range": "Within Ruler 3?",
-    "closest": "Which is closest?",
-    "los": "Who is in sight?",
-    "first_by_direction": "Which comes first?",
-    "under_ruler": "Under the ruler?",
-    "poison_value": "Poison card value?",
-    "shot_icons": "How many shot icons?",
-    "discard_poison": "Discard a Poison card?",
-    "poison_card": "Which Poison card?",
-    "hidden_cave_item": "Which item?",
-    "lord_playmat": "Which playmat (left)?",
-    "lord_second_playmat": "A second playmat?",
-    "lord_playmat_right": "Which playmat (right)?",
+SHORT: dict[str, str] = {  # by Key
+    Key.TEMPLATE: "Template covers it?",
+    Key.EDGE: "At the edge?",
+    Key.IN_RANGE: "Within Ruler 3?",
+    Key.CLOSEST: "Which is closest?",
+    Key.LOS: "Who is in sight?",
+    Key.FIRST_BY_DIRECTION: "Which comes first?",
+    Key.UNDER_RULER: "Under the ruler?",
+    Key.POISON_VALUE: "Poison card value?",
+    Key.SHOT_ICONS: "How many shot icons?",
+    Key.DISCARD_POISON: "Discard a Poison card?",
+    Key.POISON_CARD: "Which Poison card?",
+    Key.HIDDEN_CAVE_ITEM: "Which item?",
+    Key.LORD_PLAYMAT: "Which playmat (left)?",
+    Key.LORD_SECOND_PLAYMAT: "A second playmat?",
+    Key.LORD_PLAYMAT_RIGHT: "Which playmat (right)?",
 }
+# The questions with no short form: their own prompt, or the kind of answer they want, titles
+# them (``pages.short_prompt``). Every key is in SHORT or here (tests/test_shared_names.py).
+BY_PROMPT = frozenset({
+    Key.EQUALLY_CLOSE, Key.WYVERN_SHIELD, Key.UNITS, Key.START_ZONE_RUNES, Key.REWARD_SPELL,
+    Key.REWARD_GOLD, Key.SPELL_HERO, Key.CAMPAIGN_CHOICE, Key.CAMPAIGN_FIRST,
+})
 
 
 def _after(text: str, sep: str = ": ") -> str:
@@ -43,67 +50,93 @@ def step_face(step: Step, name: Callable[[str], str]) -> Face | None:
     """The key word of a Catacombs step (``None``: the kind and the sentence will do)."""
     d = step.data
     match step.kind:
-        case "active_character":
+        case StepKind.ACTIVE_CHARACTER:
             who = name(d["piece"])
             return Face(who, step.text.removeprefix(f"{who} ({d['piece']}) "), title=who)
-        case "target":
+        case StepKind.TARGET:
             return Face(name(d["target"]), "target: " + _after(step.text))
-        case "shot_sequence" if d.get("shots"):
+        case StepKind.SHOT_SEQUENCE if d.get("shots"):
             return Face(", ".join(d["shots"]).capitalize(), _after(step.text))
-        case "shot":
+        case StepKind.SHOT:
             aim = f" at {name(d['target'])}" if d.get("target") else ""
             return Face(d["shot"].capitalize(), f"shot{aim}")
-        case "move":
+        case StepKind.MOVE:
             return Face(f"Ruler {d['ruler']}", _after(step.text))
-        case "move_to_rune":
+        case StepKind.MOVE_TO_RUNE:
             return Face(f"Rune {d['rune']}", _after(step.text))
-        case "token":
+        case StepKind.TOKEN:
             return Face(f"Token {d['value']}" + (" R" if d["reset"] else ""), step.text)
-        case "damage":
+        case StepKind.DAMAGE:
             return Face(f"{name(d['target'])} -{d['amount']}", step.text)
-        case "clock":
+        case StepKind.CLOCK:
             return Face(f"{d['face']} o'clock", step.text)
-        case "portal_trap":
+        case StepKind.PORTAL_TRAP:
             return Face(f"Portal {d['face']}", step.text)
-        case "instruction" if d.get("implemented") is False:
+        case StepKind.INSTRUCTION if d.get("implemented") is False:
             return Face("By the card", step.text)
-        case "instruction":
+        case StepKind.INSTRUCTION:
             return Face("Do this", step.text)
     return None
+
+
+# The steps with no key word of their own: the glass shows their kind over their sentence
+# (``pages.step_face``). Every kind has a case in ``step_face`` or is here
+# (tests/test_shared_names.py).
+PLAIN = frozenset({
+    StepKind.ROUND, StepKind.REASK, StepKind.REROLL, StepKind.NO_TARGET, StepKind.NO_EFFECT,
+    StepKind.CONDITION, StepKind.FREED, StepKind.RIDES, StepKind.MISS, StepKind.SUMMON,
+    StepKind.ANTIENT, StepKind.HEAL, StepKind.TELEPORT, StepKind.REPEAT, StepKind.DAGGER_MOVE,
+    StepKind.PORTAL_PUSH, StepKind.TELEPORTED, StepKind.KNOCKED_OFF, StepKind.RESET,
+    StepKind.HERO_DOWN, StepKind.INVULNERABLE, StepKind.PASSES_TO_RIDER, StepKind.MOUNT_REMOVED,
+    StepKind.POISON, StepKind.POISON_DECK_EMPTY, StepKind.STUNNED, StepKind.CAPTURE_COIN,
+    StepKind.RECKLESS, StepKind.DEATH_CARD, StepKind.NO_DAMAGE, StepKind.YILLEPH_FLIP,
+    StepKind.PIECE_DAMAGED, StepKind.PIECE_DOWN, StepKind.GOLD, StepKind.REACTIVE,
+    StepKind.WYVERN_WILD, StepKind.HERO_UPDATED, StepKind.PLAYMAT, StepKind.CHARACTER_ORDER,
+    StepKind.MONSTER_ORDER, StepKind.HERO_TARGET, StepKind.DIRECTION_DISCARD, StepKind.DIRECTION,
+    StepKind.MONSTER_METRE, StepKind.MINION_CHOICE, StepKind.ROOM_SUPPRESSION,
+    StepKind.SUPPRESSION, StepKind.ROOM, StepKind.MERCENARY, StepKind.LORD,
+    StepKind.PLAYMAT_RULES, StepKind.PLACE, StepKind.REWARD_SPELL, StepKind.REWARD_GOLD,
+    StepKind.HIDDEN_CAVE_ITEMS, StepKind.HIDDEN_CAVE_TARGETS, StepKind.HIDDEN_CAVE_COLLECT,
+    StepKind.HIDDEN_CAVE_OPEN, StepKind.HIDDEN_CAVE_ENTER, StepKind.KRAKEN,
+    StepKind.KRAKEN_RESULT, StepKind.HIDDEN_CAVE_POISON, StepKind.HIDDEN_CAVE_ITEM,
+    StepKind.HIDDEN_CAVE_REWARD, StepKind.HIDDEN_CAVE_ANTIENT, StepKind.HIDDEN_CAVE_LEAVE,
+    StepKind.CAMPAIGN, StepKind.CAMPAIGN_LORD, StepKind.CAMPAIGN_STAGE,
+    StepKind.CAMPAIGN_COMPLETE, StepKind.ROOM_WON, StepKind.PARTY_DEFEATED, StepKind.GAME_OVER,
+})
 
 
 def _line(step: Step, name) -> str | None:
     d = step.data
     match step.kind:
-        case "target":
+        case StepKind.TARGET:
             why = d.get("criterion") or d.get("column", "")
             return f"> {name(d['target'])} {why.replace('_', ' ')}"
-        case "shot":
+        case StepKind.SHOT:
             return d["shot"].capitalize()
-        case "move":
+        case StepKind.MOVE:
             return f"move R{d['ruler']} to {name(d['toward'])}" if "toward" in d \
                 else f"move R{d['ruler']}"
-        case "move_to_rune":
+        case StepKind.MOVE_TO_RUNE:
             return f"to rune {d['rune']}" + (f" / {d['location']}" if "location" in d else "")
-        case "token":
+        case StepKind.TOKEN:
             return f"L{d['level']} token: {d['value']}" + (" reset" if d["reset"] else "")
-        case "damage":
+        case StepKind.DAMAGE:
             return f"{name(d['target'])} -{d['amount']} ({d['health']} left)"
-        case "miss":
+        case StepKind.MISS:
             return "miss"
-        case "clock":
+        case StepKind.CLOCK:
             return f"push {name(d['who'])} {d['face']}h R{d['ruler']}"
-        case "no_target":
+        case StepKind.NO_TARGET:
             return "no target: " + d["action"].replace("_", " ")
-        case "summon":
+        case StepKind.SUMMON:
             return f"summon {d['summons']}"
-        case "portal_trap":
+        case StepKind.PORTAL_TRAP:
             return f"portal {d['face']}: {d['outcome'].replace('_', ' ')}"
-        case "death_card" | "poison" | "capture_coin" | "stunned":
+        case StepKind.DEATH_CARD | StepKind.POISON | StepKind.CAPTURE_COIN | StepKind.STUNNED:
             return step.kind.replace("_", " ") + (f" {d['value']}" if "value" in d else "")
-        case "teleport":
+        case StepKind.TELEPORT:
             return "to Teleported! card"
-        case "instruction" if "shot" in d:
+        case StepKind.INSTRUCTION if "shot" in d:
             return "see card: " + d["shot"]
     return None
 
@@ -118,7 +151,7 @@ def activation_screen(steps: list[Step], names: dict[str, str] | None = None) ->
 
     title, lines, unverified = "Overseer", [], False
     for step in steps:
-        if step.kind == "active_character":
+        if step.kind == StepKind.ACTIVE_CHARACTER:
             title, lines, unverified = name(step.data["piece"]), [], False
             continue
         line = _line(step, name)

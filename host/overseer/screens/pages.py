@@ -15,6 +15,7 @@ from dataclasses import replace
 from overseer.rules.procedure import (
     ChooseOne,
     ChooseSome,
+    Die,
     DrawToken,
     EnterNumber,
     Pick,
@@ -28,7 +29,7 @@ from overseer.screens import catacombs
 from overseer.screens.render import Face, Screen, detail_rows, wrap
 
 TITLE_COLUMNS = 23  # the title bar's characters beside a mark (5x8)
-DIE_NAMES = {"d12": "D12", "rune": "Rune Die", "location": "Location Die"}
+DIE_NAMES = {Die.D12: "D12", Die.RUNE: "Rune Die", Die.LOCATION: "Location Die"}
 DONE = "Done"  # the last row of a ChooseSome list
 
 

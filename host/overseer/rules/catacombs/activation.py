@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from overseer.rules.catacombs import order, rulebook, shot_choice, shots, targeting
+from overseer.rules.catacombs.kinds import StepKind, TargetKind
 from overseer.rules.catacombs.no_target import no_target
 from overseer.rules.catacombs.state import Battle, Piece
 from overseer.rules.procedure import Procedure, RulesError, Step
@@ -17,10 +18,11 @@ def next_ai_piece(battle: Battle, action: dict[str, Any]) -> Procedure:
     if not order.waiting(battle):
         battle.round += 1
         battle.acted.clear()
-        yield Step("round", rulebook.STEP1, f"round {battle.round}: every AI piece acts once",
+        yield Step(StepKind.ROUND, rulebook.STEP1,
+                   f"round {battle.round}: every AI piece acts once",
                    {"round": battle.round})
         if not order.waiting(battle):
-            yield Step("no_effect", rulebook.STEP1, "every AI piece left is frozen", {})
+            yield Step(StepKind.NO_EFFECT, rulebook.STEP1, "every AI piece left is frozen", {})
             return None
     if battle.options.stone_traps and not battle.acted:
         yield stone_traps_step()
@@ -33,7 +35,8 @@ def next_ai_piece(battle: Battle, action: dict[str, Any]) -> Procedure:
 def activate(battle: Battle, piece: Piece, why: str, depth: int) -> Procedure:
     """Steps 2 to 5 for one character: sight, target, shot sequence, shots."""
     if why != "turn":
-        yield Step("active_character", rulebook.PERFORM, f"{piece.name} ({piece.id}) acts now "
+        yield Step(StepKind.ACTIVE_CHARACTER, rulebook.PERFORM,
+                   f"{piece.name} ({piece.id}) acts now "
                    f"({why})", {"piece": piece.id, "why": why})
     if piece.teleported:
         # Teleport: back from the Teleported! card on a random rune, then its melee shot.
@@ -48,19 +51,20 @@ def activate(battle: Battle, piece: Piece, why: str, depth: int) -> Procedure:
         return
     if piece.is_antient:
         # Step 2, Special Exception: an Antient moves to a random rune before targeting.
-        yield from shots.move_to_random_rune(battle, piece, "Antient")
+        yield from shots.move_to_random_rune(battle, piece, "Antient", rulebook.ANTIENT)
     target = yield from choose_target(battle, piece, battle.options.advanced_targeting)
     if target is None:
         yield from no_target(battle, piece)
         return
-    if target.kind == "frozen_teammate" or target.kind == "wyvern":
+    if target.kind in (TargetKind.FROZEN_TEAMMATE, TargetKind.WYVERN):
         # Overseer's ruling: a friendly target or a wyvern is reached by a rush only.
         yield from shots.rush(battle, piece, target)
         return
-    if target.kind == "repeat_teammate":
+    if target.kind == TargetKind.REPEAT_TEAMMATE:
         index = next(i for i, seq in enumerate(piece.sequences)
                      if any(s.kind == "repeat" for s in seq))
-        yield Step("shot_sequence", rulebook.ADVANCED, f"{piece.name}: the sequence with its "
+        yield Step(StepKind.SHOT_SEQUENCE, rulebook.ADVANCED,
+                   f"{piece.name}: the sequence with its "
                    "repeat shot", {"piece": piece.id, "sequence": index, "how": "repeat"})
         yield from shots.perform(battle, piece, target, piece.sequences[index], depth,
                                  activate)
@@ -72,7 +76,7 @@ def activate(battle: Battle, piece: Piece, why: str, depth: int) -> Procedure:
 def stone_traps_step() -> Step:
     """Ice Box: Stone Traps: the AI flicks nothing, so the gadget leaves the stone traps to the
     table, once a round (not implemented)."""
-    return Step("instruction", rulebook.STONE_TRAPS,
+    return Step(StepKind.INSTRUCTION, rulebook.STONE_TRAPS,
                 "Stone traps: the AI player may flick one stone trap a turn, but the gadget "
                 "does not flick: if the table flicks one for it this round, each member of the "
                 "Heroic Forces it hits loses 1 health (enter it with update_hero), and the trap "

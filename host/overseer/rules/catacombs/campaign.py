@@ -28,11 +28,11 @@ from overseer.data import (
     one_of,
 )
 from overseer.rules.catacombs import cards
-from overseer.rules.catacombs.rulebook import RED
+from overseer.rules.catacombs.kinds import Key, StepKind
+from overseer.rules.catacombs.rulebook import CAMPAIGNS
 from overseer.rules.catacombs.state import Battle, Piece, parse_sequence
 from overseer.rules.procedure import ChooseOne, Procedure, RulesError, Step
 
-CAMPAIGNS = f"{RED}: Campaigns"
 BOTH = "both"
 
 CAMPAIGN_FIELDS = {"id": Field(str), "name": Field(str), "start": Field(str)}
@@ -108,7 +108,7 @@ def campaign_start(battle: Battle, action: dict[str, Any]) -> Procedure:
     adventure.campaign = camp["id"]
     adventure.stage = 0
     adventure.visited = []
-    yield Step("campaign", CAMPAIGNS, f"{camp['name']}: start with the {start}; then "
+    yield Step(StepKind.CAMPAIGN, CAMPAIGNS, f"{camp['name']}: start with the {start}; then "
                + " > ".join(" or ".join(s["rooms"]) if s.get("choice") == "one"
                             else " and/or ".join(s["rooms"]) for s in listed)
                + " (the printed list order: the book's path arrows are not in its text)",
@@ -117,16 +117,16 @@ def campaign_start(battle: Battle, action: dict[str, Any]) -> Procedure:
     # "Start: use the Monstrosity": Overseer reads the start as the campaign's Catacomb Lord.
     reading = f"the campaign's Catacomb Lord is the {start} (Overseer's reading of the start)"
     if adventure.lord is not None:
-        yield Step("campaign_lord", CAMPAIGNS, f"{reading}: already this game's Lord",
+        yield Step(StepKind.CAMPAIGN_LORD, CAMPAIGNS, f"{reading}: already this game's Lord",
                    {"lord": adventure.lord, "known": True, "verified": False})
     elif lord is None:
-        yield Step("campaign_lord", CAMPAIGNS,
+        yield Step(StepKind.CAMPAIGN_LORD, CAMPAIGNS,
                    f"{reading}; its card is not in the card data: enter it (choose_lord with "
                    f"\"lord\": \"{start}\" and its \"card\") before a room with Mercenary icons "
                    "and before the Lair", {"lord": _slug(start), "known": False,
                                            "verified": False})
     else:
-        yield Step("campaign_lord", CAMPAIGNS, reading,
+        yield Step(StepKind.CAMPAIGN_LORD, CAMPAIGNS, reading,
                    {"lord": lord["id"], "known": True, "entered": lord["source"] == ENTERED,
                     "verified": False})
         from overseer.rules.catacombs import setup
@@ -147,15 +147,15 @@ def campaign_next(battle: Battle, action: dict[str, Any]) -> Procedure:
     if stage.get("choice") == "one":
         # Red Box: Campaigns: the heroes visit either room, not both.
         rooms = [(yield ChooseOne(f"Which room comes next: {rooms[0]} or {rooms[1]}?",
-                                  tuple(rooms), "campaign_choice"))]
+                                  tuple(rooms), Key.CAMPAIGN_CHOICE))]
     elif stage.get("choice") == "any":
         # Red Box: Campaigns: the heroes may visit one of the rooms, or both, in their order.
         chosen = yield ChooseOne(f"Which do the heroes visit: {rooms[0]}, {rooms[1]} or both?",
-                                 (*rooms, BOTH), "campaign_choice")
+                                 (*rooms, BOTH), Key.CAMPAIGN_CHOICE)
         if chosen != BOTH:
             rooms = [chosen]
         else:
-            first = yield ChooseOne("Which room comes first?", tuple(rooms), "campaign_first")
+            first = yield ChooseOne("Which room comes first?", tuple(rooms), Key.CAMPAIGN_FIRST)
             rooms = [first, *(r for r in rooms if r != first)]
     adventure.stage += 1
     adventure.visited.extend(rooms)
@@ -173,10 +173,10 @@ def campaign_next(battle: Battle, action: dict[str, Any]) -> Procedure:
         data["known"] = adventure.lord is not None
         if not data["known"]:
             note = "; no Catacomb Lord is chosen yet: choose_lord (with its \"card\") first"
-    yield Step("campaign_stage", CAMPAIGNS, f"stage {stage['position']} of {len(listed)}: "
+    yield Step(StepKind.CAMPAIGN_STAGE, CAMPAIGNS, f"stage {stage['position']} of {len(listed)}: "
                f"{' then '.join(rooms)} ({what}){note}", data)
     if adventure.stage == len(listed):
-        yield Step("campaign_complete", CAMPAIGNS, "the campaign's last stage",
+        yield Step(StepKind.CAMPAIGN_COMPLETE, CAMPAIGNS, "the campaign's last stage",
                    {"campaign": adventure.campaign})
     return rooms
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from overseer.rules.catacombs import rulebook
+from overseer.rules.catacombs.kinds import Key, StepKind
 from overseer.rules.catacombs.state import Battle
-from overseer.rules.procedure import Procedure, Roll, Step, YesNo
+from overseer.rules.procedure import Die, Procedure, Roll, Step, YesNo
 
 HERO_RULER = 3  # the Heroic Forces always use Ruler 3
 
@@ -14,15 +15,15 @@ def random_move(battle: Battle, who: str, name: str, ruler: int, why: str,
     """Place the clock template on the character (12 toward the Hero Start Zone, or flipped
     with 12 toward the centre at the playmat's edge), roll the D12, move with ``ruler``.
     ``half``: a retreat on the half clock, away from the heroes (see ``_half``)."""
-    at_edge = yield YesNo(f"Is {name} ({who}) at the edge of the playmat?", "edge")
-    face = yield Roll("d12", f"clock template: {why}")
+    at_edge = yield YesNo(f"Is {name} ({who}) at the edge of the playmat?", Key.EDGE)
+    face = yield Roll(Die.D12, f"clock template: {why}")
     if half:
         template, side, facing = _half(at_edge)
     else:
         template = "clock template"
         side, facing = (("flipped, 12 toward the centre of the playmat", "centre") if at_edge
                         else ("12 toward the Hero Start Zone", "hero_start_zone"))
-    yield Step("clock", rulebook.CLOCK,
+    yield Step(StepKind.CLOCK, rulebook.CLOCK,
                f"{name}: {template} {side}; move toward {face} o'clock with Ruler {ruler}, "
                "stopping adjacent to any obstacle or piece in the way",
                {"who": who, "face": face, "ruler": ruler, "edge": at_edge, "why": why,
@@ -48,7 +49,8 @@ def push(battle: Battle, hero_id: str, why: str) -> Procedure:
     heroes always move with Ruler 3."""
     hero = battle.heroes[hero_id]
     if hero.riding:
-        yield Step("knocked_off", rulebook.CLOCK, f"{hero.name} is knocked off {hero.riding}; "
+        yield Step(StepKind.KNOCKED_OFF, rulebook.CLOCK,
+                   f"{hero.name} is knocked off {hero.riding}; "
                    "the mount stays where it is", {"hero": hero.id, "mount": hero.riding})
         hero.riding = None
     yield from random_move(battle, hero.id, hero.name, HERO_RULER, why)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from overseer.rules.catacombs import rulebook
+from overseer.rules.catacombs.kinds import StepKind
 from overseer.rules.catacombs.state import Battle, Shot
 from overseer.rules.procedure import DrawToken, Procedure, Step, Token
 
@@ -43,7 +44,7 @@ def draw(battle: Battle, level: int, purpose: str) -> Procedure:
     if not physical:
         bag.take(token)
     verified = physical or bool(battle.tables and battle.tables.tokens_verified)
-    yield Step("token", rulebook.TOKENS,
+    yield Step(StepKind.TOKEN, rulebook.TOKENS,
                f"level {level} damage token: {token.label()}"
                f"{'' if verified else ' (unverified token values)'}",
                {"level": level, "value": token.value, "reset": token.reset,
@@ -56,8 +57,10 @@ def settle(battle: Battle, tokens: list[Token]) -> Procedure:
     if any(t.reset for t in tokens) and not battle.options.physical_tokens:
         for bag in battle.damage.values():
             bag.reshuffle()
-        yield Step("reset", rulebook.TOKENS, "reset icon: all discarded damage tokens go back "
+        yield Step(StepKind.RESET, rulebook.TOKENS,
+                   "reset icon: all discarded damage tokens go back "
                    "into their bags", {})
     elif any(t.reset for t in tokens):
-        yield Step("reset", rulebook.TOKENS, "reset icon: put every discarded damage token back "
+        yield Step(StepKind.RESET, rulebook.TOKENS,
+                   "reset icon: put every discarded damage token back "
                    "into its bag, face down", {})

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from overseer.rules.catacombs import rulebook
 from overseer.rules.catacombs.state import Battle
 
 
@@ -45,4 +44,3 @@ SAID = {
     Outcome.ROOM_WON: "the room is won: every AI piece is destroyed",
     Outcome.PARTY_DEFEATED: "the party is defeated: every hero is destroyed",
 }
-RULE = rulebook.BATTLE_END

@@ -14,10 +14,12 @@ from typing import Any
 from overseer.data import DATA_DIR, DataError, Field, field_line, load_table
 from overseer.rules.catacombs import cards, damage_tokens
 from overseer.rules.catacombs.adventure import HiddenCave
-from overseer.rules.catacombs.rulebook import RED
+from overseer.rules.catacombs.kinds import Key, StepKind
+from overseer.rules.catacombs.rulebook import CAVE
 from overseer.rules.catacombs.state import Battle, Hero
 from overseer.rules.procedure import (
     ChooseOne,
+    Die,
     EnterNumber,
     Pick,
     Procedure,
@@ -27,7 +29,6 @@ from overseer.rules.procedure import (
     YesNo,
 )
 
-CAVE = f"{RED}: Hidden Cave (Optional)"
 TO_COLLECT = 5  # five level-1 monsters are drawn to collect
 ITEMS = 4  # four items lie beside the Hidden Cave card
 HEALTH_PER_TOKEN = 4  # one token per 4 health the hero has now
@@ -84,7 +85,7 @@ def hidden_cave_setup(battle: Battle, action: dict[str, Any]) -> Procedure:
             not all(isinstance(i, str) for i in items):
         raise RulesError(f"the Hidden Cave takes {ITEMS} item cards (got {items!r})")
     # Red Box: Hidden Cave: the four items lie face up beside the card (or four random items).
-    yield Step("hidden_cave_items", CAVE, "beside the Hidden Cave card: " + ", ".join(items),
+    yield Step(StepKind.HIDDEN_CAVE_ITEMS, CAVE, "beside the Hidden Cave card: " + ", ".join(items),
                {"items": list(items), "red_box_items": "items" not in action})
     # One piece of each level 1 monster, five drawn at random: what a hero must collect.
     left, targets = sorted(pool), []
@@ -95,7 +96,7 @@ def hidden_cave_setup(battle: Battle, action: dict[str, Any]) -> Procedure:
         left.remove(drawn)
         targets.append(drawn)
     battle.adventure.hidden_cave = HiddenCave(targets, list(items))
-    yield Step("hidden_cave_targets", CAVE, "to enter the Hidden Cave a hero collects: "
+    yield Step(StepKind.HIDDEN_CAVE_TARGETS, CAVE, "to enter the Hidden Cave a hero collects: "
                + ", ".join(targets) + " (set these pieces aside: the Overseer cannot use them)",
                {"targets": targets, "verified": "pool" in action})
     return targets
@@ -114,11 +115,12 @@ def hidden_cave_collect(battle: Battle, action: dict[str, Any]) -> Procedure:
         raise RulesError(f"{name} was already collected by {cave.collected[name]}")
     cave.collected[name] = hero.id
     held = cave.held_by(hero.id)
-    yield Step("hidden_cave_collect", CAVE, f"{hero.name} keeps the {name}: {len(held)} of "
+    yield Step(StepKind.HIDDEN_CAVE_COLLECT, CAVE, f"{hero.name} keeps the {name}: {len(held)} of "
                f"{TO_COLLECT} (out of the game)", {"hero": hero.id, "monster": name,
                                                    "held": held})
     if len(held) == TO_COLLECT:
-        yield Step("hidden_cave_open", CAVE, f"{hero.name} may go to the Hidden Cave instead "
+        yield Step(StepKind.HIDDEN_CAVE_OPEN, CAVE,
+                   f"{hero.name} may go to the Hidden Cave instead "
                    "of taking a normal turn", {"hero": hero.id})
 
 
@@ -144,18 +146,21 @@ def hidden_cave_visit(battle: Battle, action: dict[str, Any]) -> Procedure:
     icons = action.get("shot_icons")
     if icons is not None and (isinstance(icons, bool) or not isinstance(icons, int) or icons < 0):
         raise RulesError(f"shot_icons must be a whole number, 0 or more (got {icons!r})")
-    yield Step("hidden_cave_enter", CAVE, f"{hero.name} enters the Hidden Cave and leaves the "
+    yield Step(StepKind.HIDDEN_CAVE_ENTER, CAVE,
+               f"{hero.name} enters the Hidden Cave and leaves the "
                "Battle Phase for now", {"hero": hero.id, "via": "portal_trap" if portal
                                         else "collection"})
-    strength = yield Roll("d12", "the Kraken's attack strength")
+    strength = yield Roll(Die.D12, "the Kraken's attack strength")
     if icons is None:
         icons = yield EnterNumber(
             f"How many damage-dealing shot icons has {hero.name}: base shot sequence, every "
-            "Ability and Item card (used or not) and up to five Spell cards?", "shot_icons", 0, 99)
+            "Ability and Item card (used or not) and up to five Spell cards?", Key.SHOT_ICONS,
+            0, 99)
     _, settings = _data()
     level = settings["token_level"]["value"]
     count = _tokens_for(hero, icons)
-    yield Step("kraken", CAVE, f"the Kraken attacks with {strength}; {hero.name} draws {count} "
+    yield Step(StepKind.KRAKEN, CAVE,
+               f"the Kraken attacks with {strength}; {hero.name} draws {count} "
                f"level {level} damage tokens ({hero.health} health // {HEALTH_PER_TOKEN} + "
                f"{icons} shot icons; the token level is Overseer's ruling)",
                {"strength": strength, "tokens": count, "level": level,
@@ -169,7 +174,8 @@ def hidden_cave_visit(battle: Battle, action: dict[str, Any]) -> Procedure:
     total = sum(t.value for t in tokens)
     # Overseer's ruling: the book does not say who wins a tie; the hero must beat the Kraken.
     wins = total > strength
-    yield Step("kraken_result", CAVE, f"{hero.name} {total} against the Kraken's {strength}: "
+    yield Step(StepKind.KRAKEN_RESULT, CAVE,
+               f"{hero.name} {total} against the Kraken's {strength}: "
                f"{'the hero evades the Kraken' if wins else 'the Kraken wins'}"
                f"{' (a tie goes to the Kraken: Overseer ruling)' if total == strength else ''}",
                {"hero": hero.id, "total": total, "strength": strength, "hero_wins": wins,
@@ -185,18 +191,18 @@ def hidden_cave_visit(battle: Battle, action: dict[str, Any]) -> Procedure:
 def _limited(battle: Battle, hero: Hero, cave: HiddenCave) -> Procedure:
     """Red Box: Hidden Cave: the Kraken wins: one Poison card may go, one item at random."""
     if hero.poison:
-        drop = yield YesNo(f"Does {hero.name} discard a Poison card?", "discard_poison")
+        drop = yield YesNo(f"Does {hero.name} discard a Poison card?", Key.DISCARD_POISON)
         if drop:
             values = sorted({str(v) for v in hero.poison})
             value = values[0] if len(values) == 1 else (
-                yield ChooseOne("Which Poison card (its value)?", tuple(values), "poison_card"))
+                yield ChooseOne("Which Poison card (its value)?", tuple(values), Key.POISON_CARD))
             # The book says discard; where the card goes it does not say. Overseer returns it
             # to the Poison deck (as the Poison Shot Modifier does with the card it draws):
             # the deck the gadget draws from is every card no hero holds.
             hero.poison.remove(int(value))
             back = ("shuffle it back into the Poison deck" if battle.options.physical_poison
                     else "it goes back into the Poison deck")
-            yield Step("hidden_cave_poison", CAVE, f"{hero.name} discards a Poison card "
+            yield Step(StepKind.HIDDEN_CAVE_POISON, CAVE, f"{hero.name} discards a Poison card "
                        f"({value}): {back} (Overseer's ruling)",
                        {"hero": hero.id, "value": int(value), "to_deck": True,
                         "verified": False})
@@ -206,7 +212,7 @@ def _limited(battle: Battle, hero: Hero, cave: HiddenCave) -> Procedure:
                        tuple(cave.items)))
         cave.items.remove(item)
         hero.items.append(item)
-        yield Step("hidden_cave_item", CAVE, f"{hero.name} takes {item} (at random)",
+        yield Step(StepKind.HIDDEN_CAVE_ITEM, CAVE, f"{hero.name} takes {item} (at random)",
                    {"hero": hero.id, "item": item, "how": "random"})
 
 
@@ -215,19 +221,19 @@ def _evaded(battle: Battle, hero: Hero, cave: HiddenCave, antient: Any) -> Proce
     adventure = battle.adventure
     adventure.platinum[hero.id] = adventure.platinum.get(hero.id, 0) + 1
     hero.health += 2
-    yield Step("hidden_cave_reward", CAVE, f"{hero.name} takes 1 platinum coin and 2 health "
+    yield Step(StepKind.HIDDEN_CAVE_REWARD, CAVE, f"{hero.name} takes 1 platinum coin and 2 health "
                f"(now {hero.health})", {"hero": hero.id, "platinum": 1, "health": 2})
     if cave.items:
         item = cave.items[0] if len(cave.items) == 1 else (
             yield ChooseOne(f"Which item does {hero.name} take?", tuple(cave.items),
-                            "hidden_cave_item"))
+                            Key.HIDDEN_CAVE_ITEM))
         cave.items.remove(item)
         hero.items.append(item)
-        yield Step("hidden_cave_item", CAVE, f"{hero.name} takes {item} (their choice)",
+        yield Step(StepKind.HIDDEN_CAVE_ITEM, CAVE, f"{hero.name} takes {item} (their choice)",
                    {"hero": hero.id, "item": item, "how": "choice"})
     name = antient if isinstance(antient, str) and antient else "an unused Antient"
     adventure.antients.setdefault(hero.id, []).append(name)
-    yield Step("hidden_cave_antient", CAVE, f"{hero.name} takes {name}: it may be summoned "
+    yield Step(StepKind.HIDDEN_CAVE_ANTIENT, CAVE, f"{hero.name} takes {name}: it may be summoned "
                "instead of the hero's base shot sequence in a later turn",
                {"hero": hero.id, "antient": name})
 
@@ -239,5 +245,6 @@ def hidden_cave_leave(battle: Battle, action: dict[str, Any]) -> Procedure:
     if hero.away != AWAY:
         raise RulesError(f"{hero.name} is not in the Hidden Cave")
     hero.away = None
-    yield Step("hidden_cave_leave", CAVE, f"{hero.name} leaves the Hidden Cave and rejoins the "
+    yield Step(StepKind.HIDDEN_CAVE_LEAVE, CAVE,
+               f"{hero.name} leaves the Hidden Cave and rejoins the "
                "Battle Phase (when: Overseer's ruling)", {"hero": hero.id, "verified": False})

@@ -6,6 +6,7 @@ Mounts)."""
 from __future__ import annotations
 
 from overseer.rules.catacombs import rulebook
+from overseer.rules.catacombs.kinds import Key, StepKind
 from overseer.rules.catacombs.state import BY_HAND_MODIFIERS, Battle, Hero, Piece, Shot
 from overseer.rules.procedure import DrawToken, EnterNumber, Pick, Procedure, Step, Token
 
@@ -40,20 +41,21 @@ def wound(battle: Battle, hero: Hero, amount: int, rule: str, why: str) -> Proce
         return
     taker = bearer(battle, hero)
     if taker is None:
-        yield Step("invulnerable", rulebook.MOUNTS, f"{hero.name} is invulnerable: {why} deals "
+        yield Step(StepKind.INVULNERABLE, rulebook.MOUNTS,
+                   f"{hero.name} is invulnerable: {why} deals "
                    "no damage", {"target": hero.id, "amount": amount})
         return
     if taker is not hero:
-        yield Step("passes_to_rider", rulebook.MOUNTS, f"{hero.name} is invulnerable: the "
+        yield Step(StepKind.PASSES_TO_RIDER, rulebook.MOUNTS, f"{hero.name} is invulnerable: the "
                    f"damage passes to its rider, {taker.name}",
                    {"mount": hero.id, "rider": taker.id, "amount": amount})
     before = taker.health
     taker.health = max(0, taker.health - amount)
-    yield Step("damage", rule, f"{taker.name} loses {before - taker.health} health ({why}): "
+    yield Step(StepKind.DAMAGE, rule, f"{taker.name} loses {before - taker.health} health ({why}): "
                f"{taker.health} left", {"target": taker.id, "amount": before - taker.health,
                                         "health": taker.health})
     if not taker.alive:
-        yield Step("hero_down", rule, f"{taker.name} is destroyed", {"hero": taker.id})
+        yield Step(StepKind.HERO_DOWN, rule, f"{taker.name} is destroyed", {"hero": taker.id})
         yield from remove_mount(battle, taker)
 
 
@@ -64,7 +66,7 @@ def remove_mount(battle: Battle, rider: Hero) -> Procedure:
     if mount is None or mount.kind != MOUNT or mount.away is not None:
         return
     mount.away = MOUNT_AWAY
-    yield Step("mount_removed", rulebook.MOUNTS, f"{rider.name} died riding {mount.name}: "
+    yield Step(StepKind.MOUNT_REMOVED, rulebook.MOUNTS, f"{rider.name} died riding {mount.name}: "
                f"remove {mount.name} from play; it returns with {rider.name} (usually at the "
                "Setup Phase of the next room)", {"mount": mount.id, "rider": rider.id})
 
@@ -85,13 +87,13 @@ def draw_poison(battle: Battle, hero: Hero, why: str) -> Procedure:
     # Poison card values are not printed: the table's own card, or the unverified data deck.
     if battle.options.physical_poison or not battle.poison_deck:
         value = yield EnterNumber(f"{hero.name} draws a poison card: enter its value",
-                                  "poison_value", 0, 20)
+                                  Key.POISON_VALUE, 0, 20)
         verified = True
     else:
         left = poison_left(battle)
         if not left:
             # The book does not say what happens when the deck runs out.
-            yield Step("poison_deck_empty", rulebook.PERFORM,
+            yield Step(StepKind.POISON_DECK_EMPTY, rulebook.PERFORM,
                        f"{hero.name} would take a poison card ({why}), but the heroes hold "
                        "every card of the Poison deck: none is drawn (Overseer's ruling)",
                        {"hero": hero.id, "verified": False})
@@ -101,7 +103,8 @@ def draw_poison(battle: Battle, hero: Hero, why: str) -> Procedure:
         value = token.value
         verified = bool(battle.tables and battle.tables.poison_verified)
     hero.poison.append(value)
-    yield Step("poison", rulebook.PERFORM, f"{hero.name} takes a poison card of value {value} "
+    yield Step(StepKind.POISON, rulebook.PERFORM,
+               f"{hero.name} takes a poison card of value {value} "
                f"({why}){'' if verified else ' (unverified card values)'}",
                {"hero": hero.id, "value": value, "verified": verified})
 
@@ -116,11 +119,13 @@ def apply_modifiers(battle: Battle, piece: Piece, hero: Hero, shot: Shot,
         if mod in BY_HAND_MODIFIERS:
             yield by_hand(piece, hero, shot, mod)
         elif mod in ON_TARGET and invulnerable:
-            yield Step("no_effect", rulebook.MOUNTS, f"{hero.name} is invulnerable and took no "
+            yield Step(StepKind.NO_EFFECT, rulebook.MOUNTS,
+                       f"{hero.name} is invulnerable and took no "
                        f"damage: the {_name(mod)} modifier has no effect on it (Overseer's "
                        "ruling)", {"hero": hero.id, "modifier": mod})
         elif mod in LIVING and not hero.alive:
-            yield Step("no_effect", rulebook.DEATH if mod == "death_card" else rulebook.PERFORM,
+            yield Step(StepKind.NO_EFFECT,
+                       rulebook.DEATH if mod == "death_card" else rulebook.PERFORM,
                        f"the shot destroyed {hero.name}: the {_name(mod)} modifier has no "
                        "effect (Overseer's ruling)", {"hero": hero.id, "modifier": mod})
         elif mod == "poison":
@@ -129,7 +134,8 @@ def apply_modifiers(battle: Battle, piece: Piece, hero: Hero, shot: Shot,
             yield capture_coin(hero)
         elif mod == "stun":
             hero.stunned = True
-            yield Step("stunned", rulebook.PERFORM, f"{hero.name} is stunned", {"hero": hero.id})
+            yield Step(StepKind.STUNNED, rulebook.PERFORM,
+                       f"{hero.name} is stunned", {"hero": hero.id})
         elif mod == "reckless":
             yield reckless(hero)
         elif mod == "death_card":
@@ -155,10 +161,10 @@ def capture_coin(hero: Hero) -> Step:
     """Red Box: New Capture Coin Modifier: one coin back to the Treasury, if any."""
     if hero.gold > 0:
         hero.gold -= 1
-        return Step("capture_coin", rulebook.CAPTURE_COIN,
+        return Step(StepKind.CAPTURE_COIN, rulebook.CAPTURE_COIN,
                     f"{hero.name} returns a coin to the Treasury: {hero.gold} gold left",
                     {"hero": hero.id, "gold": hero.gold})
-    return Step("capture_coin", rulebook.CAPTURE_COIN,
+    return Step(StepKind.CAPTURE_COIN, rulebook.CAPTURE_COIN,
                 f"{hero.name} has no gold: the capture coin has no effect",
                 {"hero": hero.id, "gold": 0})
 
@@ -174,12 +180,12 @@ def reckless(hero: Hero) -> Step:
             "player board")
     if not hero.alive:
         text += " (it stays, though the hero is destroyed)"
-    return Step("reckless", rulebook.RECKLESS, text, {"hero": hero.id})
+    return Step(StepKind.RECKLESS, rulebook.RECKLESS, text, {"hero": hero.id})
 
 
 def by_hand(piece: Piece, hero: Hero, shot: Shot, mod: str) -> Step:
     """A modifier the AI rules do not describe: the table resolves it."""
-    return Step("instruction", rulebook.PERFORM,
+    return Step(StepKind.INSTRUCTION, rulebook.PERFORM,
                 f"{piece.name}'s {shot.label()} hit {hero.name}: the AI rules do not describe "
                 f"the {_name(mod)} modifier; resolve it by the card and the Catacombs 3E "
                 "Reference Manual, and tell the gadget what changed",
@@ -193,7 +199,7 @@ def not_applied(piece: Piece, shot: Shot, keep: frozenset[str] = frozenset()) ->
     for mod in shot.modifiers:
         if mod == "chain" or mod in keep:
             continue
-        yield Step("instruction", rulebook.PERFORM,
+        yield Step(StepKind.INSTRUCTION, rulebook.PERFORM,
                    f"{piece.name}'s {shot.label()}: the AI rules draw no damage token on a hero "
                    f"for a {_name(shot.kind)}, so its {_name(mod)} modifier is not applied; if "
                    "the table judges that it took effect, resolve it by hand and tell the gadget "
@@ -207,7 +213,7 @@ def death_card(battle: Battle, hero: Hero) -> Procedure:
     cards = {c["id"]: c for c in battle.tables.death_cards}
     card_id = yield Pick("Death card deck", f"death card for {hero.name}", tuple(cards))
     card = cards[card_id]
-    yield Step("death_card", rulebook.DEATH, f"{hero.name} draws {card['name']}",
+    yield Step(StepKind.DEATH_CARD, rulebook.DEATH, f"{hero.name} draws {card['name']}",
                {"hero": hero.id, "card": card_id, "effect": card["effect"]})
     effect, amount = card["effect"], card["amount"]
     if effect == "dies":
@@ -219,12 +225,14 @@ def death_card(battle: Battle, hero: Hero) -> Procedure:
         yield from wound(battle, hero, amount, rulebook.DEATH, card["name"])
     elif effect == "gain_health":
         hero.health += amount
-        yield Step("heal", rulebook.DEATH, f"{hero.name} gains {amount} health: {hero.health}",
+        yield Step(StepKind.HEAL, rulebook.DEATH,
+                   f"{hero.name} gains {amount} health: {hero.health}",
                    {"hero": hero.id, "amount": amount, "health": hero.health})
     elif effect == "reckless":
         hero.reckless = True
-        yield Step("reckless", rulebook.DEATH, f"{hero.name} becomes reckless", {"hero": hero.id})
+        yield Step(StepKind.RECKLESS, rulebook.DEATH,
+                   f"{hero.name} becomes reckless", {"hero": hero.id})
     elif effect == "stunned":
         hero.stunned = True
-        yield Step("stunned", rulebook.DEATH, f"{hero.name} is stunned", {"hero": hero.id})
+        yield Step(StepKind.STUNNED, rulebook.DEATH, f"{hero.name} is stunned", {"hero": hero.id})
         yield from wound(battle, hero, amount, rulebook.DEATH, card["name"])

@@ -21,8 +21,10 @@ from overseer.rules.catacombs import (
     hidden_cave,
     party,
     rewards,
+    rulebook,
     setup,
 )
+from overseer.rules.catacombs.kinds import StepKind
 from overseer.rules.catacombs.state import Battle
 from overseer.rules.procedure import Procedure, Step
 
@@ -213,7 +215,8 @@ def _end_said(proc: Callable[[Battle, Any], Procedure]) -> Callable[[Battle, Any
         result = yield from proc(battle, params)
         after = end.outcome(battle)
         if after is not None and after != before:
-            yield Step(str(after), end.RULE, end.SAID[after], {"outcome": str(after)})
+            yield Step(StepKind(after), rulebook.BATTLE_END, end.SAID[after],
+                       {"outcome": str(after)})
         return result
     return run
 
@@ -231,7 +234,7 @@ def end_game(battle: Battle, params: NoParams) -> Procedure:
     else:
         text = f"room {done.room}" if done.room else "no room played"
     battle.adventure.over = f"the game is over: {text}"
-    yield Step("game_over", end.rulebook.GAME_END, battle.adventure.over,
+    yield Step(StepKind.GAME_OVER, rulebook.GAME_END, battle.adventure.over,
                {"summary": summary(battle)})
 
 

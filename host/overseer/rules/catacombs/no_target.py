@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from overseer.rules.catacombs import clock, rulebook
+from overseer.rules.catacombs.kinds import StepKind
 from overseer.rules.catacombs.shots import move_to_random_rune
 from overseer.rules.catacombs.state import Battle, Piece
 from overseer.rules.procedure import Procedure, Step
@@ -11,7 +12,7 @@ from overseer.rules.procedure import Procedure, Step
 def no_target(battle: Battle, piece: Piece) -> Procedure:
     row = battle.tables.behaviour[piece.type]
     verified = row.is_verified("no_target")
-    yield Step("no_target", rulebook.TABLE,
+    yield Step(StepKind.NO_TARGET, rulebook.TABLE,
                f"{piece.name} sees no enemy: {row.no_target.replace('_', ' ')}"
                f"{'' if verified else ' (unverified row)'}",
                {"piece": piece.id, "action": row.no_target, "verified": verified})
@@ -22,11 +23,12 @@ def no_target(battle: Battle, piece: Piece) -> Procedure:
         yield from clock.random_move(battle, piece.id, piece.name, 2,
                                      "retreat toward the Monster Start Zone", half=True)
     elif action == "toward_obstacle":
-        yield Step("move", rulebook.TABLE, f"{piece.name}: move toward the closest obstacle "
+        yield Step(StepKind.MOVE, rulebook.TABLE, f"{piece.name}: move toward the closest obstacle "
                    f"with Ruler {row.ruler}", {"piece": piece.id, "ruler": row.ruler,
                                                "why": "no target"})
     elif action == "advance":
-        yield Step("move", rulebook.TABLE, f"{piece.name}: move toward the Hero Start Zone with "
+        yield Step(StepKind.MOVE, rulebook.TABLE,
+                   f"{piece.name}: move toward the Hero Start Zone with "
                    f"Ruler {row.ruler}", {"piece": piece.id, "ruler": row.ruler,
                                           "why": "no target"})
     elif action == "random_clock":

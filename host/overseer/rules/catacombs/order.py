@@ -4,6 +4,7 @@ Direction tiles (Red Box: AI Player Behaviour, step 1)."""
 from __future__ import annotations
 
 from overseer.rules.catacombs import rulebook
+from overseer.rules.catacombs.kinds import Key, StepKind
 from overseer.rules.catacombs.state import Battle, Piece
 from overseer.rules.procedure import ChooseOne, Procedure, Step
 
@@ -51,14 +52,14 @@ def next_active(battle: Battle) -> Procedure:
     if len(tied) > 1:
         ids = tuple(p.id for p in tied)
         chosen = yield ChooseOne(direction_prompt(battle, "of " + ", ".join(
-            f"{p.name} ({p.id})" for p in tied)), ids, "first_by_direction")
+            f"{p.name} ({p.id})" for p in tied)), ids, Key.FIRST_BY_DIRECTION)
         piece = battle.pieces[chosen]
         why = "direction_tile"
     else:
         piece = tied[0]
         if sum(1 for key in keys if key[0] == best[0]) > 1:
             why = "monster_tile"
-    yield Step("active_character", rulebook.STEP1,
+    yield Step(StepKind.ACTIVE_CHARACTER, rulebook.STEP1,
                f"{piece.name} ({piece.id}) acts: {piece.order_tile} tile"
                f"{', ' + piece.type + ' monster tile' if why != 'character_tile' else ''}",
                {"piece": piece.id, "why": why, "character_tile": piece.order_tile,

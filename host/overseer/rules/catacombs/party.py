@@ -8,6 +8,7 @@ from typing import Any
 
 from overseer.rules.catacombs import activation, rulebook, shots
 from overseer.rules.catacombs.hidden_cave import hidden_cave_collect
+from overseer.rules.catacombs.kinds import Key, StepKind
 from overseer.rules.catacombs.state import Battle, Piece, Shot
 from overseer.rules.procedure import Procedure, RulesError, Step, YesNo
 
@@ -53,15 +54,15 @@ def hit_mount(battle: Battle, hit_id: str, mount: Piece | None, amount: int,
         return
     if mount is None:
         shielded = yield YesNo(f"{rider.name} rides {name}: do the Wyverns of Wylemuir rules "
-                               "let the wyvern shield its rider from this hit?", "wyvern_shield")
+                               "let the wyvern shield its rider from this hit?", Key.WYVERN_SHIELD)
         if shielded:
-            yield Step("no_damage", rulebook.MOUNTS,
+            yield Step(StepKind.NO_DAMAGE, rulebook.MOUNTS,
                        f"{name} shields {rider.name}: no damage (Overseer's ruling: the AI "
                        "always shields when it may)",
                        {"piece": hit_id, "amount": 0, "why": "wyvern_shield"})
             return
     ruling = "" if mount is not None else " (Overseer's ruling: as through a Mount)"
-    yield Step("passes_to_rider", rulebook.MOUNTS,
+    yield Step(StepKind.PASSES_TO_RIDER, rulebook.MOUNTS,
                f"{name} is invulnerable: the damage passes to its rider {rider.name}{ruling}",
                {"piece": hit_id, "rider": rider.id, "amount": amount})
     yield from wound_piece(battle, rider, amount, by)
@@ -74,7 +75,8 @@ def hit_invulnerable(battle: Battle, piece: Piece) -> Procedure:
     yield no_damage(piece.id, piece.name, why)
     if piece.yilleph == "white":
         piece.yilleph = "black"
-        yield Step("yilleph_flip", rulebook.YILLEPH, f"{piece.name} flips to black: it can be "
+        yield Step(StepKind.YILLEPH_FLIP, rulebook.YILLEPH,
+                   f"{piece.name} flips to black: it can be "
                    "hurt now", {"piece": piece.id, "yilleph": "black"})
         yield from shots.move_to_random_rune(battle, piece, "Yilleph flipped to black")
 
@@ -94,7 +96,8 @@ def no_damage(piece_id: str, name: str, why: str) -> Step:
     rule = rulebook.YILLEPH if why == "white_yilleph" else rulebook.MOUNTS
     what = {"antient": "an Antient", "mount": "a Mount", "wyvern": "a wyvern",
             "white_yilleph": "a white Yilleph"}[why]
-    return Step("no_damage", rule, f"{name}: {what} is invulnerable, the hit deals no damage",
+    return Step(StepKind.NO_DAMAGE, rule,
+                f"{name}: {what} is invulnerable, the hit deals no damage",
                 {"piece": piece_id, "amount": 0, "why": why})
 
 
@@ -102,7 +105,8 @@ def wound_piece(battle: Battle, piece: Piece, amount: int, by: str | None) -> Pr
     """Damage an AI piece: its reactive shot, a black Yilleph's flip, then, if destroyed, its
     removal, its mount, the Hidden Cave and the gold."""
     piece.health = max(0, piece.health - amount)
-    yield Step("piece_damaged", "Catacombs 3E: damage", f"{piece.name} loses {amount} health: "
+    yield Step(StepKind.PIECE_DAMAGED, rulebook.PIECE_DAMAGE,
+               f"{piece.name} loses {amount} health: "
                f"{piece.health} left", {"piece": piece.id, "amount": amount,
                                          "health": piece.health})
     if piece.reactive is not None:
@@ -116,7 +120,8 @@ def wound_piece(battle: Battle, piece: Piece, amount: int, by: str | None) -> Pr
 def flip_to_white(battle: Battle, piece: Piece) -> Procedure:
     """Red Box: Special Heroes: a black Yilleph hit flips to white and rushes at once."""
     piece.yilleph = "white"
-    yield Step("yilleph_flip", rulebook.YILLEPH, f"{piece.name} flips to white (invulnerable) "
+    yield Step(StepKind.YILLEPH_FLIP, rulebook.YILLEPH,
+               f"{piece.name} flips to white (invulnerable) "
                "and performs a single rush shot", {"piece": piece.id, "yilleph": "white"})
     target = yield from activation.choose_target(battle, piece, advanced=False)
     if target is not None:
@@ -124,7 +129,7 @@ def flip_to_white(battle: Battle, piece: Piece) -> Procedure:
 
 
 def destroyed(battle: Battle, piece: Piece, by: str | None) -> Procedure:
-    yield Step("piece_down", "Catacombs 3E: damage", f"{piece.name} is destroyed",
+    yield Step(StepKind.PIECE_DOWN, rulebook.PIECE_DAMAGE, f"{piece.name} is destroyed",
                {"piece": piece.id})
     yield from dismount(battle, piece)
     cave = battle.adventure.hidden_cave
@@ -135,7 +140,7 @@ def destroyed(battle: Battle, piece: Piece, by: str | None) -> Procedure:
     if by is not None and piece.reward:
         hero = battle.heroes[by]
         hero.gold += piece.reward
-        yield Step("gold", "Catacombs 3E: gold for kills",
+        yield Step(StepKind.GOLD, rulebook.GOLD_FOR_KILLS,
                    f"{hero.name} takes {piece.reward} gold: {hero.gold}",
                    {"hero": by, "gold": hero.gold, "reward": piece.reward})
 
@@ -145,14 +150,15 @@ def reactive_shot(battle: Battle, piece: Piece, shot: Shot) -> Procedure:
     side's turn, and before its disc is removed if the damage destroyed it. Its target is
     chosen as on its own turn, steps 2 and 3 without Advanced Target Selection (ruling)."""
     # No reactive shot is printed in the books: the card data's value is unverified.
-    yield Step("reactive", rulebook.REACTIVE,
+    yield Step(StepKind.REACTIVE, rulebook.REACTIVE,
                f"{piece.name} has reactive health: it performs {shot.label()} at once"
                f"{', before its disc is removed' if not piece.alive else ''} (unverified card "
                "data)", {"piece": piece.id, "shot": shot.label(), "destroyed": not piece.alive,
                          "verified": False})
     target = yield from activation.choose_target(battle, piece, advanced=False)
     if target is None:
-        yield Step("no_effect", rulebook.REACTIVE, f"{piece.name} sees no enemy: its reactive "
+        yield Step(StepKind.NO_EFFECT, rulebook.REACTIVE,
+                   f"{piece.name} sees no enemy: its reactive "
                    "shot has no target (Overseer's ruling)", {"piece": piece.id})
         return
     yield from shots.perform(battle, piece, target, [shot], 0, activation.activate)
@@ -166,11 +172,11 @@ def dismount(battle: Battle, rider: Piece) -> Procedure:
     mount_id, rider.riding = rider.riding, None
     mount = battle.pieces.pop(mount_id, None)
     if mount is not None:
-        yield Step("mount_removed", rulebook.MOUNTS, f"{mount.name} ({mount_id}) leaves the "
+        yield Step(StepKind.MOUNT_REMOVED, rulebook.MOUNTS, f"{mount.name} ({mount_id}) leaves the "
                    f"playmat with its rider {rider.name}", {"piece": mount_id, "rider": rider.id})
     else:
         battle.wyverns.append(mount_id)
-        yield Step("wyvern_wild", rulebook.MOUNTS, f"the wyvern {mount_id} is wild again: "
+        yield Step(StepKind.WYVERN_WILD, rulebook.MOUNTS, f"the wyvern {mount_id} is wild again: "
                    f"{rider.name} no longer rides it (Overseer's ruling)",
                    {"wyvern": mount_id, "rider": rider.id})
 
@@ -191,5 +197,5 @@ def update_hero(battle: Battle, action: dict[str, Any]) -> Procedure:
             raise RulesError(f"{key} cannot be negative")
     for key, value in changes.items():
         setattr(hero, key, list(value) if isinstance(value, list) else value)
-    yield Step("hero_updated", rulebook.BEHAVIOUR, f"{hero.name}: " + ", ".join(
+    yield Step(StepKind.HERO_UPDATED, rulebook.BEHAVIOUR, f"{hero.name}: " + ", ".join(
         f"{k} {v}" for k, v in changes.items()), {"hero": hero.id, **changes})

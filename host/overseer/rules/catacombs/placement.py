@@ -8,13 +8,11 @@ from collections.abc import Iterator
 from typing import Any
 
 from overseer.rules.catacombs import cards
-from overseer.rules.catacombs.rulebook import RED
+from overseer.rules.catacombs.kinds import Key, StepKind
+from overseer.rules.catacombs.rulebook import CASTLES, LORD_PLACED_LAST, SETUP
 from overseer.rules.catacombs.state import Battle, Piece
 from overseer.rules.procedure import EnterNumber, Procedure, Step
 
-SETUP = f"{RED}: Solo & Co-Op Mode Setup"
-LORD_SETUP = f"{RED}: Catacomb Lord Room Setup, item 4"
-CASTLES = f"{RED}: Rules for the Catacombs & Castles Playmats"
 OBSTACLES = 6  # the six obstacles of a playmat
 
 
@@ -26,7 +24,7 @@ def start_zone_runes(record: dict[str, Any], pieces: int) -> Procedure:
     if "start_zone_runes" in record:
         return record["start_zone_runes"]
     return (yield EnterNumber(f"How many vacant runes are in the Monster Start Zone of "
-                              f"{cards.playmat_label(record)}?", "start_zone_runes", 2, 4))
+                              f"{cards.playmat_label(record)}?", Key.START_ZONE_RUNES, 2, 4))
 
 
 def _tiles(battle: Battle) -> tuple[str, str]:
@@ -78,13 +76,16 @@ def _castles_spots(record: dict[str, Any]) -> Iterator[tuple[str, str, bool]]:
 def _intro(record: dict[str, Any]) -> Step:
     if record["rule"] == "catacombs":
         # Red Box: Solo & Co-Op Mode Setup: obstacles placed with the rune stickers showing.
-        return Step("playmat_rules", SETUP, f"{cards.playmat_label(record)}: place all obstacles "
+        return Step(StepKind.PLAYMAT_RULES, SETUP,
+                    f"{cards.playmat_label(record)}: place all obstacles "
                     "with their rune stickers visible", {"playmat": record["id"]})
     if record["rule"] == "keystone":
-        return Step("playmat_rules", CASTLES, "Cave of the Keystone: obstacles face down (rune "
+        return Step(StepKind.PLAYMAT_RULES, CASTLES,
+                    "Cave of the Keystone: obstacles face down (rune "
                     "stickers hidden); the AI player's Start Zone is the one with the Keystone "
                     "floating in it", {"playmat": record["id"]})
-    return Step("playmat_rules", CASTLES, f"{cards.playmat_label(record)}: obstacles face up "
+    return Step(StepKind.PLAYMAT_RULES, CASTLES,
+                f"{cards.playmat_label(record)}: obstacles face up "
                 "(rune stickers visible); the heroes choose their Start Zone and the other is "
                 "the Monster Start Zone; distribute the obstacles as the book's page 14 "
                 "instructs", {"playmat": record["id"]})
@@ -101,18 +102,19 @@ def walk(battle: Battle, record: dict[str, Any], pieces: list[Piece], lord: Piec
     for n, piece in enumerate(pieces, 1):
         spot, where, printed = next(spots)
         placed.append((piece.id, spot))
-        yield Step("place", SETUP, f"{n}. {piece.name} ({piece.id}, {piece.order_tile} tile): "
+        yield Step(StepKind.PLACE, SETUP,
+                   f"{n}. {piece.name} ({piece.id}, {piece.order_tile} tile): "
                    f"{where}", {"piece": piece.id, "order": n, "spot": spot,
                                 "verified": printed and rule_verified})
     if lord is not None:
         if record["rule"] == "catacombs":
             spot, where = "back-centre", "the centre of the back edge of the Monster Start Zone"
-            rule = LORD_SETUP
+            rule = LORD_PLACED_LAST
         else:
             spot, where = "lord-corner", "the corner of the Start Zone on the playmat's edge"
             rule = CASTLES
         placed.append((lord.id, spot))
-        yield Step("place", rule, f"{len(pieces) + 1}. last, the Catacomb Lord {lord.name} "
+        yield Step(StepKind.PLACE, rule, f"{len(pieces) + 1}. last, the Catacomb Lord {lord.name} "
                    f"({lord.id}): {where}", {"piece": lord.id, "order": len(pieces) + 1,
                                              "spot": spot, "verified": rule_verified})
     battle.adventure.placement = placed

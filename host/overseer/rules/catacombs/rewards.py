@@ -6,11 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from overseer.rules.catacombs import campaign
-from overseer.rules.catacombs.rulebook import RED
+from overseer.rules.catacombs.kinds import Key, StepKind
+from overseer.rules.catacombs.rulebook import REWARDS
 from overseer.rules.catacombs.state import Battle
 from overseer.rules.procedure import ChooseOne, EnterNumber, Procedure, RulesError, Step, YesNo
-
-REWARDS = f"{RED}: Room Level Rewards"
 
 
 def _icons(battle: Battle, action: dict[str, Any]
@@ -50,22 +49,23 @@ def room_reward(battle: Battle, action: dict[str, Any]) -> Procedure:
     label, spell, gold, verified = _icons(battle, action)
     if spell is None and gold is None:
         # Not in the data: the table reads the icons off the Room card.
-        spell = yield YesNo(f"Does {label}'s Room card show the Spell card icon?", "reward_spell")
+        spell = yield YesNo(f"Does {label}'s Room card show the Spell card icon?", Key.REWARD_SPELL)
         gold = yield EnterNumber(f"How much gold does {label}'s Room card show (0 for none)?",
-                                 "reward_gold", 0, 20)
+                                 Key.REWARD_GOLD, 0, 20)
     extra = {} if verified is None else {"verified": verified}
     if spell:
         card = action.get("spell_card", "a Spell card")
         hero_id = survivors[0].id if len(survivors) == 1 else (yield ChooseOne(
             f"Which hero can use {card} ({label}'s reward)?",
-            tuple(h.id for h in survivors), "spell_hero"))
+            tuple(h.id for h in survivors), Key.SPELL_HERO))
         battle.adventure.spells.setdefault(hero_id, []).append(card)
-        yield Step("reward_spell", REWARDS, f"{label}: {card} to {battle.heroes[hero_id].name}; "
+        yield Step(StepKind.REWARD_SPELL, REWARDS,
+                   f"{label}: {card} to {battle.heroes[hero_id].name}; "
                    "then reshuffle the Spell deck", {"hero": hero_id, "spell": card, **extra})
     if gold:
         for hero in survivors:
             hero.gold += gold
-        yield Step("reward_gold", REWARDS, f"{label}: {gold} gold to each surviving hero ("
+        yield Step(StepKind.REWARD_GOLD, REWARDS, f"{label}: {gold} gold to each surviving hero ("
                    + ", ".join(h.name for h in survivors) + ")",
                    {"gold": gold, "heroes": [h.id for h in survivors], **extra})
     battle.adventure.rewarded = True

@@ -15,10 +15,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from overseer.rules.catacombs import campaign, cards, placement
-from overseer.rules.catacombs.rulebook import ICE, RED
+from overseer.rules.catacombs.kinds import Key, StepKind
+from overseer.rules.catacombs.rulebook import (
+    ENTERED_CARD,
+    LORD_CHOICES,
+    LORD_SETUP,
+    ROOM_CARD,
+    SETUP,
+    SUPPRESSION,
+)
 from overseer.rules.catacombs.state import Battle, Piece
 from overseer.rules.procedure import (
     ChooseOne,
+    Die,
     EnterNumber,
     Pick,
     Procedure,
@@ -28,12 +37,6 @@ from overseer.rules.procedure import (
     YesNo,
 )
 
-SETUP = f"{RED}: Solo & Co-Op Mode Setup"
-LORD_SETUP = f"{RED}: Catacomb Lord Room Setup"
-LORD_CHOICES = f"{ICE}: Catacomb Lord Setup Choices"
-SUPPRESSION = f"{ICE}: Monster Suppression"
-ROOM_CARD = "Room card (fan data)"
-ENTERED_CARD = "Room card (entered by the table)"
 # Red Box: Solo & Co-Op Mode Setup, note: at most 10 pieces are placed (M'othole; Thaggu).
 MAX_PIECES = 10
 
@@ -72,7 +75,7 @@ def shuffle(pool: str, purpose: str, ids: list[str]) -> Procedure:
 
 
 def _playmat_step(record: dict[str, Any], how: str, rule: str, text: str) -> Step:
-    return Step("playmat", rule, f"{text}: {cards.playmat_label(record)}",
+    return Step(StepKind.PLAYMAT, rule, f"{text}: {cards.playmat_label(record)}",
                 {"playmat": record["id"], "how": how, "rule_set": record["rule"],
                  "named_in_book": bool(record["name"])})
 
@@ -80,12 +83,13 @@ def _playmat_step(record: dict[str, Any], how: str, rule: str, text: str) -> Ste
 def _rune_die(last: str | None) -> Procedure:
     # Red Box: Solo & Co-Op Mode Setup: Rune Die chart; roll again on the playmat just played.
     while True:
-        face = yield Roll("rune", "the playmat (Rune Die chart)")
+        face = yield Roll(Die.RUNE, "the playmat (Rune Die chart)")
         record = cards.playmat_on("rune", face)
         if record["id"] != last:
             yield _playmat_step(record, "rune_die", SETUP, f"Rune Die {face}")
             return record
-        yield Step("reroll", SETUP, f"Rune Die {face}: {cards.playmat_label(record)} was just "
+        yield Step(StepKind.REROLL, SETUP,
+                   f"Rune Die {face}: {cards.playmat_label(record)} was just "
                    "played, roll again", {"die": "rune", "face": face, "why": "just_played"})
 
 
@@ -104,9 +108,9 @@ def choose_playmat(battle: Battle, named: str | None) -> Procedure:
     # Red Box: Solo & Co-Op Mode Setup: with expansion playmats roll the D12; roll again on a
     # playmat not owned or just played; 1 sends the choice to the Rune Die chart.
     while True:
-        face = yield Roll("d12", "the playmat (expansion playmat chart)")
+        face = yield Roll(Die.D12, "the playmat (expansion playmat chart)")
         if face == 1:
-            yield Step("reroll", SETUP, "D12 1: roll the Rune Die instead",
+            yield Step(StepKind.REROLL, SETUP, "D12 1: roll the Rune Die instead",
                        {"die": "d12", "face": 1, "why": "rune_die"})
             return (yield from _rune_die(last))
         record = cards.playmat_on("d12", face)
@@ -116,7 +120,7 @@ def choose_playmat(battle: Battle, named: str | None) -> Procedure:
         if why is None:
             yield _playmat_step(record, "d12", SETUP, f"D12 {face}")
             return record
-        yield Step("reroll", SETUP, f"D12 {face}: {cards.playmat_label(record)} "
+        yield Step(StepKind.REROLL, SETUP, f"D12 {face}: {cards.playmat_label(record)} "
                    f"{'is not owned' if why == 'not_owned' else 'was just played'}, roll again",
                    {"die": "d12", "face": face, "why": why})
 
@@ -128,13 +132,13 @@ def lord_playmats(lord: dict[str, Any]) -> Procedure:
         return list(lord["playmats"])
     ids = tuple(cards.playmats())
     left = yield ChooseOne(f"Which playmat does the {lord['name']} setup card show "
-                           "(the left one when it shows two)?", ids, "lord_playmat")
+                           "(the left one when it shows two)?", ids, Key.LORD_PLAYMAT)
     second = yield YesNo("Does the setup card show a second playmat on the right?",
-                         "lord_second_playmat")
+                         Key.LORD_SECOND_PLAYMAT)
     if not second:
         return [left]
     right = yield ChooseOne("Which playmat is on the right of the setup card?",
-                            tuple(i for i in ids if i != left), "lord_playmat_right")
+                            tuple(i for i in ids if i != left), Key.LORD_PLAYMAT_RIGHT)
     return [left, right]
 
 
@@ -145,7 +149,7 @@ def choose_lord_playmat(lord: dict[str, Any]) -> Procedure:
         yield _playmat_step(record, "card", LORD_SETUP, "the setup card names its playmat")
         return record
     # Red Box: Catacomb Lord Room Setup, item 1: two playmats, D12 1-6 left, 7-12 right.
-    roll = yield Roll("d12", "the playmat (setup card: 1-6 left, 7-12 right)")
+    roll = yield Roll(Die.D12, "the playmat (setup card: 1-6 left, 7-12 right)")
     record = cards.playmats()[shown[half_of_d12(roll)]]
     side = ("left", "right")[half_of_d12(roll)]
     yield _playmat_step(record, "lord_d12", LORD_SETUP, f"D12 {roll}: the {side} playmat")
@@ -168,12 +172,13 @@ def lay_tiles(battle: Battle, lord_room: bool) -> Procedure:
     # tile only in a Lord room (Catacomb Lord Room Setup, item 2).
     character = yield from shuffle("Character Order tiles", "lay them out left to right",
                                    character)
-    yield Step("character_order", LORD_SETUP if lord_room else SETUP,
+    yield Step(StepKind.CHARACTER_ORDER, LORD_SETUP if lord_room else SETUP,
                "Character Order tiles, left to right: " + ", ".join(character),
                {"tiles": character, "verified": _tiles_verified(battle, character)})
     monster = yield from shuffle("Monster Order tiles", "lay them out left to right",
                                  [t["id"] for t in data.tiles_of("monster_order")])
-    yield Step("monster_order", SETUP, "Monster Order tiles, left to right: " + ", ".join(monster),
+    yield Step(StepKind.MONSTER_ORDER, SETUP,
+               "Monster Order tiles, left to right: " + ", ".join(monster),
                {"tiles": monster, "verified": _tiles_verified(battle, monster)})
     # Red Box: Solo & Co-Op Mode Setup: one Hero Target tile to each hero, at random.
     targets: dict[str, str] = {}
@@ -183,7 +188,7 @@ def lay_tiles(battle: Battle, lord_room: bool) -> Procedure:
             yield Pick("Hero Target tiles", f"{hero.name}'s tile", tuple(left)))
         left.remove(tile)
         targets[hero.id] = tile
-        yield Step("hero_target", SETUP, f"{hero.name} gets Hero Target tile {tile} "
+        yield Step(StepKind.HERO_TARGET, SETUP, f"{hero.name} gets Hero Target tile {tile} "
                    f"({data.tiles[tile]['text']})",
                    {"hero": hero.id, "tile": tile, "verified": data.tiles[tile]["verified"]})
     direction = yield from draw_direction(battle)
@@ -205,12 +210,12 @@ def draw_direction(battle: Battle) -> Procedure:
         left.remove(second)
         if tiles[second]["colour"] != tiles[first]["colour"]:
             break
-        yield Step("direction_discard", SETUP, f"{second} is {tiles[second]['colour']} like "
+        yield Step(StepKind.DIRECTION_DISCARD, SETUP, f"{second} is {tiles[second]['colour']} like "
                    f"{first}: discard it and draw again", {"tile": second})
     # Laid out green first, then blue: the book's placement example reads the green tile as the
     # first Direction tile (Overseer's reading; the tiles are read left to right).
     shown = sorted([first, second], key=lambda t: tiles[t]["colour"] != "green")
-    yield Step("direction", SETUP, "Direction tiles, left to right: " + ", ".join(
+    yield Step(StepKind.DIRECTION, SETUP, "Direction tiles, left to right: " + ", ".join(
         f"{t} ({tiles[t]['colour']}: {tiles[t]['text']})" for t in shown)
         + " (green laid first: Overseer's reading)",
         {"tiles": shown, "drawn": [first, second], "verified": False})
@@ -225,7 +230,7 @@ def _units(record: dict[str, Any]) -> Procedure:
     if "units" in record:
         return record["units"]
     return (yield EnterNumber(f"How many {record['name']} pieces does its Monster card show?",
-                              "units", 1, MAX_PIECES))
+                              Key.UNITS, 1, MAX_PIECES))
 
 
 def room_groups(battle: Battle, room: dict[str, Any]) -> Procedure:
@@ -260,7 +265,7 @@ def monster_metre(level: int, tile: str, drawn: list[str]) -> Procedure:
     drawn.append(card)
     record = cards.monster(card)
     units = yield from _units(record)
-    yield Step("monster_metre", SETUP, f"Monster Metre (level {level}): {record['name']}, "
+    yield Step(StepKind.MONSTER_METRE, SETUP, f"Monster Metre (level {level}): {record['name']}, "
                f"{units} piece{'s' if units != 1 else ''}",
                {"level": level, "monster": record["name"], "units": units, "verified": False})
     return Group(record["name"], units, tile)
@@ -272,9 +277,9 @@ def lord_minions(lord: dict[str, Any]) -> Procedure:
     for entry in lord["minions"]:
         if isinstance(entry, list):
             # Red Box: Catacomb Lord Room Setup, item 3: D12 1-6 left, 7-12 right.
-            roll = yield Roll("d12", f"minions: {entry[0]} (1-6) or {entry[1]} (7-12)")
+            roll = yield Roll(Die.D12, f"minions: {entry[0]} (1-6) or {entry[1]} (7-12)")
             chosen = entry[half_of_d12(roll)]
-            yield Step("minion_choice", LORD_SETUP, f"D12 {roll}: {chosen}",
+            yield Step(StepKind.MINION_CHOICE, LORD_SETUP, f"D12 {roll}: {chosen}",
                        {"roll": roll, "chosen": chosen, "options": list(entry)})
         else:
             chosen = entry
@@ -289,7 +294,7 @@ def choose_mercenary(lord: dict[str, Any]) -> Procedure:
     options = lord["mercenary"]
     if len(options) == 1:
         return options[0]
-    roll = yield Roll("d12", f"mercenary: {options[0]} (1-6) or {options[1]} (7-12)")
+    roll = yield Roll(Die.D12, f"mercenary: {options[0]} (1-6) or {options[1]} (7-12)")
     return options[half_of_d12(roll)]
 
 
@@ -377,14 +382,15 @@ def suppression_steps(battle: Battle, pieces: list[Piece], room: dict[str, Any] 
     battle.adventure.suppression = {}
     battle.adventure.room_suppresses = list(room["suppresses"]) if room else []
     if battle.adventure.room_suppresses:
-        yield Step("room_suppression", ROOM_CARD, "the Room card suppresses the heroes' "
+        yield Step(StepKind.ROOM_SUPPRESSION, ROOM_CARD, "the Room card suppresses the heroes' "
                    + ", ".join(battle.adventure.room_suppresses) + " for this battle",
                    {"shots": list(battle.adventure.room_suppresses), "verified": False})
     for piece in pieces:
         shots = cards.monster(piece.name).get("suppresses", []) if not piece.is_lord else []
         if shots:
             battle.adventure.suppression[piece.id] = list(shots)
-            yield Step("suppression", SUPPRESSION, f"while {piece.name} ({piece.id}) lives the "
+            yield Step(StepKind.SUPPRESSION, SUPPRESSION,
+                       f"while {piece.name} ({piece.id}) lives the "
                        f"heroes may not use: {', '.join(shots)}",
                        {"piece": piece.id, "shots": list(shots), "verified": False})
 
@@ -410,7 +416,7 @@ def setup_room(battle: Battle, action: dict[str, Any]) -> Procedure:
     _check_total(sum(cards.split_entry(e)[0] for q in cards.QUADRANTS for e in room[q]
                      if not cards.MONSTER_GROUP.match(cards.split_entry(e)[1])), room["name"])
     entered = room["source"] == campaign.ENTERED
-    yield Step("room", ENTERED_CARD if entered else ROOM_CARD, f"Battle Room: {room['name']}"
+    yield Step(StepKind.ROOM, ENTERED_CARD if entered else ROOM_CARD, f"Battle Room: {room['name']}"
                + (" (its card as the table entered it)" if entered else ""),
                {"room": room["id"], "verified": room["verified"], "entered": entered})
     record = yield from choose_playmat(battle, named)
@@ -448,7 +454,7 @@ def fix_lord(battle: Battle, lord: dict[str, Any]) -> Procedure:
     campaign.keep(battle, lord, "lord")
     battle.adventure.lord = lord["id"]
     battle.adventure.mercenary = cards.monster(mercenary)["name"]
-    yield Step("mercenary", LORD_CHOICES if len(lord["mercenary"]) > 1 else LORD_SETUP,
+    yield Step(StepKind.MERCENARY, LORD_CHOICES if len(lord["mercenary"]) > 1 else LORD_SETUP,
                f"{lord['name']}: the mercenary for this game is {mercenary}",
                {"lord": lord["id"], "mercenary": mercenary, "verified": lord["verified"]})
     return mercenary
@@ -470,7 +476,7 @@ def setup_lord_room(battle: Battle, action: dict[str, Any]) -> Procedure:
     least = sum(min(cards.split_entry(x)[0] for x in (e if isinstance(e, list) else [e]))
                 for e in lord["minions"])
     _check_total(least + 1, lord["name"])
-    yield Step("lord", LORD_SETUP, f"Catacomb Lord room: {lord['name']}",
+    yield Step(StepKind.LORD, LORD_SETUP, f"Catacomb Lord room: {lord['name']}",
                {"lord": lord["id"], "verified": lord["verified"]})
     record = yield from choose_lord_playmat(lord)
     tiles = yield from lay_tiles(battle, lord_room=True)

@@ -4,8 +4,9 @@ Shot Preference column of the AI Player Attack Behaviour table)."""
 from __future__ import annotations
 
 from overseer.rules.catacombs import rulebook
+from overseer.rules.catacombs.kinds import StepKind
 from overseer.rules.catacombs.state import RANGED, Battle, Piece, Shot
-from overseer.rules.procedure import Procedure, Roll, Step
+from overseer.rules.procedure import Die, Procedure, Roll, Step
 
 MELEE = frozenset({"melee"})
 
@@ -31,11 +32,12 @@ def d12_band(face: int, count: int) -> int | None:
 
 def roll_band(count: int, purpose: str) -> Procedure:
     while True:
-        face = yield Roll("d12", purpose)
+        face = yield Roll(Die.D12, purpose)
         index = d12_band(face, count)
         if index is not None:
             return face, index
-        yield Step("reroll", rulebook.SHOT_CHOICE, f"D12 {face} falls past the last of {count} "
+        yield Step(StepKind.REROLL, rulebook.SHOT_CHOICE,
+                   f"D12 {face} falls past the last of {count} "
                    "even bands: roll again (Overseer's ruling)", {"face": face, "bands": count})
 
 
@@ -45,7 +47,7 @@ def choose_sequence(battle: Battle, piece: Piece) -> Procedure:
     labels = [" then ".join(s.label() for s in seq) for seq in sequences]
 
     def chosen(index: int, how: str, text: str, **data: object) -> Step:
-        return Step("shot_sequence", rulebook.SHOT_CHOICE,
+        return Step(StepKind.SHOT_SEQUENCE, rulebook.SHOT_CHOICE,
                     f"{piece.name}: {labels[index]} ({text})",
                     {"piece": piece.id, "sequence": index, "how": how,
                      "shots": [s.label() for s in sequences[index]], **data})

@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from overseer.rules.catacombs import cards, clock, damage_tokens, rulebook
+from overseer.rules.catacombs.kinds import Key, StepKind, TargetKind
 from overseer.rules.catacombs.modifiers import apply_modifiers, bearer, not_applied, wound
 from overseer.rules.catacombs.shot_choice import RANGED
 from overseer.rules.catacombs.state import BY_HAND, CHARACTER_DAMAGE, Battle, Hero, Piece, Shot
 from overseer.rules.catacombs.targeting import Target, closest, in_sight
-from overseer.rules.procedure import ChooseSome, Pick, Procedure, Roll, Step, YesNo
+from overseer.rules.procedure import ChooseSome, Die, Pick, Procedure, Roll, Step, YesNo
 
 # How a piece acts at once (activation.activate): the piece, why it acts, the repeat depth.
 Act = Callable[[Battle, Piece, str, int], Procedure]
@@ -27,7 +28,7 @@ NO_DAMAGE_RANGED = frozenset({"web"})
 TOKEN_SHOTS = CHARACTER_DAMAGE | (RANGED - NO_DAMAGE_RANGED
                                   - {"vortex", "portal_trap", "hook", "heal", "summon_antient"})
 # Steps that show a shot hit a member of the Heroic Forces without damage: the key naming them.
-HIT_STEPS = {"clock": "who", "portal_trap": "target"}
+HIT_STEPS: dict[str, str] = {StepKind.CLOCK: "who", StepKind.PORTAL_TRAP: "target"}
 # How the shot step names a condition (Ice Box: Conditional Shot Operators).
 MUST_NOTES = {"damage": " (it must inflict damage for the sequence to go on)",
               "hit": " (it must hit an opposing character for the sequence to go on)"}
@@ -51,18 +52,19 @@ def rush(battle: Battle, piece: Piece, target: Target, why: str = "rush") -> Pro
     adjacent to the target if the ruler would carry the piece past it."""
     ruler = ruler_of(battle, piece)
     name = target_name(battle, target)
-    yield Step("move", rulebook.PERFORM,
+    yield Step(StepKind.MOVE, rulebook.PERFORM,
                f"{piece.name}: {why} toward {name} with Ruler {ruler}, passing through "
                f"obstacles; if the ruler reaches past {name}, stop adjacent to it",
                {"piece": piece.id, "toward": target.id, "ruler": ruler, "why": why})
-    if target.kind == "frozen_teammate":
+    if target.kind == TargetKind.FROZEN_TEAMMATE:
         battle.pieces[target.id].frozen = False
-        yield Step("freed", rulebook.PERFORM, f"{name} is freed: the ice shot piece is removed",
+        yield Step(StepKind.FREED, rulebook.PERFORM,
+                   f"{name} is freed: the ice shot piece is removed",
                    {"piece": target.id})
-    elif target.kind == "wyvern":
+    elif target.kind == TargetKind.WYVERN:
         battle.wyverns.remove(target.id)
         piece.riding = target.id
-        yield Step("rides", rulebook.PERFORM, f"{piece.name} now rides {name}",
+        yield Step(StepKind.RIDES, rulebook.PERFORM, f"{piece.name} now rides {name}",
                    {"piece": piece.id, "wyvern": target.id})
 
 
@@ -81,7 +83,8 @@ def resolve_hit(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedu
         yield from wound(battle, hero, total, rulebook.TOKENS, f"{piece.name}'s {shot.label()}")
         yield from apply_modifiers(battle, piece, taker or hero, shot, taker is None)
     else:
-        yield Step("miss", rulebook.TOKENS, f"{piece.name}'s {shot.label()} misses {hero.name} "
+        yield Step(StepKind.MISS, rulebook.TOKENS,
+                   f"{piece.name}'s {shot.label()} misses {hero.name} "
                    "(zero token)", {"piece": piece.id, "target": hero.id})
     # Red Box: Clock Template (errata): no zero token drawn, the target is pushed (even one that
     # took no damage; a rider is knocked off its mount); the fear modifier also moves a
@@ -95,18 +98,20 @@ def resolve_hit(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedu
     return total
 
 
-def move_to_random_rune(battle: Battle, piece: Piece, why: str) -> Procedure:
+def move_to_random_rune(battle: Battle, piece: Piece, why: str,
+                        rule: str = rulebook.NEW_SHOTS) -> Procedure:
     """New Character Shots, Move to Random Rune: the black Rune Die; on Cave of the Keystone
-    or for a flyer both dice, and the mover chooses between them (the AI: see below)."""
-    rune = yield Roll("rune", f"{piece.name}: move to random rune")
+    or for a flyer both dice, and the mover chooses between them (the AI: see below). ``rule``
+    is the section that makes the piece move (an Antient's: step 2's Special Exception)."""
+    rune = yield Roll(Die.RUNE, f"{piece.name}: move to random rune")
     keystone = battle.options.playmat == "cave-of-the-keystone"
     data: dict[str, object] = {"piece": piece.id, "rune": rune, "why": why}
     if not (piece.flying or keystone):
-        yield Step("move_to_rune", rulebook.NEW_SHOTS,
+        yield Step(StepKind.MOVE_TO_RUNE, rule,
                    f"{piece.name}: move to rune {rune}; if it is already there or the rune is "
                    "taken, stay", data)
         return
-    location = yield Roll("location", f"{piece.name}: move to random rune")
+    location = yield Roll(Die.LOCATION, f"{piece.name}: move to random rune")
     if location == rune:
         text = (f"{piece.name}: both dice show rune {rune}: move there; if it is already there "
                 "or the rune is taken, stay")
@@ -119,7 +124,7 @@ def move_to_random_rune(battle: Battle, piece: Piece, why: str) -> Procedure:
                 f"rune {rune} is taken, rune {location}; if both are taken, stay")
     if piece.flying and not keystone:
         text += "; a flyer on an obstacle climbs down within 1 inch at the start of its next turn"
-    yield Step("move_to_rune", rulebook.NEW_SHOTS, text,
+    yield Step(StepKind.MOVE_TO_RUNE, rule, text,
                {**data, "location": location, "choice": rune, "verified": location == rune})
 
 
@@ -127,14 +132,14 @@ def summon(battle: Battle, piece: Piece, shot: Shot, depth: int, act: Act) -> Pr
     """Clock template on the summoner, D12, Ruler 1; the summoned piece acts at once."""
     # Red Box: Clock Template (errata), summon shot.
     name = shot.summons or "?"
-    at_edge = yield YesNo(f"Is {piece.name} ({piece.id}) at the edge of the playmat?", "edge")
-    face = yield Roll("d12", f"{piece.name} summons {name}")
+    at_edge = yield YesNo(f"Is {piece.name} ({piece.id}) at the edge of the playmat?", Key.EDGE)
+    face = yield Roll(Die.D12, f"{piece.name} summons {name}")
     n = sum(1 for p in battle.pieces if p.startswith("summoned-")) + 1
     new_id = f"summoned-{n}"
     try:
         new = cards.piece_from_monster(new_id, name)
     except KeyError:
-        yield Step("summon", rulebook.CLOCK,
+        yield Step(StepKind.SUMMON, rulebook.CLOCK,
                    f"{piece.name} summons {name}: not in the card data; place it and run it by "
                    "its card", {"piece": piece.id, "summons": name, "known": False})
         return
@@ -146,7 +151,7 @@ def bring_in(battle: Battle, piece: Piece, new: Piece, at_edge: bool, face: int,
     """Place a summoned piece by the clock template and Ruler 1; it acts at once."""
     battle.pieces[new.id] = new
     side = ("flipped, 12 toward the centre" if at_edge else "12 toward the Hero Start Zone")
-    yield Step("summon", rulebook.CLOCK,
+    yield Step(StepKind.SUMMON, rulebook.CLOCK,
                f"{piece.name} summons {new.name} ({new.id}): clock template {side}, place it "
                f"at {face} o'clock with Ruler 1; it acts at once",
                {"piece": piece.id, "summoned": new.id, "summons": new.name, "face": face,
@@ -160,7 +165,7 @@ def summon_antient(battle: Battle, piece: Piece, depth: int, act: Act) -> Proced
     once. Which one: a blind draw among the unused (Overseer's ruling; the book lets the
     player performing the shot choose)."""
     if not battle.antients:
-        yield Step("instruction", rulebook.SUMMON_ANTIENT,
+        yield Step(StepKind.INSTRUCTION, rulebook.SUMMON_ANTIENT,
                    f"{piece.name} summons an unused Antient, but none was entered for this "
                    "battle: if the table has one, place it as a summon (clock template, D12, "
                    "Ruler 1) and play it by its card", {"piece": piece.id,
@@ -172,11 +177,11 @@ def summon_antient(battle: Battle, piece: Piece, depth: int, act: Act) -> Proced
         yield Pick("unused Antients", f"{piece.name}: summon antient", ids))
     new = battle.antients.pop(chosen)
     how = "the only one unused" if len(ids) == 1 else "drawn at random (Overseer's ruling)"
-    yield Step("antient", rulebook.SUMMON_ANTIENT,
+    yield Step(StepKind.ANTIENT, rulebook.SUMMON_ANTIENT,
                f"{piece.name} summons the unused Antient {new.name} ({new.id}): {how}",
                {"piece": piece.id, "antient": new.id, "unused": list(ids)})
-    at_edge = yield YesNo(f"Is {piece.name} ({piece.id}) at the edge of the playmat?", "edge")
-    face = yield Roll("d12", f"{piece.name} summons {new.name}")
+    at_edge = yield YesNo(f"Is {piece.name} ({piece.id}) at the edge of the playmat?", Key.EDGE)
+    face = yield Roll(Die.D12, f"{piece.name} summons {new.name}")
     yield from bring_in(battle, piece, new, at_edge, face, depth, act)
 
 
@@ -188,13 +193,13 @@ def heal(battle: Battle, piece: Piece) -> Procedure:
              and not p.teleported and not p.invulnerable]
     seen = yield from in_sight(battle, piece, mates, "teammates")
     if not seen:
-        yield Step("no_effect", rulebook.HEAL_SHOT, f"{piece.name}'s heal shot finds no "
+        yield Step(StepKind.NO_EFFECT, rulebook.HEAL_SHOT, f"{piece.name}'s heal shot finds no "
                    "teammate in sight", {"piece": piece.id})
         return
     chosen = yield from closest(battle, piece, seen, "teammate")
     mate = battle.pieces[chosen]
     mate.health += 1
-    yield Step("heal", rulebook.HEAL_SHOT,
+    yield Step(StepKind.HEAL, rulebook.HEAL_SHOT,
                f"{piece.name}'s heal shot: {mate.name} ({mate.id}) gains 1 health: "
                f"{mate.health} (Overseer's ruling: the nearest teammate in sight)",
                {"piece": piece.id, "healed": mate.id, "amount": 1, "health": mate.health})
@@ -209,17 +214,17 @@ def target_ranged(battle: Battle, piece: Piece) -> Procedure:
         return None
     tiles = battle.tables.tiles_of("hero_target")
     while True:
-        face = yield Roll("d12", f"{piece.name}: target ranged shot (Hero Target tiles)")
+        face = yield Roll(Die.D12, f"{piece.name}: target ranged shot (Hero Target tiles)")
         tile = next((t for t in tiles if t["low"] <= face <= t["high"]), None)
         if tile and tile["id"] in holders:
             hero = holders[tile["id"]]
-            yield Step("target", rulebook.TARGET_RANGED,
+            yield Step(StepKind.TARGET, rulebook.TARGET_RANGED,
                        f"target ranged shot: D12 {face} selects {tile['text']} ({hero.name})",
                        {"piece": piece.id, "target": hero.id, "column": "hero_target_tile",
                         "face": face, "tile": tile["id"], "verified": tile["verified"]})
             return hero
         # A tile nobody holds: roll again (Overseer's ruling).
-        yield Step("reroll", rulebook.TARGET_RANGED,
+        yield Step(StepKind.REROLL, rulebook.TARGET_RANGED,
                    f"D12 {face} selects a Hero Target tile no hero on the playmat holds: "
                    "roll again", {"face": face})
 
@@ -261,14 +266,14 @@ def watched(proc: Procedure, steps: list[Step]) -> Procedure:
 def own_steps(steps: list[Step]) -> list[Step]:
     """The steps of the shot itself: a piece it makes act (summon, repeat) is not the shot."""
     for n, step in enumerate(steps):
-        if step.kind == "active_character":
+        if step.kind == StepKind.ACTIVE_CHARACTER:
             return steps[:n]
     return steps
 
 
 def inflicted_damage(battle: Battle, steps: list[Step]) -> bool:
     """A member of the Heroic Forces lost health."""
-    return any(s.kind == "damage" and s.data.get("target") in battle.heroes for s in steps)
+    return any(s.kind == StepKind.DAMAGE and s.data.get("target") in battle.heroes for s in steps)
 
 
 def hit_enemy(battle: Battle, steps: list[Step]) -> bool:
@@ -283,7 +288,7 @@ def condition_step(piece: Piece, shot: Shot, met: bool) -> Step:
     text = (f"{piece.name}'s {shot.label()} had to {what} and did: the sequence goes on" if met
             else f"{piece.name}'s {shot.label()} had to {what} and did not: the rest of its "
             "sequence is not performed")
-    return Step("condition", rulebook.CONDITIONAL, text,
+    return Step(StepKind.CONDITION, rulebook.CONDITIONAL, text,
                 {"piece": piece.id, "shot": shot.label(), "must": shot.must, "met": met})
 
 
@@ -291,13 +296,13 @@ def perform_shot(battle: Battle, piece: Piece, target: Target, shot: Shot,
                  depth: int, act: Act) -> Procedure:
     """One shot. Returns True when the sequence ends here (teleport)."""
     kind = shot.kind
-    hero = battle.heroes.get(target.id) if target.kind == "enemy" else None
+    hero = battle.heroes.get(target.id) if target.kind == TargetKind.ENEMY else None
     must = MUST_NOTES.get(shot.must or "", "")
-    yield Step("shot", rulebook.PERFORM, f"{piece.name}: {shot.label()}{must}",
+    yield Step(StepKind.SHOT, rulebook.PERFORM, f"{piece.name}: {shot.label()}{must}",
                {"piece": piece.id, "shot": shot.label(), "target": target.id,
                 **({"must": shot.must} if shot.must else {})})
     if hero is not None and (not hero.alive or hero.away is not None):
-        yield Step("no_effect", rulebook.PERFORM, f"{hero.name} is no longer on the playmat",
+        yield Step(StepKind.NO_EFFECT, rulebook.PERFORM, f"{hero.name} is no longer on the playmat",
                    {"piece": piece.id, "target": hero.id})
         return False
     if shot.modifiers and kind not in TOKEN_SHOTS and kind not in BY_HAND:
@@ -313,7 +318,7 @@ def perform_shot(battle: Battle, piece: Piece, target: Target, shot: Shot,
         yield from perform_shot(battle, piece, target, Shot("melee"), depth, act)
     elif kind == "teleport":
         piece.teleported = True
-        yield Step("teleport", rulebook.PERFORM,
+        yield Step(StepKind.TELEPORT, rulebook.PERFORM,
                    f"{piece.name} moves to the Teleported! card; when it next acts it returns "
                    "on a random rune and performs its melee shot", {"piece": piece.id})
         return True
@@ -332,7 +337,7 @@ def perform_shot(battle: Battle, piece: Piece, target: Target, shot: Shot,
     elif kind in RANGED:
         yield from ranged(battle, piece, target, shot)
     else:
-        yield Step("instruction", rulebook.PERFORM,
+        yield Step(StepKind.INSTRUCTION, rulebook.PERFORM,
                    f"{piece.name}: perform {shot.label()} as its card says (the AI rules do not "
                    "cover this shot)", {"piece": piece.id, "shot": shot.label(),
                                         "implemented": False})
@@ -343,13 +348,14 @@ def character_damage(battle: Battle, piece: Piece, target: Target, shot: Shot) -
     """Melee, bite, roll...: reposition as a rush, then the Attack template must cover the
     target; if it does, draw and resolve the damage tokens."""
     yield from rush(battle, piece, target, "reposition for " + shot.label())
-    if target.kind != "enemy":
+    if target.kind != TargetKind.ENEMY:
         return
     hero = battle.heroes[target.id]
     covered = yield YesNo(f"Place the Attack template over {piece.name} (visible through the "
-                          f"hole). Does it cover {hero.name}, even partly?", "template")
+                          f"hole). Does it cover {hero.name}, even partly?", Key.TEMPLATE)
     if not covered:
-        yield Step("miss", rulebook.PERFORM, f"the Attack template does not reach {hero.name}",
+        yield Step(StepKind.MISS, rulebook.PERFORM,
+                   f"the Attack template does not reach {hero.name}",
                    {"piece": piece.id, "target": hero.id})
         return
     yield from resolve_hit(battle, piece, hero, shot)
@@ -358,21 +364,22 @@ def character_damage(battle: Battle, piece: Piece, target: Target, shot: Shot) -
 def ranged(battle: Battle, piece: Piece, target: Target, shot: Shot) -> Procedure:
     kind = shot.kind
     if kind in NO_DAMAGE_RANGED:
-        yield Step("instruction", rulebook.WEB_SHOT,
+        yield Step(StepKind.INSTRUCTION, rulebook.WEB_SHOT,
                    f"{piece.name}: {shot.label()} deals no damage; the AI rules do not say "
                    "where it lands: place its piece as the card says (it stays on the playmat)",
                    {"piece": piece.id, "shot": shot.label(), "implemented": False})
         return
-    hero: Hero | None = battle.heroes.get(target.id) if target.kind == "enemy" else None
+    hero: Hero | None = battle.heroes.get(target.id) if target.kind == TargetKind.ENEMY else None
     if "target" in shot.modifiers:
         hero = yield from target_ranged(battle, piece)
         if hero is None:
-            yield Step("no_effect", rulebook.TARGET_RANGED, "no hero holds a Hero Target tile",
+            yield Step(StepKind.NO_EFFECT, rulebook.TARGET_RANGED,
+                       "no hero holds a Hero Target tile",
                        {"piece": piece.id})
             return
-        in_range = yield YesNo(f"Is {hero.name} within Ruler 3 of {piece.name}?", "in_range")
+        in_range = yield YesNo(f"Is {hero.name} within Ruler 3 of {piece.name}?", Key.IN_RANGE)
         if not in_range:
-            yield Step("miss", rulebook.TARGET_RANGED, f"{hero.name} is out of range",
+            yield Step(StepKind.MISS, rulebook.TARGET_RANGED, f"{hero.name} is out of range",
                        {"piece": piece.id, "target": hero.id})
             if kind == "dagger":
                 yield from dagger_move(battle, piece, "it was out of range")
@@ -390,7 +397,7 @@ def ranged(battle: Battle, piece: Piece, target: Target, shot: Shot) -> Procedur
     if kind == "dagger":
         yield from dagger_move(battle, piece, None if dealt else "its token was a zero")
     elif kind == "boomerang":
-        yield from boomerang_return(battle, piece, Target(hero.id, "enemy"))
+        yield from boomerang_return(battle, piece, Target(hero.id, TargetKind.ENEMY))
 
 
 def dagger_move(battle: Battle, piece: Piece, missed: str | None) -> Procedure:
@@ -398,7 +405,7 @@ def dagger_move(battle: Battle, piece: Piece, missed: str | None) -> Procedure:
     rune for the AI). ``missed`` says why the dagger inflicted nothing, if it did not."""
     if missed is not None:
         # The book places the move after the damage and says nothing of a dagger that misses.
-        yield Step("dagger_move", rulebook.NEW_RANGED,
+        yield Step(StepKind.DAGGER_MOVE, rulebook.NEW_RANGED,
                    f"{piece.name}'s dagger inflicted no damage ({missed}); {piece.name} still "
                    "moves to rune (Overseer's ruling: the move is part of the dagger shot, "
                    "not a reward for a hit)", {"piece": piece.id, "missed": missed,
@@ -414,11 +421,11 @@ def boomerang_return(battle: Battle, piece: Piece, target: Target) -> Procedure:
     if not ids:
         return
     under = yield ChooseSome(f"Lay Ruler 3 on the boomerang pointing at {piece.name}: which "
-                             "enemies are beneath it?", tuple(ids), "under_ruler")
+                             "enemies are beneath it?", tuple(ids), Key.UNDER_RULER)
     for hero_id in under:
         yield from wound(battle, battle.heroes[hero_id], 1, rulebook.NEW_RANGED,
                          "boomerang's return")
-    yield Step("instruction", rulebook.NEW_RANGED, "remove the boomerang piece", {})
+    yield Step(StepKind.INSTRUCTION, rulebook.NEW_RANGED, "remove the boomerang piece", {})
 
 
 def portal_trap(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedure:
@@ -428,13 +435,15 @@ def portal_trap(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedu
     level = damage_tokens.levels(shot)[0]
     token = yield from damage_tokens.draw(battle, level, f"{piece.name}: portal trap")
     if token.value == 0:
-        yield Step("miss", rulebook.TOKENS, f"the portal trap misses {hero.name} (zero token)",
+        yield Step(StepKind.MISS, rulebook.TOKENS,
+                   f"the portal trap misses {hero.name} (zero token)",
                    {"piece": piece.id, "target": hero.id})
         yield from damage_tokens.settle(battle, [token])
         return
-    face = yield Roll("d12", f"portal trap on {hero.name}")
+    face = yield Roll(Die.D12, f"portal trap on {hero.name}")
     row = next(r for r in battle.tables.portal_trap if r["low"] <= face <= r["high"])
-    yield Step("portal_trap", rulebook.NEW_RANGED, f"portal trap D12 {face}: {row['outcome']}, "
+    yield Step(StepKind.PORTAL_TRAP, rulebook.NEW_RANGED,
+               f"portal trap D12 {face}: {row['outcome']}, "
                f"{row['damage']} damage", {"target": hero.id, "face": face,
                                           "outcome": row["outcome"], "damage": row["damage"]})
     yield from wound(battle, hero, row["damage"], rulebook.NEW_RANGED, "portal trap")
@@ -448,12 +457,13 @@ def portal_outcome(battle: Battle, hero: Hero, outcome: str) -> Procedure:
     non-zero token would call for (Red Box: Clock Template (errata))."""
     if outcome == "teleported":
         hero.away = "teleported"
-        yield Step("teleported", rulebook.NEW_RANGED, f"{hero.name} goes onto the Teleported! "
+        yield Step(StepKind.TELEPORTED, rulebook.NEW_RANGED,
+                   f"{hero.name} goes onto the Teleported! "
                    "card (no clock template push: it has left the playmat)",
                    {"hero": hero.id, "push": False})
     elif outcome == "random_rune":
-        rune = yield Roll("rune", f"portal trap: {hero.name} to a random rune")
-        yield Step("move_to_rune", rulebook.NEW_RANGED,
+        rune = yield Roll(Die.RUNE, f"portal trap: {hero.name} to a random rune")
+        yield Step(StepKind.MOVE_TO_RUNE, rulebook.NEW_RANGED,
                    f"{hero.name} moves to rune {rune}; if it is already there or the rune is "
                    "taken, it stays (no clock template push: the portal trap moves it instead, "
                    "Overseer's ruling)", {"hero": hero.id, "rune": rune, "push": False,
@@ -461,13 +471,13 @@ def portal_outcome(battle: Battle, hero: Hero, outcome: str) -> Procedure:
     elif outcome == "rush":
         # Results 4-5: no damage and the character stays where it is. The errata pushes after
         # any non-zero token, damage or not; the portal trap table does not say otherwise.
-        yield Step("portal_push", rulebook.CLOCK,
+        yield Step(StepKind.PORTAL_PUSH, rulebook.CLOCK,
                    f"{hero.name} stays on the playmat and the token was not a zero: the clock "
                    "template pushes it (Overseer's ruling: the portal trap table is silent, the "
                    "errata pushes on any non-zero token even without damage)",
                    {"hero": hero.id, "push": True, "verified": False})
         yield from clock.push(battle, hero.id, "portal trap (non-zero token)")
-        yield Step("instruction", rulebook.NEW_RANGED, f"{hero.name} may perform a rush "
+        yield Step(StepKind.INSTRUCTION, rulebook.NEW_RANGED, f"{hero.name} may perform a rush "
                    "shot", {"hero": hero.id})
     else:
         # Result 12: the character is placed where it chooses, which a push would not change.
@@ -475,11 +485,11 @@ def portal_outcome(battle: Battle, hero: Hero, outcome: str) -> Procedure:
         where = ("the Hidden Cave card (hidden_cave_visit, via the portal trap) or an "
                  "unoccupied rune of its choice" if cave else "an unoccupied rune of its choice "
                  "(the Hidden Cave is not in this game)")
-        yield Step("portal_push", rulebook.CLOCK,
+        yield Step(StepKind.PORTAL_PUSH, rulebook.CLOCK,
                    f"no clock template push for {hero.name}: it is placed on {where} instead "
                    "(Overseer's ruling: the placement replaces the push)",
                    {"hero": hero.id, "push": False, "verified": False})
-        yield Step("instruction", rulebook.NEW_RANGED, f"{hero.name} goes to {where}",
+        yield Step(StepKind.INSTRUCTION, rulebook.NEW_RANGED, f"{hero.name} goes to {where}",
                    {"hero": hero.id, "hidden_cave": cave})
 
 
@@ -488,17 +498,17 @@ def repeat(battle: Battle, piece: Piece, target: Target, depth: int, act: Act) -
     targeting chose it for this shot, otherwise the one target selection finds now."""
     mates = [p.id for p in battle.pieces.values()
              if p.alive and p.id != piece.id and not p.frozen and not p.teleported]
-    if target.kind == "repeat_teammate":
+    if target.kind == TargetKind.REPEAT_TEAMMATE:
         # Advanced Target Selection, 2: the teammate already chosen is the one that acts.
         seen = [target.id] if target.id in mates else []
     else:
         seen = yield from in_sight(battle, piece, mates, "teammates")
     if not seen or depth >= MAX_REPEATS:
-        yield Step("no_effect", rulebook.PERFORM, f"{piece.name}'s repeat shot finds no "
+        yield Step(StepKind.NO_EFFECT, rulebook.PERFORM, f"{piece.name}'s repeat shot finds no "
                    "teammate", {"piece": piece.id})
         return
     # Overseer's ruling: the nearest teammate in sight (the priority columns rank enemies).
     chosen = yield from closest(battle, piece, seen, "teammate")
-    yield Step("repeat", rulebook.PERFORM, f"{battle.pieces[chosen].name} acts again "
+    yield Step(StepKind.REPEAT, rulebook.PERFORM, f"{battle.pieces[chosen].name} acts again "
                f"(repeat shot by {piece.name})", {"piece": piece.id, "repeats": chosen})
     yield from act(battle, battle.pieces[chosen], "repeat", depth + 1)

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from overseer.rules.catacombs import rulebook
+from overseer.rules.catacombs.kinds import Key, StepKind, TargetKind
 from overseer.rules.catacombs.order import direction_prompt, scanning
 from overseer.rules.catacombs.state import Battle, Hero, Piece
 from overseer.rules.procedure import ChooseOne, ChooseSome, Procedure, Step
@@ -18,7 +19,7 @@ class Target:
     repeat, a wild wyvern."""
 
     id: str
-    kind: str  # enemy, frozen_teammate, repeat_teammate, wyvern
+    kind: TargetKind
 
 
 def in_sight(battle: Battle, piece: Piece, ids: list[str], what: str) -> Procedure:
@@ -30,7 +31,7 @@ def in_sight(battle: Battle, piece: Piece, ids: list[str], what: str) -> Procedu
     ruler = battle.tables.behaviour[piece.type].ruler
     seen = yield ChooseSome(
         f"LOS check for {piece.name} ({piece.id}): Ruler {ruler}, 360 degrees, out to the "
-        f"playmat's edge. Which {what} are in its line of sight?", tuple(ids), "los")
+        f"playmat's edge. Which {what} are in its line of sight?", tuple(ids), Key.LOS)
     return list(seen)
 
 
@@ -45,7 +46,7 @@ def closest(battle: Battle, piece: Piece, ids: list[str], what: str) -> Procedur
         return ids[0]
     chosen = yield ChooseOne(
         f"Which {what} is closest to {piece.name} ({piece.id})? If equally close, the first "
-        f"{scanning(battle)}.", tuple(ids), "closest")
+        f"{scanning(battle)}.", tuple(ids), Key.CLOSEST)
     return chosen
 
 
@@ -57,38 +58,39 @@ def equally_closest(battle: Battle, piece: Piece, ids: list[str], what: str) -> 
         return list(ids)
     chosen = yield ChooseOne(
         f"Which {what} is closest to {piece.name} ({piece.id})? If two or more are equally "
-        f"close, answer {TIE}.", (*ids, TIE), "closest")
+        f"close, answer {TIE}.", (*ids, TIE), Key.CLOSEST)
     if chosen != TIE:
         return [chosen]
     if len(ids) == 2:
         return list(ids)
     while True:
         tied = yield ChooseSome(f"Which of them are equally closest to {piece.name} "
-                                f"({piece.id})? Choose two or more.", tuple(ids), "equally_close")
+                                f"({piece.id})? Choose two or more.", tuple(ids), Key.EQUALLY_CLOSE)
         if tied:
             return list(tied)  # one alone: that one is the closest after all
-        yield Step("reask", rulebook.STEP3, "no candidate was chosen: say which are equally "
-                   "closest", {"piece": piece.id, "question": "equally_close"})
+        yield Step(StepKind.REASK, rulebook.STEP3, "no candidate was chosen: say which are equally "
+                   "closest", {"piece": piece.id, "question": Key.EQUALLY_CLOSE})
 
 
 def advanced_target(battle: Battle, piece: Piece) -> Procedure:
     """Advanced Target Selection, items 1 to 3, in order; None when none applies."""
     # Red Box: AI Player Behaviour, Advanced Target Selection, 1: a frozen teammate.
     frozen = [p.id for p in battle.pieces.values() if p.alive and p.frozen and p.id != piece.id]
-    options: list[tuple[str, list[str], str]] = [("frozen_teammate", frozen, "frozen teammates")]
+    options: list[tuple[TargetKind, list[str], str]] = [
+        (TargetKind.FROZEN_TEAMMATE, frozen, "frozen teammates")]
     # 2: a teammate for the repeat shot, only if this character has one.
     if any(s.kind == "repeat" for seq in piece.sequences for s in seq):
         mates = [p.id for p in battle.pieces.values()
                  if p.alive and p.id != piece.id and not p.frozen and not p.teleported]
-        options.append(("repeat_teammate", mates, "teammates"))
+        options.append((TargetKind.REPEAT_TEAMMATE, mates, "teammates"))
     # 3: a wild wyvern to ride, unless this character already rides one.
     if piece.riding is None:
-        options.append(("wyvern", list(battle.wyverns), "wild wyverns"))
+        options.append((TargetKind.WYVERN, list(battle.wyverns), "wild wyverns"))
     for kind, ids, what in options:
         seen = yield from in_sight(battle, piece, ids, what)
         if seen:
             chosen = yield from closest(battle, piece, seen, what[:-1])
-            yield Step("target", rulebook.ADVANCED,
+            yield Step(StepKind.TARGET, rulebook.ADVANCED,
                        f"{piece.name} targets {chosen}: nearest {what[:-1]} in sight",
                        {"piece": piece.id, "target": chosen, "column": "advanced",
                         "criterion": kind, "candidates": seen})
@@ -123,10 +125,11 @@ def select_target(battle: Battle, piece: Piece, visible: list[Hero]) -> Procedur
     """Step 3: the Primary, Secondary and Tie Breaker columns of the piece's type, then the
     Direction tiles. ``visible`` holds at least one enemy."""
     if len(visible) == 1:
-        yield Step("target", rulebook.STEP3, f"{piece.name} targets {visible[0].name}: the only "
+        yield Step(StepKind.TARGET, rulebook.STEP3,
+                   f"{piece.name} targets {visible[0].name}: the only "
                    "enemy in sight", {"piece": piece.id, "target": visible[0].id,
                                       "column": "only", "candidates": [visible[0].id]})
-        return Target(visible[0].id, "enemy")
+        return Target(visible[0].id, TargetKind.ENEMY)
     row = battle.tables.behaviour[piece.type]
     candidates = list(visible)
     # Red Box: AI Player Behaviour, step 3 (errata): Primary, Secondary, Tie Breaker columns.
@@ -140,19 +143,19 @@ def select_target(battle: Battle, piece: Piece, visible: list[Hero]) -> Procedur
         else:
             candidates = CRITERIA[criterion](candidates)
         if len(candidates) == 1:
-            yield Step("target", rulebook.STEP3,
+            yield Step(StepKind.TARGET, rulebook.STEP3,
                        f"{piece.name} targets {candidates[0].name}: {column.replace('_', ' ')} "
                        f"column, {criterion.replace('_', ' ')}",
                        {"piece": piece.id, "target": candidates[0].id, "column": column,
                         "criterion": criterion, "candidates": before,
                         "verified": row.is_verified(column)})
-            return Target(candidates[0].id, "enemy")
+            return Target(candidates[0].id, TargetKind.ENEMY)
     # Still tied: the first Direction tile, then the second.
     ids = tuple(h.id for h in candidates)
     chosen = yield ChooseOne(direction_prompt(battle, "of " + ", ".join(
-        h.name for h in candidates)), ids, "first_by_direction")
-    yield Step("target", rulebook.STEP3,
+        h.name for h in candidates)), ids, Key.FIRST_BY_DIRECTION)
+    yield Step(StepKind.TARGET, rulebook.STEP3,
                f"{piece.name} targets {battle.heroes[chosen].name}: still tied, direction tiles",
                {"piece": piece.id, "target": chosen, "column": "direction",
                 "candidates": list(ids)})
-    return Target(chosen, "enemy")
+    return Target(chosen, TargetKind.ENEMY)

@@ -14,6 +14,7 @@ from overseer.rules.conquest import rulebook
 from overseer.rules.conquest.cards import Card
 from overseer.rules.conquest.decks import reshuffle_discards
 from overseer.rules.conquest.health import lose, take_from_bank
+from overseer.rules.conquest.kinds import Key, StepKind
 from overseer.rules.conquest.state import TEAM_NAMES, ConquestState, other
 from overseer.rules.procedure import ChooseOne, Procedure, Step, YesNo
 
@@ -56,7 +57,7 @@ def on_damage(state: ConquestState, play: CardPlay, hits: tuple[str, ...],
             victim = state.controller[disc]
             if victim not in state.stunned:
                 state.stunned.append(victim)
-                yield Step("stun", rulebook.STUNNED,
+                yield Step(StepKind.STUN, rulebook.STUNNED,
                            f"{victim} ({disc}) is stunned for their next turn.",
                            {"player": victim, "disc": disc})
 
@@ -76,32 +77,32 @@ def after_shots(state: ConquestState, play: CardPlay,
         # pile back into the deck. The card itself is discarded after its ability (Turn Summary).
         if (yield YesNo(prompt=f"Reset: shuffle the {TEAM_NAMES[team]} discard pile "
                                f"({len(state.discards[team])} cards) back into the deck?",
-                        key="reset")):
+                        key=Key.RESET)):
             moved = reshuffle_discards(state, team)
-            yield Step("reset", rulebook.CARD_DECKS,
+            yield Step(StepKind.RESET, rulebook.CARD_DECKS,
                        f"{TEAM_NAMES[team]} shuffles {moved} discarded cards back into its deck "
                        f"({len(state.decks[team])} cards).",
                        {"team": team, "moved": moved, "deck": len(state.decks[team])})
         else:
-            yield Step("reset", rulebook.CARD_DECKS, "Reset not used.",
+            yield Step(StepKind.RESET, rulebook.CARD_DECKS, "Reset not used.",
                        {"team": team, "moved": 0, "deck": len(state.decks[team])})
     elif play.ability == "surprise_attack":
         # Conquest: Quick Tutorial, Turn 2 - Surprise Attack: may play another card from hand.
         hand = state.hands[play.player]
         if not hand:
-            yield Step("surprise_attack", rulebook.SURPRISE_ATTACK,
+            yield Step(StepKind.SURPRISE_ATTACK, rulebook.SURPRISE_ATTACK,
                        f"Surprise Attack: {play.player} has no card left to play.",
                        {"card": None})
             return
         extra = yield ChooseOne(prompt="Surprise Attack: play another card from your hand?",
-                                options=(*hand, NONE), key="surprise_attack")
-        yield Step("surprise_attack", rulebook.SURPRISE_ATTACK,
+                                options=(*hand, NONE), key=Key.SURPRISE_ATTACK)
+        yield Step(StepKind.SURPRISE_ATTACK, rulebook.SURPRISE_ATTACK,
                    f"Surprise Attack: {play.player} "
                    f"{'plays ' + state.cards[extra].title if extra != NONE else 'plays no card'}.",
                    {"card": None if extra == NONE else extra})
         if extra != NONE:
             yield from play_card(state, play.player, extra)
     elif play.ability == "other":
-        yield Step("ability", rulebook.ABILITIES,
+        yield Step(StepKind.ABILITY, rulebook.ABILITIES,
                    f"{play.card.title}: the table resolves this ability by hand.",
                    {"ability": "other"})

@@ -10,6 +10,7 @@ cards into a deck only puts them back into the set.
 
 from __future__ import annotations
 
+from overseer.rules.conquest.kinds import Key, StepKind
 from overseer.rules.conquest.state import TEAM_NAMES, ConquestState
 from overseer.rules.procedure import Pick, Procedure, Step
 
@@ -20,17 +21,18 @@ def draw(state: ConquestState, player: str, rule: str) -> Procedure:
     team = state.players[player]
     deck = state.decks[team]
     if not deck:
-        yield Step("draw", rule, f"{player} cannot draw: the {TEAM_NAMES[team]} deck is empty.",
+        yield Step(StepKind.DRAW, rule,
+                   f"{player} cannot draw: the {TEAM_NAMES[team]} deck is empty.",
                    {"player": player, "card": None, "deck": 0})
         return
     if len(deck) == 1:
         card_id = deck[0]
     else:
         card_id = yield Pick(pool=f"{team} deck", purpose=f"{player} draws a card",
-                             options=tuple(deck), key="draw")
+                             options=tuple(deck), key=Key.DRAW)
     deck.remove(card_id)
     state.hands[player].append(card_id)
-    yield Step("draw", rule, f"{player} draws {state.cards[card_id].title} "
+    yield Step(StepKind.DRAW, rule, f"{player} draws {state.cards[card_id].title} "
                f"({len(deck)} left in the {TEAM_NAMES[team]} deck).",
                {"player": player, "card": card_id, "deck": len(deck)})
 

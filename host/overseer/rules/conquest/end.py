@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from overseer.rules.conquest import rulebook
+from overseer.rules.conquest.kinds import StepKind
 from overseer.rules.conquest.state import TEAM_NAMES, TEAMS, ConquestState, Over
 from overseer.rules.procedure import Procedure, Step
 
@@ -40,7 +41,7 @@ def finish(state: ConquestState, reason: str, detail: str) -> Procedure:
     how = ("tie on tokens, broken by cards in hand" if tie and win else
            "tie on tokens and cards in hand: a draw (ruling)" if tie else "most tokens")
     result = f"{TEAM_NAMES[win]} wins ({how})" if win else f"no winner ({how})"
-    yield Step("game_over", rulebook.WINNING,
+    yield Step(StepKind.GAME_OVER, rulebook.WINNING,
                f"Game over: {REASONS[reason]} ({detail}). {result}.",
                {"reason": reason, "winner": win, "tokens": dict(state.pools),
                 "cards_in_hand": dict(state.over.cards_in_hand), "tie_break": bool(tie and win)})

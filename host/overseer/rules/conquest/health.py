@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from overseer.rules.conquest.end import finish
+from overseer.rules.conquest.kinds import StepKind
 from overseer.rules.conquest.state import TEAM_NAMES, ConquestState
 from overseer.rules.procedure import Procedure, Step
 
@@ -21,7 +22,7 @@ def lose(state: ConquestState, team: str, amount: int, rule: str, why: str,
     text = f"{TEAM_NAMES[team]} loses {lost} Health Token{'s' * (lost != 1)} ({why})"
     if captured and capture_by is not None:
         text += f"; {TEAM_NAMES[capture_by]} captures one"
-    yield Step("health", rule, text + ".",
+    yield Step(StepKind.HEALTH, rule, text + ".",
                {"team": team, "lost": lost, "captured": captured, "pools": dict(state.pools),
                 "bank": state.bank})
     # Conquest: Winning the Game - a pool emptied ends the game at once.
@@ -35,7 +36,7 @@ def take_from_bank(state: ConquestState, team: str, amount: int, rule: str, why:
     taken = min(amount, state.bank)
     state.bank -= taken
     state.pools[team] += taken
-    yield Step("health", rule,
+    yield Step(StepKind.HEALTH, rule,
                f"{TEAM_NAMES[team]} takes {taken} Health Token{'s' * (taken != 1)} from the bank "
                f"({why}).",
                {"team": team, "healed": taken, "pools": dict(state.pools), "bank": state.bank})

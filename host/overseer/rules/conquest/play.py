@@ -9,6 +9,7 @@ from overseer.rules.conquest import rulebook
 from overseer.rules.conquest.abilities import CardPlay, after_shots
 from overseer.rules.conquest.cards import ABILITIES, SHOTS, Card, shot_label
 from overseer.rules.conquest.decks import discard
+from overseer.rules.conquest.kinds import Key, StepKind
 from overseer.rules.conquest.shots import resolve
 from overseer.rules.conquest.state import TEAM_NAMES, ConquestState
 from overseer.rules.conquest.turns import end_turn
@@ -61,20 +62,20 @@ def card_facts(card: Card) -> Procedure:
             options = SHOTS if not shots else (*SHOTS, END)
             shot = yield ChooseOne(prompt=f"{card.title}: shot {len(shots) + 1} of the sequence, "
                                           "left to right" + (" (or end)" if shots else "") + "?",
-                                   options=options, key="shot")
+                                   options=options, key=Key.SHOT)
             if shot == END:
                 break
             shots.append(shot)
     ability = card.ability
     if ability == "unknown":
         ability = yield ChooseOne(prompt=f"{card.title}: which ability does the card show?",
-                                  options=(*ABILITIES, "other"), key="ability")
+                                  options=(*ABILITIES, "other"), key=Key.ABILITY)
     armour = card.armour
     if armour == "unknown":
         armour = "yes" if (yield YesNo(prompt=f"{card.title}: does it show the armour icon?",
-                                       key="armour_icon")) else "no"
+                                       key=Key.ARMOUR_ICON)) else "no"
     if (shots, ability, armour) != (list(card.shots), card.ability, card.armour):
-        yield Step("card_facts", rulebook.SHOT_SEQUENCES,
+        yield Step(StepKind.CARD_FACTS, rulebook.SHOT_SEQUENCES,
                    f"{card.title} as read off the card: "
                    f"{', then '.join(map(shot_label, shots))}; ability {ability}; "
                    f"armour {armour}.",
@@ -89,7 +90,7 @@ def play_card(state: ConquestState, player: str, card_id: str) -> Procedure:
     team = state.players[player]
     state.hands[player].remove(card_id)
     state.in_play.append(card_id)
-    yield Step("play", rulebook.TURN, f"{player} plays {card.title}.",
+    yield Step(StepKind.PLAY, rulebook.TURN, f"{player} plays {card.title}.",
                {"player": player, "card": card_id})
     shots, ability, armour = yield from card_facts(card)
     play = CardPlay(card=card, ability=ability, player=player)
@@ -101,12 +102,12 @@ def play_card(state: ConquestState, player: str, card_id: str) -> Procedure:
     if armour == "yes":
         # Conquest: Abilities and Armour - an armour card stays face up with the team.
         state.retained[team].append(card_id)
-        yield Step("retain", rulebook.ABILITIES,
+        yield Step(StepKind.RETAIN, rulebook.ABILITIES,
                    f"{card.title} is kept face up for its armour.",
                    {"team": team, "card": card_id})
     else:
         discard(state, team, card_id)
-        yield Step("discard", rulebook.CARD_DECKS, f"{card.title} goes to the discard pile.",
+        yield Step(StepKind.DISCARD, rulebook.CARD_DECKS, f"{card.title} goes to the discard pile.",
                    {"team": team, "card": card_id})
 
 
@@ -119,7 +120,7 @@ def play_turn(state: ConquestState, player: str, card_id: str) -> Procedure:
         team = state.players[player]
         state.hands[player].remove(card_id)
         discard(state, team, card_id)
-        yield Step("stunned_play", rulebook.STUNNED,
+        yield Step(StepKind.STUNNED_PLAY, rulebook.STUNNED,
                    f"{player} is stunned: {state.cards[card_id].title} is discarded and "
                    "ignored; one Rush shot (no damage).",
                    {"player": player, "card": card_id})

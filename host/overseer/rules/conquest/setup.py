@@ -20,6 +20,7 @@ from overseer.keys import at, check_keys
 from overseer.rules.conquest import rulebook
 from overseer.rules.conquest.cards import ABILITIES, SHOTS, Card
 from overseer.rules.conquest.decks import draw
+from overseer.rules.conquest.kinds import Key, StepKind
 from overseer.rules.conquest.state import (
     TEAM_NAMES,
     TEAMS,
@@ -29,7 +30,7 @@ from overseer.rules.conquest.state import (
     disc_id,
 )
 from overseer.rules.conquest.turns import begin_turn
-from overseer.rules.procedure import Procedure, Roll, Step
+from overseer.rules.procedure import Die, Procedure, Roll, Step
 
 SETUP_KEYS = ("players", "health", "draw_at_end", "last_stand", "first", "cards")
 FACTS = ("shots", "ability", "armour")
@@ -139,19 +140,19 @@ def start(state: ConquestState) -> Procedure:
     """The start action: the first team, the starting hands, then the first turn begins."""
     if state.first is None:
         # Conquest: Turn Summary - the first team is random. Ruling: a D12, 1-6 Sword, 7-12 Skull.
-        face = yield Roll(die="d12", purpose="first team: 1-6 Sword, 7-12 Skull",
-                          key="first_team")
+        face = yield Roll(die=Die.D12, purpose="first team: 1-6 Sword, 7-12 Skull",
+                          key=Key.FIRST_TEAM)
         state.first = "sword" if face <= 6 else "skull"
-        yield Step("first_team", rulebook.TURN,
+        yield Step(StepKind.FIRST_TEAM, rulebook.TURN,
                    f"D12 rolled {face}: the {TEAM_NAMES[state.first]} goes first.",
                    {"team": state.first, "roll": face})
     else:
-        yield Step("first_team", rulebook.TURN,
+        yield Step(StepKind.FIRST_TEAM, rulebook.TURN,
                    f"The {TEAM_NAMES[state.first]} goes first (set by the table).",
                    {"team": state.first, "roll": None})
     for player in state.players:
         size = hand_size(state, player)
-        yield Step("deal", rulebook.CARD_DECKS,
+        yield Step(StepKind.DEAL, rulebook.CARD_DECKS,
                    f"{player} ({TEAM_NAMES[state.players[player]]}) draws {size} cards.",
                    {"player": player, "cards": size})
         for _ in range(size):

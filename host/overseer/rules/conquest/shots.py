@@ -16,6 +16,7 @@ from overseer.rules.conquest import rulebook
 from overseer.rules.conquest.abilities import CardPlay, on_damage
 from overseer.rules.conquest.cards import SHOT_DAMAGE, shot_label, split_shot
 from overseer.rules.conquest.decks import discard
+from overseer.rules.conquest.kinds import Key, StepKind
 from overseer.rules.conquest.state import TEAM_NAMES, ConquestState, other
 from overseer.rules.procedure import (
     AnswerError,
@@ -61,21 +62,21 @@ def _hits(state: ConquestState, play: CardPlay, shot: str) -> Procedure:
         hits = yield ChooseHits(
             prompt=f"{label} shot: which {TEAM_NAMES[enemy]} discs did it hit directly? "
                    "(none if it missed; a hit off a wall does not count)",
-            options=state.team_discs(enemy), key="hits", teammates=state.team_discs(team))
+            options=state.team_discs(enemy), key=Key.HITS, teammates=state.team_discs(team))
         return hits
     # Conquest: Reference, Target Modifier - name one enemy disc; a miss allows one more flick
     # from where the ranged disc stopped; only the target can be damaged.
     aim = yield ChooseOne(prompt=f"{label} shot: which {TEAM_NAMES[enemy]} disc is the target?",
-                          options=state.team_discs(enemy), key="target")
-    yield Step("target", rulebook.TARGET_MODIFIER,
+                          options=state.team_discs(enemy), key=Key.TARGET)
+    yield Step(StepKind.TARGET, rulebook.TARGET_MODIFIER,
                f"{play.player} designates {aim} as the target of the {label} shot.",
                {"target": aim})
-    hit = yield YesNo(prompt=f"Did the {label} shot hit {aim} directly?", key="hit")
+    hit = yield YesNo(prompt=f"Did the {label} shot hit {aim} directly?", key=Key.HIT)
     if not hit:
-        yield Step("second_flick", rulebook.TARGET_MODIFIER,
+        yield Step(StepKind.SECOND_FLICK, rulebook.TARGET_MODIFIER,
                    f"Missed {aim}: one more flick from where the {kind.replace('_', ' ')} "
                    "disc stopped.", {"target": aim})
-        hit = yield YesNo(prompt=f"Second flick: did it hit {aim} directly?", key="hit")
+        hit = yield YesNo(prompt=f"Second flick: did it hit {aim} directly?", key=Key.HIT)
     return (aim,) if hit else ()
 
 
@@ -87,12 +88,12 @@ def resolve(state: ConquestState, play: CardPlay, shot: str) -> Procedure:
     label = shot_label(shot)
     if kind == "rush":
         # Conquest: Reference, Rush Shot - repositions; never damages.
-        yield Step("shot", rulebook.RUSH_SHOT,
+        yield Step(StepKind.SHOT, rulebook.RUSH_SHOT,
                    f"{play.player}: Rush shot (no damage).", {"shot": shot, "hits": []})
         return
     hits = yield from _hits(state, play, shot)
     if not hits:
-        yield Step("shot", rulebook.SHOT_TYPES,
+        yield Step(StepKind.SHOT, rulebook.SHOT_TYPES,
                    f"{play.player}: {label} shot hits nothing.", {"shot": shot, "hits": []})
         return
     base = SHOT_DAMAGE[kind]  # Conquest: Reference - damage by shot type
@@ -101,17 +102,17 @@ def resolve(state: ConquestState, play: CardPlay, shot: str) -> Procedure:
         # it 3 damage instead of 2. Ruling: asked before the defenders decide on armour.
         extra = yield ChooseOne(prompt="Power Wave hit: discard a card from your hand for 3 "
                                        "damage instead of 2?",
-                                options=(*state.hands[play.player], NONE), key="power_wave")
+                                options=(*state.hands[play.player], NONE), key=Key.POWER_WAVE)
         if extra != NONE:
             state.hands[play.player].remove(extra)
             discard(state, team, extra)
             base = 3
-            yield Step("power_wave", rulebook.POWER_WAVE,
+            yield Step(StepKind.POWER_WAVE, rulebook.POWER_WAVE,
                        f"{play.player} discards {state.cards[extra].title}: the Power Wave "
                        "inflicts 3 instead of 2.", {"discarded": extra})
     # Conquest: Shot Types - a single shot hitting both enemy discs directly does double damage.
     damage = base * 2 if len(hits) == 2 else base
-    yield Step("shot", rulebook.SHOT_TYPES,
+    yield Step(StepKind.SHOT, rulebook.SHOT_TYPES,
                f"{play.player}: {label} shot hits {' and '.join(hits)} for {damage} damage"
                f"{' (both enemy discs: double)' if len(hits) == 2 else ''}.",
                {"shot": shot, "hits": list(hits), "damage": damage})
@@ -121,14 +122,14 @@ def resolve(state: ConquestState, play: CardPlay, shot: str) -> Procedure:
         # one retained armour card to block all damage of one shot.
         spend = yield ChooseOne(prompt=f"{TEAM_NAMES[enemy]}: spend a retained armour card to "
                                        f"block this shot ({damage} damage)?",
-                                options=(*retained, NONE), key="armour")
+                                options=(*retained, NONE), key=Key.ARMOUR)
         if spend != NONE:
             retained.remove(spend)
             discard(state, enemy, spend)
             # ... and what the attacker's ability would have done with that damage.
             cancelled = play.ability == "stunned" or (play.ability == "capture_life"
                                                       and not play.captured)
-            yield Step("armour", rulebook.ABILITIES,
+            yield Step(StepKind.ARMOUR, rulebook.ABILITIES,
                        f"{TEAM_NAMES[enemy]} spends {state.cards[spend].title}'s armour: the "
                        f"shot's damage is blocked"
                        f"{' and so is ' + play.ability.replace('_', ' ') if cancelled else ''}; "

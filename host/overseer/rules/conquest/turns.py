@@ -12,6 +12,7 @@ from overseer.rules.conquest import rulebook
 from overseer.rules.conquest.decks import draw
 from overseer.rules.conquest.end import finish
 from overseer.rules.conquest.health import lose
+from overseer.rules.conquest.kinds import StepKind
 from overseer.rules.conquest.state import TEAM_NAMES, ConquestState, other
 from overseer.rules.procedure import Procedure, Step
 
@@ -23,7 +24,7 @@ def begin_turn(state: ConquestState) -> Procedure:
     state.turn_number += 1
     disc = state.next_disc(team)
     player = state.controller[disc]
-    yield Step("turn", rulebook.TURN,
+    yield Step(StepKind.TURN, rulebook.TURN,
                f"Turn {state.turn_number}: {player} acts with {disc} ({TEAM_NAMES[team]}).",
                {"number": state.turn_number, "team": team, "disc": disc, "player": player})
     # Conquest: Winning the Game, Advanced Rule - a team with an empty deck but cards in hand
@@ -37,7 +38,7 @@ def begin_turn(state: ConquestState) -> Procedure:
     if not state.hands[player]:
         yield from finish(state, "cannot_play", f"{player} has no card to play")
     if player in state.stunned:
-        yield Step("stunned", rulebook.STUNNED,
+        yield Step(StepKind.STUNNED, rulebook.STUNNED,
                    f"{player} is stunned: the card they play is discarded and ignored; "
                    "they make one Rush shot.", {"player": player})
 
@@ -46,7 +47,7 @@ def end_turn(state: ConquestState, player: str) -> Procedure:
     """Obstacle rush, the optional draw at the end, the tracker flip; the next turn begins."""
     team = state.players[player]
     # Conquest: Moving Obstacles - a Rush shot with any one obstacle; it deals no damage.
-    yield Step("obstacle_rush", rulebook.MOVING_OBSTACLES,
+    yield Step(StepKind.OBSTACLE_RUSH, rulebook.MOVING_OBSTACLES,
                f"{player}: Rush shot with any one Obstacle Disc (no damage).", {"player": player})
     # Conquest: Turn Summary, Advanced Rule - draw at the end instead of the start.
     if state.options.draw_at_end:
@@ -54,7 +55,7 @@ def end_turn(state: ConquestState, player: str) -> Procedure:
     # Conquest: Card Decks - flip the team's turn tracker after the turn.
     state.tracker[team] = 3 - state.tracker[team]
     state.team_to_act = other(team)
-    yield Step("tracker", rulebook.TURN_TRACKERS,
+    yield Step(StepKind.TRACKER, rulebook.TURN_TRACKERS,
                f"{TEAM_NAMES[team]} flips its tracker: {state.next_disc(team)} acts next.",
                {"team": team, "next_disc": state.next_disc(team)})
     yield from begin_turn(state)

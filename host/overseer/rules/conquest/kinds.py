@@ -1,0 +1,49 @@
+"""The names the Conquest rules and the screens share: the kinds of trace step (``Step.kind``)
+and the keys of the questions (``key=``).
+
+StrEnums: each member equals the string the traces, the scenario files and the session log
+hold, so a member renamed breaks the code that uses it (and a test), never a screen in silence.
+"""
+
+from enum import StrEnum
+
+
+class StepKind(StrEnum):
+    FIRST_TEAM = "first_team"
+    DEAL = "deal"
+    TURN = "turn"
+    DRAW = "draw"
+    STUNNED = "stunned"
+    PLAY = "play"
+    CARD_FACTS = "card_facts"
+    STUNNED_PLAY = "stunned_play"
+    SHOT = "shot"
+    TARGET = "target"
+    SECOND_FLICK = "second_flick"
+    POWER_WAVE = "power_wave"
+    ARMOUR = "armour"
+    HEALTH = "health"
+    STUN = "stun"
+    ABILITY = "ability"
+    RESET = "reset"
+    SURPRISE_ATTACK = "surprise_attack"
+    RETAIN = "retain"
+    DISCARD = "discard"
+    OBSTACLE_RUSH = "obstacle_rush"
+    TRACKER = "tracker"
+    GAME_OVER = "game_over"
+
+
+class Key(StrEnum):
+    FIRST_TEAM = "first_team"  # a roll with its own key
+    DRAW = "draw"  # a pick with its own key
+    SHOT = "shot"
+    ABILITY = "ability"
+    ARMOUR_ICON = "armour_icon"
+    HITS = "hits"
+    TARGET = "target"
+    HIT = "hit"
+    POWER_WAVE = "power_wave"
+    ARMOUR = "armour"
+    RESET = "reset"
+    SURPRISE_ATTACK = "surprise_attack"
