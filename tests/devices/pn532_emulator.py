@@ -13,11 +13,12 @@ The host side is the real driver library (nfcpy); this is the far end of its ser
   as the chip does. With the reader's receive CRC off (nfcpy turns it off for Type 2 tags) the
   answers carry their CRC_A and the 4-bit ACK/NAK arrive as one byte.
 - ``PtyPn532`` serves a ``Pn532`` on a pty pair in a thread (``path`` is the serial port to
-  give the library); ``LoopSerial`` is an in-process serial port object for the library's TTY
-  transport.
+  give the library); ``LoopSerial`` is an in-process serial port object and ``LoopTTY`` the
+  library's own TTY transport on it.
 
 Faults for the tests: ``remove_after_reads`` (the tag leaves mid-read), ``fail_reads`` (READ
-commands the tag does not answer), ``garble`` (the next response frames get a bad checksum),
+commands the tag does not answer), ``garble`` (the next response frames get a bad checksum;
+``garble_code``: the next answer to one command),
 ``silent`` (the chip answers nothing at all).
 """
 
@@ -28,6 +29,8 @@ import select
 import threading
 import tty
 from collections import deque
+
+from nfc.clf.transport import TTY
 
 ACK = bytes.fromhex("0000ff00ff00")
 NACK = bytes.fromhex("0000ffff0000")
@@ -129,6 +132,7 @@ class Pn532:
         # faults
         self.silent = False
         self.garble = 0
+        self.garble_code: int | None = None  # garble the next answer to this command only
         self.fail_reads = 0
         self.remove_after_reads: int | None = None
 
@@ -181,7 +185,6 @@ class Pn532:
                 return None
             length = buf[4] << 8 | buf[5]
             head, checksum = 7, (buf[4] + buf[5] + buf[6]) & 0xFF
-            self.extended += 1
         else:
             length, head, checksum = buf[2], 4, (buf[2] + buf[3]) & 0xFF
         if checksum != 0:
@@ -191,6 +194,7 @@ class Pn532:
             return None
         body = bytes(buf[head:head + length])
         dcs = buf[head + length]
+        self.extended += head == 7
         del buf[:head + length + 1]
         if (sum(body) + dcs) & 0xFF != 0 or not body or body[0] != 0xD4:
             return b"BAD"
@@ -209,8 +213,10 @@ class Pn532:
         if data is None:
             return ACK + frame_of(b"\x7f")
         response = frame_of(bytes([0xD5, code + 1]) + data)
-        if self.garble:
-            self.garble -= 1
+        if self.garble or self.garble_code == code:
+            self.garble = max(0, self.garble - 1)
+            if self.garble_code == code:
+                self.garble_code = None
             response = response[:-2] + bytes([response[-2] ^ 0x5A]) + response[-1:]
         self._last = response
         return ACK + response
@@ -363,7 +369,7 @@ class PtyPn532:
         self._master, self._slave = os.openpty()
         tty.setraw(self._slave)  # raw before the host opens it: no echo, no line editing
         self.path = os.ttyname(self._slave)
-        self._lock = threading.Lock()
+        self.lock = threading.Lock()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._serve, name="pn532-emulator", daemon=True)
         self._thread.start()
@@ -377,7 +383,7 @@ class PtyPn532:
                 data = os.read(self._master, 4096)
             except OSError:
                 return
-            with self._lock:
+            with self.lock:
                 out = self.chip.feed(data)
             if out:
                 os.write(self._master, out)
@@ -428,3 +434,16 @@ class LoopSerial:
 
     def close(self) -> None:
         self.is_open = False
+
+
+class LoopTTY(TTY):
+    """nfcpy's own TTY transport over a ``LoopSerial``: the library's framing code runs as on a
+    real port; only the port object is in-process."""
+
+    def __init__(self, chip: Pn532) -> None:
+        self.chip = chip
+        super().__init__("pn532-emulator")
+
+    def open(self, port: str, baudrate: int = 115200) -> None:
+        self.close()
+        self.tty = LoopSerial(self.chip, port, baudrate, timeout=0.05)
