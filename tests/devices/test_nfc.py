@@ -4,12 +4,12 @@
 from __future__ import annotations
 
 import pytest
+from pn532_emulator import LoopTTY, Ntag215, Pn532, PtyPn532, frame_of
 
 from overseer.app.events import Tap, UnknownTap
 from overseer.app.inbox import Inbox
 from overseer.devices.nfc import NfcTags, Reader, ReaderLost, TagWatcher
 from overseer.devices.tags import CardRef, TagMap
-from pn532_emulator import LoopTTY, Ntag215, Pn532, PtyPn532, frame_of
 
 ROOM = CardRef("catacombs", "room", "zothas-gatehouse")
 LORD = CardRef("catacombs", "lord", "phoshar-the-dragon")

@@ -21,15 +21,22 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import ndef
 
 from overseer.app.events import Tap, UnknownTap
 from overseer.app.inbox import Inbox
-from overseer.devices.tags import CardRef, TagError, TagMap, card_from_records, card_record, uid_text
+from overseer.devices.tags import (
+    CardRef,
+    TagError,
+    TagMap,
+    card_from_records,
+    card_record,
+    uid_text,
+)
 
 log = logging.getLogger("overseer.nfc")
 
@@ -122,7 +129,7 @@ class Reader:
         except BaseException:
             transport.close()
             raise
-        device._path = port  # what nfcpy's own device search would have set
+        device._path = port  # type: ignore[attr-defined]  # as nfcpy's own device search does
         return cls(device, transport)
 
     def close(self) -> None:
@@ -151,9 +158,8 @@ class Reader:
         """The tag on the reader (nfcpy's RemoteTarget; ``uid``: only that one), or None."""
         from nfc.clf import RemoteTarget
 
-        target = RemoteTarget(TARGET)
-        if uid is not None:
-            target.sel_req = bytearray(uid)
+        wanted = {} if uid is None else {"sel_req": bytearray(uid)}
+        target = RemoteTarget(TARGET, **wanted)
         return self.clf.sense(target, iterations=1)
 
     def _tag(self, target: Any) -> Any:
@@ -241,7 +247,7 @@ def _check_writable(tag: Any, current: list[ndef.Record], record: ndef.Record,
     if not tag.ndef.is_writeable:
         raise ReadFailed("the tag is read-only: use another tag, or name this one by its UID "
                          "(overseer tags register)")
-    size = len(b"".join(ndef.message_encoder([record])))
+    size = len(b"".join(cast(Iterable[bytes], ndef.message_encoder([record]))))
     if size > tag.ndef.capacity:
         raise ReadFailed(f"the tag holds {tag.ndef.capacity} bytes; the card needs {size}")
     if current and not overwrite:
