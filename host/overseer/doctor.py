@@ -21,6 +21,7 @@ from types import ModuleType
 
 PARTS = ("pico", "nfc", "oled")  # what --without may leave out
 I2C_SLAVE = 0x0703  # linux/i2c-dev.h
+MIN_PYTHON = (3, 11)  # as pyproject.toml's requires-python
 
 
 @dataclass(frozen=True)
@@ -49,11 +50,13 @@ def _session_module(name: str) -> ModuleType:
 # --------------------------------------------------------------------------- the checks
 
 
-def check_python(args: argparse.Namespace) -> Finding:
-    version = ".".join(map(str, sys.version_info[:3]))
-    if sys.version_info >= (3, 11):
+def check_python(args: argparse.Namespace, running: tuple[int, ...] = sys.version_info[:3]
+                 ) -> Finding:
+    version = ".".join(map(str, running))
+    if tuple(running) >= MIN_PYTHON:
         return Finding("python", True, f"Python {version}")
-    return Finding("python", False, f"Python {version} is too old: Overseer needs 3.11 or newer",
+    return Finding("python", False, f"Python {version} is too old: Overseer needs "
+                   f"{'.'.join(map(str, MIN_PYTHON))} or newer",
                    "install Raspberry Pi OS Bookworm (Python 3.11) or newer")
 
 

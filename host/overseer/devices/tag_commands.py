@@ -147,7 +147,7 @@ def _uid_from_reader(args: argparse.Namespace) -> str | None:
 
 
 def cmd_read(args: argparse.Namespace) -> int:
-    from overseer.devices.nfc import ReadFailed, Reader
+    from overseer.devices.nfc import Reader, ReadFailed
 
     try:
         tag_map = _tag_map(args.db)
