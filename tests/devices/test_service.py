@@ -71,6 +71,7 @@ def test_verify_would_catch_an_unknown_key(installed):
 
 @needs_analyze
 def test_the_unit_exposure_is_low(installed):
+    assert ANALYZE is not None
     result = subprocess.run([ANALYZE, "security", "--offline=yes", str(installed)],
                             capture_output=True, text=True, timeout=60, cwd=installed.parent)
     if "--offline" in result.stderr and result.returncode != 0:

@@ -15,6 +15,7 @@ from overseer.devices.tags import (
     cards,
     check_card,
     check_uid,
+    message_octets,
     tag_map_path,
 )
 
@@ -25,7 +26,7 @@ def test_a_card_record_is_an_external_type_with_a_short_text_payload():
     record = card_record(ROOM)
     assert record.type == RECORD_TYPE == "urn:nfc:ext:overseer:card"
     assert bytes(record.data) == b"1 catacombs room zothas-gatehouse"
-    octets = b"".join(ndef.message_encoder([record]))
+    octets = message_octets([record])
     assert octets == b"\xd4\x0d\x21overseer:card1 catacombs room zothas-gatehouse"
     assert card_from_records(ndef.message_decoder(octets)) == ROOM
 
@@ -63,7 +64,7 @@ def test_every_catacombs_monster_room_and_lord_and_every_conquest_card_gets_a_ta
     assert len({ref for ref, _ in catacombs}) == len(catacombs)
     conquest = cards("conquest")
     assert len(conquest) == 56 and {ref.kind for ref, _ in conquest} == {"card"}
-    longest = max(len(b"".join(ndef.message_encoder([card_record(ref)])))
+    longest = max(len(message_octets([card_record(ref)]))
                   for ref, _ in catacombs + conquest)
     assert longest + 3 <= 144  # in its TLV, on the smallest NTAG21x sticker (NTAG213)
 

@@ -21,9 +21,9 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 import ndef
 
@@ -35,6 +35,7 @@ from overseer.devices.tags import (
     TagMap,
     card_from_records,
     card_record,
+    message_octets,
     uid_text,
 )
 
@@ -247,7 +248,7 @@ def _check_writable(tag: Any, current: list[ndef.Record], record: ndef.Record,
     if not tag.ndef.is_writeable:
         raise ReadFailed("the tag is read-only: use another tag, or name this one by its UID "
                          "(overseer tags register)")
-    size = len(b"".join(cast(Iterable[bytes], ndef.message_encoder([record]))))
+    size = len(message_octets([record]))
     if size > tag.ndef.capacity:
         raise ReadFailed(f"the tag holds {tag.ndef.capacity} bytes; the card needs {size}")
     if current and not overwrite:

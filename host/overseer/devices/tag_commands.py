@@ -60,6 +60,7 @@ def write_cards(reader: Any, todo: list[tuple[CardRef, str]], out: Out, *,
             f"{ask} on the reader")
         while True:
             target = wait_for_tag(reader, skip=last)
+            assert target is not None  # no timeout: it waits until a tag comes
             uid = uid_text(bytes(target.sdd_res))
             try:
                 last = reader.write(target, ref, overwrite)

@@ -21,6 +21,7 @@ import tomllib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 import ndef
 
@@ -60,6 +61,11 @@ def card_record(ref: CardRef) -> ndef.Record:
         if not _WORD.match(value):
             raise TagError(f"a card's {name} is lower-case letters, digits and '-', not {value!r}")
     return ndef.Record(RECORD_TYPE, "", f"{FORMAT} {ref}".encode("ascii"))
+
+
+def message_octets(records: Iterable[ndef.Record]) -> bytes:
+    """The NDEF message of ``records``, as it goes on a tag."""
+    return b"".join(cast(Iterable[bytes], ndef.message_encoder(records)))
 
 
 def card_from_records(records: Iterable[ndef.Record]) -> CardRef | None:
