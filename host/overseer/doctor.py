@@ -241,7 +241,8 @@ def report(findings: list[Finding], out: Callable[[str], None] = print) -> int:
 def parser() -> argparse.ArgumentParser:
     from overseer.devices.nfc import DEFAULT_PORT, PORT_ENV, default_port
 
-    p = argparse.ArgumentParser(prog="overseer doctor", description=(__doc__ or "").split("\n\n")[0])
+    about = (__doc__ or "").split("\n\n")[0]
+    p = argparse.ArgumentParser(prog="overseer doctor", description=about)
     p.add_argument("--port", default=default_port(),
                    help=f"the NFC reader's serial port (default: ${PORT_ENV} or {DEFAULT_PORT})")
     p.add_argument("--db", metavar="FILE", help="the game store (see docs/session.md)")
