@@ -356,3 +356,15 @@ def wait_for(condition, timeout: float = 10) -> bool:
 
 def vars_of(ref: CardRef) -> tuple[str, str, str]:
     return ref.game, ref.kind, ref.card
+
+
+def test_a_tag_that_failed_to_read_does_not_hold_back_the_card_before_it(table):
+    table.chip.place(written_tag(ROOM))
+    table.poll()
+    table.chip.place(written_tag(LORD, OTHER_UID))
+    table.chip.fail_reads = 10_000
+    table.poll(times=30)  # 3 s with an unreadable tag on the reader
+    table.chip.fail_reads = 0
+    table.chip.place(written_tag(ROOM))
+    table.poll()
+    assert table.inputs == [Tap(*vars_of(ROOM))] * 2

@@ -25,7 +25,8 @@ class Hand(io.StringIO):
 
     def write(self, text: str) -> int:
         prompt = text.endswith("on the reader") or (
-            text.startswith("    tag") and not text.endswith("read back"))
+            text.startswith("    tag") and not text.endswith("read back")
+            and "garbled" not in text)
         if prompt and self.tags:
             with self.emulator.lock:
                 self.emulator.chip.place(self.tags.pop(0))
@@ -149,6 +150,33 @@ def test_read_prints_what_the_tag_names(monkeypatch, emulator, tmp_path):
     assert json.loads(hand.getvalue()) == {"uid": "04102030405007", "by": "tag map",
                                            "card": "catacombs room bholoth-cemetery",
                                            "problem": None}
+
+
+def test_a_garbled_answer_while_writing_writes_the_same_tag_again():
+    from pn532_emulator import LoopTTY, Pn532
+
+    from overseer.devices.tag_commands import write_cards
+
+    chip = Pn532()
+    reader = Reader.on(LoopTTY(chip))
+    said: list[str] = []
+    tag = blank(3)
+
+    def out(text: str) -> None:
+        said.append(text)
+        if text.endswith("on the reader"):
+            chip.place(tag)
+            chip.garble_code = 0x42  # the tag's first answer comes back garbled
+
+    ref = CardRef("conquest", "card", "salavi")
+    try:
+        assert write_cards(reader, [(ref, "Salavi")], out) == 1
+    finally:
+        reader.close()
+    assert said[1].startswith("    tag 04102030405003: the reader's answer was garbled (")
+    assert said[1].endswith("): writing it again")
+    assert said[2] == "    tag 04102030405003: written and read back"
+    assert names(tag) == b"1 conquest card salavi"
 
 
 def chip_tag_with(tag: Ntag215, ref: CardRef) -> None:

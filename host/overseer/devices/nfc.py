@@ -99,19 +99,27 @@ class Reader:
         self.name = str(device)
 
     @classmethod
-    def open(cls, port: str) -> Reader:
+    def open(cls, port: str, tries: int = 2) -> Reader:
         """The PN532 on serial port ``port`` (a symlink such as /dev/serial0 is followed, so that
         nfcpy sees the Pi's mini UART by its name); ReaderLost when it cannot be opened or does
-        not answer as a PN532."""
+        not answer as a PN532 in ``tries`` starts (a PN532 just powered up may miss the
+        first)."""
         load_nfcpy()
         from nfc.clf.transport import TTY
 
         path = os.path.realpath(port)
-        try:
-            transport = TTY(path)
-        except OSError as err:  # pyserial's SerialException is an OSError too
-            raise ReaderLost(f"cannot open the NFC reader's port {port}: {_why(err)}") from None
-        return cls.on(transport, port)
+        for attempt in range(tries):
+            try:
+                transport = TTY(path)
+            except OSError as err:  # pyserial's SerialException is an OSError too
+                raise ReaderLost(f"cannot open the NFC reader's port {port}: "
+                                 f"{_why(err)}") from None
+            try:
+                return cls.on(transport, port)
+            except ReaderLost:
+                if attempt == tries - 1:
+                    raise
+        raise ReaderLost(f"the NFC reader on {port} was not tried")  # tries < 1
 
     @classmethod
     def on(cls, transport: Any, port: str | None = None) -> Reader:
@@ -296,7 +304,8 @@ class TagWatcher:
         self.reader: Reader | None = None
         self._next_open = 0.0
         self._lost = False  # said that the reader is lost, not yet that it is back
-        self._held: str | None = None  # the UID on the reader, already counted
+        self._held: str | None = None  # the UID on the reader, already counted (or failed)
+        self._held_key: object | None = None  # what the tag on the reader counted as
         self._last: tuple[object, float] | None = None  # the last thing counted, last seen
 
     def notify(self, text: str) -> None:
@@ -322,7 +331,7 @@ class TagWatcher:
         if uid == self._held:  # still on the reader: it counted when it came
             self._seen(now)
             return
-        self._held = uid
+        self._held, self._held_key = uid, None
         try:
             found = self._read(reader, target, uid)
         except OSError as err:
@@ -400,6 +409,7 @@ class TagWatcher:
         if card is None:
             card = self._mapped(found.uid)
         key: object = card if card is not None else ("uid", found.uid)
+        self._held_key = key
         if self._last is not None and self._last[0] == key and \
                 now - self._last[1] < self.repeat_window:
             what = f"the card {card}" if card is not None else f"the tag {found.uid}"
@@ -413,7 +423,8 @@ class TagWatcher:
             self._put(Tap(card.game, card.kind, card.card))
 
     def _seen(self, now: float) -> None:
-        if self._last is not None:
+        """The tag on the reader is still there: what it counted as was last seen now."""
+        if self._last is not None and self._last[0] == self._held_key:
             self._last = (self._last[0], now)
 
     def _mapped(self, uid: str) -> CardRef | None:

@@ -68,6 +68,12 @@ def write_cards(reader: Any, todo: list[tuple[CardRef, str]], out: Out, *,
                 last = uid
                 out(f"    tag {uid}: {err}")
                 continue
+            except OSError as err:
+                if not reader.probe():
+                    raise
+                last = None  # a garbled answer: the same tag again
+                out(f"    tag {uid}: the reader's answer was garbled ({err}): writing it again")
+                continue
             out(f"    tag {last}: written and read back")
             break
     return len(todo)
