@@ -4,7 +4,7 @@ nfcpy and the PN532 emulator behind a pty, with the reader polled as the gadget 
 The baseline, in the same run, is one poll with no tag on the reader (sense only): the floor
 under the figure is the poll interval plus that. The emulator answers at once; a real PN532 at
 115200 baud adds the wire time of each frame.
-Usage: python bench/nfc.py [taps]
+Usage: python bench/nfc_reader.py [taps]
 """
 
 from __future__ import annotations
