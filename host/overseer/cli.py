@@ -6,11 +6,10 @@ import argparse
 import json
 import sys
 
-from overseer import scenario as scenarios
-from overseer.session import commands as session_commands
-
 
 def cmd_scenario(args: argparse.Namespace) -> int:
+    from overseer import scenario as scenarios
+
     try:
         scn = scenarios.load(args.file)
         if args.upgrade:
@@ -41,14 +40,38 @@ def build_parser() -> argparse.ArgumentParser:
     how.add_argument("--upgrade", action="store_true",
                      help="print the file as format 2 (checked, not run)")
     p.set_defaults(func=cmd_scenario)
+    from overseer.session import commands as session_commands
+
     session_commands.add(sub)
+    add_tags(sub)
+    add_doctor(sub)
     sub.add_parser("play", help="play in the terminal (the default; `overseer play --help`)",
                    add_help=False)
     return parser
 
 
+def add_tags(sub: argparse._SubParsersAction) -> None:
+    from overseer.devices import tag_commands
+
+    tag_commands.add(sub)
+
+
+def add_doctor(sub: argparse._SubParsersAction) -> None:
+    sub.add_parser("doctor", help="check what the gadget needs (`overseer doctor --help`)",
+                   add_help=False)
+
+
+def run_doctor(argv: list[str]) -> int:
+    """``overseer doctor``: before the parser is built, so that it imports only its checks."""
+    from overseer.doctor import main as doctor_main
+
+    return doctor_main(argv)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["doctor"]:
+        return run_doctor(argv[1:])
     if not argv or argv[0] == "play" or (argv[0].startswith("-") and argv[0] not in
                                          ("-h", "--help")):
         from overseer.terminal import main as terminal_main

@@ -1,0 +1,266 @@
+"""``overseer doctor``: is everything the gadget needs there? One line per part, in plain words,
+with what to do about a problem; exit status 1 when a needed part is missing.
+
+It imports only what each check needs (no rules, no screens), so it answers fast on a Pi Zero,
+and it never prints a traceback: a check that breaks is reported as that check's problem.
+Checks: the Python version, the Pico on USB, the NFC reader answering, the Pi's own OLED on I2C
+(optional), the game store writable and sound, the store's lock free, the tag map readable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import importlib.util
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+PARTS = ("pico", "nfc", "oled")  # what --without may leave out
+I2C_SLAVE = 0x0703  # linux/i2c-dev.h
+MIN_PYTHON = (3, 11)  # as pyproject.toml's requires-python
+
+
+@dataclass(frozen=True)
+class Finding:
+    part: str
+    ok: bool
+    text: str
+    fix: str | None = None
+    needed: bool = True
+
+
+Check = Callable[[argparse.Namespace], Finding]
+
+
+def _session_module(name: str) -> ModuleType:
+    """``overseer.session.<name>`` loaded on its own: the package's ``__init__`` imports the
+    whole session (and so every game's rules), which the doctor does not need."""
+    path = Path(__file__).resolve().parent / "session" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"_overseer_doctor_{name}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# --------------------------------------------------------------------------- the checks
+
+
+def check_python(args: argparse.Namespace, running: tuple[int, ...] = sys.version_info[:3]
+                 ) -> Finding:
+    version = ".".join(map(str, running))
+    if tuple(running) >= MIN_PYTHON:
+        return Finding("python", True, f"Python {version}")
+    return Finding("python", False, f"Python {version} is too old: Overseer needs "
+                   f"{'.'.join(map(str, MIN_PYTHON))} or newer",
+                   "install Raspberry Pi OS Bookworm (Python 3.11) or newer")
+
+
+def check_pico(args: argparse.Namespace) -> Finding:
+    from overseer.devices.ports import find_pico_ports
+
+    ports = find_pico_ports()
+    if ports:
+        return Finding("pico", True, f"the Pico is on USB at {', '.join(ports)}")
+    return Finding("pico", False, "no Pico found on USB",
+                   "plug the Pico into the Pi with a data (not charge-only) cable; a Pico "
+                   "without MicroPython shows up as a drive instead: flash it "
+                   "(docs/hardware.md, Flashing)")
+
+
+def check_nfc(args: argparse.Namespace) -> Finding:
+    from overseer.devices.nfc import Reader, ReaderLost, load_nfcpy
+
+    try:
+        load_nfcpy()
+        reader = Reader.open(args.port)
+    except ReaderLost as err:
+        return Finding("nfc", False, f"the NFC reader does not answer: {err}", _nfc_fix(args))
+    try:
+        return Finding("nfc", True, f"the NFC reader answers on {args.port}: {reader.name}")
+    finally:
+        reader.close()
+
+
+def _nfc_fix(args: argparse.Namespace) -> str:
+    port = args.port
+    if not os.path.exists(port):
+        return (f"{port} does not exist: turn the serial port on and its console off "
+                "(sudo raspi-config nonint do_serial_hw 0; sudo raspi-config nonint "
+                "do_serial_cons 1; reboot), or give the reader's port with --port")
+    if not os.access(port, os.R_OK | os.W_OK):
+        return f"no permission on {port}: add the user to the dialout group"
+    return ("check the wiring (hardware/wiring.md: TX to RX, RX to TX), the PN532's mode "
+            "switches (both off: HSU) and that nothing else holds the port (is the overseer "
+            "service running? sudo systemctl stop overseer)")
+
+
+def check_oled(args: argparse.Namespace) -> Finding:
+    import fcntl
+
+    device = f"/dev/i2c-{args.i2c_bus}"
+    where = f"at {args.oled_address:#04x} on {device}"
+    try:
+        fd = os.open(device, os.O_RDWR)
+    except FileNotFoundError:
+        return Finding("oled", False, f"no I2C bus {device}, so no Pi-side OLED (optional)",
+                       "to use one, turn I2C on: sudo raspi-config nonint do_i2c 0", False)
+    except PermissionError:
+        return Finding("oled", False, f"no permission on {device} (optional OLED)",
+                       "add the user to the i2c group", False)
+    try:
+        fcntl.ioctl(fd, I2C_SLAVE, args.oled_address)
+        os.read(fd, 1)
+    except OSError as err:
+        if err.errno in (errno.ENXIO, errno.EREMOTEIO, errno.EIO):
+            return Finding("oled", False, f"no OLED answers {where} (optional)",
+                           "if one is fitted, check its wiring (hardware/wiring.md)", False)
+        return Finding("oled", False, f"the OLED {where} cannot be read: {err} (optional)",
+                       None, False)
+    finally:
+        os.close(fd)
+    return Finding("oled", True, f"an OLED answers {where}", needed=False)
+
+
+def _store(args: argparse.Namespace) -> Path:
+    return _session_module("paths").store_path(args.db)
+
+
+def check_store(args: argparse.Namespace) -> Finding:
+    import sqlite3
+    import tempfile
+
+    try:
+        store = _store(args)
+    except ValueError as err:  # ConfigError: the config file is broken
+        return Finding("store", False, f"the config file cannot be read: {err}",
+                       "fix or remove the config file")
+    folder = store.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as err:
+        return Finding("store", False, f"the game store's folder {folder} is not writable "
+                       f"({err.strerror or err})",
+                       "give the gadget's user that folder, or another store (--db or "
+                       "OVERSEER_DB)")
+    if not store.exists():
+        return Finding("store", True, f"the game store {store} will be made at the first game")
+    try:
+        with sqlite3.connect(f"{store.resolve().as_uri()}?mode=ro", uri=True) as db:
+            result = db.execute("PRAGMA quick_check").fetchone()[0]
+        db.close()
+    except sqlite3.Error as err:
+        result = str(err)
+    if result != "ok":
+        return Finding("store", False, f"the game store {store} is damaged ({result})",
+                       "Overseer keeps a damaged store aside and starts a fresh one when it "
+                       "next opens it; export the games you want first "
+                       "(overseer games export)")
+    return Finding("store", True, f"the game store {store} is writable and sound")
+
+
+def check_lock(args: argparse.Namespace) -> Finding:
+    lock = _session_module("lock")
+    try:
+        store = _store(args)
+        held = lock.acquire(store)
+    except lock.StoreInUse as err:
+        return Finding("lock", False, str(err),
+                       "stop the other one (sudo systemctl stop overseer, if it is the service)")
+    except (OSError, ValueError) as err:
+        return Finding("lock", False, f"the store's lock cannot be taken: {err}", None)
+    held.release()
+    return Finding("lock", True, "the game store's lock is free")
+
+
+def check_tag_map(args: argparse.Namespace) -> Finding:
+    from overseer.devices.tags import TagError, TagMap, tag_map_path
+
+    path = tag_map_path(_store(args))
+    try:
+        found = TagMap(path)
+    except TagError as err:
+        return Finding("tags", False, f"the tag map cannot be read: {err}",
+                       "fix the file, or delete it and register the tags again", False)
+    if not path.exists():
+        return Finding("tags", True, f"no tag map yet ({path}); tags by UID are optional",
+                       needed=False)
+    return Finding("tags", True, f"the tag map names {len(found.cards)} tags ({path})",
+                   needed=False)
+
+
+CHECKS: dict[str, Check] = {
+    "python": check_python,
+    "pico": check_pico,
+    "nfc": check_nfc,
+    "oled": check_oled,
+    "store": check_store,
+    "lock": check_lock,
+    "tags": check_tag_map,
+}
+
+
+# --------------------------------------------------------------------------- running them
+
+
+def run_checks(args: argparse.Namespace) -> list[Finding]:
+    findings = []
+    for part, check in CHECKS.items():
+        if part in args.without:
+            continue
+        try:
+            findings.append(check(args))
+        except Exception as err:  # a broken check is that check's problem, never a traceback
+            findings.append(Finding(part, False, f"the {part} check itself failed: "
+                                    f"{type(err).__name__}: {err}"))
+    return findings
+
+
+def report(findings: list[Finding], out: Callable[[str], None] = print) -> int:
+    """Print the findings; 1 when a needed part has a problem, else 0."""
+    for found in findings:
+        mark = "ok  " if found.ok else ("FAIL" if found.needed else "--  ")
+        out(f"{mark}  {found.part:<7}{found.text}")
+        if not found.ok and found.fix:
+            out(f"{'':13}-> {found.fix}")
+    problems = [f for f in findings if f.needed and not f.ok]
+    if problems:
+        out(f"{len(problems)} problem{'s' if len(problems) > 1 else ''}: "
+            f"{', '.join(f.part for f in problems)}")
+        return 1
+    out("everything the gadget needs is there")
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    from overseer.devices.nfc import DEFAULT_PORT, PORT_ENV, default_port
+
+    about = (__doc__ or "").split("\n\n")[0]
+    p = argparse.ArgumentParser(prog="overseer doctor", description=about)
+    p.add_argument("--port", default=default_port(),
+                   help=f"the NFC reader's serial port (default: ${PORT_ENV} or {DEFAULT_PORT})")
+    p.add_argument("--db", metavar="FILE", help="the game store (see docs/session.md)")
+    p.add_argument("--i2c-bus", type=int, default=1, help="the Pi's I2C bus (default 1)")
+    p.add_argument("--oled-address", type=lambda v: int(v, 0), default=0x3C,
+                   help="the Pi-side OLED's I2C address (default 0x3c)")
+    p.add_argument("--without", action="append", default=[], choices=PARTS,
+                   help="a part this box has not (repeat for more)")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return report(run_checks(args), lambda text: print(text, flush=True))
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,148 @@
+"""``overseer doctor``: plain findings, the exit status, a fast import, never a traceback."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from pn532_emulator import PtyPn532
+
+from overseer import doctor
+from overseer.session import lock
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def doctor_run(*argv: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """``overseer doctor`` in a fresh interpreter (the import check needs one)."""
+    paths = [str(ROOT / "host"), *sys.path[1:]]
+    full = {**os.environ, "PYTHONPATH": os.pathsep.join(paths), **(env or {})}
+    return subprocess.run([sys.executable, "-X", "importtime", "-m", "overseer.cli", "doctor",
+                           *argv], capture_output=True, text=True, env=full, timeout=60)
+
+
+def args(tmp_path: Path, **more) -> argparse.Namespace:
+    values = {"port": str(tmp_path / "no-tty"), "db": str(tmp_path / "games.sqlite3"),
+              "i2c_bus": 97, "oled_address": 0x3C, "without": []}
+    return argparse.Namespace(**{**values, **more})
+
+
+def test_the_reader_on_the_emulator_is_found_and_a_missing_pico_is_a_problem(tmp_path):
+    with PtyPn532() as emulator:
+        result = doctor_run("--port", emulator.path, "--db", str(tmp_path / "games.sqlite3"),
+                            "--i2c-bus", "97")
+    lines = result.stdout.splitlines()
+    assert result.returncode == 1
+    assert lines[0].startswith("ok    python Python 3.")
+    assert lines[1] == "FAIL  pico   no Pico found on USB"
+    assert lines[2].startswith("             -> plug the Pico into the Pi with a data")
+    assert lines[3] == f"ok    nfc    the NFC reader answers on {emulator.path}: PN532v1.6 at " \
+                       f"{emulator.path}"
+    assert lines[4] == "--    oled   no I2C bus /dev/i2c-97, so no Pi-side OLED (optional)"
+    assert lines[-1] == "1 problem: pico"
+    assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_doctor_imports_no_rules_no_screens_no_images(tmp_path):
+    result = doctor_run("--without", "pico", "--without", "nfc", "--db",
+                        str(tmp_path / "games.sqlite3"), "--i2c-bus", "97")
+    assert result.returncode == 0, result.stdout
+    assert result.stdout.splitlines()[-1] == "everything the gadget needs is there"
+    imported = {line.split("|")[-1].strip() for line in result.stderr.splitlines()
+                if line.startswith("import time:")}
+    heavy = {name for name in imported
+             if name.startswith(("overseer.rules", "overseer.games", "overseer.screens",
+                                 "overseer.session", "PIL", "luma", "gpiozero"))}
+    assert heavy == set()
+    assert "overseer.doctor" in imported
+
+
+def test_a_missing_reader_port_says_what_to_do(tmp_path):
+    found = doctor.check_nfc(args(tmp_path))
+    assert not found.ok and found.needed
+    assert found.text == (f"the NFC reader does not answer: cannot open the NFC reader's port "
+                          f"{tmp_path / 'no-tty'}: No such file or directory")
+    assert (found.fix or "").startswith(f"{tmp_path / 'no-tty'} does not exist: turn the serial port on")
+
+
+def test_a_silent_reader_is_not_answering(tmp_path):
+    with PtyPn532() as emulator:
+        emulator.chip.silent = True
+        found = doctor.check_nfc(args(tmp_path, port=emulator.path))
+    assert not found.ok
+    assert "the NFC reader on" in found.text and "failed to start" in found.text
+    assert "HSU" in (found.fix or "")
+
+
+def test_an_old_python_is_refused():
+    found = doctor.check_python(argparse.Namespace(), running=(3, 9, 2))
+    assert not found.ok and found.text == "Python 3.9.2 is too old: Overseer needs 3.11 or newer"
+
+
+def test_a_store_folder_that_cannot_be_written_is_a_problem(tmp_path):
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o500)
+    try:
+        if os.access(folder, os.W_OK):
+            pytest.skip("running as root: every folder is writable")
+        found = doctor.check_store(args(tmp_path, db=str(folder / "games.sqlite3")))
+    finally:
+        folder.chmod(0o700)
+    assert not found.ok and "is not writable" in found.text
+
+
+def test_a_damaged_store_is_named_and_left_as_it_is(tmp_path):
+    store = tmp_path / "games.sqlite3"
+    with sqlite3.connect(store) as db:
+        db.execute("create table t (x)")
+        db.executemany("insert into t values (?)", [("x" * 500,)] * 200)
+    db.close()
+    data = bytearray(store.read_bytes())
+    data[4096:8192] = b"\xff" * 4096
+    store.write_bytes(bytes(data))
+    found = doctor.check_store(args(tmp_path))
+    assert not found.ok and found.text.startswith(f"the game store {store} is damaged")
+    assert store.read_bytes() == bytes(data)  # the doctor only looks
+
+
+def test_a_sound_store_is_found_sound(tmp_path):
+    from overseer.session.store import Store
+
+    with Store(tmp_path / "games.sqlite3"):
+        pass
+    found = doctor.check_store(args(tmp_path))
+    assert found.ok and found.text.endswith("is writable and sound")
+
+
+def test_a_held_lock_names_its_holder(tmp_path):
+    with lock.acquire(tmp_path / "games.sqlite3"):
+        found = doctor.check_lock(args(tmp_path))
+    assert not found.ok
+    assert f"(pid {os.getpid()})" in found.text
+    assert "systemctl stop overseer" in (found.fix or "")
+    assert doctor.check_lock(args(tmp_path)).ok
+
+
+def test_a_broken_tag_map_is_a_warning(tmp_path):
+    (tmp_path / "tags.toml").write_text("[tags\n")
+    found = doctor.check_tag_map(args(tmp_path))
+    assert not found.ok and not found.needed and "tags.toml" in found.text
+
+
+def test_a_broken_check_is_reported_not_raised(tmp_path, monkeypatch, capsys):
+    def broken(_args):
+        raise RuntimeError("boom")
+
+    monkeypatch.setitem(doctor.CHECKS, "pico", broken)
+    status = doctor.main(["--without", "nfc", "--db", str(tmp_path / "games.sqlite3"),
+                          "--i2c-bus", "97"])
+    out = capsys.readouterr().out
+    assert status == 1
+    assert "FAIL  pico   the pico check itself failed: RuntimeError: boom" in out
+    assert "Traceback" not in out
