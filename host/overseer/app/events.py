@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from overseer.rules.procedure import DIE_FACES, Die
+from overseer.dice import DIE_FACES, Die
 
 
 class Button(StrEnum):

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
+from overseer.dice import DIE_FACES, Die  # noqa: F401  (re-exported: the rules' dice)
+
 
 @dataclass(slots=True)  # not frozen: a trace line is made often and never changed
 class Step:
@@ -37,17 +39,6 @@ class Step:
 
 
 # --------------------------------------------------------------------------- questions
-
-class Die(StrEnum):
-    """The dice a ``Roll`` asks for (the gadget rolls the same ones)."""
-
-    D12 = "d12"
-    RUNE = "rune"  # the black Rune Die
-    LOCATION = "location"  # the red Location Die
-
-
-DIE_FACES = {Die.D12: 12, Die.RUNE: 6, Die.LOCATION: 6}
-
 
 class ChanceKey(StrEnum):
     """The keys the chance questions have unless a game gives its own."""
