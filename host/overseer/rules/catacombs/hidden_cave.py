@@ -7,13 +7,10 @@ Actions: ``hidden_cave_setup``, ``hidden_cave_collect``, ``hidden_cave_visit``,
 
 from __future__ import annotations
 
-from functools import cache
-from pathlib import Path
 from typing import Any
 
-from overseer.data import DATA_DIR, DataError, Field, field_line, load_table
-from overseer.rules.catacombs import cards, damage_tokens
-from overseer.rules.catacombs.adventure import HiddenCave
+from overseer.rules.catacombs import damage_tokens
+from overseer.rules.catacombs.adventure import TO_COLLECT, HiddenCave
 from overseer.rules.catacombs.rulebook import RED
 from overseer.rules.catacombs.state import Battle, Hero
 from overseer.rules.procedure import (
@@ -28,30 +25,9 @@ from overseer.rules.procedure import (
 )
 
 CAVE = f"{RED}: Hidden Cave (Optional)"
-TO_COLLECT = 5  # five level-1 monsters are drawn to collect
 ITEMS = 4  # four items lie beside the Hidden Cave card
 HEALTH_PER_TOKEN = 4  # one token per 4 health the hero has now
 AWAY = "hidden_cave"
-
-ITEM_FIELDS = {"id": Field(str), "name": Field(str)}
-SETTING_FIELDS = {"id": Field(str), "value": Field(int)}
-
-
-@cache
-def _data(folder: Path | None = None) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
-    path = (folder or DATA_DIR / "catacombs") / "hidden_cave.toml"
-    items = load_table(path, "item", ITEM_FIELDS)
-    settings = {r["id"]: r for r in load_table(path, "setting", SETTING_FIELDS)}
-    if "token_level" not in settings or settings["token_level"]["value"] not in (1, 2, 3):
-        start = settings.get("token_level", {}).get("_line")
-        raise DataError(path, field_line(path, start, "value"), "setting 'token_level'",
-                        "value", "token_level must be set to 1, 2 or 3")
-    return items, settings
-
-
-def item_names() -> list[str]:
-    """The four Red Box items set beside the Hidden Cave card."""
-    return [r["name"] for r in _data()[0]]
 
 
 def _hero(battle: Battle, hero_id: Any) -> Hero:
@@ -73,13 +49,13 @@ def hidden_cave_setup(battle: Battle, action: dict[str, Any]) -> Procedure:
     "items": [four item cards] (optional: random Item cards instead of the Red Box four)}``."""
     if battle.adventure.hidden_cave is not None:
         raise RulesError("the Hidden Cave is set up once, at the start of the game")
-    level1 = sorted({r["name"] for r in cards.monsters().values() if r["level"] == 1})
+    level1 = sorted({r["name"] for r in battle.data.monsters.values() if r["level"] == 1})
     pool = action.get("pool", level1)
     if not isinstance(pool, list) or any(p not in level1 for p in pool) \
             or len(set(pool)) != len(pool) or len(pool) < TO_COLLECT:
         raise RulesError(f"the pool must list at least {TO_COLLECT} different level 1 monsters "
                          f"of monsters.toml (got {pool!r})")
-    items = action.get("items", item_names())
+    items = action.get("items", list(battle.data.cave_items))
     if not isinstance(items, list) or len(items) != ITEMS or \
             not all(isinstance(i, str) for i in items):
         raise RulesError(f"the Hidden Cave takes {ITEMS} item cards (got {items!r})")
@@ -152,14 +128,13 @@ def hidden_cave_visit(battle: Battle, action: dict[str, Any]) -> Procedure:
         icons = yield EnterNumber(
             f"How many damage-dealing shot icons has {hero.name}: base shot sequence, every "
             "Ability and Item card (used or not) and up to five Spell cards?", "shot_icons", 0, 99)
-    _, settings = _data()
-    level = settings["token_level"]["value"]
+    level = battle.data.cave_token_level
     count = _tokens_for(hero, icons)
     yield Step("kraken", CAVE, f"the Kraken attacks with {strength}; {hero.name} draws {count} "
                f"level {level} damage tokens ({hero.health} health // {HEALTH_PER_TOKEN} + "
                f"{icons} shot icons; the token level is Overseer's ruling)",
                {"strength": strength, "tokens": count, "level": level,
-                "verified": settings["token_level"]["verified"]})
+                "verified": battle.data.cave_token_level_verified})
     tokens = []
     for n in range(count):
         token = yield from damage_tokens.draw(battle, level, f"against the Kraken ({n + 1} of "

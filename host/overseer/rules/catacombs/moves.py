@@ -18,6 +18,7 @@ from overseer.rules.catacombs import (
     campaign,
     cards,
     end,
+    entered,
     hidden_cave,
     party,
     rewards,
@@ -52,18 +53,18 @@ def _rooms(battle: Battle) -> list[str]:
     """The Room cards that can be set up now (a room with Mercenary icons needs the game's
     Catacomb Lord chosen first)."""
     lord = battle.adventure.mercenary is not None
-    return sorted({r["id"] for r in cards.rooms().values() if lord or not _needs_mercenary(r)})
+    return sorted(r["id"] for r in battle.data.rooms.values() if lord or not _needs_mercenary(r))
 
 
 def _lords(battle: Battle) -> list[str]:
-    return sorted({r["id"] for r in cards.lords().values()})
+    return sorted(battle.data.lords)
 
 
 def _campaigns(battle: Battle) -> list[str]:
     """The campaigns open to this game: any, or the one whose Lord the game already chose."""
     lord = battle.adventure.lord
-    return sorted(c for c, record in campaign.campaigns().items()
-                  if lord is None or campaign.same_name(lord, record["start"]))
+    return sorted(c for c, record in battle.data.campaigns.items()
+                  if lord is None or entered.same_name(lord, record["start"]))
 
 
 def _cave_targets(battle: Battle) -> list[str]:
@@ -133,8 +134,8 @@ def _choosable_lords(battle: Battle) -> list[str]:
     under_way = battle.adventure.campaign
     if under_way is None:
         return _lords(battle)
-    start = campaign.campaigns()[under_way]["start"]
-    return [lord for lord in _lords(battle) if campaign.same_name(lord, start)]
+    start = battle.data.campaigns[under_way]["start"]
+    return [lord for lord in _lords(battle) if entered.same_name(lord, start)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,7 +254,7 @@ def _fresh(battle: Battle) -> bool:
 
 def _campaign_left(battle: Battle) -> bool:
     name = battle.adventure.campaign
-    return name is not None and battle.adventure.stage < len(campaign.stages(name)) \
+    return name is not None and battle.adventure.stage < len(battle.data.stages[name]) \
         and _between_rooms(battle)
 
 
@@ -328,7 +329,7 @@ def _no_campaign_start(battle: Battle) -> str:
     if battle.adventure.lord is not None and not _campaigns(battle):
         return (f"this game's Catacomb Lord is {battle.adventure.lord}; " + "; ".join(
             f"the {record['name']} starts with the {record['start']}"
-            for record in campaign.campaigns().values()))
+            for record in battle.data.campaigns.values()))
     return "at the start of the game, before any room"
 
 
@@ -336,7 +337,7 @@ def _no_stage(battle: Battle) -> str:
     name = battle.adventure.campaign
     if name is None:
         return "no campaign under way (campaign_start first)"
-    if battle.adventure.stage >= len(campaign.stages(name)):
+    if battle.adventure.stage >= len(battle.data.stages[name]):
         return f"the {name} campaign is complete"
     return BETWEEN
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from overseer.rules.catacombs import campaign
+from overseer.rules.catacombs import entered
 from overseer.rules.catacombs.rulebook import RED
 from overseer.rules.catacombs.state import Battle
 from overseer.rules.procedure import ChooseOne, EnterNumber, Procedure, RulesError, Step, YesNo
@@ -22,7 +22,7 @@ def _icons(battle: Battle, action: dict[str, Any]
     record = None
     if isinstance(name, str) and name != "lord":
         try:
-            record = campaign.room_card(battle, name)
+            record = entered.room_card(battle, name)
         except KeyError:
             record = None
     spell = action.get("spell", record.get("reward_spell") if record else None)
