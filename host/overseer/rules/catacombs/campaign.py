@@ -9,11 +9,14 @@ are entered by the table (``entered.py``).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+from overseer.params import NoParams, param
 from overseer.rules.catacombs import setup
 from overseer.rules.catacombs.entered import (
     ENTERED,
+    Card,
     enter_lord,
     known_lord,
     known_room,
@@ -29,15 +32,30 @@ CAMPAIGNS = f"{RED}: Campaigns"
 BOTH = "both"
 
 
-def campaign_start(battle: Battle, action: dict[str, Any]) -> Procedure:
+def open_campaigns(battle: Battle) -> list[str]:
+    """The campaigns open to this game: any, or the one whose Lord the game already chose."""
+    lord = battle.adventure.lord
+    return sorted(c for c, record in battle.data.campaigns.items()
+                  if lord is None or same_name(lord, record["start"]))
+
+
+@dataclass(frozen=True, slots=True)
+class CampaignStart:
+    """``card``: the campaign Lord's card when the data lacks it."""
+
+    campaign: str = param(options=open_campaigns, prompt="Which campaign?")
+    card: Card | None = param(default=None)
+
+
+def campaign_start(battle: Battle, params: CampaignStart) -> Procedure:
     """``{"do": "campaign_start", "campaign": "monstrosity" | "pharaoh", "card": {...}
     (optional: the campaign Lord's card when the data lacks it)}``."""
     adventure = battle.adventure
     if adventure.campaign is not None:
         raise RulesError(f"the {adventure.campaign} campaign is already under way")
-    camp = battle.data.campaigns.get(action.get("campaign"))
+    camp = battle.data.campaigns.get(params.campaign)
     if camp is None:
-        raise RulesError(f"no campaign {action.get('campaign')!r}; the Red Box has "
+        raise RulesError(f"no campaign {params.campaign!r}; the Red Box has "
                          f"{', '.join(battle.data.campaigns)}")
     start = camp["start"]
     lord = None
@@ -46,11 +64,11 @@ def campaign_start(battle: Battle, action: dict[str, Any]) -> Procedure:
         if not same_name(chosen, start):
             raise RulesError(f"this game's Catacomb Lord is {chosen}; the {camp['name']} "
                              f"starts with the {start}")
-        if "card" in action:
+        if params.card is not None:
             raise RulesError(f"the {start} is already this game's Catacomb Lord: no card to "
                              "enter")
-    elif "card" in action:
-        lord = enter_lord(battle, start, action["card"])
+    elif params.card is not None:
+        lord = enter_lord(battle, start, params.card)
     else:
         lord = known_lord(battle, start)
     listed = battle.data.stages[camp["id"]]
@@ -81,7 +99,7 @@ def campaign_start(battle: Battle, action: dict[str, Any]) -> Procedure:
         yield from setup.fix_lord(battle, lord)
 
 
-def campaign_next(battle: Battle, action: dict[str, Any]) -> Procedure:
+def campaign_next(battle: Battle, params: NoParams) -> Procedure:
     """``{"do": "campaign_next"}``: the next stage; at a choice point the heroes choose."""
     adventure = battle.adventure
     if adventure.campaign is None:

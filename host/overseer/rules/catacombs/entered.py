@@ -18,6 +18,7 @@ from overseer.rules.catacombs.state import Battle, Piece, parse_sequence
 from overseer.rules.procedure import RulesError
 
 ENTERED = "entered by the table"
+Card = dict[str, Any]  # a card the data lacks, as the table reads it (an action's "card")
 # The fields of an entered card: those of a rooms.toml / lords.toml record the card shows
 # (a room's level is its `difficulty` there; docs/data.md).
 ROOM_CARD = ("level", *cards.QUADRANTS, "suppresses", "playmat", "reward_spell", "reward_gold")
@@ -84,7 +85,7 @@ def lord_card(battle: Battle, name: str) -> dict[str, Any]:
         return entered
 
 
-def room_for(battle: Battle, name: str, card: Any) -> dict[str, Any]:
+def room_for(battle: Battle, name: str, card: Card | None) -> dict[str, Any]:
     """The Room card ``setup_room`` names: known, or entered now (``card``; kept later with
     ``keep``). A room the data lacks and no card: refused, saying how to enter it."""
     if card is not None:
@@ -96,7 +97,7 @@ def room_for(battle: Battle, name: str, card: Any) -> dict[str, Any]:
     return known
 
 
-def lord_for(battle: Battle, name: str, card: Any) -> dict[str, Any]:
+def lord_for(battle: Battle, name: str, card: Card | None) -> dict[str, Any]:
     """The Catacomb Lord card an action names: known, or entered now (``card``)."""
     if card is not None:
         return enter_lord(battle, name, card)
@@ -128,10 +129,7 @@ def _check_name(name: str, what: str) -> None:
         raise RulesError(f"an entered card needs the {what}'s name as printed (got {name!r})")
 
 
-def _check_keys(card: Any, allowed: tuple[str, ...], what: str) -> dict[str, Any]:
-    if not isinstance(card, dict):
-        raise RulesError(f"{what}: the card is an object of " + ", ".join(allowed)
-                         + f" (got {card!r})")
+def _check_keys(card: Card, allowed: tuple[str, ...], what: str) -> Card:
     for key in card:
         if key not in allowed:
             close = difflib.get_close_matches(str(key), allowed, n=1)
@@ -190,7 +188,7 @@ def printed_levels(data: CatacombsData, name: str) -> set[int]:
             and any(same_name(r, name) for r in s["rooms"])}
 
 
-def enter_room(battle: Battle, name: str, card: Any) -> dict[str, Any]:
+def enter_room(battle: Battle, name: str, card: Card) -> dict[str, Any]:
     """A Room card the table enters (validated; not kept yet): ``{"level", "level1" ..
     "level4", "suppresses", "playmat", "reward_spell", "reward_gold"}``."""
     what = f"the {name} Room card"
@@ -231,7 +229,7 @@ def enter_room(battle: Battle, name: str, card: Any) -> dict[str, Any]:
     return {**record, "source": ENTERED, "verified": False}
 
 
-def enter_lord(battle: Battle, name: str, card: Any) -> dict[str, Any]:
+def enter_lord(battle: Battle, name: str, card: Card) -> dict[str, Any]:
     """A Catacomb Lord card the table enters (validated; not kept yet): ``{"health",
     "sequences", "mercenary", "minions", "playmats", "notes"}``."""
     what = f"the {name} Catacomb Lord card"

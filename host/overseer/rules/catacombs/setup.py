@@ -2,8 +2,9 @@
 piece goes (Red Box: Solo & Co-Op Mode Setup; Catacomb Lord Room Setup; Rules for the
 Catacombs & Castles Playmats; Ice Box: Catacomb Lord Setup Choices, Monster Suppression).
 
-Two actions: ``{"do": "setup_room", "room": id}`` and ``{"do": "setup_lord_room"}``, plus
-``{"do": "choose_lord", "lord": id}`` which fixes the game's Catacomb Lord and its mercenary.
+Two actions: ``{"do": "setup_room", "room": id}`` (``SetupRoom``) and ``{"do":
+"setup_lord_room"}`` (``SetupLordRoom``), plus ``{"do": "choose_lord", "lord": id}``
+(``ChooseLord``) which fixes the game's Catacomb Lord and its mercenary.
 Each decides everything first (dice, draws, the table's answers), refuses a setup of more than
 ten pieces, and only then lays the battle out.
 """
@@ -14,15 +15,18 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from overseer.params import param
 from overseer.rules.catacombs import cards, placement
 from overseer.rules.catacombs.carddata import CatacombsData
 from overseer.rules.catacombs.entered import (
     ENTERED,
+    Card,
     check_campaign_lord,
     entered_lord_piece,
     keep,
     lord_for,
     room_for,
+    same_name,
 )
 from overseer.rules.catacombs.rulebook import ICE, RED
 from overseer.rules.catacombs.state import Battle, Piece
@@ -54,6 +58,56 @@ class Group:
     name: str  # the monster card's name
     units: int
     order_tile: str  # the Character Order tile it acts and is placed under
+
+
+# --------------------------------------------------------------------------- parameters
+
+
+def needs_mercenary(room: dict[str, Any]) -> bool:
+    """A Room card with Mercenary icons: set up once the game's Catacomb Lord is chosen."""
+    return any(cards.split_entry(e)[1] == cards.MERCENARY
+               for q in cards.QUADRANTS for e in room[q])
+
+
+def room_ids(battle: Battle) -> list[str]:
+    """The Room cards that can be set up now (a room with Mercenary icons needs the game's
+    Catacomb Lord chosen first)."""
+    lord = battle.adventure.mercenary is not None
+    return sorted(r["id"] for r in battle.data.rooms.values() if lord or not needs_mercenary(r))
+
+
+def choosable_lords(battle: Battle) -> list[str]:
+    """The Lords a table can choose from the data: any, or in a campaign the campaign's own
+    (which the data lacks: the table enters its card)."""
+    under_way = battle.adventure.campaign
+    if under_way is None:
+        return sorted(battle.data.lords)
+    start = battle.data.campaigns[under_way]["start"]
+    return [lord for lord in sorted(battle.data.lords) if same_name(lord, start)]
+
+
+@dataclass(frozen=True, slots=True)
+class SetupRoom:
+    """``playmat``: the one the Room card names, when the data does not; ``card``: the Room
+    card as the table reads it, when the data lacks it."""
+
+    room: str = param(options=room_ids, prompt="Which Room card?")
+    playmat: str | None = param(default=None)
+    card: Card | None = param(default=None)
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseLord:
+    lord: str = param(options=choosable_lords, prompt="Which Catacomb Lord?")
+    card: Card | None = param(default=None)
+
+
+@dataclass(frozen=True, slots=True)
+class SetupLordRoom:
+    """``lord`` (with its ``card`` when the data lacks it): when no Lord was chosen yet."""
+
+    lord: str | None = param(default=None)
+    card: Card | None = param(default=None)
 
 
 # --------------------------------------------------------------------------- chance helpers
@@ -404,19 +458,15 @@ def suppression_steps(battle: Battle, pieces: list[Piece], room: dict[str, Any] 
 # --------------------------------------------------------------------------- actions
 
 
-def setup_room(battle: Battle, action: dict[str, Any]) -> Procedure:
+def setup_room(battle: Battle, params: SetupRoom) -> Procedure:
     """``{"do": "setup_room", "room": id, "playmat": id (when the card names one), "card":
     {...} (the Room card as the table reads it, when the data lacks it)}``."""
-    if not isinstance(action.get("room"), str):
-        raise RulesError("setup_room needs the Room card: \"room\": its id or name")
-    room = room_for(battle, action["room"], action.get("card"))
+    room = room_for(battle, params.room, params.card)
     _check_fresh(battle)
-    named = action.get("playmat", room.get("playmat"))
+    named = room.get("playmat") if params.playmat is None else params.playmat
     if named is not None and named not in battle.data.playmats:
         raise RulesError(f"no playmat {named!r} in {battle.data.file('playmats.toml')}")
-    needs_mercenary = any(cards.split_entry(e)[1] == cards.MERCENARY
-                          for q in cards.QUADRANTS for e in room[q])
-    if needs_mercenary and battle.adventure.mercenary is None:
+    if needs_mercenary(room) and battle.adventure.mercenary is None:
         raise RulesError(f"{room['name']} has Mercenary icons: choose the Catacomb Lord first "
                          "(choose_lord), whose setup card names the mercenary")
     _check_total(sum(cards.split_entry(e)[0] for q in cards.QUADRANTS for e in room[q]
@@ -439,7 +489,7 @@ def setup_room(battle: Battle, action: dict[str, Any]) -> Procedure:
     return [p.id for p in pieces]
 
 
-def choose_lord(battle: Battle, action: dict[str, Any]) -> Procedure:
+def choose_lord(battle: Battle, params: ChooseLord) -> Procedure:
     """``{"do": "choose_lord", "lord": id, "card": {...} (when the data lacks it)}``: the
     game's Catacomb Lord, and its mercenary, once for the whole game (Ice Box: Catacomb Lord
     Setup Choices)."""
@@ -447,10 +497,8 @@ def choose_lord(battle: Battle, action: dict[str, Any]) -> Procedure:
         raise RulesError("the Catacomb Lord and its mercenary are chosen once for the game "
                          f"(already {battle.adventure.lord or '-'}, "
                          f"mercenary {battle.adventure.mercenary})")
-    if not isinstance(action.get("lord"), str):
-        raise RulesError("choose_lord needs the Catacomb Lord card: \"lord\": its id or name")
-    check_campaign_lord(battle, action["lord"])
-    lord = lord_for(battle, action["lord"], action.get("card"))
+    check_campaign_lord(battle, params.lord)
+    lord = lord_for(battle, params.lord, params.card)
     return (yield from fix_lord(battle, lord))
 
 
@@ -466,18 +514,18 @@ def fix_lord(battle: Battle, lord: dict[str, Any]) -> Procedure:
     return mercenary
 
 
-def setup_lord_room(battle: Battle, action: dict[str, Any]) -> Procedure:
+def setup_lord_room(battle: Battle, params: SetupLordRoom) -> Procedure:
     """``{"do": "setup_lord_room"}``: the Catacomb Lord's room for the game's lord (or
     ``"lord": id`` when none was chosen, with its ``"card"`` when the data lacks it)."""
-    name = battle.adventure.lord or action.get("lord")
+    name = battle.adventure.lord or params.lord
     if name is None:
         raise RulesError("no Catacomb Lord: choose_lord first, or name the lord")
-    if battle.adventure.lord is not None and "card" in action:
+    if battle.adventure.lord is not None and params.card is not None:
         raise RulesError(f"{battle.adventure.lord} is already this game's Catacomb Lord: no "
                          "card to enter")
     if battle.adventure.lord is None:
-        check_campaign_lord(battle, str(name))
-    lord = lord_for(battle, str(name), action.get("card"))
+        check_campaign_lord(battle, name)
+    lord = lord_for(battle, name, params.card)
     _check_fresh(battle)
     least = sum(min(cards.split_entry(x)[0] for x in (e if isinstance(e, list) else [e]))
                 for e in lord["minions"])
