@@ -18,7 +18,6 @@ from overseer import games
 from overseer import scenario as scenarios
 from overseer.chance import SeededChance
 from overseer.data import DATA_DIR
-from overseer.rules.catacombs import scenario
 from overseer.rules.procedure import ChooseOne, ChooseSome, EnterNumber, Roll, Runner, YesNo
 
 
@@ -69,14 +68,13 @@ def report(name: str, times: list[int]) -> dict:
 def main() -> int:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 20000
     demo = json.loads((DATA_DIR / "demo" / "catacombs.json").read_text())
-    setup = scenarios.setup_of(demo, scenario)  # the demo file's setup, either format
+    setup = scenarios.setup_of(demo, games.CATACOMBS)  # the demo file's setup, either format
     for hero in setup["heroes"]:
         hero["health"] = 10**9
     setup["options"] = {"advanced_targeting": True, "los_blocked": True}
-    _, battle = scenario.build(setup)
     baseline = report("baseline (runner, one roll)",
                       timed(Runner(OneRoll(), None, chance=SeededChance(1)), {}, n))
-    battle = scenario.build(setup)
+    battle = games.CATACOMBS.build(setup)
     engine = report("AI activation (demo battle)",
                     timed(Runner(games.CATACOMBS, battle, chance=SeededChance(1)),
                           {"do": "next_ai_piece"},

@@ -11,14 +11,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from overseer import catacombs_data as catacombs_loader
 from overseer.moves import Move, MoveTable
 from overseer.rules.catacombs import end as catacombs_end
 from overseer.rules.catacombs import moves as catacombs_moves
 from overseer.rules.catacombs import rulebook as catacombs_rulebook
 from overseer.rules.catacombs import scenario as catacombs_scenario
+from overseer.rules.catacombs.carddata import CatacombsData
 from overseer.rules.catacombs.state import Battle
 from overseer.rules.conquest import moves as conquest_moves
 from overseer.rules.conquest import rulebook as conquest_rulebook
@@ -55,6 +59,17 @@ class GameSpec:
         return self.moves.start(state, action)
 
 
+@cache
+def catacombs_data(folder: Path | None = None) -> CatacombsData:
+    """The Catacombs cards and tables of ``folder`` (data/catacombs/ by default), loaded and
+    validated once per folder: every battle built from it shares the one value."""
+    return catacombs_loader.load(folder)
+
+
+def _build_battle(setup: dict[str, Any]) -> Battle:
+    return catacombs_scenario.build(setup, catacombs_data())
+
+
 def _battle_names(battle: Battle) -> dict[str, str]:
     names = {h.id: h.name for h in battle.heroes.values()}
     names.update((p.id, p.name) for p in battle.pieces.values())
@@ -71,7 +86,7 @@ def _conquest_names(state: ConquestState) -> dict[str, str]:
 CATACOMBS = GameSpec(
     name="catacombs",
     title="Catacombs 3E: the AI player",
-    build=catacombs_scenario.build,
+    build=_build_battle,
     format1_keys=catacombs_scenario.FORMAT1_KEYS,
     format1_setup=catacombs_scenario.format1_setup,
     state_dict=catacombs_scenario.state_dict,

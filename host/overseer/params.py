@@ -42,6 +42,11 @@ class Ask:
     prompt: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class NoParams:
+    """The parameters of a move that takes none."""
+
+
 def param(*, default: Any = dataclasses.MISSING, options: Callable[[Any], Sequence[str]]
           | None = None, low: int = 0, high: int = 99, prompt: str = "") -> Any:
     """A parameter field: ``x: str = param(options=lambda battle: [...])``."""
@@ -135,14 +140,3 @@ def from_json(cls: type[P], data: dict[str, Any], move: str) -> P:
                              f"{json.dumps(data[f.name])}")
         values[f.name] = typed
     return cls(**values)
-
-
-def to_json(params: Any) -> dict[str, Any]:
-    """The parameters as JSON data, defaults left out (what the log stores)."""
-    out: dict[str, Any] = {}
-    for f in fields(type(params)):
-        value = getattr(params, f.name)
-        if f.default is not dataclasses.MISSING and value == f.default:
-            continue
-        out[f.name] = list(value) if isinstance(value, tuple) else value
-    return out

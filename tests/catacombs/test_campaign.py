@@ -6,15 +6,17 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from driving import drive_scenario
+from driving import data_folder, drive_scenario, edited
 
+from overseer import catacombs_data
+from overseer.rules.catacombs.carddata import CatacombsData
 from overseer.rules.procedure import RulesError
 
 
-def drive(**scn: Any):
+def drive(data: CatacombsData | None = None, **scn: Any):
     scn = {"format": 1, "game": "catacombs", "heroes": [{"id": "elf", "health": 8, "gold": 1}],
            **scn}
-    return drive_scenario(scn)
+    return drive_scenario(scn, data)
 
 
 def test_the_monstrosity_inn_or_stables_choice_can_take_one():
@@ -49,12 +51,12 @@ def test_a_single_survivor_takes_the_spell_without_a_question():
     assert "reshuffle the Spell deck" in runner.trace[0].text
 
 
-def test_reward_icons_from_the_room_data(monkeypatch):
-    from overseer.rules.catacombs import cards
-
-    record = dict(cards.room("the-outer-bailey"), reward_gold=3)
-    monkeypatch.setattr(cards, "room", lambda name: record)
-    battle, runner, err = drive(actions=[{"do": "room_reward", "room": "the-outer-bailey"}])
+def test_reward_icons_from_the_room_data(tmp_path):
+    folder = data_folder(tmp_path)  # the Outer Bailey's card with 3 gold
+    edited(folder, "rooms.toml", 'name = "The Outer Bailey"\n',
+           'name = "The Outer Bailey"\nreward_gold = 3\n')
+    battle, runner, err = drive(catacombs_data.load(folder),
+                                actions=[{"do": "room_reward", "room": "the-outer-bailey"}])
     assert err is None and battle.heroes["elf"].gold == 4
     assert runner.trace[0].data["verified"] is False  # fan data, not the printed card
 

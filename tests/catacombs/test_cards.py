@@ -5,59 +5,72 @@ refused with its file, line and field."""
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from driving import data_folder, drive_scenario, edited
 
-from overseer.data import DATA_DIR, DataError
-from overseer.rules.catacombs import campaign, cards, hidden_cave, tables
+from overseer import catacombs_data, games
+from overseer.data import DataError
+from overseer.rules.catacombs.state import Shot
 
-FOLDER = DATA_DIR / "catacombs"
+FOLDER = catacombs_data.FOLDER
 ROOT = Path(__file__).resolve().parents[2]
 FAN = ROOT.parent / "shared" / "data"
-
-
-def unique(table: dict) -> list[dict]:
-    return list({id(r): r for r in table.values()}.values())
+DATA = games.catacombs_data()
 
 
 def test_every_data_file_loads():
-    assert len(unique(cards.monsters())) == 44
-    assert len(unique(cards.lords())) == 8
-    assert len(unique(cards.rooms())) == 66
-    assert len(cards.playmats()) == 6 + 11 + 3
-    assert set(campaign.campaigns()) == {"monstrosity", "pharaoh"}
-    assert hidden_cave.item_names() == ["Champion's Helm", "Dagger of Deception",
-                                        "Delilah's Potion", "Trident"]
-    assert tables.load().tiles  # the lead's tables load alongside
+    assert len(DATA.monsters) == 44
+    assert len(DATA.lords) == 8
+    assert len(DATA.rooms) == 66
+    assert len(DATA.playmats) == 6 + 11 + 3
+    assert set(DATA.campaigns) == {"monstrosity", "pharaoh"}
+    assert DATA.cave_items == ("Champion's Helm", "Dagger of Deception", "Delilah's Potion",
+                               "Trident")
+    assert DATA.tiles and DATA.behaviour  # the battle tables load alongside
     for path in FOLDER.glob("*.toml"):
         assert path.read_text(encoding="utf-8").strip(), path
 
 
-@pytest.mark.parametrize("records", [cards.monsters, cards.lords, cards.rooms])
-def test_fan_records_are_unverified_and_name_their_source(records):
-    for record in unique(records()):
+def test_the_data_is_loaded_once_and_shared_by_every_battle():
+    assert games.catacombs_data() is DATA
+    first = games.CATACOMBS.build({"heroes": [{"id": "elf"}]})
+    second = games.CATACOMBS.build({"heroes": [{"id": "elf"}]})
+    assert first.data is DATA and second.data is DATA
+
+
+def test_cards_are_found_by_id_or_name_in_any_case():
+    assert DATA.monster("orc") is DATA.monster("Orc") is DATA.monster("ORC")
+    assert DATA.room("the-outer-bailey")["name"] == "The Outer Bailey"
+    assert DATA.lord("Phoshar the Dragon")["id"] == "phoshar-the-dragon"
+    with pytest.raises(KeyError, match="no monster card 'Orcs' in data/catacombs/monsters.toml"):
+        DATA.monster("Orcs")
+    assert DATA.playmat_on("rune", 3)["id"] == "rune-3"
+
+
+@pytest.mark.parametrize("kind", ["monsters", "lords", "rooms"])
+def test_fan_records_are_unverified_and_name_their_source(kind):
+    for record in getattr(DATA, kind).values():
         assert record["verified"] is False
         assert re.search(r"Junni01/Catacomb-Keeper, \w+\.js at commit [0-9a-f]{40}",
                          record["source"]), record["source"]
 
 
 def test_printed_facts_are_verified():
-    for record in cards.playmats().values():
+    for record in DATA.playmats.values():
         assert record["verified"] is True
         if not record["name"]:  # numbered but unnamed: its rule is a reading, not print
             assert "rule" in record.get("unverified_fields", []) or record["die"] == "rune"
-    for camp in campaign.campaigns():
-        assert all(s["verified"] for s in campaign.stages(camp))
+    for camp in DATA.campaigns:
+        assert all(s["verified"] for s in DATA.stages[camp])
 
 
 def test_campaign_rooms_in_the_printed_order():
-    rooms = {c: [" | ".join(s["rooms"]) for s in campaign.stages(c)] for c in ("monstrosity",
-                                                                               "pharaoh")}
+    rooms = {c: [" | ".join(s["rooms"]) for s in DATA.stages[c]] for c in ("monstrosity",
+                                                                            "pharaoh")}
     assert rooms["monstrosity"] == [
         "Glaaoth", "Ehanostha", "Zhamanok", "Amaranth Inn | Hearthshire Stables", "Sacthurag",
         "Izchak the Merchant", "Thothazhon", "Urnehath", "Catacomb Lord's Lair",
@@ -67,14 +80,14 @@ def test_campaign_rooms_in_the_printed_order():
         "Izchak the Merchant", "Althea the Healer", "Othagoth", "Ubornath", "Amaranth Inn",
         "Zhamanok", "Catacomb Lord's Lair"]
     choices = {s["id"]: s.get("choice") for c in ("monstrosity", "pharaoh")
-               for s in campaign.stages(c) if "choice" in s}
+               for s in DATA.stages[c] if "choice" in s}
     assert choices == {"monstrosity-4": "any", "pharaoh-2": "one"}
 
 
 def test_suppression_and_shadow_notes_survive_the_conversion():
-    assert cards.monster("Siren")["suppresses"] == ["Missile", "Ice", "Fireball", "Target"]
-    assert "suppresses read from" in cards.monster("Siren")["source"]
-    phantom = cards.monster("phantom")
+    assert DATA.monster("Siren")["suppresses"] == ["Missile", "Ice", "Fireball", "Target"]
+    assert "suppresses read from" in DATA.monster("Siren")["source"]
+    phantom = DATA.monster("phantom")
     assert phantom["health"] == 1 and "source health 0" in phantom["source"]
 
 
@@ -90,27 +103,15 @@ def test_the_converter_reproduces_the_committed_files(tmp_path):
 # --------------------------------------------------------------------------- malformed data
 
 
-def broken(tmp_path: Path, name: str, old: str, new: str, count: int = 1) -> tuple[Path, int]:
-    """A copy of data file ``name`` with ``old`` replaced; returns it and the changed line."""
+def broken(tmp_path: Path, name: str, old: str, new: str) -> tuple[Path, int]:
+    """A copy of data/catacombs/ whose file ``name`` has ``old`` replaced; returns that file
+    and the changed line."""
     text = (FOLDER / name).read_text(encoding="utf-8")
-    assert old in text, old
-    path = tmp_path / name
-    path.write_text(text.replace(old, new, count), encoding="utf-8")
+    path = edited(data_folder(tmp_path), name, old, new)
     same = next((i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a != b),
                 min(len(old), len(new)))
     same += new[same:same + 1] == "\n"  # a field added on a line of its own
     return path, text[:text.index(old) + same].count("\n") + 1
-
-
-def loader(name: str) -> Callable[[Path], object]:
-    return {
-        "monsters.toml": lambda p: cards.monsters(p),
-        "lords.toml": lambda p: cards.lords(p),
-        "rooms.toml": lambda p: cards.rooms(p),
-        "playmats.toml": lambda p: cards.playmats(p),
-        "campaigns.toml": lambda p: campaign._load(p.parent),
-        "hidden_cave.toml": lambda p: hidden_cave._data(p.parent),
-    }[name]
 
 
 CASES = [
@@ -156,12 +157,9 @@ CASES = [
 @pytest.mark.parametrize("name,old,new,field,message", CASES,
                          ids=[f"{c[0]}:{c[3]}:{n}" for n, c in enumerate(CASES)])
 def test_malformed_data_names_file_line_and_field(tmp_path, name, old, new, field, message):
-    if name in ("campaigns.toml", "hidden_cave.toml"):
-        for other in FOLDER.glob("*.toml"):
-            shutil.copy(other, tmp_path / other.name)
     path, line = broken(tmp_path, name, old, new)
     with pytest.raises(DataError) as caught:
-        loader(name)(path)
+        catacombs_data.load(path.parent)
     text = str(caught.value)
     assert str(path) in text and f"field '{field}'" in text and message in text, text
     assert f"{path}:{line}:" in text, text
@@ -170,22 +168,56 @@ def test_malformed_data_names_file_line_and_field(tmp_path, name, old, new, fiel
 def test_a_playmat_chart_with_a_hole_is_refused(tmp_path):
     path, _ = broken(tmp_path, "playmats.toml", 'die = "rune"\nface = 6', 'die = "none"')
     with pytest.raises(DataError, match=r"field 'face': no rune playmat for face\(s\) 6"):
-        cards.playmats(path)
+        catacombs_data.load(path.parent)
 
 
 def test_a_toml_syntax_error_gives_its_line(tmp_path):
     path, line = broken(tmp_path, "rooms.toml", "difficulty = 0\n", "difficulty = = 0\n")
     with pytest.raises(DataError, match=re.escape(f"{path}:{line}:") + ".*not valid TOML"):
-        cards.rooms(path)
+        catacombs_data.load(path.parent)
 
 
 def test_sequences_hold_shots_only_no_connectors():
     # Red Box: AI Player Behaviour, step 5: Elastic is read as Then; the data keeps neither
     # connector, so a sequence is its shots in order.
-    from overseer.rules.catacombs.state import Shot
-
-    for records in (cards.monsters(), cards.lords()):
-        for record in unique(records):
+    for records in (DATA.monsters, DATA.lords):
+        for record in records.values():
             for sequence in record["sequences"]:
                 for text in sequence:
                     assert Shot.parse(text).kind not in ("then", "elastic"), record["name"]
+
+
+# --------------------------------------------------------------------------- a folder of one's own
+
+
+def test_a_bad_record_in_a_named_folder_gives_its_file_and_line(tmp_path):
+    path, line = broken(tmp_path, "monsters.toml", "health = 1\nreward = 1",
+                        "health = -2\nreward = 1")
+    with pytest.raises(DataError, match=re.escape(f"{path}:{line}: record monster 'orc', field "
+                                                  "'health': -2 is below 1")):
+        catacombs_data.load(path.parent)
+
+
+def test_a_name_pointing_nowhere_names_the_folder_it_was_looked_up_in(tmp_path):
+    path, _ = broken(tmp_path, "rooms.toml", 'level1 = ["2 x Centaur", "1 x Orc", "2 x Mercenary"]',
+                     'level1 = ["2 x Centaurus"]')
+    with pytest.raises(DataError, match=re.escape(f"not a monster of {path.parent}/monsters.toml")):
+        catacombs_data.load(path.parent)
+
+
+def test_a_good_named_folder_builds_a_battle_on_its_own_cards(tmp_path):
+    folder = data_folder(tmp_path)
+    edited(folder, "monsters.toml", 'name = "Orc"\nfamily = "Dungeon"\nlevel = 1\nhealth = 1',
+           'name = "Orc"\nfamily = "Dungeon"\nlevel = 1\nhealth = 7')
+    data = catacombs_data.load(folder)
+    assert data.where == str(folder) and data.monster("Orc")["health"] == 7
+    battle, runner, err = drive_scenario({
+        "format": 1, "game": "catacombs", "heroes": [{"id": "elf"}],
+        "pieces": [{"id": "orc-1", "card": "Orc"}],
+        "actions": [{"do": "damage_piece", "piece": "orc-1", "amount": 2}]}, data)
+    assert err is None and battle.data is data
+    assert battle.pieces["orc-1"].health == 5  # 7 from the folder's card, less 2
+    assert games.CATACOMBS.build({"pieces": [{"id": "orc-1", "card": "Orc"}]}) \
+        .pieces["orc-1"].health == 1  # the shipped data is untouched
+    with pytest.raises(KeyError, match=re.escape(f"no Room card 'Nowhere' in {folder}/rooms.toml")):
+        data.room("Nowhere")

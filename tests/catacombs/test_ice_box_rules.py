@@ -8,10 +8,10 @@ import json
 from pathlib import Path
 
 import pytest
-from driving import drive_scenario
+from driving import data_folder, drive_scenario, edited
 
-from overseer import scenario
-from overseer.data import DATA_DIR, DataError
+from overseer import catacombs_data, games, scenario
+from overseer.data import DataError
 from overseer.rules.catacombs import cards
 from overseer.rules.catacombs.state import Shot, parse_sequence
 
@@ -44,11 +44,10 @@ def test_a_misplaced_condition_is_refused(sequence, message):
 
 
 def _broken_monsters(tmp_path: Path, old: str, new: str) -> Path:
-    text = (DATA_DIR / "catacombs" / "monsters.toml").read_text(encoding="utf-8")
-    assert old in text
-    path = tmp_path / "monsters.toml"
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
-    return path
+    """A copy of data/catacombs/ with its monsters.toml edited: the folder."""
+    folder = data_folder(tmp_path)
+    edited(folder, "monsters.toml", old, new)
+    return folder
 
 
 def test_a_card_with_a_misplaced_condition_fails_to_load_with_its_line(tmp_path):
@@ -56,25 +55,26 @@ def test_a_card_with_a_misplaced_condition_fails_to_load_with_its_line(tmp_path)
                             'sequences = [["Melee"], ["Missile", "If Hit"]]')
     with pytest.raises(DataError, match=r"monsters\.toml:19: record monster 'orc', field "
                                         r"'sequences': the condition on 'missile' needs"):
-        cards.monsters(path)
+        catacombs_data.load(path)
 
 
 def test_a_reactive_shot_in_the_card_data_loads_and_a_connector_is_refused(tmp_path):
     good = _broken_monsters(tmp_path, 'sequences = [["Melee"], ["Missile"]]',
                             'sequences = [["Melee"], ["Missile"]]\nreactive = "Missile+Fear"')
-    assert cards.monsters(good)["orc"]["reactive"] == "Missile+Fear"
+    assert catacombs_data.load(good).monster("orc")["reactive"] == "Missile+Fear"
     (tmp_path / "bad").mkdir()
     bad = _broken_monsters(tmp_path / "bad", 'sequences = [["Melee"], ["Missile"]]',
                            'sequences = [["Melee"], ["Missile"]]\nreactive = "Then"')
     with pytest.raises(DataError, match=r"monsters\.toml:20: .*field 'reactive': 'Then' is not "
                                         "a shot"):
-        cards.monsters(bad)
+        catacombs_data.load(bad)
 
 
 def test_no_card_in_the_data_has_reactive_health_the_books_print_none():
-    for table in (cards.monsters(), cards.lords()):
+    data = games.catacombs_data()
+    for table in (data.monsters, data.lords):
         assert not [r["name"] for r in table.values() if "reactive" in r]
-    assert cards.piece_from_monster("orc-1", "Orc").reactive is None
+    assert cards.piece_from_monster(data, "orc-1", "Orc").reactive is None
 
 
 # --------------------------------------------------------------------------- what is not done

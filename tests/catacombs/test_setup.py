@@ -5,16 +5,17 @@ card data)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
-from driving import drive_scenario
+from driving import data_folder, drive_scenario
 
-from overseer import games, scenario
+from overseer import catacombs_data, games, scenario
 from overseer.chance import SeededChance
 from overseer.rules.catacombs import cards
-from overseer.rules.catacombs import scenario as catacombs
+from overseer.rules.catacombs.carddata import CatacombsData
 from overseer.rules.procedure import RulesError, Runner
 
 TILES = ["level-1", "level-2", "level-3", "level-4",
@@ -26,9 +27,9 @@ def base(**changes: Any) -> dict[str, Any]:
             "actions": [{"do": "setup_room", "room": "bholoth-cemetery"}], **changes}
 
 
-def drive(scn: dict[str, Any]):
+def drive(scn: dict[str, Any], data: CatacombsData | None = None):
     """Run the scenario's actions on a battle we keep; returns (battle, runner, error)."""
-    return drive_scenario(scn)
+    return drive_scenario(scn, data)
 
 
 def steps(runner: Runner, kind: str) -> list[dict[str, Any]]:
@@ -109,7 +110,7 @@ def test_the_next_room_replaces_the_destroyed_pieces_and_rerolls_the_playmat_jus
 def test_the_same_seed_gives_the_same_setup():
     def trace(seed: int) -> list[dict[str, Any]]:
         scn = base(mercenary="Orc", actions=[{"do": "setup_room", "room": "krhlot"}])
-        battle = catacombs.build(scenario.setup_of(scn, catacombs))
+        battle = games.CATACOMBS.build(scenario.setup_of(scn, games.CATACOMBS))
         runner = Runner(games.CATACOMBS, battle, chance=SeededChance(seed))
         question = runner.begin(scn["actions"][0])
         while question is not None:
@@ -138,18 +139,19 @@ verified = false
 
 
 @pytest.fixture
-def ice_lord(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    path = tmp_path / "lords.toml"
-    path.write_text(ICE_LORD)
-    loaded = cards.lords(path)
-    monkeypatch.setattr(cards, "lords", lambda path=None: loaded)
+def ice_lord(tmp_path: Path) -> CatacombsData:
+    """The card data with one Catacomb Lord: the Ice Lord above."""
+    folder = data_folder(tmp_path)
+    (folder / "lords.toml").write_text(ICE_LORD, encoding="utf-8")
+    return catacombs_data.load(folder)
 
 
 @pytest.mark.parametrize("merc_roll,mercenary", [(6, "Orc"), (7, "Zombie")])
 def test_mercenary_choice_by_d12_once_for_the_game(ice_lord, merc_roll, mercenary):
     # Red Box: Catacomb Lord Room Setup: 1-6 top, 7-12 bottom; Ice Box: chosen once.
     battle, runner, err = drive(base(dice=[merc_roll], actions=[
-        {"do": "choose_lord", "lord": "ice-lord"}, {"do": "choose_lord", "lord": "ice-lord"}]))
+        {"do": "choose_lord", "lord": "ice-lord"}, {"do": "choose_lord", "lord": "ice-lord"}]),
+        ice_lord)
     assert battle.adventure.mercenary == mercenary
     assert steps(runner, "mercenary")[0]["rule"] == "Ice Box: Catacomb Lord Setup Choices"
     assert isinstance(err, RulesError) and "chosen once" in str(err)
@@ -162,7 +164,7 @@ def test_lord_room_playmat_and_minion_choices(ice_lord, mat_roll, playmat, minio
                picks=["lord", *TILES, "target-1", "left-to-right", "monster-to-hero"],
                answers=[{"key": "start_zone_runes", "answer": 2}],
                actions=[{"do": "setup_lord_room"}])
-    battle, runner, err = drive(scn)
+    battle, runner, err = drive(scn, ice_lord)
     assert err is None
     assert battle.options.playmat == playmat
     assert steps(runner, "playmat")[0]["how"] == "lord_d12"
@@ -176,7 +178,7 @@ def test_lord_data_names_its_playmats_so_nothing_is_asked(ice_lord):
     scn = base(lord="ice-lord", mercenary="Orc", dice=[12, 12],
                picks=["lord", *TILES, "target-1", "left-to-right", "monster-to-hero"],
                actions=[{"do": "setup_lord_room"}])
-    battle, runner, err = drive(scn)
+    battle, runner, err = drive(scn, ice_lord)
     assert err is None  # no answers given: none was needed (castle: no rune count)
     assert [p.id for p in battle.pieces.values()] == ["orc-1", "orc-2", "minotaur-1", "ice"]
 
@@ -194,25 +196,26 @@ def test_suppression_lasts_while_any_unit_lives():
 
 
 def test_every_room_of_the_data_resolves_its_fixed_monsters():
-    for record in {id(r): r for r in cards.rooms().values()}.values():
+    data = games.catacombs_data()
+    for record in data.rooms.values():
         for quadrant in cards.QUADRANTS:
             for entry in record[quadrant]:
                 count, name = cards.split_entry(entry)
                 assert count >= 1
                 if name != cards.MERCENARY and not cards.MONSTER_GROUP.match(name):
-                    assert cards.monster(name)["name"] == name
+                    assert data.monster(name)["name"] == name
 
 
-def test_a_monster_card_with_its_units_in_the_data_asks_nothing(monkeypatch):
-    table = {key: dict(record, units=2) if record["level"] == 2 else record
-             for key, record in cards.monsters().items()}
-    monkeypatch.setattr(cards, "monsters", lambda path=None: table)
+def test_a_monster_card_with_its_units_in_the_data_asks_nothing():
+    data = games.catacombs_data()
+    data = replace(data, monsters={key: dict(record, units=2) if record["level"] == 2
+                                   else record for key, record in data.monsters.items()})
     scn = base(dice=[3], picks=[*TILES, "target-1", "left-to-right", "monster-to-hero",
                                 "orc", "troll"],
                actions=[{"do": "setup_room", "room": "oakheart-hall"}],
                answers=[{"key": "units", "answer": 1},  # the level 1 card has no units
                         {"key": "start_zone_runes", "answer": 2}])
-    battle, runner, err = drive(scn)
+    battle, runner, err = drive(scn, data)
     assert err is None
     metre = [s["units"] for s in steps(runner, "monster_metre")]
     assert metre[1] == 2 and sorted(battle.pieces)[-2:] == ["troll-1", "troll-2"]

@@ -4,14 +4,14 @@ they do not know is refused when a card or a scenario piece is read, with where 
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import pytest
+from driving import data_folder, edited
 
-from overseer import scenario
-from overseer.data import DATA_DIR, DataError, load_table
-from overseer.rules.catacombs import cards, damage_tokens, modifiers, shots
+from overseer import catacombs_data, games, scenario
+from overseer.data import DataError
+from overseer.rules.catacombs import damage_tokens, modifiers, shots
 from overseer.rules.catacombs.shot_choice import prefers
 from overseer.rules.catacombs.state import (
     APPLIED_MODIFIERS,
@@ -26,14 +26,14 @@ from overseer.rules.catacombs.state import (
     parse_sequence,
 )
 
-FOLDER = DATA_DIR / "catacombs"
+DATA = games.catacombs_data()
 
 
 def every_shot() -> list[tuple[str, str]]:
     """(card name, shot text) for every shot of every monster and Catacomb Lord card."""
     found = []
-    for table in (cards.monsters(), cards.lords()):
-        for record in {id(r): r for r in table.values()}.values():
+    for table in (DATA.monsters, DATA.lords):
+        for record in table.values():
             for sequence in record["sequences"]:
                 found += [(record["name"], text) for text in sequence]
     return found
@@ -47,7 +47,7 @@ def test_every_card_shot_and_modifier_is_known():
         assert shot.kind in SHOT_KINDS, (name, text)
         assert set(shot.modifiers) <= MODIFIERS, (name, text)
         if shot.kind == "summon":
-            assert cards.monster(shot.summons), (name, text)
+            assert DATA.monster(shot.summons), (name, text)
 
 
 def test_the_fan_cards_use_every_by_hand_modifier_and_the_numbered_poison():
@@ -102,23 +102,18 @@ def test_unknown_names_are_refused(text, message):
         Shot.parse(text)
 
 
-@pytest.mark.parametrize("file,table,fields,old,new,record,bad", [
-    ("monsters.toml", "monster", cards.MONSTER_FIELDS, 'sequences = [["Melee"], ["Missile"]]',
+@pytest.mark.parametrize("file,old,new,record,bad", [
+    ("monsters.toml", 'sequences = [["Melee"], ["Missile"]]',
      'sequences = [["Melee"], ["Meele+Poison"]]', "monster 'orc'", "'Meele'"),
-    ("lords.toml", "lord", cards.LORD_FIELDS, '"Shield", "Melee+Stun", "Melee"',
-     '"Shield", "Melee+Stunned", "Melee"', "lord 'vasesak-the-sorcerer'", "'Stunned'"),
+    ("lords.toml", '"Shield", "Melee+Stun", "Melee"', '"Shield", "Melee+Stunned", "Melee"',
+     "lord 'vasesak-the-sorcerer'", "'Stunned'"),
 ])
-def test_a_card_with_an_unknown_name_does_not_load(tmp_path: Path, file, table, fields, old,
-                                                   new, record, bad):
-    path = tmp_path / file
-    shutil.copy(FOLDER / file, path)
+def test_a_card_with_an_unknown_name_does_not_load(tmp_path: Path, file, old, new, record, bad):
+    path = edited(data_folder(tmp_path), file, old, new)
     text = path.read_text(encoding="utf-8")
-    assert old in text
-    text = text.replace(old, new, 1)
-    path.write_text(text, encoding="utf-8")
     line = text[:text.index(new)].count("\n") + 1
     with pytest.raises(DataError) as caught:
-        load_table(path, table, fields)
+        catacombs_data.load(path.parent)
     message = str(caught.value)
     assert message.startswith(f"{path}:{line}: record {record}, field 'sequences': ")
     assert f"{bad} is not a" in message

@@ -10,7 +10,6 @@ import pytest
 from driving import drive_scenario
 
 from overseer import games
-from overseer.rules.catacombs import scenario as catacombs
 from overseer.rules.procedure import DrawToken, Runner, Token
 
 TILES = {"character_order": ["level-1"], "monster_order": ["brown", "grey"],
@@ -20,7 +19,7 @@ RAT = {"id": "rat", "name": "Sewer Rat", "type": "brown", "order_tile": "level-1
 
 
 def battle_with(**scn: Any):
-    return catacombs.build({"tiles": TILES, **scn})
+    return games.CATACOMBS.build({"tiles": TILES, **scn})
 
 
 def poison_draw(poison: list[int]) -> tuple[Runner, DrawToken | None]:

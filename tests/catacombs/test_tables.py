@@ -1,19 +1,19 @@
 """The shipped Catacombs tables load, say what is verified, and refuse a broken file."""
 
-import shutil
 from pathlib import Path
 
 import pytest
+from driving import data_folder, edited
 
-from overseer.data import DATA_DIR, DataError
-from overseer.rules.catacombs import tables
+from overseer import catacombs_data, games
+from overseer.data import DataError
 from overseer.rules.catacombs.damage_tokens import levels
 from overseer.rules.catacombs.shot_choice import d12_band
 from overseer.rules.catacombs.state import Shot
 
 
 def test_shipped_tables():
-    data = tables.load()
+    data = games.catacombs_data()
     assert {k: len(v) for k, v in data.damage_tokens.items()} == {1: 13, 2: 12, 3: 13}
     assert not data.tokens_verified
     printed = {t for t, row in data.behaviour.items() if row.verified}
@@ -26,22 +26,18 @@ def test_shipped_tables():
 
 
 def test_token_count_must_match_the_box(tmp_path: Path):
-    folder = tmp_path / "catacombs"
-    shutil.copytree(DATA_DIR / "catacombs", folder)
-    path = folder / "damage_tokens.toml"
-    path.write_text(path.read_text().replace("count = 6", "count = 7", 1))
+    folder = data_folder(tmp_path)
+    edited(folder, "damage_tokens.toml", "count = 6", "count = 7")
     with pytest.raises(DataError, match="level 1 holds 14 tokens; the Red Box has 13"):
-        tables.load.__wrapped__(folder)
+        catacombs_data.load(folder)
 
 
 def test_unknown_criterion_is_refused(tmp_path: Path):
-    folder = tmp_path / "catacombs"
-    shutil.copytree(DATA_DIR / "catacombs", folder)
-    path = folder / "ai_behaviour.toml"
-    path.write_text(path.read_text().replace('primary = "most_gold"', 'primary = "tallest"'))
+    folder = data_folder(tmp_path)
+    edited(folder, "ai_behaviour.toml", 'primary = "most_gold"', 'primary = "tallest"')
     with pytest.raises(DataError, match=r"ai_behaviour.toml:\d+: record type 'brown', "
                                         r"field 'primary': 'tallest' is not one of"):
-        tables.load.__wrapped__(folder)
+        catacombs_data.load(folder)
 
 
 @pytest.mark.parametrize("text,want", [

@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Any
 
 from overseer import games
-from overseer.rules.catacombs import scenario as catacombs
 from overseer.rules.catacombs.targeting import TIE
 from overseer.rules.procedure import ChooseOne, ChooseSome, Runner, Step
 
@@ -22,7 +21,7 @@ HARPY = {"id": "harpy", "name": "Harpy", "type": "blue", "order_tile": "level-1"
 
 def start(pieces: list[dict[str, Any]], **scn: Any) -> Runner:
     """A battle with the table's questions left open; NEXT AI PIECE pressed once."""
-    battle = catacombs.build({"tiles": TILES,
+    battle = games.CATACOMBS.build({"tiles": TILES,
                                     "heroes": HEROES, "pieces": pieces, **scn})
     runner = Runner(games.CATACOMBS, battle)
     runner.begin({"do": "next_ai_piece"})
@@ -99,7 +98,7 @@ def test_a_teleported_teammate_is_not_a_repeat_target():
 
 
 def test_a_piece_riding_a_wyvern_is_not_offered_a_wyvern():
-    battle = catacombs.build({"tiles": TILES,
+    battle = games.CATACOMBS.build({"tiles": TILES,
                                     "heroes": HEROES[:1], "pieces": [HARPY],
                                     "wyverns": ["wyvern-2"],
                                     "options": {"advanced_targeting": True}})

@@ -6,7 +6,6 @@ import pytest
 from PIL import Image
 
 from overseer import games, scenario
-from overseer.rules.catacombs import scenario as catacombs
 from overseer.rules.procedure import ChooseOne, Runner, YesNo
 from overseer.screens.catacombs import activation_screen, question_screen
 from overseer.screens.render import (
@@ -55,7 +54,7 @@ def test_frame_bytes_refuses_a_wrong_size():
 
 def test_activation_screen_from_a_real_run():
     scn = scenario.load(os.path.join(SCENARIOS, "red_box_shots.json"))
-    state = catacombs.build(scn["setup"])
+    state = games.CATACOMBS.build(scn["setup"])
     script = scenario.Script(scn)
     runner = Runner(games.CATACOMBS, state, chance=script.chance)
     question = runner.begin({"do": "next_ai_piece"})

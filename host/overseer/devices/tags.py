@@ -103,11 +103,12 @@ def uid_text(uid: bytes) -> str:
 
 
 def _catacombs() -> dict[str, dict[str, str]]:
-    from overseer.rules.catacombs import cards
+    from overseer.catacombs_data import load  # the card data only when a game's tags are asked
 
-    return {kind: {r["id"]: r["name"] for r in table().values()}
-            for kind, table in (("monster", cards.monsters), ("room", cards.rooms),
-                                ("lord", cards.lords))}
+    data = load()
+    return {kind: {r["id"]: r["name"] for r in table.values()}
+            for kind, table in (("monster", data.monsters), ("room", data.rooms),
+                                ("lord", data.lords))}
 
 
 def _conquest() -> dict[str, dict[str, str]]:

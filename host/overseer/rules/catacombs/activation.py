@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from overseer.params import NoParams
 from overseer.rules.catacombs import order, rulebook, shot_choice, shots, targeting
 from overseer.rules.catacombs.kinds import StepKind, TargetKind
 from overseer.rules.catacombs.no_target import no_target
@@ -11,7 +10,7 @@ from overseer.rules.catacombs.state import Battle, Piece
 from overseer.rules.procedure import Procedure, RulesError, Step
 
 
-def next_ai_piece(battle: Battle, action: dict[str, Any]) -> Procedure:
+def next_ai_piece(battle: Battle, params: NoParams) -> Procedure:
     """Activate the next AI piece of the round; a new round starts when all have acted."""
     if not any(p.alive for p in battle.pieces.values()):
         raise RulesError("no AI piece is left on the playmat")

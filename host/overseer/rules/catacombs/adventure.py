@@ -11,8 +11,13 @@ import copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from overseer.rules.catacombs.carddata import CatacombsData
+
 if TYPE_CHECKING:
     from overseer.rules.catacombs.state import Battle
+
+# Red Box: Hidden Cave: five level-1 monsters are drawn for a hero to collect.
+TO_COLLECT = 5
 
 
 @dataclass(slots=True)
@@ -101,14 +106,12 @@ def _strings(scenario: dict[str, Any], key: str) -> list[str]:
     return list(value)
 
 
-def from_scenario(scenario: dict[str, Any]) -> Adventure:
+def from_scenario(scenario: dict[str, Any], data: CatacombsData) -> Adventure:
     """The adventure a scenario starts from: ``owned_playmats``, ``last_playmat``, ``lord``,
     ``mercenary``, ``hidden_cave`` ({"targets", "items", "collected"}), ``campaign`` and
-    ``stage`` (stages done), all optional. Names are checked against the data."""
-    from overseer.rules.catacombs import cards, hidden_cave
-
+    ``stage`` (stages done), all optional. Names are checked against ``data``."""
     owned = _strings(scenario, "owned_playmats")
-    known = cards.playmats()
+    known = data.playmats
     for pm in owned:
         if pm not in known or known[pm]["die"] != "d12":
             raise ValueError(f"owned_playmats: {pm!r} is not an expansion playmat "
@@ -119,12 +122,12 @@ def from_scenario(scenario: dict[str, Any]) -> Adventure:
     lord = scenario.get("lord")
     mercenary = scenario.get("mercenary")
     if mercenary is not None:
-        mercenary = cards.monster(mercenary)["name"]
+        mercenary = data.monster(mercenary)["name"]
     if lord is not None:
-        record = cards.lord(lord)
+        record = data.lord(lord)
         lord = record["id"]
         if mercenary is None and len(record["mercenary"]) == 1:
-            mercenary = cards.monster(record["mercenary"][0])["name"]
+            mercenary = data.monster(record["mercenary"][0])["name"]
         elif mercenary is None:
             raise ValueError(f"lord {lord!r} offers two mercenaries: give 'mercenary'")
     adventure = Adventure(owned_playmats=owned, last_playmat=last, lord=lord,
@@ -133,25 +136,22 @@ def from_scenario(scenario: dict[str, Any]) -> Adventure:
     if cave is not None:
         if not isinstance(cave, dict):
             raise ValueError("'hidden_cave' must be an object with 'targets'")
-        targets = [cards.monster(m)["name"] for m in _strings(cave, "targets")]
-        if len(targets) != hidden_cave.TO_COLLECT or len(set(targets)) != len(targets):
-            raise ValueError(f"hidden_cave.targets must name {hidden_cave.TO_COLLECT} "
-                             "different monsters")
+        targets = [data.monster(m)["name"] for m in _strings(cave, "targets")]
+        if len(targets) != TO_COLLECT or len(set(targets)) != len(targets):
+            raise ValueError(f"hidden_cave.targets must name {TO_COLLECT} different monsters")
         collected = cave.get("collected", {})
         if not isinstance(collected, dict) or any(m not in targets for m in collected):
             raise ValueError("hidden_cave.collected maps target monsters to hero ids")
-        items = _strings(cave, "items") if "items" in cave else hidden_cave.item_names()
+        items = _strings(cave, "items") if "items" in cave else list(data.cave_items)
         adventure.hidden_cave = HiddenCave(targets, items, dict(collected))
     campaign = scenario.get("campaign")
     if campaign is not None:
-        from overseer.rules.catacombs import campaign as campaigns
-
-        if campaign not in campaigns.campaigns():
+        if campaign not in data.campaigns:
             raise ValueError(f"campaign: {campaign!r} is not one of "
-                             f"{', '.join(campaigns.campaigns())}")
+                             f"{', '.join(data.campaigns)}")
         adventure.campaign = campaign
         stage = scenario.get("stage", 0)
-        if not isinstance(stage, int) or not 0 <= stage <= len(campaigns.stages(campaign)):
-            raise ValueError(f"stage must be 0 to {len(campaigns.stages(campaign))}")
+        if not isinstance(stage, int) or not 0 <= stage <= len(data.stages[campaign]):
+            raise ValueError(f"stage must be 0 to {len(data.stages[campaign])}")
         adventure.stage = stage
     return adventure

@@ -43,7 +43,7 @@ def draw(battle: Battle, level: int, purpose: str) -> Procedure:
                             () if physical else tuple(bag.contents))
     if not physical:
         bag.take(token)
-    verified = physical or bool(battle.tables and battle.tables.tokens_verified)
+    verified = physical or battle.data.tokens_verified
     yield Step(StepKind.TOKEN, rulebook.TOKENS,
                f"level {level} damage token: {token.label()}"
                f"{'' if verified else ' (unverified token values)'}",

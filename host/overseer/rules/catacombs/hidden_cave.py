@@ -2,21 +2,19 @@
 Kraken's D12 against the damage tokens the hero draws, and what the hero takes away.
 
 Actions: ``hidden_cave_setup``, ``hidden_cave_collect``, ``hidden_cave_visit``,
-``hidden_cave_leave``.
+``hidden_cave_portal`` (a hero the portal trap sent there), ``hidden_cave_leave``.
 """
 
 from __future__ import annotations
 
-from functools import cache
-from pathlib import Path
-from typing import Any
+from dataclasses import dataclass
 
-from overseer.data import DATA_DIR, DataError, Field, field_line, load_table
-from overseer.rules.catacombs import cards, damage_tokens
-from overseer.rules.catacombs.adventure import HiddenCave
+from overseer.params import param
+from overseer.rules.catacombs import damage_tokens
+from overseer.rules.catacombs.adventure import TO_COLLECT, HiddenCave
 from overseer.rules.catacombs.kinds import Key, StepKind
 from overseer.rules.catacombs.rulebook import CAVE
-from overseer.rules.catacombs.state import Battle, Hero
+from overseer.rules.catacombs.state import Battle, Hero, hero_ids, living_hero_ids
 from overseer.rules.procedure import (
     ChooseOne,
     Die,
@@ -29,33 +27,73 @@ from overseer.rules.procedure import (
     YesNo,
 )
 
-TO_COLLECT = 5  # five level-1 monsters are drawn to collect
 ITEMS = 4  # four items lie beside the Hidden Cave card
 HEALTH_PER_TOKEN = 4  # one token per 4 health the hero has now
 AWAY = "hidden_cave"
 
-ITEM_FIELDS = {"id": Field(str), "name": Field(str)}
-SETTING_FIELDS = {"id": Field(str), "value": Field(int)}
+
+def cave_targets(battle: Battle) -> list[str]:
+    """The Hidden Cave monsters no hero keeps yet."""
+    cave = battle.adventure.hidden_cave
+    return [] if cave is None else [m for m in cave.targets if m not in cave.collected]
 
 
-@cache
-def _data(folder: Path | None = None) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
-    path = (folder or DATA_DIR / "catacombs") / "hidden_cave.toml"
-    items = load_table(path, "item", ITEM_FIELDS)
-    settings = {r["id"]: r for r in load_table(path, "setting", SETTING_FIELDS)}
-    if "token_level" not in settings or settings["token_level"]["value"] not in (1, 2, 3):
-        start = settings.get("token_level", {}).get("_line")
-        raise DataError(path, field_line(path, start, "value"), "setting 'token_level'",
-                        "value", "token_level must be set to 1, 2 or 3")
-    return items, settings
+def cave_ready(battle: Battle) -> list[str]:
+    """Heroes who hold all five Hidden Cave monsters and are on the playmat."""
+    cave = battle.adventure.hidden_cave
+    if cave is None:
+        return []
+    return [h for h in on_playmat(battle) if len(cave.held_by(h)) == TO_COLLECT]
 
 
-def item_names() -> list[str]:
-    """The four Red Box items set beside the Hidden Cave card."""
-    return [r["name"] for r in _data()[0]]
+def on_playmat(battle: Battle) -> list[str]:
+    return [h for h in living_hero_ids(battle) if battle.heroes[h].away is None]
 
 
-def _hero(battle: Battle, hero_id: Any) -> Hero:
+def in_cave(battle: Battle) -> list[str]:
+    return [h.id for h in battle.heroes.values() if h.away == AWAY]
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenCaveSetup:
+    """``pool``: the level 1 monsters owned (default: every one of the data); ``items``: four
+    random Item cards instead of the Red Box four."""
+
+    pool: tuple[str, ...] | None = param(default=None)
+    items: tuple[str, ...] | None = param(default=None)
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenCaveCollect:
+    hero: str = param(options=hero_ids)
+    monster: str = param(options=cave_targets)
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenCaveVisit:
+    """``shot_icons``: asked when not given; ``antient``: the Antient the hero takes on a
+    win (default: an unused one)."""
+
+    hero: str = param(options=cave_ready)
+    shot_icons: int | None = param(default=None, low=0, high=99)
+    antient: str | None = param(default=None)
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenCavePortal:
+    """As ``HiddenCaveVisit``, for a hero the portal trap sent to the Hidden Cave."""
+
+    hero: str = param(options=on_playmat)
+    shot_icons: int | None = param(default=None, low=0, high=99)
+    antient: str | None = param(default=None)
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenCaveLeave:
+    hero: str = param(options=in_cave)
+
+
+def _hero(battle: Battle, hero_id: str) -> Hero:
     hero = battle.heroes.get(hero_id)
     if hero is None or hero.kind != "hero":
         raise RulesError(f"no hero {hero_id!r}")
@@ -69,24 +107,23 @@ def _cave(battle: Battle) -> HiddenCave:
     return cave
 
 
-def hidden_cave_setup(battle: Battle, action: dict[str, Any]) -> Procedure:
+def hidden_cave_setup(battle: Battle, params: HiddenCaveSetup) -> Procedure:
     """``{"do": "hidden_cave_setup", "pool": [level-1 monsters owned] (optional),
     "items": [four item cards] (optional: random Item cards instead of the Red Box four)}``."""
     if battle.adventure.hidden_cave is not None:
         raise RulesError("the Hidden Cave is set up once, at the start of the game")
-    level1 = sorted({r["name"] for r in cards.monsters().values() if r["level"] == 1})
-    pool = action.get("pool", level1)
-    if not isinstance(pool, list) or any(p not in level1 for p in pool) \
-            or len(set(pool)) != len(pool) or len(pool) < TO_COLLECT:
+    level1 = sorted({r["name"] for r in battle.data.monsters.values() if r["level"] == 1})
+    pool = level1 if params.pool is None else list(params.pool)
+    if any(p not in level1 for p in pool) or len(set(pool)) != len(pool) \
+            or len(pool) < TO_COLLECT:
         raise RulesError(f"the pool must list at least {TO_COLLECT} different level 1 monsters "
                          f"of monsters.toml (got {pool!r})")
-    items = action.get("items", item_names())
-    if not isinstance(items, list) or len(items) != ITEMS or \
-            not all(isinstance(i, str) for i in items):
+    items = list(battle.data.cave_items) if params.items is None else list(params.items)
+    if len(items) != ITEMS:
         raise RulesError(f"the Hidden Cave takes {ITEMS} item cards (got {items!r})")
     # Red Box: Hidden Cave: the four items lie face up beside the card (or four random items).
     yield Step(StepKind.HIDDEN_CAVE_ITEMS, CAVE, "beside the Hidden Cave card: " + ", ".join(items),
-               {"items": list(items), "red_box_items": "items" not in action})
+               {"items": list(items), "red_box_items": params.items is None})
     # One piece of each level 1 monster, five drawn at random: what a hero must collect.
     left, targets = sorted(pool), []
     while len(targets) < TO_COLLECT:
@@ -98,16 +135,16 @@ def hidden_cave_setup(battle: Battle, action: dict[str, Any]) -> Procedure:
     battle.adventure.hidden_cave = HiddenCave(targets, list(items))
     yield Step(StepKind.HIDDEN_CAVE_TARGETS, CAVE, "to enter the Hidden Cave a hero collects: "
                + ", ".join(targets) + " (set these pieces aside: the Overseer cannot use them)",
-               {"targets": targets, "verified": "pool" in action})
+               {"targets": targets, "verified": params.pool is not None})
     return targets
 
 
-def hidden_cave_collect(battle: Battle, action: dict[str, Any]) -> Procedure:
+def hidden_cave_collect(battle: Battle, params: HiddenCaveCollect) -> Procedure:
     """``{"do": "hidden_cave_collect", "hero": id, "monster": name}``: the hero destroyed one
     of the listed monsters and keeps it on their player board."""
     cave = _cave(battle)
-    hero = _hero(battle, action.get("hero"))
-    name = action.get("monster")
+    hero = _hero(battle, params.hero)
+    name = params.monster
     if name not in cave.targets:
         raise RulesError(f"{name!r} is not one of the Hidden Cave monsters "
                          f"({', '.join(cave.targets)})")
@@ -128,12 +165,22 @@ def _tokens_for(hero: Hero, icons: int) -> int:
     return hero.health // HEALTH_PER_TOKEN + icons
 
 
-def hidden_cave_visit(battle: Battle, action: dict[str, Any]) -> Procedure:
+def hidden_cave_visit(battle: Battle, params: HiddenCaveVisit) -> Procedure:
     """``{"do": "hidden_cave_visit", "hero": id, "shot_icons": n (optional: asked),
-    "via": "portal_trap" (optional), "antient": name (optional)}``."""
+    "antient": name (optional)}``: a hero who holds the five monsters goes in."""
+    return _visit(battle, params.hero, params.shot_icons, params.antient, portal=False)
+
+
+def hidden_cave_portal(battle: Battle, params: HiddenCavePortal) -> Procedure:
+    """``{"do": "hidden_cave_portal", "hero": id, ...}``: a hero the portal trap sent to the
+    Hidden Cave enters without the five monsters, even when another hero is inside."""
+    return _visit(battle, params.hero, params.shot_icons, params.antient, portal=True)
+
+
+def _visit(battle: Battle, hero_id: str, shot_icons: int | None, antient: str | None,
+           portal: bool) -> Procedure:
     cave = _cave(battle)
-    hero = _hero(battle, action.get("hero"))
-    portal = action.get("via") == "portal_trap"
+    hero = _hero(battle, hero_id)
     if not hero.alive:
         raise RulesError(f"{hero.name} is dead")
     if not portal and len(cave.held_by(hero.id)) < TO_COLLECT:
@@ -143,8 +190,8 @@ def hidden_cave_visit(battle: Battle, action: dict[str, Any]) -> Procedure:
     # Red Box: Hidden Cave: one hero at a time, unless sent there by the portal trap.
     if inside and not portal:
         raise RulesError(f"{', '.join(inside)} is already in the Hidden Cave: one hero at a time")
-    icons = action.get("shot_icons")
-    if icons is not None and (isinstance(icons, bool) or not isinstance(icons, int) or icons < 0):
+    icons = shot_icons
+    if icons is not None and icons < 0:
         raise RulesError(f"shot_icons must be a whole number, 0 or more (got {icons!r})")
     yield Step(StepKind.HIDDEN_CAVE_ENTER, CAVE,
                f"{hero.name} enters the Hidden Cave and leaves the "
@@ -156,15 +203,14 @@ def hidden_cave_visit(battle: Battle, action: dict[str, Any]) -> Procedure:
             f"How many damage-dealing shot icons has {hero.name}: base shot sequence, every "
             "Ability and Item card (used or not) and up to five Spell cards?", Key.SHOT_ICONS,
             0, 99)
-    _, settings = _data()
-    level = settings["token_level"]["value"]
+    level = battle.data.cave_token_level
     count = _tokens_for(hero, icons)
     yield Step(StepKind.KRAKEN, CAVE,
                f"the Kraken attacks with {strength}; {hero.name} draws {count} "
                f"level {level} damage tokens ({hero.health} health // {HEALTH_PER_TOKEN} + "
                f"{icons} shot icons; the token level is Overseer's ruling)",
                {"strength": strength, "tokens": count, "level": level,
-                "verified": settings["token_level"]["verified"]})
+                "verified": battle.data.cave_token_level_verified})
     tokens = []
     for n in range(count):
         token = yield from damage_tokens.draw(battle, level, f"against the Kraken ({n + 1} of "
@@ -181,7 +227,7 @@ def hidden_cave_visit(battle: Battle, action: dict[str, Any]) -> Procedure:
                {"hero": hero.id, "total": total, "strength": strength, "hero_wins": wins,
                 "verified": total != strength})
     if wins:
-        yield from _evaded(battle, hero, cave, action.get("antient"))
+        yield from _evaded(battle, hero, cave, antient)
     else:
         yield from _limited(battle, hero, cave)
     hero.away = AWAY
@@ -216,7 +262,7 @@ def _limited(battle: Battle, hero: Hero, cave: HiddenCave) -> Procedure:
                    {"hero": hero.id, "item": item, "how": "random"})
 
 
-def _evaded(battle: Battle, hero: Hero, cave: HiddenCave, antient: Any) -> Procedure:
+def _evaded(battle: Battle, hero: Hero, cave: HiddenCave, antient: str | None) -> Procedure:
     """Red Box: Hidden Cave: the hero wins: platinum, health, an item and an Antient."""
     adventure = battle.adventure
     adventure.platinum[hero.id] = adventure.platinum.get(hero.id, 0) + 1
@@ -231,17 +277,17 @@ def _evaded(battle: Battle, hero: Hero, cave: HiddenCave, antient: Any) -> Proce
         hero.items.append(item)
         yield Step(StepKind.HIDDEN_CAVE_ITEM, CAVE, f"{hero.name} takes {item} (their choice)",
                    {"hero": hero.id, "item": item, "how": "choice"})
-    name = antient if isinstance(antient, str) and antient else "an unused Antient"
+    name = antient or "an unused Antient"
     adventure.antients.setdefault(hero.id, []).append(name)
     yield Step(StepKind.HIDDEN_CAVE_ANTIENT, CAVE, f"{hero.name} takes {name}: it may be summoned "
                "instead of the hero's base shot sequence in a later turn",
                {"hero": hero.id, "antient": name})
 
 
-def hidden_cave_leave(battle: Battle, action: dict[str, Any]) -> Procedure:
+def hidden_cave_leave(battle: Battle, params: HiddenCaveLeave) -> Procedure:
     """``{"do": "hidden_cave_leave", "hero": id}``: the hero's piece goes back to the playmat.
     The book does not say when (Overseer's ruling: when the players say so)."""
-    hero = _hero(battle, action.get("hero"))
+    hero = _hero(battle, params.hero)
     if hero.away != AWAY:
         raise RulesError(f"{hero.name} is not in the Hidden Cave")
     hero.away = None

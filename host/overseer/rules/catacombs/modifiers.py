@@ -101,7 +101,7 @@ def draw_poison(battle: Battle, hero: Hero, why: str) -> Procedure:
         token = yield DrawToken("poison card", f"poison for {hero.name}",
                                 tuple(Token(v) for v in left))
         value = token.value
-        verified = bool(battle.tables and battle.tables.poison_verified)
+        verified = battle.data.poison_verified
     hero.poison.append(value)
     yield Step(StepKind.POISON, rulebook.PERFORM,
                f"{hero.name} takes a poison card of value {value} "
@@ -210,7 +210,7 @@ def not_applied(piece: Piece, shot: Shot, keep: frozenset[str] = frozenset()) ->
 
 def death_card(battle: Battle, hero: Hero) -> Procedure:
     """Ice Box: Death Cards: draw one of the six, apply it, shuffle it back."""
-    cards = {c["id"]: c for c in battle.tables.death_cards}
+    cards = {c["id"]: c for c in battle.data.death_cards}
     card_id = yield Pick("Death card deck", f"death card for {hero.name}", tuple(cards))
     card = cards[card_id]
     yield Step(StepKind.DEATH_CARD, rulebook.DEATH, f"{hero.name} draws {card['name']}",

@@ -8,15 +8,14 @@ campaign, Hidden Cave); the battle (NEXT AI PIECE and the heroes' side); after t
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from functools import wraps
 from typing import Any
 
 from overseer.moves import Move, MoveTable
-from overseer.params import param, to_json
+from overseer.params import NoParams
 from overseer.rules.catacombs import (
     activation,
     campaign,
-    cards,
     end,
     hidden_cave,
     party,
@@ -24,192 +23,32 @@ from overseer.rules.catacombs import (
     rulebook,
     setup,
 )
+from overseer.rules.catacombs.campaign import CampaignStart
+from overseer.rules.catacombs.hidden_cave import (
+    HiddenCaveCollect,
+    HiddenCaveLeave,
+    HiddenCavePortal,
+    HiddenCaveSetup,
+    HiddenCaveVisit,
+    cave_ready,
+    cave_targets,
+    in_cave,
+    on_playmat,
+)
 from overseer.rules.catacombs.kinds import StepKind
-from overseer.rules.catacombs.state import Battle
+from overseer.rules.catacombs.party import DamagePiece, UpdateHero
+from overseer.rules.catacombs.rewards import RoomReward
+from overseer.rules.catacombs.setup import ChooseLord, SetupLordRoom, SetupRoom
+from overseer.rules.catacombs.state import Battle, alive_piece_ids, living_hero_ids
 from overseer.rules.procedure import Procedure, Step
 
-
-def _heroes(battle: Battle) -> list[str]:
-    return [h.id for h in battle.heroes.values() if h.kind == "hero"]
-
-
-def _living_heroes(battle: Battle) -> list[str]:
-    return [h.id for h in battle.heroes.values() if h.kind == "hero" and h.alive]
-
-
-def _members(battle: Battle) -> list[str]:
-    return list(battle.heroes)
-
-
-def _alive_pieces(battle: Battle) -> list[str]:
-    return [p.id for p in battle.pieces.values() if p.alive]
-
-
-def _needs_mercenary(room: dict[str, Any]) -> bool:
-    return any(cards.split_entry(e)[1] == cards.MERCENARY
-               for q in cards.QUADRANTS for e in room[q])
-
-
-def _rooms(battle: Battle) -> list[str]:
-    """The Room cards that can be set up now (a room with Mercenary icons needs the game's
-    Catacomb Lord chosen first)."""
-    lord = battle.adventure.mercenary is not None
-    return sorted({r["id"] for r in cards.rooms().values() if lord or not _needs_mercenary(r)})
-
-
-def _lords(battle: Battle) -> list[str]:
-    return sorted({r["id"] for r in cards.lords().values()})
-
-
-def _campaigns(battle: Battle) -> list[str]:
-    """The campaigns open to this game: any, or the one whose Lord the game already chose."""
-    lord = battle.adventure.lord
-    return sorted(c for c, record in campaign.campaigns().items()
-                  if lord is None or campaign.same_name(lord, record["start"]))
-
-
-def _cave_targets(battle: Battle) -> list[str]:
-    cave = battle.adventure.hidden_cave
-    return [] if cave is None else [m for m in cave.targets if m not in cave.collected]
-
-
-def _cave_ready(battle: Battle) -> list[str]:
-    """Heroes who hold all five Hidden Cave monsters and are on the playmat."""
-    cave = battle.adventure.hidden_cave
-    if cave is None:
-        return []
-    return [h for h in _living_heroes(battle) if battle.heroes[h].away is None
-            and len(cave.held_by(h)) == hidden_cave.TO_COLLECT]
-
-
-def _on_playmat(battle: Battle) -> list[str]:
-    return [h for h in _living_heroes(battle) if battle.heroes[h].away is None]
-
-
-def _in_cave(battle: Battle) -> list[str]:
-    return [h.id for h in battle.heroes.values() if h.away == hidden_cave.AWAY]
-
-
-# --------------------------------------------------------------------------- parameters
-
-
-@dataclass(frozen=True, slots=True)
-class NoParams:
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class DamagePiece:
-    piece: str = param(options=_alive_pieces, prompt="Which AI piece was hit?")
-    amount: int = param(default=1, low=1, high=20, prompt="How much damage?")
-    by: str | None = param(default=None, options=_living_heroes, prompt="Which hero's shot?")
-
-
-@dataclass(frozen=True, slots=True)
-class UpdateHero:
-    hero: str = param(options=_members, prompt="Which hero?")
-    health: int | None = param(default=None, low=0, high=30)
-    gold: int | None = param(default=None, low=0, high=99)
-    items: tuple[str, ...] | None = param(default=None)
-    poison: tuple[int, ...] | None = param(default=None)
-    frozen: bool | None = param(default=None)
-    reckless: bool | None = param(default=None)
-    stunned: bool | None = param(default=None)
-    riding: str | None = param(default=None)
-    away: str | None = param(default=None)
-
-
-Card = dict[str, Any]  # a card the data lacks, as the table reads it (campaign.enter_room ...)
-
-
-@dataclass(frozen=True, slots=True)
-class SetupRoom:
-    room: str = param(options=_rooms, prompt="Which Room card?")
-    playmat: str | None = param(default=None)
-    card: Card | None = param(default=None)
-
-
-def _choosable_lords(battle: Battle) -> list[str]:
-    """The Lords a table can choose from the data: any, or in a campaign the campaign's own
-    (which the data lacks: the table enters its card)."""
-    under_way = battle.adventure.campaign
-    if under_way is None:
-        return _lords(battle)
-    start = campaign.campaigns()[under_way]["start"]
-    return [lord for lord in _lords(battle) if campaign.same_name(lord, start)]
-
-
-@dataclass(frozen=True, slots=True)
-class ChooseLord:
-    lord: str = param(options=_choosable_lords, prompt="Which Catacomb Lord?")
-    card: Card | None = param(default=None)
-
-
-@dataclass(frozen=True, slots=True)
-class SetupLordRoom:
-    lord: str | None = param(default=None)
-    card: Card | None = param(default=None)
-
-
-@dataclass(frozen=True, slots=True)
-class HiddenCaveSetup:
-    pool: tuple[str, ...] | None = param(default=None)
-    items: tuple[str, ...] | None = param(default=None)
-
-
-@dataclass(frozen=True, slots=True)
-class HiddenCaveCollect:
-    hero: str = param(options=_heroes)
-    monster: str = param(options=_cave_targets)
-
-
-@dataclass(frozen=True, slots=True)
-class HiddenCaveVisit:
-    hero: str = param(options=_cave_ready)
-    shot_icons: int | None = param(default=None, low=0, high=99)
-    antient: str | None = param(default=None)
-
-
-@dataclass(frozen=True, slots=True)
-class HiddenCavePortal:
-    hero: str = param(options=lambda battle: _on_playmat(battle))
-    shot_icons: int | None = param(default=None, low=0, high=99)
-    antient: str | None = param(default=None)
-
-
-@dataclass(frozen=True, slots=True)
-class HiddenCaveLeave:
-    hero: str = param(options=_in_cave)
-
-
-@dataclass(frozen=True, slots=True)
-class RoomReward:
-    room: str | None = param(default=None)
-    spell: bool | None = param(default=None)
-    gold: int | None = param(default=None, low=0, high=99)
-    spell_card: str | None = param(default=None)
-
-
-@dataclass(frozen=True, slots=True)
-class CampaignStart:
-    campaign: str = param(options=_campaigns, prompt="Which campaign?")
-    card: Card | None = param(default=None)
-
-
-# --------------------------------------------------------------------------- procedures
-
-Legacy = Callable[[Battle, dict[str, Any]], Procedure]
-
-
-def _legacy(proc: Legacy) -> Callable[[Battle, Any], Procedure]:
-    """A procedure that still reads its action as a dict."""
-    def run(battle: Battle, params: Any) -> Procedure:
-        return proc(battle, to_json(params))
-    return run
+# Each move's parameters are a frozen dataclass defined beside its procedure, which reads them
+# typed (``params.piece``); ``overseer.params`` reads them from JSON at the edge.
 
 
 def _end_said(proc: Callable[[Battle, Any], Procedure]) -> Callable[[Battle, Any], Procedure]:
     """Run the procedure; when it ended the battle, say how (the next press says it too)."""
+    @wraps(proc)
     def run(battle: Battle, params: Any) -> Procedure:
         before = end.outcome(battle)
         result = yield from proc(battle, params)
@@ -219,11 +58,6 @@ def _end_said(proc: Callable[[Battle, Any], Procedure]) -> Callable[[Battle, Any
                        {"outcome": str(after)})
         return result
     return run
-
-
-def _portal_visit(battle: Battle, params: HiddenCavePortal) -> Procedure:
-    """Red Box: Hidden Cave: a hero the portal trap sent there enters without the five."""
-    return hidden_cave.hidden_cave_visit(battle, {**to_json(params), "via": "portal_trap"})
 
 
 def end_game(battle: Battle, params: NoParams) -> Procedure:
@@ -256,23 +90,23 @@ def _fresh(battle: Battle) -> bool:
 
 def _campaign_left(battle: Battle) -> bool:
     name = battle.adventure.campaign
-    return name is not None and battle.adventure.stage < len(campaign.stages(name)) \
+    return name is not None and battle.adventure.stage < len(battle.data.stages[name]) \
         and _between_rooms(battle)
 
 
 def _rewards_due(battle: Battle) -> bool:
     """No battle going on, a hero standing, and the room's rewards not given yet."""
     return _between_rooms(battle) and not battle.adventure.rewarded \
-        and bool(_living_heroes(battle))
+        and bool(living_hero_ids(battle))
 
 
 def _no_rewards(battle: Battle) -> str:
-    alive = _alive_pieces(battle)
+    alive = alive_piece_ids(battle)
     if alive:
         return f"the Battle Phase is not over: {', '.join(alive)} still on the playmat"
     if battle.adventure.rewarded:
         return "this room has already given its rewards"
-    if not _living_heroes(battle):
+    if not living_hero_ids(battle):
         return "no hero survived the Battle Phase: no reward"
     return "the game is over"
 
@@ -281,7 +115,7 @@ def _no_visit(battle: Battle) -> str:
     cave = battle.adventure.hidden_cave
     if cave is None:
         return "the Hidden Cave is not in this game (hidden_cave_setup at the start)"
-    inside = [battle.heroes[h].name for h in _in_cave(battle)]
+    inside = [battle.heroes[h].name for h in in_cave(battle)]
     if inside:
         return f"{', '.join(inside)} is already in the Hidden Cave: one hero at a time"
     if end.is_over(battle):
@@ -293,7 +127,7 @@ def _no_visit(battle: Battle) -> str:
 
 
 def _not_between(battle: Battle) -> str:
-    alive = _alive_pieces(battle)
+    alive = alive_piece_ids(battle)
     if alive:
         return (f"the battle is not over ({', '.join(alive)} still on the playmat): a room is "
                 "set up before its battle")
@@ -328,10 +162,10 @@ def _no_cave_setup(battle: Battle) -> str:
 def _no_campaign_start(battle: Battle) -> str:
     if battle.adventure.campaign is not None:
         return f"the {battle.adventure.campaign} campaign is already under way"
-    if battle.adventure.lord is not None and not _campaigns(battle):
+    if battle.adventure.lord is not None and not campaign.open_campaigns(battle):
         return (f"this game's Catacomb Lord is {battle.adventure.lord}; " + "; ".join(
             f"the {record['name']} starts with the {record['start']}"
-            for record in campaign.campaigns().values()))
+            for record in battle.data.campaigns.values()))
     return "at the start of the game, before any room"
 
 
@@ -339,7 +173,7 @@ def _no_stage(battle: Battle) -> str:
     name = battle.adventure.campaign
     if name is None:
         return "no campaign under way (campaign_start first)"
-    if battle.adventure.stage >= len(campaign.stages(name)):
+    if battle.adventure.stage >= len(battle.data.stages[name]):
         return f"the {name} campaign is complete"
     return BETWEEN
 
@@ -381,43 +215,43 @@ def upgrade(action: dict[str, Any]) -> dict[str, Any]:
 
 
 MOVES = MoveTable("Catacombs", {m.name: m for m in (
-    _move("next_ai_piece", "NEXT AI PIECE", NoParams, _legacy(activation.next_ai_piece),
+    _move("next_ai_piece", "NEXT AI PIECE", NoParams, activation.next_ai_piece,
           _playing, BATTLE),
-    _move("damage_piece", "A hero hit an AI piece", DamagePiece, _legacy(party.damage_piece),
+    _move("damage_piece", "A hero hit an AI piece", DamagePiece, party.damage_piece,
           _playing, BATTLE),
-    _move("update_hero", "A hero's state", UpdateHero, _legacy(party.update_hero),
+    _move("update_hero", "A hero's state", UpdateHero, party.update_hero,
           _not_over, "the game is over"),
-    _move("setup_room", "Set up a room", SetupRoom, _legacy(setup.setup_room),
+    _move("setup_room", "Set up a room", SetupRoom, setup.setup_room,
           _between_rooms, _not_between),
-    _move("choose_lord", "Choose the Catacomb Lord", ChooseLord, _legacy(setup.choose_lord),
+    _move("choose_lord", "Choose the Catacomb Lord", ChooseLord, setup.choose_lord,
           lambda b: _between_rooms(b) and b.adventure.lord is None
           and b.adventure.mercenary is None, _no_lord_choice),
     _move("setup_lord_room", "Set up the Lord's room", SetupLordRoom,
-          _legacy(setup.setup_lord_room),
+          setup.setup_lord_room,
           lambda b: _between_rooms(b) and b.adventure.lord is not None, _no_lord_room),
     _move("hidden_cave_setup", "Set up the Hidden Cave", HiddenCaveSetup,
-          _legacy(hidden_cave.hidden_cave_setup),
+          hidden_cave.hidden_cave_setup,
           lambda b: _fresh(b) and b.adventure.hidden_cave is None, _no_cave_setup),
     _move("hidden_cave_collect", "A hero keeps a Hidden Cave monster", HiddenCaveCollect,
-          _legacy(hidden_cave.hidden_cave_collect),
-          lambda b: _not_over(b) and bool(_cave_targets(b)), _no_cave),
+          hidden_cave.hidden_cave_collect,
+          lambda b: _not_over(b) and bool(cave_targets(b)), _no_cave),
     _move("hidden_cave_visit", "Visit the Hidden Cave", HiddenCaveVisit,
-          _legacy(hidden_cave.hidden_cave_visit),
-          lambda b: _not_over(b) and bool(_cave_ready(b)) and not _in_cave(b), _no_visit),
+          hidden_cave.hidden_cave_visit,
+          lambda b: _not_over(b) and bool(cave_ready(b)) and not in_cave(b), _no_visit),
     _move("hidden_cave_portal", "The portal trap sent a hero to the Hidden Cave",
-          HiddenCavePortal, _portal_visit,
+          HiddenCavePortal, hidden_cave.hidden_cave_portal,
           lambda b: _not_over(b) and b.adventure.hidden_cave is not None
-          and bool(_on_playmat(b)), _no_cave),
+          and bool(on_playmat(b)), _no_cave),
     _move("hidden_cave_leave", "Leave the Hidden Cave", HiddenCaveLeave,
-          _legacy(hidden_cave.hidden_cave_leave),
-          lambda b: _not_over(b) and bool(_in_cave(b)), "no hero is in the Hidden Cave"),
-    _move("room_reward", "Room rewards", RoomReward, _legacy(rewards.room_reward),
+          hidden_cave.hidden_cave_leave,
+          lambda b: _not_over(b) and bool(in_cave(b)), "no hero is in the Hidden Cave"),
+    _move("room_reward", "Room rewards", RoomReward, rewards.room_reward,
           _rewards_due, _no_rewards),
     _move("campaign_start", "Start a campaign", CampaignStart,
-          _legacy(campaign.campaign_start),
-          lambda b: _fresh(b) and b.adventure.campaign is None and bool(_campaigns(b)),
+          campaign.campaign_start,
+          lambda b: _fresh(b) and b.adventure.campaign is None and bool(campaign.open_campaigns(b)),
           _no_campaign_start),
     _move("campaign_next", "The campaign's next stage", NoParams,
-          _legacy(campaign.campaign_next), _campaign_left, _no_stage),
+          campaign.campaign_next, _campaign_left, _no_stage),
     _move("end_game", "End the game", NoParams, end_game, _between_rooms, BETWEEN),
 )}, upgrade)

@@ -10,7 +10,7 @@ from overseer.rules.procedure import Procedure, Step
 
 
 def no_target(battle: Battle, piece: Piece) -> Procedure:
-    row = battle.tables.behaviour[piece.type]
+    row = battle.data.behaviour[piece.type]
     verified = row.is_verified("no_target")
     yield Step(StepKind.NO_TARGET, rulebook.TABLE,
                f"{piece.name} sees no enemy: {row.no_target.replace('_', ' ')}"

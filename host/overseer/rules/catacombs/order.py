@@ -26,7 +26,7 @@ def waiting(battle: Battle) -> list[Piece]:
 
 def scanning(battle: Battle) -> str:
     """How the Direction tiles scan the playmat, first tile then second."""
-    names = [battle.tables.tiles[t]["text"] for t in battle.direction] if battle.tables else []
+    names = [battle.data.tiles[t]["text"] for t in battle.direction]
     if not names:
         return "along the playmat"
     if len(names) == 1:

@@ -4,33 +4,59 @@ changed (health, gold, items, conditions). Validated, then applied."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, fields
 from typing import Any
 
+from overseer.params import param
 from overseer.rules.catacombs import activation, rulebook, shots
-from overseer.rules.catacombs.hidden_cave import hidden_cave_collect
+from overseer.rules.catacombs.hidden_cave import HiddenCaveCollect, hidden_cave_collect
 from overseer.rules.catacombs.kinds import Key, StepKind
-from overseer.rules.catacombs.state import Battle, Piece, Shot
+from overseer.rules.catacombs.state import (
+    Battle,
+    Piece,
+    Shot,
+    alive_piece_ids,
+    living_hero_ids,
+)
 from overseer.rules.procedure import Procedure, RulesError, Step, YesNo
 
-HERO_FIELDS = {"health": int, "gold": int, "items": list, "poison": list, "frozen": bool,
-               "reckless": bool, "stunned": bool, "riding": (str, type(None)),
-               "away": (str, type(None))}
+
+@dataclass(frozen=True, slots=True)
+class DamagePiece:
+    """A hero's shot hit an AI piece, or a wyvern (``piece`` is then the wyvern's id: wild,
+    or ridden by an AI piece); ``by``: the hero whose shot it was."""
+
+    piece: str = param(options=alive_piece_ids, prompt="Which AI piece was hit?")
+    amount: int = param(default=1, low=1, high=20, prompt="How much damage?")
+    by: str | None = param(default=None, options=living_hero_ids, prompt="Which hero's shot?")
 
 
-def damage_piece(battle: Battle, action: dict[str, Any]) -> Procedure:
-    """``{"do": "damage_piece", "piece": id, "amount": n, "by": hero id (optional)}``: a
-    hero's shot hit an AI piece, or a wyvern (``piece`` is then the wyvern's id: wild, or
-    ridden by an AI piece)."""
-    hit_id = action.get("piece")
-    piece = battle.pieces.get(hit_id) if isinstance(hit_id, str) else None
-    on_playmat = piece.alive if piece is not None else (
-        isinstance(hit_id, str) and is_wyvern(battle, hit_id))
-    if not isinstance(hit_id, str) or not on_playmat:
+@dataclass(frozen=True, slots=True)
+class UpdateHero:
+    """A hero's state as the table reports it: only the fields given change (None: not
+    given)."""
+
+    hero: str = param(options=lambda battle: list(battle.heroes), prompt="Which hero?")
+    health: int | None = param(default=None, low=0, high=30)
+    gold: int | None = param(default=None, low=0, high=99)
+    items: tuple[str, ...] | None = param(default=None)
+    poison: tuple[int, ...] | None = param(default=None)
+    frozen: bool | None = param(default=None)
+    reckless: bool | None = param(default=None)
+    stunned: bool | None = param(default=None)
+    riding: str | None = param(default=None)
+    away: str | None = param(default=None)
+
+
+def damage_piece(battle: Battle, params: DamagePiece) -> Procedure:
+    """``{"do": "damage_piece", "piece": id, "amount": n, "by": hero id (optional)}``."""
+    hit_id, amount, by = params.piece, params.amount, params.by
+    piece = battle.pieces.get(hit_id)
+    on_playmat = piece.alive if piece is not None else is_wyvern(battle, hit_id)
+    if not on_playmat:
         raise RulesError(f"no AI piece {hit_id!r} on the playmat")
-    amount = action.get("amount", 1)
-    if not isinstance(amount, int) or isinstance(amount, bool) or amount < 1:
+    if amount < 1:
         raise RulesError(f"damage must be a whole number of at least 1 (got {amount!r})")
-    by = action.get("by")
     if by is not None and by not in battle.heroes:
         raise RulesError(f"no hero {by!r}")
     if piece is None or piece.mount:
@@ -136,7 +162,7 @@ def destroyed(battle: Battle, piece: Piece, by: str | None) -> Procedure:
     if by is not None and cave and piece.name in cave.targets \
             and piece.name not in cave.collected:
         # Red Box: Hidden Cave: a hero keeps a listed level 1 monster it destroys.
-        yield from hidden_cave_collect(battle, {"hero": by, "monster": piece.name})
+        yield from hidden_cave_collect(battle, HiddenCaveCollect(hero=by, monster=piece.name))
     if by is not None and piece.reward:
         hero = battle.heroes[by]
         hero.gold += piece.reward
@@ -181,19 +207,18 @@ def dismount(battle: Battle, rider: Piece) -> Procedure:
                    {"wyvern": mount_id, "rider": rider.id})
 
 
-def update_hero(battle: Battle, action: dict[str, Any]) -> Procedure:
+def update_hero(battle: Battle, params: UpdateHero) -> Procedure:
     """``{"do": "update_hero", "hero": id, "health": 7, "gold": 3, "stunned": false, ...}``."""
-    hero = battle.heroes.get(action.get("hero"))
+    hero = battle.heroes.get(params.hero)
     if hero is None:
-        raise RulesError(f"no hero {action.get('hero')!r}")
-    changes = {k: v for k, v in action.items() if k not in ("do", "hero", "times")}
-    for key, value in changes.items():
-        kind = HERO_FIELDS.get(key)
-        if kind is None:
-            raise RulesError(f"a hero has no field {key!r}; known: {', '.join(HERO_FIELDS)}")
-        if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
-            raise RulesError(f"{key} cannot be {value!r}")
-        if kind is int and value < 0:
+        raise RulesError(f"no hero {params.hero!r}")
+    changes: dict[str, Any] = {}
+    for f in fields(params):
+        value = getattr(params, f.name)
+        if f.name != "hero" and value is not None:
+            changes[f.name] = list(value) if isinstance(value, tuple) else value
+    for key in ("health", "gold"):
+        if changes.get(key, 0) < 0:
             raise RulesError(f"{key} cannot be negative")
     for key, value in changes.items():
         setattr(hero, key, list(value) if isinstance(value, list) else value)

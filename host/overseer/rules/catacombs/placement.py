@@ -29,7 +29,7 @@ def start_zone_runes(record: dict[str, Any], pieces: int) -> Procedure:
 
 def _tiles(battle: Battle) -> tuple[str, str]:
     """The texts of the green and the blue Direction tile."""
-    tiles = battle.tables.tiles
+    tiles = battle.data.tiles
     by_colour = {tiles[t]["colour"]: tiles[t]["text"] for t in battle.direction}
     return by_colour.get("green", "?"), by_colour.get("blue", "?")
 

@@ -3,39 +3,55 @@ hero who can use it, and gold for every hero who survived."""
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
 
-from overseer.rules.catacombs import campaign
+from overseer.params import param
+from overseer.rules.catacombs import entered
 from overseer.rules.catacombs.kinds import Key, StepKind
 from overseer.rules.catacombs.rulebook import REWARDS
 from overseer.rules.catacombs.state import Battle
 from overseer.rules.procedure import ChooseOne, EnterNumber, Procedure, RulesError, Step, YesNo
 
 
-def _icons(battle: Battle, action: dict[str, Any]
+@dataclass(frozen=True, slots=True)
+class RoomReward:
+    """The reward icons as read off the Room card (``spell``, ``gold``), when the data lacks
+    them or the table reads them otherwise; ``room``: default the room set up last;
+    ``spell_card``: the Spell card drawn."""
+
+    room: str | None = param(default=None)
+    spell: bool | None = param(default=None)
+    gold: int | None = param(default=None, low=0, high=99)
+    spell_card: str | None = param(default=None)
+
+
+def _icons(battle: Battle, params: RoomReward
            ) -> tuple[str, bool | None, int | None, bool | None]:
     """The room and its reward icons: what the action says (read off the card), else the
     room's data. Returns (room name, spell icon, gold, data verified or None); an icon
     neither gives is ``None``."""
-    name = action.get("room", battle.adventure.room)
+    name = battle.adventure.room if params.room is None else params.room
     record = None
-    if isinstance(name, str) and name != "lord":
+    if name is not None and name != "lord":
         try:
-            record = campaign.room_card(battle, name)
+            record = entered.room_card(battle, name)
         except KeyError:
             record = None
-    spell = action.get("spell", record.get("reward_spell") if record else None)
-    gold = action.get("gold", record.get("reward_gold") if record else None)
-    if spell is not None and not isinstance(spell, bool):
-        raise RulesError(f"'spell' must be true or false (got {spell!r})")
-    if gold is not None and (isinstance(gold, bool) or not isinstance(gold, int) or gold < 0):
+    spell = params.spell
+    if spell is None and record is not None:
+        spell = record.get("reward_spell")
+    gold = params.gold
+    if gold is None and record is not None:
+        gold = record.get("reward_gold")
+    if gold is not None and gold < 0:
         raise RulesError(f"'gold' must be a whole number, 0 or more (got {gold!r})")
-    from_data = record is not None and "spell" not in action and "gold" not in action
-    label = record["name"] if record else str(name)
-    return label, spell, gold, record["verified"] if from_data else None
+    if record is None:
+        return str(name), spell, gold, None
+    from_data = params.spell is None and params.gold is None
+    return record["name"], spell, gold, record["verified"] if from_data else None
 
 
-def room_reward(battle: Battle, action: dict[str, Any]) -> Procedure:
+def room_reward(battle: Battle, params: RoomReward) -> Procedure:
     """``{"do": "room_reward", "room": id (default: the room set up), "spell": bool,
     "gold": n, "spell_card": name}``."""
     alive = [p.id for p in battle.pieces.values() if p.alive]
@@ -46,7 +62,7 @@ def room_reward(battle: Battle, action: dict[str, Any]) -> Procedure:
     survivors = [h for h in battle.heroes.values() if h.kind == "hero" and h.alive]
     if not survivors:
         raise RulesError("no hero survived the Battle Phase: no reward")
-    label, spell, gold, verified = _icons(battle, action)
+    label, spell, gold, verified = _icons(battle, params)
     if spell is None and gold is None:
         # Not in the data: the table reads the icons off the Room card.
         spell = yield YesNo(f"Does {label}'s Room card show the Spell card icon?", Key.REWARD_SPELL)
@@ -54,7 +70,7 @@ def room_reward(battle: Battle, action: dict[str, Any]) -> Procedure:
                                  Key.REWARD_GOLD, 0, 20)
     extra = {} if verified is None else {"verified": verified}
     if spell:
-        card = action.get("spell_card", "a Spell card")
+        card = "a Spell card" if params.spell_card is None else params.spell_card
         hero_id = survivors[0].id if len(survivors) == 1 else (yield ChooseOne(
             f"Which hero can use {card} ({label}'s reward)?",
             tuple(h.id for h in survivors), Key.SPELL_HERO))

@@ -1,9 +1,10 @@
-"""Catacombs setups for the scenario runner and the session: ``build(setup)`` and
+"""Catacombs setups for the scenario runner and the session: ``build(setup, data)`` and
 ``state_dict``.
 
-``build`` takes the setup object alone (a format 2 scenario's ``"setup"``; see
-docs/scenarios.md) and refuses an unknown key or a wrong type with a ``BadInput`` whose path
-is relative to the setup (``heroes[1].helth``). ``FORMAT1_KEYS`` and ``format1_setup`` read the
+``build`` takes the setup object (a format 2 scenario's ``"setup"``; see docs/scenarios.md)
+and the loaded card data (``games.CATACOMBS.build`` passes the data loaded once), and refuses
+an unknown key or a wrong type with a ``BadInput`` whose path is relative to the setup
+(``heroes[1].helth``). ``FORMAT1_KEYS`` and ``format1_setup`` read the
 setup of a format 1 scenario, where it lies at the top level. The actions' parameters are the
 move table's (``moves.py``).
 """
@@ -22,7 +23,8 @@ from overseer.keys import (
     check_keys,
     check_list,
 )
-from overseer.rules.catacombs import adventure, cards, tables
+from overseer.rules.catacombs import adventure, cards
+from overseer.rules.catacombs.carddata import CatacombsData
 from overseer.rules.catacombs.state import (
     ENEMY_KINDS,
     Bag,
@@ -96,11 +98,11 @@ def _sequences(value: Any, path: str) -> list:
     return sequences
 
 
-def _piece(spec: Any, path: str, behaviour: dict[str, Any]) -> Piece:
+def _piece(spec: Any, path: str, data: CatacombsData) -> Piece:
     check_fields(spec, PIECE_FIELDS, path, required=("id",))
     if "card" in spec:
         try:
-            piece = cards.piece_from_monster(spec["id"], spec["card"])
+            piece = cards.piece_from_monster(data, spec["id"], spec["card"])
         except KeyError as err:
             raise BadInput(at(path, "card"), err.args[0]) from err
     else:
@@ -113,7 +115,7 @@ def _piece(spec: Any, path: str, behaviour: dict[str, Any]) -> Piece:
     for key in ("health", "flying", "type", "order_tile", "name"):
         if key in spec:
             setattr(piece, key, spec[key])
-    if piece.type not in behaviour:
+    if piece.type not in data.behaviour:
         raise BadInput(at(path, "type"), f"{piece.type!r} has no row in ai_behaviour.toml")
     piece.teleported = spec.get("teleported", False)
     piece.frozen = spec.get("frozen", False)
@@ -136,15 +138,15 @@ def _ice_box_piece(piece: Piece, spec: dict[str, Any], path: str) -> None:
         check_choice(piece.yilleph, ("white", "black"), at(path, "yilleph"), "a Yilleph face")
 
 
-def _antient(spec: Any, path: str, behaviour: dict[str, Any]) -> Piece:
+def _antient(spec: Any, path: str, data: CatacombsData) -> Piece:
     """An unused Antient the AI may summon (Ice Box: Summon Antient Shot), written like a
     piece; its type and Character tile are ``antient``."""
     if not isinstance(spec, dict):
         raise BadInput(path, "an unused Antient is an object with an 'id'")
-    return _piece({"type": "antient", "order_tile": "antient", **spec}, path, behaviour)
+    return _piece({"type": "antient", "order_tile": "antient", **spec}, path, data)
 
 
-def _tiles(spec: Any, data: tables.Tables) -> dict[str, list[str]]:
+def _tiles(spec: Any, data: CatacombsData) -> dict[str, list[str]]:
     check_keys(spec, TILE_SETS, "tiles")
     for key in TILE_SETS:
         for n, tile in enumerate(check_list(spec.get(key, []), str, at("tiles", key))):
@@ -154,7 +156,7 @@ def _tiles(spec: Any, data: tables.Tables) -> dict[str, list[str]]:
     return {key: list(spec.get(key, [])) for key in TILE_SETS}
 
 
-def _adventure(setup: dict[str, Any]) -> adventure.Adventure:
+def _adventure(setup: dict[str, Any], data: CatacombsData) -> adventure.Adventure:
     for key in ("owned_playmats", "wyverns"):
         check_list(setup.get(key, []), str, key)
     cave = setup.get("hidden_cave")
@@ -163,21 +165,21 @@ def _adventure(setup: dict[str, Any]) -> adventure.Adventure:
         check_list(cave["targets"], str, "hidden_cave.targets")
         check_list(cave.get("items", []), str, "hidden_cave.items")
     try:
-        return adventure.from_scenario(setup)
+        return adventure.from_scenario(setup, data)
     except (KeyError, ValueError) as err:  # its messages name the key
         raise BadInput("", err.args[0]) from err
 
 
-def build(setup: dict[str, Any]) -> Battle:
-    """The battle a setup object describes; ``BadInput`` when it cannot."""
+def build(setup: dict[str, Any], data: CatacombsData) -> Battle:
+    """The battle a setup object describes, on ``data`` (the cards and tables, loaded by the
+    caller: ``games.catacombs_data``); ``BadInput`` when it cannot."""
     check_fields(setup, SETUP_FIELDS, "")
-    data = tables.load()
     opts = check_fields(setup.get("options", {}), OPTION_FIELDS, "options")
     tiles = _tiles(setup.get("tiles", {}), data)
     heroes = [_hero(h, at("heroes", n)) for n, h in enumerate(setup.get("heroes", []))]
-    pieces = [_piece(p, at("pieces", n), data.behaviour)
+    pieces = [_piece(p, at("pieces", n), data)
               for n, p in enumerate(setup.get("pieces", []))]
-    antients = [_antient(p, at("antients", n), data.behaviour)
+    antients = [_antient(p, at("antients", n), data)
                 for n, p in enumerate(setup.get("antients", []))]
     ids = [h.id for h in heroes] + [p.id for p in pieces + antients]
     dupes = sorted({i for i in ids if ids.count(i) > 1})
@@ -195,8 +197,8 @@ def build(setup: dict[str, Any]) -> Battle:
         poison_deck=list(data.poison_cards),
         wyverns=list(setup.get("wyverns", [])),
         antients={p.id: p for p in antients},
-        tables=data,
-        adventure=_adventure(setup),
+        data=data,
+        adventure=_adventure(setup, data),
     )
     return battle
 

@@ -2,8 +2,9 @@
 piece goes (Red Box: Solo & Co-Op Mode Setup; Catacomb Lord Room Setup; Rules for the
 Catacombs & Castles Playmats; Ice Box: Catacomb Lord Setup Choices, Monster Suppression).
 
-Two actions: ``{"do": "setup_room", "room": id}`` and ``{"do": "setup_lord_room"}``, plus
-``{"do": "choose_lord", "lord": id}`` which fixes the game's Catacomb Lord and its mercenary.
+Two actions: ``{"do": "setup_room", "room": id}`` (``SetupRoom``) and ``{"do":
+"setup_lord_room"}`` (``SetupLordRoom``), plus ``{"do": "choose_lord", "lord": id}``
+(``ChooseLord``) which fixes the game's Catacomb Lord and its mercenary.
 Each decides everything first (dice, draws, the table's answers), refuses a setup of more than
 ten pieces, and only then lays the battle out.
 """
@@ -14,7 +15,19 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from overseer.rules.catacombs import campaign, cards, placement
+from overseer.params import param
+from overseer.rules.catacombs import cards, placement
+from overseer.rules.catacombs.carddata import CatacombsData
+from overseer.rules.catacombs.entered import (
+    ENTERED,
+    Card,
+    check_campaign_lord,
+    entered_lord_piece,
+    keep,
+    lord_for,
+    room_for,
+    same_name,
+)
 from overseer.rules.catacombs.kinds import Key, StepKind
 from overseer.rules.catacombs.rulebook import (
     ENTERED_CARD,
@@ -50,6 +63,56 @@ class Group:
     order_tile: str  # the Character Order tile it acts and is placed under
 
 
+# --------------------------------------------------------------------------- parameters
+
+
+def needs_mercenary(room: dict[str, Any]) -> bool:
+    """A Room card with Mercenary icons: set up once the game's Catacomb Lord is chosen."""
+    return any(cards.split_entry(e)[1] == cards.MERCENARY
+               for q in cards.QUADRANTS for e in room[q])
+
+
+def room_ids(battle: Battle) -> list[str]:
+    """The Room cards that can be set up now (a room with Mercenary icons needs the game's
+    Catacomb Lord chosen first)."""
+    lord = battle.adventure.mercenary is not None
+    return sorted(r["id"] for r in battle.data.rooms.values() if lord or not needs_mercenary(r))
+
+
+def choosable_lords(battle: Battle) -> list[str]:
+    """The Lords a table can choose from the data: any, or in a campaign the campaign's own
+    (which the data lacks: the table enters its card)."""
+    under_way = battle.adventure.campaign
+    if under_way is None:
+        return sorted(battle.data.lords)
+    start = battle.data.campaigns[under_way]["start"]
+    return [lord for lord in sorted(battle.data.lords) if same_name(lord, start)]
+
+
+@dataclass(frozen=True, slots=True)
+class SetupRoom:
+    """``playmat``: the one the Room card names, when the data does not; ``card``: the Room
+    card as the table reads it, when the data lacks it."""
+
+    room: str = param(options=room_ids, prompt="Which Room card?")
+    playmat: str | None = param(default=None)
+    card: Card | None = param(default=None)
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseLord:
+    lord: str = param(options=choosable_lords, prompt="Which Catacomb Lord?")
+    card: Card | None = param(default=None)
+
+
+@dataclass(frozen=True, slots=True)
+class SetupLordRoom:
+    """``lord`` (with its ``card`` when the data lacks it): when no Lord was chosen yet."""
+
+    lord: str | None = param(default=None)
+    card: Card | None = param(default=None)
+
+
 # --------------------------------------------------------------------------- chance helpers
 
 
@@ -80,11 +143,11 @@ def _playmat_step(record: dict[str, Any], how: str, rule: str, text: str) -> Ste
                  "named_in_book": bool(record["name"])})
 
 
-def _rune_die(last: str | None) -> Procedure:
+def _rune_die(data: CatacombsData, last: str | None) -> Procedure:
     # Red Box: Solo & Co-Op Mode Setup: Rune Die chart; roll again on the playmat just played.
     while True:
         face = yield Roll(Die.RUNE, "the playmat (Rune Die chart)")
-        record = cards.playmat_on("rune", face)
+        record = data.playmat_on("rune", face)
         if record["id"] != last:
             yield _playmat_step(record, "rune_die", SETUP, f"Rune Die {face}")
             return record
@@ -98,13 +161,13 @@ def choose_playmat(battle: Battle, named: str | None) -> Procedure:
     when the table owns expansion playmats."""
     if named is not None:
         # Red Box: Solo & Co-Op Mode Setup: a Room card that names its playmat is obeyed.
-        record = cards.playmats()[named]
+        record = battle.data.playmats[named]
         yield _playmat_step(record, "card", SETUP, "the Room card names its playmat")
         return record
     owned = battle.adventure.owned_playmats
     last = battle.adventure.last_playmat
     if not owned:
-        return (yield from _rune_die(last))
+        return (yield from _rune_die(battle.data, last))
     # Red Box: Solo & Co-Op Mode Setup: with expansion playmats roll the D12; roll again on a
     # playmat not owned or just played; 1 sends the choice to the Rune Die chart.
     while True:
@@ -112,8 +175,8 @@ def choose_playmat(battle: Battle, named: str | None) -> Procedure:
         if face == 1:
             yield Step(StepKind.REROLL, SETUP, "D12 1: roll the Rune Die instead",
                        {"die": "d12", "face": 1, "why": "rune_die"})
-            return (yield from _rune_die(last))
-        record = cards.playmat_on("d12", face)
+            return (yield from _rune_die(battle.data, last))
+        record = battle.data.playmat_on("d12", face)
         why = None if record["id"] in owned else "not_owned"
         if why is None and record["id"] == last:
             why = "just_played"
@@ -125,12 +188,12 @@ def choose_playmat(battle: Battle, named: str | None) -> Procedure:
                    {"die": "d12", "face": face, "why": why})
 
 
-def lord_playmats(lord: dict[str, Any]) -> Procedure:
+def lord_playmats(data: CatacombsData, lord: dict[str, Any]) -> Procedure:
     """The playmat(s) on a Catacomb Lord setup card: from the data, else asked of the table
     (the fan data names none)."""
     if lord["playmats"]:
         return list(lord["playmats"])
-    ids = tuple(cards.playmats())
+    ids = tuple(data.playmats)
     left = yield ChooseOne(f"Which playmat does the {lord['name']} setup card show "
                            "(the left one when it shows two)?", ids, Key.LORD_PLAYMAT)
     second = yield YesNo("Does the setup card show a second playmat on the right?",
@@ -142,15 +205,15 @@ def lord_playmats(lord: dict[str, Any]) -> Procedure:
     return [left, right]
 
 
-def choose_lord_playmat(lord: dict[str, Any]) -> Procedure:
-    shown = yield from lord_playmats(lord)
+def choose_lord_playmat(data: CatacombsData, lord: dict[str, Any]) -> Procedure:
+    shown = yield from lord_playmats(data, lord)
     if len(shown) == 1:
-        record = cards.playmats()[shown[0]]
+        record = data.playmats[shown[0]]
         yield _playmat_step(record, "card", LORD_SETUP, "the setup card names its playmat")
         return record
     # Red Box: Catacomb Lord Room Setup, item 1: two playmats, D12 1-6 left, 7-12 right.
     roll = yield Roll(Die.D12, "the playmat (setup card: 1-6 left, 7-12 right)")
-    record = cards.playmats()[shown[half_of_d12(roll)]]
+    record = data.playmats[shown[half_of_d12(roll)]]
     side = ("left", "right")[half_of_d12(roll)]
     yield _playmat_step(record, "lord_d12", LORD_SETUP, f"D12 {roll}: the {side} playmat")
     return record
@@ -160,12 +223,12 @@ def choose_lord_playmat(lord: dict[str, Any]) -> Procedure:
 
 
 def _tiles_verified(battle: Battle, ids: list[str]) -> bool:
-    return all(battle.tables.tiles[t]["verified"] for t in ids)
+    return all(battle.data.tiles[t]["verified"] for t in ids)
 
 
 def lay_tiles(battle: Battle, lord_room: bool) -> Procedure:
     """Character Order, Monster Order, Hero Target and Direction tiles; returns them."""
-    data = battle.tables
+    data = battle.data
     character = [t["id"] for t in data.tiles_of("character_order")
                  if lord_room or t["id"] != "lord"]
     # Red Box: Solo & Co-Op Mode Setup: shuffle the Character Order tiles; the Catacomb Lord
@@ -198,8 +261,8 @@ def lay_tiles(battle: Battle, lord_room: bool) -> Procedure:
 def draw_direction(battle: Battle) -> Procedure:
     """Red Box: Solo & Co-Op Mode Setup: draw two Direction tiles; a second of the first's
     colour is discarded and another drawn, until one is green and one blue."""
-    tiles = battle.tables.tiles
-    left = [t["id"] for t in battle.tables.tiles_of("direction")]
+    tiles = battle.data.tiles
+    left = [t["id"] for t in battle.data.tiles_of("direction")]
     first = yield Pick("Direction tiles", "the first Direction tile", tuple(left))
     left.remove(first)
     while True:
@@ -244,26 +307,26 @@ def room_groups(battle: Battle, room: dict[str, Any]) -> Procedure:
             if name == cards.MERCENARY:
                 groups.append(Group(battle.adventure.mercenary, count, f"level-{level}"))
             elif metre is None:
-                groups.append(Group(cards.monster(name)["name"], count, f"level-{level}"))
+                groups.append(Group(battle.data.monster(name)["name"], count, f"level-{level}"))
             else:
                 for _ in range(count):
-                    group = yield from monster_metre(int(metre.group(1)), f"level-{level}",
-                                                     drawn)
+                    group = yield from monster_metre(battle.data, int(metre.group(1)),
+                                                     f"level-{level}", drawn)
                     groups.append(group)
     return groups
 
 
-def monster_metre(level: int, tile: str, drawn: list[str]) -> Procedure:
+def monster_metre(data: CatacombsData, level: int, tile: str, drawn: list[str]) -> Procedure:
     """Red Box: Solo & Co-Op Mode Setup: a Monster Metre icon is a random Monster card of its
     level; all units of that monster are placed for it."""
-    deck = sorted({r["id"] for r in cards.monsters().values()
+    deck = sorted({r["id"] for r in data.monsters.values()
                    if r["level"] == level and r["id"] not in drawn})
     if not deck:
         raise RulesError(f"no level {level} Monster card left to draw")
     card = deck[0] if len(deck) == 1 else (
         yield Pick(f"level {level} Monster cards", "a Monster Metre icon", tuple(deck)))
     drawn.append(card)
-    record = cards.monster(card)
+    record = data.monster(card)
     units = yield from _units(record)
     yield Step(StepKind.MONSTER_METRE, SETUP, f"Monster Metre (level {level}): {record['name']}, "
                f"{units} piece{'s' if units != 1 else ''}",
@@ -271,7 +334,7 @@ def monster_metre(level: int, tile: str, drawn: list[str]) -> Procedure:
     return Group(record["name"], units, tile)
 
 
-def lord_minions(lord: dict[str, Any]) -> Procedure:
+def lord_minions(data: CatacombsData, lord: dict[str, Any]) -> Procedure:
     """The Minions box: fixed entries, and [left, right] choices by D12."""
     groups = []
     for entry in lord["minions"]:
@@ -284,7 +347,7 @@ def lord_minions(lord: dict[str, Any]) -> Procedure:
         else:
             chosen = entry
         count, name = cards.split_entry(chosen)
-        record = cards.monster(name)
+        record = data.monster(name)
         groups.append(Group(record["name"], count, f"level-{record['level']}"))
     return groups
 
@@ -305,12 +368,13 @@ def _slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower().replace("'", "")).strip("-")
 
 
-def _order(groups: list[Group], character: list[str], monster: list[str]) -> list[Group]:
+def _order(data: CatacombsData, groups: list[Group], character: list[str],
+           monster: list[str]) -> list[Group]:
     """Character Order tile order, then Monster Order tile order, then card order (the last an
     Overseer ruling: the book does not order monsters of the same tile and family)."""
     def key(item: tuple[int, Group]) -> tuple[int, int, int]:
         n, group = item
-        family = cards.FAMILY_TYPE[cards.monster(group.name)["family"]]
+        family = cards.FAMILY_TYPE[data.monster(group.name)["family"]]
         return (character.index(group.order_tile) if group.order_tile in character
                 else len(character), monster.index(family) if family in monster
                 else len(monster), n)
@@ -327,7 +391,8 @@ def make_pieces(battle: Battle, groups: list[Group]) -> list[Piece]:
             n += 1
             while f"{_slug(group.name)}-{n}" in taken:
                 n += 1
-            piece = cards.piece_from_monster(f"{_slug(group.name)}-{n}", group.name)
+            piece = cards.piece_from_monster(battle.data, f"{_slug(group.name)}-{n}",
+                                             group.name)
             piece.order_tile = group.order_tile
             taken.add(piece.id)
             pieces.append(piece)
@@ -346,7 +411,7 @@ def _check_fresh(battle: Battle) -> None:
         raise RulesError(f"the battle is not over ({', '.join(alive)} still on the playmat): "
                          "a room is set up before its battle")
     heroes = [h for h in battle.heroes.values() if h.kind == "hero" and h.alive]
-    tiles = battle.tables.tiles_of("hero_target")
+    tiles = battle.data.tiles_of("hero_target")
     if not heroes:
         raise RulesError("the setup needs at least one living hero (Hero Target tiles go to "
                          "heroes)")
@@ -386,7 +451,8 @@ def suppression_steps(battle: Battle, pieces: list[Piece], room: dict[str, Any] 
                    + ", ".join(battle.adventure.room_suppresses) + " for this battle",
                    {"shots": list(battle.adventure.room_suppresses), "verified": False})
     for piece in pieces:
-        shots = cards.monster(piece.name).get("suppresses", []) if not piece.is_lord else []
+        shots = battle.data.monster(piece.name).get("suppresses", []) if not piece.is_lord \
+            else []
         if shots:
             battle.adventure.suppression[piece.id] = list(shots)
             yield Step(StepKind.SUPPRESSION, SUPPRESSION,
@@ -398,24 +464,20 @@ def suppression_steps(battle: Battle, pieces: list[Piece], room: dict[str, Any] 
 # --------------------------------------------------------------------------- actions
 
 
-def setup_room(battle: Battle, action: dict[str, Any]) -> Procedure:
+def setup_room(battle: Battle, params: SetupRoom) -> Procedure:
     """``{"do": "setup_room", "room": id, "playmat": id (when the card names one), "card":
     {...} (the Room card as the table reads it, when the data lacks it)}``."""
-    if not isinstance(action.get("room"), str):
-        raise RulesError("setup_room needs the Room card: \"room\": its id or name")
-    room = campaign.room_for(battle, action["room"], action.get("card"))
+    room = room_for(battle, params.room, params.card)
     _check_fresh(battle)
-    named = action.get("playmat", room.get("playmat"))
-    if named is not None and named not in cards.playmats():
-        raise RulesError(f"no playmat {named!r} in data/catacombs/playmats.toml")
-    needs_mercenary = any(cards.split_entry(e)[1] == cards.MERCENARY
-                          for q in cards.QUADRANTS for e in room[q])
-    if needs_mercenary and battle.adventure.mercenary is None:
+    named = room.get("playmat") if params.playmat is None else params.playmat
+    if named is not None and named not in battle.data.playmats:
+        raise RulesError(f"no playmat {named!r} in {battle.data.file('playmats.toml')}")
+    if needs_mercenary(room) and battle.adventure.mercenary is None:
         raise RulesError(f"{room['name']} has Mercenary icons: choose the Catacomb Lord first "
                          "(choose_lord), whose setup card names the mercenary")
     _check_total(sum(cards.split_entry(e)[0] for q in cards.QUADRANTS for e in room[q]
                      if not cards.MONSTER_GROUP.match(cards.split_entry(e)[1])), room["name"])
-    entered = room["source"] == campaign.ENTERED
+    entered = room["source"] == ENTERED
     yield Step(StepKind.ROOM, ENTERED_CARD if entered else ROOM_CARD, f"Battle Room: {room['name']}"
                + (" (its card as the table entered it)" if entered else ""),
                {"room": room["id"], "verified": room["verified"], "entered": entered})
@@ -423,17 +485,17 @@ def setup_room(battle: Battle, action: dict[str, Any]) -> Procedure:
     tiles = yield from lay_tiles(battle, lord_room=False)
     groups = yield from room_groups(battle, room)
     _check_total(sum(g.units for g in groups), room["name"])
-    ordered = _order(groups, tiles[0], tiles[1])
+    ordered = _order(battle.data, groups, tiles[0], tiles[1])
     pieces = make_pieces(battle, ordered)
     runes = yield from placement.start_zone_runes(record, len(pieces))
-    campaign.keep(battle, room, "room")
+    keep(battle, room, "room")
     _lay_out(battle, record, tiles, pieces, room["id"])
     yield from placement.walk(battle, record, pieces, None, runes)
     yield from suppression_steps(battle, pieces, room)
     return [p.id for p in pieces]
 
 
-def choose_lord(battle: Battle, action: dict[str, Any]) -> Procedure:
+def choose_lord(battle: Battle, params: ChooseLord) -> Procedure:
     """``{"do": "choose_lord", "lord": id, "card": {...} (when the data lacks it)}``: the
     game's Catacomb Lord, and its mercenary, once for the whole game (Ice Box: Catacomb Lord
     Setup Choices)."""
@@ -441,56 +503,54 @@ def choose_lord(battle: Battle, action: dict[str, Any]) -> Procedure:
         raise RulesError("the Catacomb Lord and its mercenary are chosen once for the game "
                          f"(already {battle.adventure.lord or '-'}, "
                          f"mercenary {battle.adventure.mercenary})")
-    if not isinstance(action.get("lord"), str):
-        raise RulesError("choose_lord needs the Catacomb Lord card: \"lord\": its id or name")
-    campaign.check_campaign_lord(battle, action["lord"])
-    lord = campaign.lord_for(battle, action["lord"], action.get("card"))
+    check_campaign_lord(battle, params.lord)
+    lord = lord_for(battle, params.lord, params.card)
     return (yield from fix_lord(battle, lord))
 
 
 def fix_lord(battle: Battle, lord: dict[str, Any]) -> Procedure:
     """The game's Catacomb Lord from here on, and its mercenary (a D12 for two)."""
     mercenary = yield from choose_mercenary(lord)
-    campaign.keep(battle, lord, "lord")
+    keep(battle, lord, "lord")
     battle.adventure.lord = lord["id"]
-    battle.adventure.mercenary = cards.monster(mercenary)["name"]
+    battle.adventure.mercenary = battle.data.monster(mercenary)["name"]
     yield Step(StepKind.MERCENARY, LORD_CHOICES if len(lord["mercenary"]) > 1 else LORD_SETUP,
                f"{lord['name']}: the mercenary for this game is {mercenary}",
                {"lord": lord["id"], "mercenary": mercenary, "verified": lord["verified"]})
     return mercenary
 
 
-def setup_lord_room(battle: Battle, action: dict[str, Any]) -> Procedure:
+def setup_lord_room(battle: Battle, params: SetupLordRoom) -> Procedure:
     """``{"do": "setup_lord_room"}``: the Catacomb Lord's room for the game's lord (or
     ``"lord": id`` when none was chosen, with its ``"card"`` when the data lacks it)."""
-    name = battle.adventure.lord or action.get("lord")
+    name = battle.adventure.lord or params.lord
     if name is None:
         raise RulesError("no Catacomb Lord: choose_lord first, or name the lord")
-    if battle.adventure.lord is not None and "card" in action:
+    if battle.adventure.lord is not None and params.card is not None:
         raise RulesError(f"{battle.adventure.lord} is already this game's Catacomb Lord: no "
                          "card to enter")
     if battle.adventure.lord is None:
-        campaign.check_campaign_lord(battle, str(name))
-    lord = campaign.lord_for(battle, str(name), action.get("card"))
+        check_campaign_lord(battle, name)
+    lord = lord_for(battle, name, params.card)
     _check_fresh(battle)
     least = sum(min(cards.split_entry(x)[0] for x in (e if isinstance(e, list) else [e]))
                 for e in lord["minions"])
     _check_total(least + 1, lord["name"])
     yield Step(StepKind.LORD, LORD_SETUP, f"Catacomb Lord room: {lord['name']}",
                {"lord": lord["id"], "verified": lord["verified"]})
-    record = yield from choose_lord_playmat(lord)
+    record = yield from choose_lord_playmat(battle.data, lord)
     tiles = yield from lay_tiles(battle, lord_room=True)
-    groups = yield from lord_minions(lord)
+    groups = yield from lord_minions(battle.data, lord)
     _check_total(sum(g.units for g in groups) + 1, lord["name"])
-    pieces = make_pieces(battle, _order(groups, tiles[0], tiles[1]))
+    pieces = make_pieces(battle, _order(battle.data, groups, tiles[0], tiles[1]))
     taken = set(battle.heroes) | {p.id for p in pieces}
     lord_id = _slug(lord["name"].split()[0])
     while lord_id in taken:
         lord_id += "-lord"
-    lord_piece = (campaign.lord_piece(lord_id, lord) if lord["source"] == campaign.ENTERED
-                  else cards.piece_from_lord(lord_id, lord["id"]))
+    lord_piece = (entered_lord_piece(lord_id, lord) if lord["source"] == ENTERED
+                  else cards.piece_from_lord(battle.data, lord_id, lord["id"]))
     runes = yield from placement.start_zone_runes(record, len(pieces))
-    campaign.keep(battle, lord, "lord")
+    keep(battle, lord, "lord")
     _lay_out(battle, record, tiles, [*pieces, lord_piece], "lord")
     battle.adventure.lord = lord["id"]
     yield from placement.walk(battle, record, pieces, lord_piece, runes)

@@ -61,7 +61,7 @@ def choose_sequence(battle: Battle, piece: Piece) -> Procedure:
         face, index = yield from roll_band(len(sequences), "Catacomb Lord's shot sequence")
         yield chosen(index, "lord_d12", f"Catacomb Lord, D12 {face}", face=face)
         return index
-    row = battle.tables.behaviour[piece.type]
+    row = battle.data.behaviour[piece.type]
     preferred = [i for i, seq in enumerate(sequences) if prefers(row.shot_preference, seq)]
     verified = row.is_verified("shot_preference")
     if len(preferred) == 1:

@@ -36,7 +36,7 @@ MAX_REPEATS = 3  # a repeat shot cannot chain forever (Overseer's ruling)
 
 
 def ruler_of(battle: Battle, piece: Piece) -> int:
-    return battle.tables.behaviour[piece.type].ruler
+    return battle.data.behaviour[piece.type].ruler
 
 
 def target_name(battle: Battle, target: Target) -> str:
@@ -137,7 +137,7 @@ def summon(battle: Battle, piece: Piece, shot: Shot, depth: int, act: Act) -> Pr
     n = sum(1 for p in battle.pieces if p.startswith("summoned-")) + 1
     new_id = f"summoned-{n}"
     try:
-        new = cards.piece_from_monster(new_id, name)
+        new = cards.piece_from_monster(battle.data, new_id, name)
     except KeyError:
         yield Step(StepKind.SUMMON, rulebook.CLOCK,
                    f"{piece.name} summons {name}: not in the card data; place it and run it by "
@@ -212,7 +212,7 @@ def target_ranged(battle: Battle, piece: Piece) -> Procedure:
                if h.target_tile and h.alive and h.away is None}
     if not holders:
         return None
-    tiles = battle.tables.tiles_of("hero_target")
+    tiles = battle.data.tiles_of("hero_target")
     while True:
         face = yield Roll(Die.D12, f"{piece.name}: target ranged shot (Hero Target tiles)")
         tile = next((t for t in tiles if t["low"] <= face <= t["high"]), None)
@@ -441,7 +441,7 @@ def portal_trap(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedu
         yield from damage_tokens.settle(battle, [token])
         return
     face = yield Roll(Die.D12, f"portal trap on {hero.name}")
-    row = next(r for r in battle.tables.portal_trap if r["low"] <= face <= r["high"])
+    row = next(r for r in battle.data.portal_trap if r["low"] <= face <= r["high"])
     yield Step(StepKind.PORTAL_TRAP, rulebook.NEW_RANGED,
                f"portal trap D12 {face}: {row['outcome']}, "
                f"{row['damage']} damage", {"target": hero.id, "face": face,

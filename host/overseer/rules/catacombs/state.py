@@ -9,13 +9,11 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from overseer.rules.catacombs.adventure import Adventure
+from overseer.rules.catacombs.carddata import CatacombsData
 from overseer.rules.procedure import Token
-
-if TYPE_CHECKING:
-    from overseer.rules.catacombs.tables import Tables
 
 # The kinds of member of the Heroic Forces (Red Box: AI Player Behaviour, step 3).
 ENEMY_KINDS = ("hero", "familiar", "ally", "mount", "assistant")
@@ -266,6 +264,7 @@ class Battle:
     character_order: list[str]  # Character Order tile ids, left to right
     monster_order: list[str]  # Monster Order tile ids (family colours), left to right
     direction: list[str]  # the two Direction tiles: first (green), second (blue)
+    data: CatacombsData  # the cards and tables, loaded once by whoever built the battle
     options: Options = field(default_factory=Options)
     damage: dict[int, Bag] = field(default_factory=dict)  # damage token bags by level
     poison_deck: list[int] = field(default_factory=list)
@@ -273,7 +272,6 @@ class Battle:
     antients: dict[str, Piece] = field(default_factory=dict)  # unused Antients, off the playmat
     round: int = 1
     acted: list[str] = field(default_factory=list)  # pieces that acted this round
-    tables: Tables | None = None  # the rules' data, loaded by whoever built the battle
     adventure: Adventure = field(default_factory=Adventure)  # beyond one battle: setup, campaign
 
     def enemies(self) -> list[Hero]:
@@ -303,3 +301,17 @@ class Battle:
                        for level, bag in sorted(self.damage.items())},
             "adventure": self.adventure.as_dict(self),
         }
+
+
+def hero_ids(battle: Battle) -> list[str]:
+    """The heroes (not their familiars, allies, mounts or assistants)."""
+    return [h.id for h in battle.heroes.values() if h.kind == "hero"]
+
+
+def living_hero_ids(battle: Battle) -> list[str]:
+    return [h.id for h in battle.heroes.values() if h.kind == "hero" and h.alive]
+
+
+def alive_piece_ids(battle: Battle) -> list[str]:
+    """The AI pieces on the playmat."""
+    return [p.id for p in battle.pieces.values() if p.alive]

@@ -28,7 +28,7 @@ def in_sight(battle: Battle, piece: Piece, ids: list[str], what: str) -> Procedu
     # Red Box: AI Player Behaviour, step 2 (errata): unblocked LOS sees every enemy.
     if not battle.options.los_blocked or not ids:
         return list(ids)
-    ruler = battle.tables.behaviour[piece.type].ruler
+    ruler = battle.data.behaviour[piece.type].ruler
     seen = yield ChooseSome(
         f"LOS check for {piece.name} ({piece.id}): Ruler {ruler}, 360 degrees, out to the "
         f"playmat's edge. Which {what} are in its line of sight?", tuple(ids), Key.LOS)
@@ -130,7 +130,7 @@ def select_target(battle: Battle, piece: Piece, visible: list[Hero]) -> Procedur
                    "enemy in sight", {"piece": piece.id, "target": visible[0].id,
                                       "column": "only", "candidates": [visible[0].id]})
         return Target(visible[0].id, TargetKind.ENEMY)
-    row = battle.tables.behaviour[piece.type]
+    row = battle.data.behaviour[piece.type]
     candidates = list(visible)
     # Red Box: AI Player Behaviour, step 3 (errata): Primary, Secondary, Tie Breaker columns.
     for column in ("primary", "secondary", "tie_breaker"):

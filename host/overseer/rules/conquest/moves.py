@@ -6,9 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from overseer.moves import Move, MoveTable
-from overseer.params import param
 from overseer.rules.conquest.end import GameOver
-from overseer.rules.conquest.play import check_play, play_turn
+from overseer.rules.conquest.play import Play, check_play, play_turn
 from overseer.rules.conquest.setup import start
 from overseer.rules.conquest.state import ConquestState
 from overseer.rules.procedure import Procedure
@@ -22,25 +21,9 @@ def _until_over(proc: Procedure) -> Procedure:
         return
 
 
-def _acting(state: ConquestState) -> list[str]:
-    player = state.acting_player()
-    return [] if player is None else [player]
-
-
-def _hand(state: ConquestState) -> list[str]:
-    player = state.acting_player()
-    return [] if player is None else list(state.hands[player])
-
-
 @dataclass(frozen=True, slots=True)
 class Start:
     pass
-
-
-@dataclass(frozen=True, slots=True)
-class Play:
-    player: str = param(options=_acting, prompt="Who plays?")
-    card: str = param(options=_hand, prompt="Which card?")
 
 
 def _start(state: ConquestState, params: Start) -> Procedure:
@@ -48,7 +31,7 @@ def _start(state: ConquestState, params: Start) -> Procedure:
 
 
 def _play(state: ConquestState, params: Play) -> Procedure:
-    player, card = check_play(state, {"player": params.player, "card": params.card})
+    player, card = check_play(state, params)
     return _until_over(play_turn(state, player, card))
 
 

@@ -3,8 +3,9 @@ Armour; Quick Tutorial, Turn 5)."""
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
 
+from overseer.params import param
 from overseer.rules.conquest import rulebook
 from overseer.rules.conquest.abilities import CardPlay, after_shots
 from overseer.rules.conquest.cards import ABILITIES, SHOTS, Card, shot_label
@@ -18,18 +19,36 @@ from overseer.rules.procedure import ChooseOne, Procedure, RulesError, Step, Yes
 END = "end"
 
 
-def check_play(state: ConquestState, action: dict[str, Any]) -> tuple[str, str]:
+def _acting(state: ConquestState) -> list[str]:
+    player = state.acting_player()
+    return [] if player is None else [player]
+
+
+def _hand(state: ConquestState) -> list[str]:
+    player = state.acting_player()
+    return [] if player is None else list(state.hands[player])
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """``{"do": "play", "player": name, "card": card id}``."""
+
+    player: str = param(options=_acting, prompt="Who plays?")
+    card: str = param(options=_hand, prompt="Which card?")
+
+
+def check_play(state: ConquestState, params: Play) -> tuple[str, str]:
     """The (player, card) of a play action, or ``RulesError`` saying why it is refused.
     Reads only: nothing changes here."""
     if not state.started:
         raise RulesError('the game has not started: the first action is {"do": "start"}')
     if state.over is not None:
         raise RulesError(f"the game is over ({state.over.reason}); no more cards are played")
-    player, card_id = action.get("player"), action.get("card")
-    if not isinstance(player, str) or player not in state.players:
+    player, card_id = params.player, params.card
+    if player not in state.players:
         raise RulesError(f"play: 'player' must be one of {', '.join(state.players)} "
                          f"(got {player!r})")
-    if not isinstance(card_id, str) or card_id not in state.cards:
+    if card_id not in state.cards:
         raise RulesError(f"play: there is no Conquest card {card_id!r}")
     acting = state.acting_player()
     # Conquest: Card Decks, Turn Trackers - the tracker decides which disc (and player) acts.
