@@ -305,6 +305,8 @@ def room_groups(battle: Battle, room: dict[str, Any]) -> Procedure:
             count, name = cards.split_entry(entry)
             metre = cards.MONSTER_GROUP.match(name)
             if name == cards.MERCENARY:
+                # setup_room refuses a room with Mercenary icons before the Lord is chosen
+                assert battle.adventure.mercenary is not None
                 groups.append(Group(battle.adventure.mercenary, count, f"level-{level}"))
             elif metre is None:
                 groups.append(Group(battle.data.monster(name)["name"], count, f"level-{level}"))
