@@ -7,9 +7,8 @@ campaign's second room, the end of the game. Then bad input at the table."""
 
 from __future__ import annotations
 
-from gadget_driver import Driver
-
 from overseer.app.events import Button, Die, Rolled
+from overseer.app.tour import Table as Driver
 from overseer.rules.procedure import ChooseSome, DrawToken, Roll
 from overseer.screens.render import Screen
 
@@ -41,7 +40,7 @@ def answer(table: Driver) -> str:
     """The table's answer to the rules' question on the glass: the first option, yes, the
     number as it stands; returns the question's key."""
     question = table.session.pending
-    assert kind(table.screen) == "question", table.screen
+    assert question is not None and kind(table.screen) == "question", table.screen
     if isinstance(question, ChooseSome):
         table.press(NEXT)
     elif isinstance(question, Roll | DrawToken):
@@ -107,7 +106,7 @@ def test_a_whole_campaign_game_at_the_table(tmp_path):
     table = Driver(db, seed=SEED)
 
     # A new game: the Hidden Cave and the campaign begin it.
-    assert keys(new_campaign(table)) == ["Hidden Cave", "Hidden Cave", "Campaign",
+    assert keys(new_campaign(table)) == ["Hidden Cave", "Hidden Cave", "Monstrosity",
                                          "Campaign Lord"]
     assert table.screen.key == "Set up"
     assert table.session.state.adventure.campaign == "monstrosity"
@@ -277,7 +276,7 @@ def test_bad_input_at_the_table_changes_nothing_and_says_why(tmp_path):
         answer_setup(table)
     # A Room card in the middle of a battle: not now, and why.
     refused = table.tap("room", "bholoth-cemetery")
-    assert refused.key == "Not now" and "battle is not over" in " ".join(refused.lines)
+    assert refused.key == "Not now" and "battle goes on" in " ".join(refused.lines)
     table.close()
 
 

@@ -4,10 +4,10 @@ game's questions end in a stored game with its seats; one gadget a store; a rest
 from __future__ import annotations
 
 import pytest
-from gadget_driver import Driver
 
 from overseer.app.events import Button
 from overseer.app.sim import SeededDice
+from overseer.app.tour import Table as Driver
 from overseer.session.lock import StoreInUse
 
 

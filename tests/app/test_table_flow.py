@@ -10,7 +10,7 @@ from overseer import games
 from overseer.app import catacombs as flow
 from overseer.app.local import Local
 from overseer.data import DataError
-from overseer.rules.procedure import AnswerError, ChooseOne, EnterNumber, Step
+from overseer.rules.procedure import AnswerError, ChooseOne, ChooseSome, EnterNumber, Step
 
 SETUP = {"heroes": [{"id": "elf", "name": "Elf", "health": 7, "gold": 2, "poison": [2, 3]},
                     {"id": "hero-1", "name": "Hero 1"},
@@ -22,6 +22,19 @@ SETUP = {"heroes": [{"id": "elf", "name": "Elf", "health": 7, "gold": 2, "poison
 
 def battle():
     return games.CATACOMBS.build(SETUP)
+
+
+def options(local: Local) -> tuple[str, ...]:
+    """The options of the local procedure's question (a list to choose from)."""
+    assert local.ask is not None
+    question = asked(local).question
+    assert isinstance(question, ChooseOne | ChooseSome)
+    return question.options
+
+
+def asked(local: Local):
+    assert local.ask is not None
+    return local.ask
 
 
 def run(make, *answers) -> Local:
@@ -65,11 +78,13 @@ def test_a_question_is_relabelled_but_answered_with_the_rules_ids():
     question = ChooseOne("Which of Orc (orc-1), Orc (orc-2) comes first?", ("orc-1", "orc-2"),
                          "first_by_direction")
     shown = flow.relabel_question(question, state, flow.labels(state))
+    assert isinstance(shown, ChooseOne)
     assert shown.prompt == "Which of Orc A, Orc B comes first?"
     assert shown.options == question.options and shown.key == question.key
     template = flow.relabel_question(
         ChooseOne("Does the template over Orc cover Elf?", ("yes",), "t"), state,
         flow.labels(state), active="orc-2")
+    assert isinstance(template, ChooseOne)
     assert template.prompt == "Does the template over Orc B cover Elf?"
 
 
@@ -80,16 +95,16 @@ def update(*answers):
 
 def test_update_hero_health_starts_at_its_value():
     local = update("elf", "health")
-    assert isinstance(local.ask.question, EnterNumber) and local.ask.start == 7
+    assert isinstance(asked(local).question, EnterNumber) and asked(local).start == 7
     local.answer(5)
     assert local.result == {"do": "update_hero", "hero": "elf", "health": 5}
 
 
 def test_update_hero_lists_what_can_change_with_the_values_now():
-    assert update().ask.cards == {("hero", "elf"): "elf"}  # its card answers "Which hero?"
+    assert asked(update()).cards == {("hero", "elf"): "elf"}  # its card answers "Which hero?"
     local = update("elf")
-    assert local.ask.names == {
-        "health": "Health 7", "gold": "Gold 2", "poison": "Poison: 2", "items": "Items: 0",
+    assert asked(local).names == {
+        "health": "Health 7", "gold": "Gold 2", "poison": "Poison 2", "items": "Items 0",
         "frozen": "Frozen: no", "reckless": "Reckless: no", "stunned": "Stunned: no",
         "riding": "Rides: no", "away": "Teleported"}
 
@@ -112,32 +127,31 @@ def test_update_hero_refuses_a_value_out_of_range_and_moves_nothing():
     with pytest.raises(AnswerError):
         local.answer(31)
     assert not local.done and local.answers == ["elf", "health"]
-    assert local.back() and local.ask.question.key == "form_change"
+    assert local.back() and asked(local).question.key == "form_change"
 
 
 def test_a_long_list_comes_in_groups_and_a_tap_answers_either_step():
-    options = tuple(f"room-{n:02}" for n in range(20))
-    names = {o: f"Room {n:02}" for n, o in enumerate(options)}
-    local = run(lambda: flow.choose("Which?", options, "k", names, {("room", "x"): "room-13"},
+    rooms = tuple(f"room-{n:02}" for n in range(20))
+    names = {o: f"Room {n:02}" for n, o in enumerate(rooms)}
+    local = run(lambda: flow.choose("Which?", rooms, "k", names, {("room", "x"): "room-13"},
                                     first=("stage",)))
-    first = local.ask.question
-    assert first.options == ("stage", "group-0", "group-1", "group-2")
-    assert local.ask.names["group-1"] == "Room .. Room"
+    assert options(local) == ("stage", "group-0", "group-1", "group-2")
+    assert asked(local).names["group-1"] == "Room .. Room"
     local.answer("group-1")
-    assert local.ask.question.options == options[8:16]
+    assert options(local) == rooms[8:16]
     local.answer("room-09")
     assert local.result == "room-09"
-    tapped = run(lambda: flow.choose("Which?", options, "k", names, {("room", "x"): "room-13"}))
+    tapped = run(lambda: flow.choose("Which?", rooms, "k", names, {("room", "x"): "room-13"}))
     assert tapped.tap("room", "x") and tapped.result == "room-13"
 
 
 def pick_in_group(local: Local, option: str) -> None:
     """Answer the group question with the group that holds ``option``, then ``option``."""
-    for group in local.ask.question.options:
+    for group in options(local):
         if not group.startswith("group-"):
             continue
         local.answer(group)
-        if option in local.ask.question.options:
+        if option in options(local):
             local.answer(option)
             return
         local.back()
@@ -147,7 +161,7 @@ def pick_in_group(local: Local, option: str) -> None:
 def test_a_room_card_the_data_lacks_is_entered_off_the_card():
     state = battle()
     local = run(lambda: flow.enter_room_card(state, "Glaaoth"), "Level 1 Monster Group", 1)
-    assert local.ask.question.options[:2] == ("done", "Level 1 Monster Group")
+    assert options(local)[:2] == ("done", "Level 1 Monster Group")
     pick_in_group(local, "Orc")
     for value in (2, "done", "yes", 3):
         local.answer(value)
@@ -180,7 +194,7 @@ def test_the_party_has_at_most_four_heroes():
     for n in range(1, 5):
         answers += [f"hero-{n}"] + ([f"seat-{n}"] if n < 4 else []) + [10]
     local = run(lambda: flow.wizard((1, 2, 3, 4), pico=False), *answers)
-    assert local.ask.question.options == ("companion", "done")
+    assert options(local) == ("companion", "done")
 
 
 def test_heroes_come_from_the_data_with_their_source(tmp_path):
@@ -204,4 +218,5 @@ def test_a_tapped_room_or_lord_card_begins_its_setup_when_it_can():
                                                     "lord": "phoshar-the-dragon"}
     fighting = battle()
     refused = flow.tap_actions(fighting, games.CATACOMBS.legal_actions(fighting))
-    assert "battle is not over" in refused[("room", "bholoth-cemetery")]
+    assert refused[("room", "bholoth-cemetery")] == ("the battle goes on: a room is set up "
+                                                     "between battles")

@@ -68,11 +68,12 @@ SHORT = {
     "campaign_next": "Next stage",
     "end_game": "End the game",
 }
-# The menu's order: what the table does most at that moment first.
-ORDER = ("damage_piece", "update_hero", "room_reward", "campaign_next", "setup_room",
-         "choose_lord", "setup_lord_room", "hidden_cave_collect", "hidden_cave_visit",
-         "hidden_cave_portal", "hidden_cave_leave", "campaign_start", "hidden_cave_setup",
-         "end_game")
+# The menu's order: what the table does most at that moment first (in a battle, the heroes'
+# side; between battles, the rooms).
+ORDER = ("damage_piece", "room_reward", "campaign_next", "setup_room", "choose_lord",
+         "setup_lord_room", "hidden_cave_collect", "hidden_cave_visit", "hidden_cave_portal",
+         "hidden_cave_leave", "campaign_start", "hidden_cave_setup", "update_hero", "end_game")
+IN_BATTLE_FIRST = ("damage_piece", "update_hero")
 
 
 # --------------------------------------------------------------------------- hero data
@@ -272,14 +273,14 @@ def _joiner_options(members: list[dict[str, Any]]) -> tuple[tuple[str, ...], dic
     names: dict[str, str] = {}
     party = _party(members)
     if len(party) < MAX_HEROES:
-        names.update((h, r["name"]) for h, r in heroes().items()
+        names.update((h, short_name(r["name"])) for h, r in heroes().items()
                      if h not in taken and r["kind"] == "hero")
         n = 1
         while f"hero-{n}" in taken:
             n += 1
         names[f"hero-{n}"] = f"Hero {n}"
     if party:
-        names[COMPANION] = "Familiar, ally.."
+        names[COMPANION] = "Familiar, ally"
         names[DONE] = "Done"
     return tuple(names), names
 
@@ -373,7 +374,7 @@ def _flag(value: bool) -> str:
 def _changes(battle: Battle, hero: Hero, names: Mapping[str, str]) -> dict[str, str]:
     """What can change of a hero, each with its value now."""
     out = {"health": f"Health {hero.health}", "gold": f"Gold {hero.gold}",
-           "poison": f"Poison: {len(hero.poison)}", "items": f"Items: {len(hero.items)}"}
+           "poison": f"Poison {len(hero.poison)}", "items": f"Items {len(hero.items)}"}
     for status in ("frozen", "reckless", "stunned"):
         out[status] = f"{status.capitalize()}: {_flag(getattr(hero, status))}"
     if hero.riding is not None or _mounts(battle, hero):
@@ -582,7 +583,13 @@ def menu(battle: Battle, legal: list[Move[Any]], over: bool) -> tuple[MenuItem, 
     """The legal actions (NEXT AI PIECE has its own button), then the party and a new game."""
     moves = [m for m in legal if m.name != SPEC.main_move and forms.askable(m, battle)
              and not (m.name == "room_reward" and not battle.pieces)]  # no room fought yet
-    moves.sort(key=lambda m: ORDER.index(m.name) if m.name in ORDER else len(ORDER))
+    fighting = end.in_battle(battle)
+
+    def rank(move: Move[Any]) -> tuple[int, int]:
+        first = fighting and move.name in IN_BATTLE_FIRST
+        at = ORDER.index(move.name) if move.name in ORDER else len(ORDER)
+        return (0 if first else 1, IN_BATTLE_FIRST.index(move.name) if first else at)
+    moves.sort(key=rank)
     items = [MenuItem(SHORT.get(m.name, m.label), {"do": m.name}) for m in moves]
     items.append(MenuItem("Summary" if over else "Party", {"do": PARTY}))
     items.append(MenuItem("New game", {"do": NEW_GAME}))
@@ -653,21 +660,30 @@ def party_pages(battle: Battle, names: Mapping[str, str], heading: str) -> tuple
     return tuple(out)
 
 
+def _not_now(battle: Battle, card: str) -> str:
+    """Why a Room or Lord card begins nothing now, in a few words."""
+    if end.is_over(battle):
+        return "the game is over"
+    if end.in_battle(battle):
+        return f"the battle goes on: a {card} is set up between battles"
+    return f"no {card} can be set up now"
+
+
 def tap_actions(battle: Battle, legal: list[Move[Any]]
                 ) -> dict[tuple[str, str], Mapping[str, Any] | str]:
-    """What a Room or a Catacomb Lord card begins when tapped with no question waiting."""
-    moves = {m.name: m for m in legal}
+    """What a Room or a Catacomb Lord card begins when tapped with no question waiting (or
+    why it cannot now)."""
+    moves = {m.name for m in legal}
     out: dict[tuple[str, str], Mapping[str, Any] | str] = {}
-    room_move = MOVES.moves["setup_room"]
     choosable = set(options("setup_room", "room", battle)) if "setup_room" in moves else set()
-    for room_id in cards.rooms():
+    for room_id, record in cards.rooms().items():
         if room_id in choosable:
             out[("room", room_id)] = {"do": "setup_room", "room": room_id}
         elif "setup_room" in moves:
-            out[("room", room_id)] = (f"{cards.rooms()[room_id]['name']} has Mercenary icons: "
-                                      "choose the Catacomb Lord first")
+            out[("room", room_id)] = (f"{record['name']} has Mercenary icons: choose the "
+                                      "Catacomb Lord first")
         else:
-            out[("room", room_id)] = room_move.refusal(battle)
+            out[("room", room_id)] = _not_now(battle, "room")
     chosen = battle.adventure.lord
     lords = set(options("choose_lord", "lord", battle)) if "choose_lord" in moves else set()
     for lord_id in cards.lords():
@@ -676,7 +692,8 @@ def tap_actions(battle: Battle, legal: list[Move[Any]]
         elif "setup_lord_room" in moves and chosen == lord_id:
             out[("lord", lord_id)] = {"do": "setup_lord_room"}
         elif chosen is not None and chosen != lord_id:
-            out[("lord", lord_id)] = f"this game's Catacomb Lord is {chosen}"
+            lord = campaign.lord_card(battle, chosen)["name"]
+            out[("lord", lord_id)] = f"this game's Catacomb Lord is {lord}"
         else:
-            out[("lord", lord_id)] = MOVES.moves["setup_lord_room"].refusal(battle)
+            out[("lord", lord_id)] = _not_now(battle, "Lord's room")
     return out

@@ -113,6 +113,13 @@ def _setup_face(step: Step, name: Callable[[str], str]) -> Face | None:
             # "3. Orc A (level-1 tile): the spot": the piece big, the spot under it.
             return Face(_key(name(d["piece"]), "Place"), _after(step.text),
                         title=f"Place piece {d['order']}")
+        case "campaign":
+            return Face(_key(str(d["campaign"]).capitalize(), "Campaign"), step.text,
+                        title="Campaign")
+        case "playmat":
+            said = step.text.split(":")[0]
+            return Face(_key(said, "Playmat") if ":" in step.text else "Playmat", step.text,
+                        title=SETUP_TITLE)
         case "campaign_stage":
             return Face(_key(" then ".join(d["rooms"]), f"Stage {d['stage']}"), step.text,
                         title=f"Stage {d['stage']}")
