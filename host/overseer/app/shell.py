@@ -10,6 +10,7 @@ The API (for the terminal simulator, the Pi's main loop and the tests):
                                  # game's questions (the wizard)
     gadget.inbox.put(Press(Button.OK))      # or a source puts it (Pico, card reader, keys)
     gadget.step(timeout)         # take one input (waiting up to timeout): True if one came
+    gadget.feed(item)            # act on one input now, without the inbox
     gadget.run(stop_event)       # step until the event is set
     gadget.screen                # the Screen on the glass (gadget.glass has its image)
     gadget.session               # the Session being played (None in a new game's questions)
