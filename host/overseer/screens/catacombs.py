@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from overseer.rules.catacombs.kinds import Key, StepKind
 from overseer.rules.procedure import ChooseOne, ChooseSome, Question, Step, describe
-from overseer.screens.render import Face, Screen, wrap
+from overseer.screens.render import Face, Screen, key_lines, wrap
 
 # The questions' short forms (the title bar holds 23 characters); the whole prompt comes on a
 # page before the question's own screen.
@@ -46,13 +46,112 @@ def _after(text: str, sep: str = ": ") -> str:
     return tail if found and tail else text
 
 
+SETUP_KEYS = {
+    "playmat": "Playmat", "reroll": "Roll again", "character_order": "Character tiles",
+    "monster_order": "Monster tiles", "direction": "Direction tiles",
+    "direction_discard": "Draw again", "playmat_rules": "Obstacles",
+    "room_suppression": "Suppressed", "suppression": "Suppressed",
+    "hidden_cave_items": "Hidden Cave", "hidden_cave_targets": "Hidden Cave",
+    "campaign": "Campaign", "campaign_lord": "Campaign Lord",
+    "campaign_complete": "Last stage",
+}
+SETUP_TITLE = "Setup"
+HEROES_TITLE = "Heroes' side"  # what the table entered between AI turns
+END_KEYS = {"room_won": "Room won", "party_defeated": "Defeated", "game_over": "Game over"}
+
+
+def _said(value: object, name: Callable[[str], str]) -> str:
+    """A changed value in words: yes / no, a list's items, nothing for none."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "none"
+    if isinstance(value, list | tuple):
+        return ", ".join(str(v) for v in value) if value else "none"
+    return name(value) if isinstance(value, str) else str(value)
+
+
+def _key(word: str, fallback: str) -> str:
+    """``word`` as the key word when it fits the key's two lines uncut, else ``fallback``."""
+    return word if "~" not in "".join(key_lines(word)[1]) else fallback
+
+
+def _heroes_face(step: Step, name: Callable[[str], str]) -> Face | None:
+    """The steps of what the heroes did: a hit, a kill, its gold, a hero's new state."""
+    d = step.data
+    match step.kind:
+        case StepKind.PIECE_DAMAGED:
+            return Face(_key(f"{name(d['piece'])} -{d['amount']}", f"Damage -{d['amount']}"),
+                        step.text, title=HEROES_TITLE)
+        case StepKind.PIECE_DOWN:
+            return Face(_key(f"{name(d['piece'])} down", "Destroyed"), step.text,
+                        title=HEROES_TITLE)
+        case StepKind.GOLD:
+            return Face(f"+{d['reward']} gold", step.text, title=HEROES_TITLE)
+        case StepKind.HERO_UPDATED:
+            changes = ", ".join(f"{k} {_said(v, name)}" for k, v in d.items() if k != "hero")
+            return Face(_key(name(d["hero"]), "Hero changed"), changes or step.text,
+                        title=HEROES_TITLE)
+        case StepKind.NO_DAMAGE:
+            return Face("No damage", step.text, title=HEROES_TITLE)
+        case StepKind.REWARD_GOLD:
+            return Face(f"+{d['gold']} gold", step.text, title="Rewards")
+        case StepKind.REWARD_SPELL:
+            return Face("Spell card", step.text, title="Rewards")
+    return None
+
+
+def _setup_face(step: Step, name: Callable[[str], str]) -> Face | None:
+    """The steps of a room's setup and of a campaign: the key word, and "Setup" above."""
+    d = step.data
+    match step.kind:
+        case StepKind.ROOM | StepKind.LORD:
+            return Face(_key(_after(step.text).split(" (")[0], step.kind.capitalize()),
+                        step.text, title=SETUP_TITLE)
+        case StepKind.HERO_TARGET:
+            return Face(_key(name(d["hero"]), "Hero Target"), step.text, title=SETUP_TITLE)
+        case StepKind.MONSTER_METRE:
+            return Face(_key(d["monster"], "Monster Metre"), step.text, title=SETUP_TITLE)
+        case StepKind.MINION_CHOICE:
+            return Face(_key(d["chosen"], "Minions"), step.text, title=SETUP_TITLE)
+        case StepKind.MERCENARY:
+            return Face(_key(d["mercenary"], "Mercenary"), step.text, title=SETUP_TITLE)
+        case StepKind.PLACE:
+            # "3. Orc A (level-1 tile): the spot": the piece big, the spot under it.
+            return Face(_key(name(d["piece"]), "Place"), _after(step.text),
+                        title=f"Place piece {d['order']}")
+        case StepKind.CAMPAIGN:
+            return Face(_key(str(d["campaign"]).capitalize(), "Campaign"), step.text,
+                        title="Campaign")
+        case StepKind.PLAYMAT:
+            said = step.text.split(":")[0]
+            return Face(_key(said, "Playmat") if ":" in step.text else "Playmat", step.text,
+                        title=SETUP_TITLE)
+        case StepKind.CAMPAIGN_STAGE:
+            return Face(_key(" then ".join(d["rooms"]), f"Stage {d['stage']}"), step.text,
+                        title=f"Stage {d['stage']}")
+    if step.kind in SETUP_KEYS:
+        title = "Campaign" if step.kind.startswith("campaign") else SETUP_TITLE
+        return Face(SETUP_KEYS[step.kind], step.text, title=title)
+    if step.kind in END_KEYS:
+        return Face(END_KEYS[step.kind], step.text, title="Battle over"
+                    if step.kind != StepKind.GAME_OVER else "Game over")
+    return None
+
+
 def step_face(step: Step, name: Callable[[str], str]) -> Face | None:
     """The key word of a Catacombs step (``None``: the kind and the sentence will do)."""
     d = step.data
+    found = _setup_face(step, name) or _heroes_face(step, name)
+    if found is not None:
+        return found
     match step.kind:
+        case StepKind.ROUND:
+            return Face(f"Round {d['round']}", step.text, title=f"Round {d['round']}")
         case StepKind.ACTIVE_CHARACTER:
             who = name(d["piece"])
-            return Face(who, step.text.removeprefix(f"{who} ({d['piece']}) "), title=who)
+            detail = step.text.removeprefix(f"{who} ({d['piece']}) ").removeprefix(f"{who} ")
+            return Face(who, detail, title=who)
         case StepKind.TARGET:
             return Face(name(d["target"]), "target: " + _after(step.text))
         case StepKind.SHOT_SEQUENCE if d.get("shots"):
@@ -83,7 +182,7 @@ def step_face(step: Step, name: Callable[[str], str]) -> Face | None:
 # (``pages.step_face``). Every kind has a case in ``step_face`` or is here
 # (tests/test_shared_names.py).
 PLAIN = frozenset({
-    StepKind.ROUND, StepKind.REASK, StepKind.REROLL, StepKind.NO_TARGET, StepKind.NO_EFFECT,
+    StepKind.REASK, StepKind.REROLL, StepKind.NO_TARGET, StepKind.NO_EFFECT,
     StepKind.CONDITION, StepKind.FREED, StepKind.RIDES, StepKind.MISS, StepKind.SUMMON,
     StepKind.ANTIENT, StepKind.HEAL, StepKind.TELEPORT, StepKind.REPEAT, StepKind.DAGGER_MOVE,
     StepKind.PORTAL_PUSH, StepKind.TELEPORTED, StepKind.KNOCKED_OFF, StepKind.RESET,
