@@ -1,13 +1,24 @@
-"""The `overseer` command line. With no command (or `play`) it plays in the terminal."""
+"""The `overseer` command line. With no command (or `play`) it plays: the virtual gadget in this
+terminal (the real firmware on a virtual Pico), or with `--plain` the line mode."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from pathlib import Path
 
 from overseer import scenario as scenarios
+from overseer.data import DataError
 from overseer.session import commands as session_commands
+from overseer.session.lock import StoreInUse
+from overseer.session.paths import ConfigError, store_path
+from overseer.session.session import LogError, Session, SessionError
+from overseer.session.store import Store, StoreError
+
+PLAY_ERRORS = (scenarios.ScenarioError, StoreError, LogError, SessionError, ConfigError,
+               StoreInUse, ValueError, RuntimeError)
 
 
 def cmd_scenario(args: argparse.Namespace) -> int:
@@ -31,6 +42,70 @@ def cmd_scenario(args: argparse.Namespace) -> int:
     return 0
 
 
+# --------------------------------------------------------------------------- play
+
+
+def play_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="overseer play", description="Play the gadget: the last unfinished game, or a new "
+        "one (its questions on the glass). The options marked 'new game' apply only with "
+        "--new or when there is no game to go on with.")
+    parser.add_argument("--new", action="store_true", help="start a new game, do not resume")
+    parser.add_argument("--setup", metavar="FILE",
+                        help="new game: from a scenario-shaped setup file (docs/scenarios.md)")
+    parser.add_argument("--seed", type=int, help="new game: the seed of the gadget's chance")
+    parser.add_argument("--dice", choices=("pico", "seeded", "table"),
+                        help="new game with --setup: who rolls, the Pico on ROLL (the "
+                             "default), the gadget unseen (seeded), or the table's own dice")
+    parser.add_argument("--tokens", choices=("gadget", "physical"),
+                        help="new game with --setup: who draws damage tokens and poison "
+                             "cards, the gadget from its (unverified) data, or the table")
+    parser.add_argument("--plain", action="store_true",
+                        help="the line mode, for scripts and screen readers")
+    parser.add_argument("--db", metavar="FILE", help="the game store (see docs/session.md)")
+    return parser
+
+
+def cmd_play(argv: list[str]) -> int:
+    from overseer.sim import opening
+
+    args = play_parser().parse_args(argv)
+    args.game_id = None
+    try:
+        path = store_path(args.db)
+        with Store(path) as store:
+            if store.notice:
+                print(f"overseer: {store.notice}", file=sys.stderr)
+            game_id = opening.choose_game(store, args)
+        return play(path, game_id, args)
+    except PLAY_ERRORS as err:
+        print(f"overseer: {err}", file=sys.stderr)
+        return 2
+
+
+def play_session(session: Session, args: argparse.Namespace) -> int:
+    """``games resume``: play that game on."""
+    return play(session.store.path, session.id, args)
+
+
+def play(path: Path, game_id: int | None, args: argparse.Namespace) -> int:
+    """Game ``game_id`` (None: the gadget asks a new game's questions) in the simulator, or in
+    the line mode."""
+    seed = getattr(args, "seed", None)
+    if args.plain:
+        from overseer.sim.plain import run_plain
+        return run_plain(path, game_id, seed, sys.stdin, sys.stdout)
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise SessionError("the simulator needs a terminal; --plain plays line by line "
+                           "(for scripts and screen readers)")
+    from overseer.sim.app import run
+    from overseer.sim.running import Running
+    return run(Running(path, game_id, seed))
+
+
+# --------------------------------------------------------------------------- the command
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="overseer", description=__doc__)
     sub = parser.add_subparsers(dest="command")
@@ -41,20 +116,39 @@ def build_parser() -> argparse.ArgumentParser:
     how.add_argument("--upgrade", action="store_true",
                      help="print the file as format 2 (checked, not run)")
     p.set_defaults(func=cmd_scenario)
-    session_commands.add(sub)
-    sub.add_parser("play", help="play in the terminal (the default; `overseer play --help`)",
+    session_commands.add(sub, play_session)
+    sub.add_parser("play", help="play the gadget (the default; `overseer play --help`)",
                    add_help=False)
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
+def dispatch(argv: list[str]) -> int:
     if not argv or argv[0] == "play" or (argv[0].startswith("-") and argv[0] not in
                                          ("-h", "--help")):
-        from overseer.terminal import main as terminal_main
-        return terminal_main(argv[1:] if argv and argv[0] == "play" else argv)
+        return cmd_play(argv[1:] if argv and argv[0] == "play" else argv)
     args = build_parser().parse_args(argv)
     return args.func(args)
+
+
+def _quiet_stdout() -> None:
+    """After a broken pipe (``| head``): no second error when Python flushes at exit."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        return dispatch(argv)
+    except KeyboardInterrupt:
+        print("\noverseer: stopped; every step taken is saved", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        _quiet_stdout()
+        return 0
+    except DataError as err:
+        print(f"overseer: {err}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":
