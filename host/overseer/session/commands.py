@@ -86,8 +86,8 @@ def _cut(text: str, width: int) -> str:
 def table(rows: list[tuple[str, ...]]) -> list[str]:
     """Rows as aligned columns (the last one free), the header first."""
     widths = [max(len(row[n]) for row in rows) for n in range(len(rows[0]) - 1)]
-    return ["  ".join([*(cell.ljust(w) for cell, w in zip(row, widths)), row[-1]]).rstrip()
-            for row in rows]
+    return ["  ".join([*(cell.ljust(w) for cell, w in zip(row[:-1], widths, strict=True)),
+                       row[-1]]).rstrip() for row in rows]
 
 
 def _list(store: Store, args: argparse.Namespace) -> None:

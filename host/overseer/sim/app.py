@@ -20,6 +20,7 @@ from textual.markup import escape
 from textual.widgets import Footer
 
 from overseer.app.events import Button, Rolled
+from overseer.app.shell import Gadget
 from overseer.rules.procedure import Roll
 from overseer.screens.pages import DIE_NAMES
 from overseer.screens.render import Screen
@@ -85,6 +86,8 @@ class Simulator(App[int]):
         self.logged = 0  # trace steps written to the log
         self.logged_game: int | None = None
         self.saved: int | None = None  # the game left, for the goodbye line
+        self.failure: BaseException | None = None
+        self.noticed: Screen | None = None  # the message on the glass, written to the log
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="top"):
@@ -93,6 +96,7 @@ class Simulator(App[int]):
                 yield SeatLights(id="seats")
                 yield Dice(id="dice")
         yield StepLog(id="log", wrap=True, markup=False, max_lines=2000)
+        yield TapPicker(self.cards, id="picker")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -115,29 +119,40 @@ class Simulator(App[int]):
     # ------------------------------------------------------------------ what the box shows
 
     def tick(self) -> None:
-        """Read the board's OLED, the LEDs, the dice and new steps again."""
+        """Read the board's OLED, the LEDs, the dice and new steps again; a failure ends
+        the simulator with its message (the game stays saved)."""
+        failure = self.running.error
+        if failure is None:
+            try:
+                self._read()
+                return
+            except Exception as err:  # shown as a message, not a traceback
+                failure = err
+        self.failure = failure
+        self.exit(self._goodbye(1), message=f"overseer: the simulator stopped: {failure!r}")
+
+    def _read(self) -> None:
         running = self.running
-        if running.error is not None:
-            self.exit(self._goodbye(1), message=f"overseer: the gadget stopped: "
-                                                f"{running.error!r}")
-            return
         self.query_one(Glass).show(running.box.oled())
         with running.reading() as gadget:
             session = gadget.session
-            seats = {seat: self._name(gadget, hero) for hero, seat in gadget.seats.items()}
+            seats = {seat: hero_name(gadget, hero) for hero, seat in gadget.seats.items()}
             bright = time.monotonic() % (2 * PULSE) < PULSE
             self.query_one(SeatLights).show(running.box.leds.modes, seats, bright)
             self.query_one(Glass).border_subtitle = caption(gadget.screen)
+            self._notice(gadget.screen)
             pending = session.pending if session is not None else None
             self._dice(pending)
             if session is not None:
                 self._log(session.id, session.runner.trace)
 
-    @staticmethod
-    def _name(gadget, hero: str) -> str:
-        session = gadget.session
-        heroes = getattr(session.state, "heroes", {}) if session is not None else {}
-        return getattr(heroes.get(hero), "name", hero)
+    def _notice(self, screen: Screen | None) -> None:
+        """A message on the glass (a refusal, an undo) goes to the log too, in full."""
+        if screen is None or not screen.inverse_key or screen == self.noticed:
+            self.noticed = screen if screen is not None and screen.inverse_key else None
+            return
+        self.noticed = screen
+        self.query_one(StepLog).note(f"{screen.key}: {' '.join(screen.lines)}")
 
     def _dice(self, pending: object) -> None:
         asked = ""
@@ -163,19 +178,23 @@ class Simulator(App[int]):
     # ------------------------------------------------------------------ keys
 
     def action_press(self, button: str, long: bool = False) -> None:
-        if isinstance(self.screen, TapPicker):
-            return
-        self.running.box.press(Button(button), long)
+        if not self.query_one(TapPicker).is_open:
+            self.running.box.press(Button(button), long)
 
     def action_tap(self) -> None:
-        if not isinstance(self.screen, TapPicker):
-            self.push_screen(TapPicker(self.cards), self._tapped)
+        picker = self.query_one(TapPicker)
+        if not picker.is_open:
+            self.query_one(StepLog).display = False
+            picker.open()
 
-    def _tapped(self, card: Card | None) -> None:
-        if card is None:
-            return
-        self.running.box.tags.tap(card.game, card.kind, card.id)
-        self.query_one(StepLog).note(f"Tapped {card.label}.")
+    def on_tap_picker_chosen(self, event: TapPicker.Chosen) -> None:
+        log = self.query_one(StepLog)
+        log.display = True
+        self.set_focus(None)
+        if event.card is not None:
+            card = event.card
+            self.running.box.tags.tap(card.game, card.kind, card.id)
+            log.note(f"Tapped {card.label}.")
 
     def action_leave(self) -> None:
         self.exit(self._goodbye(0))
@@ -183,6 +202,12 @@ class Simulator(App[int]):
     def _goodbye(self, code: int) -> int:
         self.saved = self.running.game_id
         return code
+
+
+def hero_name(gadget: Gadget, hero: str) -> str:
+    session = gadget.session
+    heroes = getattr(session.state, "heroes", {}) if session is not None else {}
+    return getattr(heroes.get(hero), "name", hero)
 
 
 def caption(screen: Screen | None) -> str:
@@ -193,7 +218,10 @@ def caption(screen: Screen | None) -> str:
     if screen.number is not None:
         parts.append(str(screen.number))
     if screen.rows:
-        parts.append(f"> {screen.rows[screen.cursor]}")
+        row = screen.rows[screen.cursor]
+        if screen.selected is not None and screen.cursor < len(screen.options):
+            row = ("[x] " if screen.cursor in screen.selected else "[ ] ") + row
+        parts.append(f"> {row}")
     return escape(" \u00b7 ".join(p for p in parts if p)[:glass.BRAILLE_SIZE[0] - 4])
 
 

@@ -5,7 +5,7 @@ Each line is read as the box's buttons: ``next``, ``ok`` (or an empty line), ``c
 ``back``, ``roll``, ``undo`` (BACK held), ``hold BUTTON`` (a long press); ``tap CARD`` holds a
 card to the reader. A number answers what the glass shows, by the same presses a player would
 make: a list's row (from 1), or a number in its range (a token's value: 0 to the highest the
-buttons reach, ``2r`` with the reset icon); ``y`` and ``n`` a yes/no. Anything else is refused
+buttons reach, ``2r`` with the reset icon); ``yes`` and ``no`` a yes/no question. Anything else is refused
 with a suggestion and presses nothing. After each line the new steps are printed in full with
 their rulebook section, then the glass as text.
 """
@@ -29,10 +29,15 @@ from overseer.sim.cards import UnknownCard, catalogue, find
 
 BUTTON_WORDS = {"next": Button.NEXT, "ok": Button.OK, "choice": Button.CHOICE,
                 "back": Button.BACK, "roll": Button.ROLL}
-WORDS = (*BUTTON_WORDS, "undo", "hold", "tap", "help", "quit", "q", "y", "n")
+WORDS = (*BUTTON_WORDS, "undo", "hold", "tap", "yes", "no", "help", "quit")
 HELP = ("Words: next (NEXT AI PIECE), ok (or Enter), choice, back, roll, undo (BACK held), "
         "hold BUTTON (a long press), tap CARD (a card on the reader), a number (a row of "
-        "the list on the glass, or the number to set), y / n, help, quit.")
+        "the list on the glass, or the number to set), yes / no, help, quit.")
+
+
+def _numeric(word: str) -> bool:
+    """A number as typed: ``3``, ``-1``, or a token with its reset icon, ``2r``."""
+    return word.lstrip("-").isdigit() or (word.endswith("r") and word[:-1].isdigit())
 
 
 class Refusal(ValueError):
@@ -127,6 +132,10 @@ class Plain:
             raise Refusal(HELP)
         if word == "tap":
             return self._tap(text.split(None, 1)[1] if rest else "")
+        if word not in WORDS and not _numeric(word):
+            close = difflib.get_close_matches(word, WORDS, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise Refusal(f"unknown word {word!r}{hint} (help lists the words)")
         if rest and word not in ("hold",):
             raise Refusal(f"{word!r} takes nothing after it ({' '.join(rest)!r}); "
                           "one word a line")
@@ -138,13 +147,9 @@ class Plain:
             if len(rest) != 1 or rest[0] not in BUTTON_WORDS:
                 raise Refusal(f"hold which button? {', '.join(BUTTON_WORDS)}")
             return self.press(BUTTON_WORDS[rest[0]], long=True)
-        if word in ("y", "n", "yes", "no"):
-            return self._yes_no(word.startswith("y"))
-        if word.lstrip("-").isdigit() or (word.endswith("r") and word[:-1].isdigit()):
-            return self._number(word)
-        close = difflib.get_close_matches(word, WORDS, n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
-        raise Refusal(f"unknown word {word!r}{hint} (help lists the words)")
+        if word in ("yes", "no"):
+            return self._yes_no(word == "yes")
+        return self._number(word)
 
     def _tap(self, name: str) -> None:
         try:
@@ -168,6 +173,9 @@ class Plain:
 
     def _number(self, word: str) -> None:
         screen = self._screen()
+        app = self.gadget.app
+        if app is not None and (app.reading or app.notice):
+            raise Refusal("the glass shows steps or a message: Enter (ok) reads on")
         if screen.rows and not word.endswith("r"):
             return self._row(int(word))
         if screen.number is None:

@@ -9,7 +9,8 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
+from textual.markup import escape
+from textual.message import Message
 from textual.suggester import Suggester
 from textual.widget import Widget
 from textual.widgets import Input, OptionList, RichLog, Static
@@ -138,39 +139,57 @@ def matches(value: str, cards: Sequence[Card], limit: int = 50) -> list[Card]:
     return [c for c in cards if all(w in c.label.lower() for w in words)][:limit]
 
 
-class TapPicker(ModalScreen[Card | None]):
-    """Hold a card on the reader: type (Tab or Right completes), pick with the arrows, Enter
-    taps, Escape puts the card back."""
+class TapPicker(Vertical):
+    """Hold a card to the reader: type (Tab or Right completes), choose with the arrows,
+    Enter taps, Escape puts the card back. It takes the log's place while it is open."""
 
     BINDINGS = [Binding("escape", "cancel", "put it back", priority=True),
                 Binding("tab", "complete", "complete", priority=True),
                 Binding("down", "down", show=False, priority=True),
                 Binding("up", "up", show=False, priority=True)]
     DEFAULT_CSS = """
-    TapPicker { align: center bottom; background: $background 30%; }
-    TapPicker > Vertical { height: 12; width: 100%; border: round $accent;
-                           background: $surface; }
-    TapPicker Input { border: none; height: 1; padding: 0 1; }
-    TapPicker OptionList { border: none; height: 1fr; }
-    TapPicker #why { height: 1; color: $error; padding: 0 1; }
+    TapPicker { display: none; height: 1fr; min-height: 5; border-top: round $accent;
+                background: $surface; }
+    TapPicker.-open { display: block; }
+    TapPicker Input { height: 1; }
+    TapPicker OptionList { border: none; height: 1fr; padding: 0; }
     """
+    TITLE = "Tap a card: type, Tab completes, Enter taps, Esc puts it back"
 
-    def __init__(self, cards: Sequence[Card]) -> None:
-        super().__init__()
+    class Chosen(Message):
+        """The card held to the reader (None: put back)."""
+
+        def __init__(self, card: Card | None) -> None:
+            super().__init__()
+            self.card = card
+
+    def __init__(self, cards: Sequence[Card], **kwargs) -> None:
+        super().__init__(**kwargs)
         self.cards = list(cards)
         self.shown: list[Card] = []
         self.moved = False  # the arrows chose a card in the list
 
     def compose(self) -> ComposeResult:
-        with Vertical() as box:
-            box.border_title = "Tap a card on the reader (Enter taps, Esc cancels)"
-            yield Input(placeholder="a card's name: Orc, The Outer Bailey, ...",
-                        suggester=CardSuggester(self.cards), id="card")
-            yield Static("", id="why")
-            yield OptionList(id="matches")
+        yield Input(placeholder="a card's name: Orc, The Outer Bailey, ...",
+                    suggester=CardSuggester(self.cards), compact=True)
+        yield OptionList()
 
-    def on_mount(self) -> None:
+    @property
+    def is_open(self) -> bool:
+        return self.has_class("-open")
+
+    def open(self) -> None:
+        self.border_title = self.TITLE
+        self.moved = False
+        self.add_class("-open")
+        field = self.query_one(Input)
+        field.value = ""
         self._list("")
+        field.focus()
+
+    def close(self, card: Card | None) -> None:
+        self.remove_class("-open")
+        self.post_message(self.Chosen(card))
 
     def _list(self, value: str) -> None:
         self.shown = matches(value, self.cards)
@@ -180,29 +199,27 @@ class TapPicker(ModalScreen[Card | None]):
             options.highlighted = 0
 
     def on_input_changed(self, event: Input.Changed) -> None:
-        self.query_one("#why", Static).update("")
+        self.border_title = self.TITLE
         self._list(event.value)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        self._tap(event.value)
+        event.stop()
+        self.tap(event.value)
 
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(self.shown[event.option_index])
-
-    def _tap(self, value: str) -> None:
-        options = self.query_one(OptionList)
+    def tap(self, value: str) -> None:
+        """Tap the card ``value`` names, else the one chosen in the list; else say why."""
+        highlighted = self.query_one(OptionList).highlighted
         try:
             card = find(value, self.cards)
         except UnknownCard as err:
-            if options.highlighted is not None and self.shown and (value.strip() or self.moved):
-                card = self.shown[options.highlighted]
-            else:
-                self.query_one("#why", Static).update(str(err))
+            if highlighted is None or not self.shown or not (value.strip() or self.moved):
+                self.border_title = escape(str(err))
                 return
-        self.dismiss(card)
+            card = self.shown[highlighted]
+        self.close(card)
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        self.close(None)
 
     def action_complete(self) -> None:
         field = self.query_one(Input)
