@@ -31,8 +31,10 @@ class WatchedInbox(Inbox):
     def __init__(self) -> None:
         super().__init__()
         self.rolls: deque[Rolled | RollRefused] = deque(maxlen=ROLLS_KEPT)
+        self.puts = 0  # inputs put so far
 
     def put(self, item: Input) -> None:
+        self.puts += 1  # before it can be taken: ``fed`` never passes ``puts``
         super().put(item)
         if isinstance(item, Rolled | RollRefused):
             self.rolls.append(item)
@@ -65,6 +67,7 @@ class Running:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.error: BaseException | None = None
+        self.fed = 0  # inputs the gadget has acted on
         try:
             pico = self.box.power_on()
             self.glass = SentGlass(pico)
@@ -93,6 +96,7 @@ class Running:
                 if item is not None:
                     with self.lock:
                         self.gadget.feed(item)
+                        self.fed += 1
         except BaseException as err:  # the simulator shows it and stops; nothing is lost
             self.error = err
 
@@ -101,6 +105,11 @@ class Running:
         """The gadget between two steps."""
         with self.lock:
             yield self.gadget
+
+    @property
+    def idle(self) -> bool:
+        """Every input put so far has been acted on."""
+        return self.fed == self.inbox.puts
 
     @property
     def game_id(self) -> int | None:
