@@ -33,7 +33,14 @@ def _v1_games(db: sqlite3.Connection) -> None:
                        (gid, seq, f'{{"do": "step{seq}"}}'))
 
 
-POPULATE = {1: _v1_games}
+def _v2_games(db: sqlite3.Connection) -> None:
+    """The same three games at v2: every event live, the v1 order kept in ``touched``."""
+    _v1_games(db)
+    for gid, head, touched in ((1, 3, 2), (2, 0, 3), (3, 2, 1)):
+        db.execute("UPDATE games SET head = ?, touched = ? WHERE id = ?", (head, touched, gid))
+
+
+POPULATE = {1: _v1_games, 2: _v2_games}
 
 
 def test_every_version_has_a_fixture():
@@ -75,7 +82,7 @@ def test_a_failed_migration_leaves_the_store_as_it_was(tmp_path, monkeypatch):
         db.execute("INSERT INTO no_such_table VALUES (1)")
 
     monkeypatch.setitem(migrations.MIGRATIONS, 2, half_done)
-    with pytest.raises(StoreError, match="from schema v1 to v2 failed .* left at v1"):
+    with pytest.raises(StoreError, match=f"from schema v1 to v{LATEST} failed .* left at v1"):
         Store(path)
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA user_version").fetchone()[0] == 1

@@ -163,7 +163,7 @@ def test_wrong_schema_is_kept_aside(tmp_path):
     db.execute("CREATE TABLE games (id INTEGER PRIMARY KEY)")
     db.commit()
     db.close()
-    _assert_moved_aside(path, _sha(path), "tables missing: events, retracted")
+    _assert_moved_aside(path, _sha(path), "tables missing: events, gadget, retracted")
 
 
 def test_two_damaged_files_do_not_overwrite_each_other(tmp_path):
@@ -225,3 +225,16 @@ def test_a_write_that_fails_raises_a_store_error_and_saves_nothing(tmp_path):
             store.append(99, 0, [Event("action", {"do": "x"})], finished=False)
         assert [(g, store.events(g.id)) for g in store.games()] == before
         assert not store.db.in_transaction
+
+
+def test_the_gadget_keeps_its_own_object_beside_a_game(tmp_path):
+    with Store(tmp_path / "g.sqlite3") as store:
+        game = store.create_game("catacombs", {}, 1, "seeded")
+        assert store.gadget(game) == {}
+        store.set_gadget(game, {"seats": {"elf": 1}})
+        store.set_gadget(game, {"seats": {"elf": 2}})
+        assert store.gadget(game) == {"seats": {"elf": 2}}
+        with pytest.raises(StoreError, match="no saved game #99"):
+            store.set_gadget(99, {})
+        store.delete_game(game)
+        assert store.gadget(game) == {}

@@ -20,13 +20,14 @@ from typing import Any
 from overseer.app.controller import Answer, Begin, Redo, Refused, SessionCall, Undo
 from overseer.rules.procedure import AnswerError, RulesError
 from overseer.session.session import SessionError
+from overseer.session.store import StoreError
 
 SESSION_CALLS = (Begin, Answer, Undo, Redo)
 
 
 def apply(session: Any, call: SessionCall) -> Refused | None:
     """Apply one call; ``Refused`` (with the session's reason) when it is refused, in which
-    case nothing changed."""
+    case nothing changed. ``Cancel`` (leave a form) is the shell's own, not the session's."""
     try:
         if isinstance(call, Begin):
             session.begin(dict(call.action))
@@ -34,8 +35,10 @@ def apply(session: Any, call: SessionCall) -> Refused | None:
             session.answer(call.value, call.source)
         elif isinstance(call, Undo):
             session.undo()
-        else:
+        elif isinstance(call, Redo):
             session.redo()
-    except (AnswerError, RulesError, SessionError) as err:
+        else:
+            return Refused("there is no form to leave")
+    except (AnswerError, RulesError, SessionError, StoreError) as err:
         return Refused(str(err))
     return None

@@ -13,13 +13,21 @@ The five buttons (docs/buttons.md has the whole map):
   question; OK or NEXT goes on, BACK goes back a page. None is skipped.
 - ChooseOne, Pick and YesNo: CHOICE moves the cursor (held: back), OK answers.
 - ChooseSome: CHOICE moves, OK ticks or unticks (on the last row, Done: answers), NEXT answers.
-- EnterNumber: CHOICE steps up (held: by 5), wrapping inside the range; OK answers.
+- EnterNumber: CHOICE steps up, NEXT steps down (held: by 5), wrapping inside the range; the
+  number starts at the view's ``number_start`` (a form's current value) or the lowest; OK
+  answers.
 - DrawToken (the table's own tokens): the value as a number, then the reset icon yes or no.
-- Roll: ROLL rolls on the Pico; or CHOICE sets the face of the table's own die and OK takes it.
-- a tapped card answers a question whose options include it (ChooseSome: ticks it).
+- Roll: ROLL rolls on the Pico; or CHOICE (NEXT: down) sets the face of the table's own die and
+  OK takes it.
+- a tapped card answers a question whose options include it (ChooseSome: ticks it); with no
+  question, a card of the view's ``tap_actions`` begins its action (or says why it cannot).
 - no question: NEXT begins the game's main action; OK or CHOICE opens the menu of legal
   actions (BACK closes it); BACK shows the last steps again.
-- BACK held: undo one step (then CHOICE redoes it).
+- BACK held: undo one step (then CHOICE redoes it). In a form (``GameView.back_leaves``) BACK
+  on the question leaves it: the shell gets ``Cancel``.
+
+Besides ``Refused``, the shell may answer a call with ``Told(pages)``: nothing changed, show
+these pages (a party screen, a summary) over the current screen.
 """
 
 from __future__ import annotations
@@ -96,7 +104,12 @@ class Redo:
     """Session call: ``Session.redo()``."""
 
 
-SessionCall = Begin | Answer | Undo | Redo
+@dataclass(frozen=True, slots=True)
+class Cancel:
+    """Shell call: leave the form on the glass (``GameView.back_leaves``); nothing is begun."""
+
+
+SessionCall = Begin | Answer | Undo | Redo | Cancel
 Effect = Show | SetLeds | RequestRoll | SessionCall
 
 
@@ -107,6 +120,15 @@ class Refused:
     changed."""
 
     reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Told:
+    """An input of the controller's own: the shell answers the last call with pages to read
+    (a party screen, a summary) instead of a change. Nothing changed; OK pages on, BACK or the
+    last page's OK closes them."""
+
+    pages: tuple[Screen, ...]
 
 
 # --------------------------------------------------------------------------- state
@@ -197,19 +219,25 @@ def refresh(app: App, view: GameView) -> Result:
     else:
         reel, at = kept, len(kept)
     app = replace(app, view=view, reel=reel, at=at, title=title,
-                  entry=_first_entry(view.question), menu=None, notice=(), notice_at=0,
-                  redo_offer=False, waiting=None, rolling=0)
+                  entry=_first_entry(view.question, view.number_start), menu=None,
+                  notice=(), notice_at=0, redo_offer=False, waiting=None, rolling=0)
     if isinstance(call, Undo):
         app = _undone(app, taken_back)
     return _out(app)
 
 
-def handle(app: App, event: Input | Refused) -> Result:
-    """One input: a button, a card, a die, the link, or the session's refusal."""
+def handle(app: App, event: Input | Refused | Told) -> Result:
+    """One input: a button, a card, a die, the link, or the shell's answer to a call that
+    changed nothing (``Refused``, ``Told``)."""
     if isinstance(event, Refused):
         if app.waiting is None:
             return _out(app)
         return _out(_say(replace(app, waiting=None), "Not taken", _why(event.reason)))
+    if isinstance(event, Told):
+        if app.waiting is None or not event.pages:
+            return _out(replace(app, waiting=None))
+        return _out(replace(app, waiting=None, notice=event.pages, notice_at=0,
+                            redo_offer=False))
     if app.waiting is not None:
         return app, ()
     if isinstance(event, LinkChanged):
@@ -223,6 +251,16 @@ def handle(app: App, event: Input | Refused) -> Result:
     if isinstance(event, Rolled):
         return _rolled(app, event)
     return _roll_refused(app, event)
+
+
+def say(app: App, key: str, text: str) -> Result:
+    """A message from the shell over the current screen (nothing changed)."""
+    return _out(_say(app, key, text))
+
+
+def why(reason: str) -> str:
+    """A refusal's reason as the table reads it."""
+    return _why(reason)
 
 
 # --------------------------------------------------------------------------- buttons
@@ -279,6 +317,8 @@ def _on_reel(app: App, press: Press) -> Result:
     if press.button in (Button.OK, Button.NEXT):
         return _out(replace(app, at=app.at + 1))
     if press.button == Button.BACK:
+        if app.at == 0 and app.view.back_leaves:
+            return _call(app, Cancel())
         return _out(replace(app, at=max(app.at - 1, 0)))
     return _out(_say(app, "Read on", "OK shows the next step, BACK the one before."))
 
@@ -325,8 +365,10 @@ def _back_to_reel(app: App) -> App:
 # --------------------------------------------------------------------------- questions
 
 
-def _first_entry(question: Question | None) -> Entry:
+def _first_entry(question: Question | None, start: int | None = None) -> Entry:
     if isinstance(question, EnterNumber):
+        if start is not None and question.low <= start <= question.high:
+            return Entry(number=start)
         return Entry(number=question.low)
     if isinstance(question, DrawToken):
         return Entry(number=0)
@@ -363,22 +405,35 @@ def _on_question(app: App, press: Press) -> Result:
     if button == Button.BACK:
         if isinstance(question, DrawToken) and entry.stage == 1:
             return _out(replace(app, entry=replace(entry, stage=0)))
+        if app.view.back_leaves:
+            return _call(app, Cancel())
         return _out(_back_to_reel(app))
     if button == Button.CHOICE:
         if _is_list(question, entry):
             step = -1 if press.long else 1
             cursor = _cycle(entry.cursor, _list_length(question), step)
             return _out(replace(app, entry=replace(entry, cursor=cursor)))
-        low, high = _range(question)
-        step = LONG_STEP if press.long else 1
-        current = low - 1 if entry.number is None else entry.number
-        number = low + (current - low + step) % (high - low + 1)
-        return _out(replace(app, entry=replace(entry, number=number)))
+        return _out(_step_number(app, question, LONG_STEP if press.long else 1))
     if button == Button.NEXT:
         if isinstance(question, ChooseSome):
             return _call(app, Answer(_ticked(question, entry)))
+        if not _is_list(question, entry):
+            return _out(_step_number(app, question, -LONG_STEP if press.long else -1))
         return _out(_say(app, "Answer first", "A question waits: CHOICE and OK answer it."))
     return _ok(app, question, entry)
+
+
+def _step_number(app: App, question: Question, step: int) -> App:
+    """The number (a value, a token's value, a die's face) ``step`` on, wrapping in its range;
+    a die's face not set yet starts below its lowest (CHOICE: 1) or above its highest (NEXT:
+    the highest)."""
+    low, high = _range(question)
+    entry = app.entry
+    current = entry.number
+    if current is None:
+        current = low - 1 if step > 0 else high + 1
+    number = low + (current - low + step) % (high - low + 1)
+    return replace(app, entry=replace(entry, number=number))
 
 
 def _ok(app: App, question: Question, entry: Entry) -> Result:
@@ -450,7 +505,7 @@ def _tap(app: App, tap: Tap) -> Result:
     if tap.game != view.game:
         return _out(_say(app, "Wrong game", f"That card is from {tap.game}, not {view.game}."))
     if question is None:
-        return _out(_say(app, "No question", "No question waits for a card now."))
+        return _tap_idle(app, tap)
     if app.reading:
         return _out(_say(app, "Read on", "Read the steps first (OK), then tap."))
     if not isinstance(question, ChooseOne | ChooseSome | Pick):
@@ -464,6 +519,20 @@ def _tap(app: App, tap: Tap) -> Result:
         entry = replace(app.entry, cursor=n, ticked=app.entry.ticked ^ {n})
         return _out(replace(_dismiss(app), entry=entry))
     return _call(_dismiss(app), Answer(option))
+
+
+def _tap_idle(app: App, tap: Tap) -> Result:
+    """A card with no question waiting: the action it begins (a Room card: set the room up),
+    or why not now."""
+    if app.reading:
+        return _out(_say(app, "Read on", "Read the steps first (OK), then tap."))
+    found = app.view.tap_actions.get((tap.kind, tap.card))
+    if found is None:
+        return _out(_say(app, "No question", "No question waits for a card now, and this "
+                         f"{tap.kind} card begins nothing."))
+    if isinstance(found, str):
+        return _out(_say(app, "Not now", found))
+    return _call(_dismiss(replace(app, menu=None)), Begin(found))
 
 
 # --------------------------------------------------------------------------- the glass
@@ -529,8 +598,8 @@ def screen(app: App) -> Screen:
         return _question_screen(app)
     if view.over:
         return pages.idle_screen("Game over", "Game over", (view.result, *view.status))
-    hint = "NEXT: next AI piece" if view.next_action is not None else view.next_refusal
-    return pages.idle_screen(view.title, "Ready", (hint, *view.status))
+    hint = "NEXT: next AI piece" if view.next_action is not None else "OK: the menu"
+    return pages.idle_screen(view.title, view.idle_key, (hint, *view.status))
 
 
 def _target(app: App) -> str | None:
@@ -544,18 +613,22 @@ def _target(app: App) -> str | None:
 
 
 def _lights(app: App) -> tuple[SeatLight, ...]:
-    """The targeted hero's seat on; the seat of the hero under a question's cursor pulses."""
+    """The targeted hero's seat on; on a question, the seat that answers pulses: the seat of
+    the hero (or seat) under the cursor, else the targeted hero's."""
     seats = app.view.seats
     lit: dict[int, str] = {}
     if app.target is not None and app.target in seats:
         lit[seats[app.target]] = "on"
     question = app.view.question
-    if (not app.reading and app.menu is None and not app.notice
-            and isinstance(question, ChooseOne | ChooseSome | Pick)
-            and app.entry.cursor < len(question.options)):
-        option = question.options[app.entry.cursor]
-        if option in seats:
+    if not app.reading and app.menu is None and not app.notice and question is not None:
+        option = None
+        if isinstance(question, ChooseOne | ChooseSome | Pick) \
+                and app.entry.cursor < len(question.options):
+            option = question.options[app.entry.cursor]
+        if option is not None and option in seats:
             lit[seats[option]] = "pulse"
+        elif app.target is not None and app.target in seats:
+            lit[seats[app.target]] = "pulse"
     return tuple(SeatLight(seat, mode) for seat, mode in sorted(lit.items()))
 
 

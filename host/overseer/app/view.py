@@ -54,7 +54,12 @@ class GameView:
     - ``cards``: a tapped card's option id by (card kind, card id), where they differ;
     - ``seats``: a hero's seat (its LED) by hero id;
     - ``over`` and ``result``: the game has ended, and how;
-    - ``status``: a few short lines for the screen between actions (round, health...).
+    - ``status``: a few short lines for the screen between actions (round, health...);
+      ``idle_key``: that screen's key word ("Ready", "Heroes' turn", "Room won");
+    - ``number_start``: where a number question's entry starts (a form's current value);
+    - ``back_leaves``: the question is a form's, run by the shell: BACK leaves it (``Cancel``);
+    - ``tap_actions``: what a tapped card begins when no question waits, by (card kind, card
+      id): the action, or the reason it cannot be begun now.
     """
 
     game: str
@@ -73,6 +78,10 @@ class GameView:
     result: str = ""
     title: str = "Overseer"
     status: tuple[str, ...] = ()
+    idle_key: str = "Ready"
+    number_start: int | None = None
+    back_leaves: bool = False
+    tap_actions: Mapping[tuple[str, str], Mapping[str, Any] | str] = field(default_factory=dict)
 
     def name(self, ident: str) -> str:
         return self.names.get(ident, ident)

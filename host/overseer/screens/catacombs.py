@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from overseer.rules.procedure import ChooseOne, ChooseSome, Question, Step, describe
-from overseer.screens.render import Face, Screen, wrap
+from overseer.screens.render import Face, Screen, key_lines, wrap
 
 # The questions' short forms (the title bar holds 23 characters); the whole prompt comes on a
 # page before the question's own screen.
@@ -39,13 +39,93 @@ def _after(text: str, sep: str = ": ") -> str:
     return tail if found and tail else text
 
 
+SETUP_KEYS = {
+    "playmat": "Playmat", "reroll": "Roll again", "character_order": "Character tiles",
+    "monster_order": "Monster tiles", "direction": "Direction tiles",
+    "direction_discard": "Draw again", "playmat_rules": "Obstacles",
+    "room_suppression": "Suppressed", "suppression": "Suppressed",
+    "hidden_cave_items": "Hidden Cave", "hidden_cave_targets": "Hidden Cave",
+    "campaign": "Campaign", "campaign_lord": "Campaign Lord",
+    "campaign_complete": "Last stage",
+}
+SETUP_TITLE = "Setup"
+HEROES_TITLE = "Heroes' side"  # what the table entered between AI turns
+END_KEYS = {"room_won": "Room won", "party_defeated": "Defeated", "game_over": "Game over"}
+
+
+def _key(word: str, fallback: str) -> str:
+    """``word`` as the key word when it fits the key's two lines uncut, else ``fallback``."""
+    return word if "~" not in "".join(key_lines(word)[1]) else fallback
+
+
+def _heroes_face(step: Step, name: Callable[[str], str]) -> Face | None:
+    """The steps of what the heroes did: a hit, a kill, its gold, a hero's new state."""
+    d = step.data
+    match step.kind:
+        case "piece_damaged":
+            return Face(_key(f"{name(d['piece'])} -{d['amount']}", f"Damage -{d['amount']}"),
+                        step.text, title=HEROES_TITLE)
+        case "piece_down":
+            return Face(_key(f"{name(d['piece'])} down", "Destroyed"), step.text,
+                        title=HEROES_TITLE)
+        case "gold":
+            return Face(f"+{d['reward']} gold", step.text, title=HEROES_TITLE)
+        case "hero_updated":
+            return Face(_key(name(d["hero"]), "Hero changed"), _after(step.text),
+                        title=HEROES_TITLE)
+        case "no_damage":
+            return Face("No damage", step.text, title=HEROES_TITLE)
+        case "reward_gold":
+            return Face(f"+{d['gold']} gold", step.text, title="Rewards")
+        case "reward_spell":
+            return Face("Spell card", step.text, title="Rewards")
+    return None
+
+
+def _setup_face(step: Step, name: Callable[[str], str]) -> Face | None:
+    """The steps of a room's setup and of a campaign: the key word, and "Setup" above."""
+    d = step.data
+    match step.kind:
+        case "room" | "lord":
+            return Face(_key(_after(step.text), step.kind.capitalize()), step.text,
+                        title=SETUP_TITLE)
+        case "hero_target":
+            return Face(_key(name(d["hero"]), "Hero Target"), step.text, title=SETUP_TITLE)
+        case "monster_metre":
+            return Face(_key(d["monster"], "Monster Metre"), step.text, title=SETUP_TITLE)
+        case "minion_choice":
+            return Face(_key(d["chosen"], "Minions"), step.text, title=SETUP_TITLE)
+        case "mercenary":
+            return Face(_key(d["mercenary"], "Mercenary"), step.text, title=SETUP_TITLE)
+        case "place":
+            # "3. Orc A (level-1 tile): the spot": the piece big, the spot under it.
+            return Face(_key(name(d["piece"]), "Place"), _after(step.text),
+                        title=f"Place piece {d['order']}")
+        case "campaign_stage":
+            return Face(_key(" then ".join(d["rooms"]), f"Stage {d['stage']}"), step.text,
+                        title=f"Stage {d['stage']}")
+    if step.kind in SETUP_KEYS:
+        title = "Campaign" if step.kind.startswith("campaign") else SETUP_TITLE
+        return Face(SETUP_KEYS[step.kind], step.text, title=title)
+    if step.kind in END_KEYS:
+        return Face(END_KEYS[step.kind], step.text, title="Battle over"
+                    if step.kind != "game_over" else "Game over")
+    return None
+
+
 def step_face(step: Step, name: Callable[[str], str]) -> Face | None:
     """The key word of a Catacombs step (``None``: the kind and the sentence will do)."""
     d = step.data
+    found = _setup_face(step, name) or _heroes_face(step, name)
+    if found is not None:
+        return found
     match step.kind:
+        case "round":
+            return Face(f"Round {d['round']}", step.text, title=f"Round {d['round']}")
         case "active_character":
             who = name(d["piece"])
-            return Face(who, step.text.removeprefix(f"{who} ({d['piece']}) "), title=who)
+            detail = step.text.removeprefix(f"{who} ({d['piece']}) ").removeprefix(f"{who} ")
+            return Face(who, detail, title=who)
         case "target":
             return Face(name(d["target"]), "target: " + _after(step.text))
         case "shot_sequence" if d.get("shots"):

@@ -9,6 +9,8 @@ version or at the new one, never between. Never edit a released migration: add t
   is the undone tail, kept for redo), ``games.touched`` (a counter, since a Pi without a clock
   cannot order by time), an index to find the last unfinished game of a type, and
   ``retracted`` (seen dice results that were undone and then replaced: the mark stays).
+* v3: ``gadget``: what the table gadget keeps beside a game's log (a JSON object: the seat of
+  each member of the party, whose LED lights). Not part of the game: the log stays the truth.
 """
 
 from __future__ import annotations
@@ -63,9 +65,17 @@ def _v2(db: sqlite3.Connection) -> None:
         )""")
 
 
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _v1, 2: _v2}
+def _v3(db: sqlite3.Connection) -> None:
+    db.execute("""
+        CREATE TABLE gadget (
+            game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+            data TEXT NOT NULL
+        )""")
+
+
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _v1, 2: _v2, 3: _v3}
 LATEST = max(MIGRATIONS)
-TABLES = {"games", "events", "retracted"}
+TABLES = {"games", "events", "retracted", "gadget"}
 
 
 def migrate(db: sqlite3.Connection, current: int, target: int = LATEST) -> None:

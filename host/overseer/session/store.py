@@ -237,6 +237,20 @@ class Store:
         if cur.rowcount != 1:
             raise StoreError(f"no saved game #{game_id}")
 
+    def set_gadget(self, game_id: int, data: dict[str, Any]) -> None:
+        """Keep what the table gadget needs beside this game's log (its seats): one JSON
+        object per game, replaced whole."""
+        with self._transaction():
+            self.game(game_id)  # a game that is not there is refused
+            self.db.execute("INSERT INTO gadget (game_id, data) VALUES (?, ?) ON CONFLICT"
+                            " (game_id) DO UPDATE SET data = excluded.data",
+                            (game_id, json.dumps(data, sort_keys=True)))
+
+    def gadget(self, game_id: int) -> dict[str, Any]:
+        """What ``set_gadget`` kept for this game (an empty object when nothing was)."""
+        row = self.db.execute("SELECT data FROM gadget WHERE game_id = ?", (game_id,)).fetchone()
+        return {} if row is None else json.loads(row[0])
+
     def delete_game(self, game_id: int) -> None:
         with self._transaction():
             if self.db.execute("DELETE FROM games WHERE id = ?", (game_id,)).rowcount != 1:

@@ -1,0 +1,581 @@
+"""Catacombs at the table: what the shell (app/shell.py) needs beyond the rules to run a whole
+game on the five buttons.
+
+- ``wizard``: the new-game questions (the party, each hero's seat, the options, a room or a
+  campaign), a local procedure that ends in a ``NewGame`` (the setup, the dice, the first
+  actions);
+- ``form``: a move's parameters asked as questions; ``update_hero`` has its own (hero, what
+  changed, the new value starting at the current one), long lists come in groups;
+- ``labels`` and ``relabel``: identical monsters told apart ("Orc A", "Orc B") on every
+  screen, from placement on;
+- the glass between actions: the menu's short labels, the idle screen's key word and status,
+  the party screen, what a tapped card begins;
+- ``heroes``: the heroes the table can choose (data/catacombs/heroes.toml).
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from overseer import games
+from overseer.app import forms
+from overseer.app.local import Ask, LocalProcedure
+from overseer.app.view import MenuItem
+from overseer.data import DATA_DIR, Field, load_table, one_of
+from overseer.moves import Move
+from overseer.params import ask_of, fields
+from overseer.rules.catacombs import campaign, cards, end
+from overseer.rules.catacombs.moves import MOVES
+from overseer.rules.catacombs.state import ENEMY_KINDS, Battle, Hero
+from overseer.rules.procedure import ChooseOne, ChooseSome, EnterNumber, Step
+from overseer.screens.render import Screen, detail_rows
+
+GAME = "catacombs"
+SPEC = games.CATACOMBS
+
+# App-level menu actions (the shell's own, not the rules'): the party screen, a new game.
+PARTY = "gadget.party"
+NEW_GAME = "gadget.new_game"
+APP_ACTIONS = (PARTY, NEW_GAME)
+
+MAX_HEROES = 4  # the four Hero Target tiles (Red Box: Solo & Co-Op Mode Setup)
+START_HEALTH = 10  # where a hero's health entry starts (the card's value is entered)
+GROUP_ABOVE = 10  # a list longer than this is chosen in two steps: its group, then the item
+GROUP_SIZE = 8
+COMPANIONS = tuple(k for k in ENEMY_KINDS if k != "hero")
+
+# Menu labels short enough for the 8x16 list (15 characters).
+SHORT = {
+    "damage_piece": "Hit an AI piece",
+    "update_hero": "Hero changed",
+    "setup_room": "Set up a room",
+    "choose_lord": "Choose the Lord",
+    "setup_lord_room": "The Lord's room",
+    "hidden_cave_setup": "Hidden Cave on",
+    "hidden_cave_collect": "Cave: keep one",
+    "hidden_cave_visit": "Enter the Cave",
+    "hidden_cave_portal": "Portal to Cave",
+    "hidden_cave_leave": "Leave the Cave",
+    "room_reward": "Room rewards",
+    "campaign_start": "Start campaign",
+    "campaign_next": "Next stage",
+    "end_game": "End the game",
+}
+# The menu's order: what the table does most at that moment first.
+ORDER = ("damage_piece", "update_hero", "room_reward", "campaign_next", "setup_room",
+         "choose_lord", "setup_lord_room", "hidden_cave_collect", "hidden_cave_visit",
+         "hidden_cave_portal", "hidden_cave_leave", "campaign_start", "hidden_cave_setup",
+         "end_game")
+
+
+# --------------------------------------------------------------------------- hero data
+
+HERO_FIELDS = {
+    "id": Field(str), "name": Field(str), "kind": Field(str, check=one_of(*ENEMY_KINDS)),
+    "side": Field(str, check=one_of("base", "catacomb")), "notes": Field(str, required=False),
+}
+
+
+@cache
+def heroes(folder: Path | None = None) -> dict[str, dict[str, Any]]:
+    """The heroes of data/catacombs/heroes.toml by id (``DataError`` names a bad record)."""
+    path = (folder or DATA_DIR / "catacombs") / "heroes.toml"
+    return {r["id"]: r for r in load_table(path, "hero", HERO_FIELDS)}
+
+
+# --------------------------------------------------------------------------- names
+
+
+def letter(n: int) -> str:
+    """A, B, ... Z, then AA, AB ..."""
+    letters = string.ascii_uppercase
+    return letters[n] if n < len(letters) else letter(n // len(letters) - 1) + letters[n % 26]
+
+
+def labels(battle: Battle) -> dict[str, str]:
+    """Display names by id: the game's names, and a letter for each of several pieces of one
+    monster ("Orc A", "Orc B"), given in the order the pieces joined the battle (placement
+    order; a summoned piece takes the next letter)."""
+    names = SPEC.names(battle)
+    same: dict[str, list[str]] = {}
+    for piece in battle.pieces.values():
+        same.setdefault(piece.name, []).append(piece.id)
+    for name, ids in same.items():
+        if len(ids) > 1:
+            names.update((pid, f"{name} {letter(n)}") for n, pid in enumerate(ids))
+    return names
+
+
+def _lettered(battle: Battle, names: Mapping[str, str]) -> dict[str, str]:
+    """The pieces whose label is not their name."""
+    return {pid: names[pid] for pid, p in battle.pieces.items()
+            if names.get(pid, p.name) != p.name}
+
+
+def _bare(text: str, name: str, label: str, longer: list[str]) -> str:
+    """``name`` as a whole word replaced by ``label``, except inside a longer piece name
+    ("Orc" in "Swamp Orc") or where it is already the label."""
+    shield = [m.span() for other in longer for m in re.finditer(re.escape(other), text)]
+    out, last = [], 0
+    for m in re.finditer(rf"(?<![\w']){re.escape(name)}(?![\w'])", text):
+        inside = any(a <= m.start() and m.end() <= b for a, b in shield)
+        if inside or text.startswith(label, m.start()):
+            continue
+        out += [text[last:m.start()], label]
+        last = m.end()
+    return "".join(out) + text[last:]
+
+
+def relabel_text(text: str, battle: Battle, names: Mapping[str, str],
+                 about: tuple[str, ...] = ()) -> str:
+    """A sentence of the rules with lettered pieces by their labels: ``Orc (orc-1)`` and
+    ``Orc (orc-1, level-1 tile)`` become ``Orc A`` and ``Orc A (level-1 tile)``; a bare
+    ``Orc`` becomes ``Orc A`` when the step is about that one Orc only (``about``: the ids
+    its facts name); a bare id becomes its name."""
+    lettered = _lettered(battle, names)
+    for pid, piece in battle.pieces.items():
+        label = names.get(pid, piece.name)
+        text = text.replace(f"{piece.name} ({pid}, ", f"{label} (")
+        text = text.replace(f"{piece.name} ({pid})", label)
+    piece_names = {p.name for p in battle.pieces.values()}
+    for pid in about:
+        if pid not in lettered:
+            continue
+        name = battle.pieces[pid].name
+        others = [o for o in about if o != pid and o in battle.pieces
+                  and battle.pieces[o].name == name]
+        if not others:
+            longer = [n for n in piece_names if name in n and n != name]
+            text = _bare(text, name, lettered[pid], longer)
+    ids = sorted((i for i in names if "-" in i or any(c.isdigit() for c in i)), key=len,
+                 reverse=True)
+    for ident in ids:
+        text = re.sub(rf"(?<![\w-]){re.escape(ident)}(?![\w-])", names[ident], text)
+    return text
+
+
+def relabel(step: Step, battle: Battle, names: Mapping[str, str]) -> Step:
+    """The step as the table reads it (a copy: the session's trace is left as it is)."""
+    about = tuple(v for v in step.data.values() if isinstance(v, str) and v in battle.pieces)
+    text = relabel_text(step.text, battle, names, about)
+    return step if text == step.text else Step(step.kind, step.rule, text, step.data)
+
+
+# --------------------------------------------------------------------------- seats
+
+
+def default_seats(battle: Battle, seats: tuple[int, ...]) -> dict[str, int]:
+    """Seats when none were kept: the heroes in order, each companion at the first hero's."""
+    out: dict[str, int] = {}
+    party = [h for h in battle.heroes.values() if h.kind == "hero"]
+    for hero, seat in zip(party, seats, strict=False):
+        out[hero.id] = seat
+    first = next(iter(out.values()), None)
+    for member in battle.heroes.values():
+        if member.id not in out and first is not None:
+            out[member.id] = first
+    return out
+
+
+def hero_cards(battle: Battle) -> dict[tuple[str, str], str]:
+    """A tapped hero card -> the party member it names (heroes joined from the list keep the
+    card's id)."""
+    return {("hero", h): h for h in battle.heroes if h in heroes()}
+
+
+# --------------------------------------------------------------------------- lists
+
+
+def _sort_key(label: str) -> str:
+    return label.lower().removeprefix("the ")
+
+
+def choose(prompt: str, options: tuple[str, ...], key: str, names: Mapping[str, str],
+           cards_: Mapping[tuple[str, str], str] | None = None) -> LocalProcedure:
+    """One of ``options``; a long list in two steps (which group, then which one). A tapped
+    card answers at either step."""
+    taps = dict(cards_ or {})
+    if len(options) <= GROUP_ABOVE:
+        return (yield Ask(ChooseOne(prompt, options, key), names=names, cards=taps))
+    ordered = sorted(options, key=lambda o: _sort_key(names.get(o, o)))
+    groups = [ordered[n:n + GROUP_SIZE] for n in range(0, len(ordered), GROUP_SIZE)]
+    group_names = {f"group-{n}": _group_label(g, names) for n, g in enumerate(groups)}
+    picked = yield Ask(ChooseOne(prompt, tuple(group_names), key), names=group_names,
+                       cards=taps)
+    if picked in options:
+        return picked  # a tapped card
+    group = tuple(groups[int(picked.removeprefix("group-"))])
+    return (yield Ask(ChooseOne(prompt, group, key), names=names, cards=taps))
+
+
+def _group_label(group: list[str], names: Mapping[str, str]) -> str:
+    def word(o: str) -> str:
+        label = names.get(o, o)
+        return (label[4:] if label.lower().startswith("the ") else label).split()[0]
+    return f"{word(group[0])} .. {word(group[-1])}"
+
+
+# --------------------------------------------------------------------------- new game
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """What the wizard decided: the setup (a format 2 document for ``Session.new``), who rolls
+    the dice, the actions that begin the game, and each party member's seat."""
+
+    setup: dict[str, Any]
+    dice: str
+    first: tuple[dict[str, Any], ...]
+    seats: dict[str, int] = field(default_factory=dict)
+
+
+YES_NO = {"off": "Off", "on": "On"}
+WHOSE = {"gadget": "The gadget's", "table": "Our own"}
+DICE = {"pico": "The Pico's", "seeded": "The gadget's", "table": "Our own dice"}
+LOS = {"open": "Open: all seen", "blocked": "Obstacles block"}
+DONE, COMPANION = "done", "companion"
+
+
+def _party(members: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [m for m in members if m["kind"] == "hero"]
+
+
+def _joiner_options(members: list[dict[str, Any]]) -> tuple[tuple[str, ...], dict[str, str]]:
+    taken = {m["id"] for m in members}
+    names: dict[str, str] = {}
+    party = _party(members)
+    if len(party) < MAX_HEROES:
+        names.update((h, r["name"]) for h, r in heroes().items()
+                     if h not in taken and r["kind"] == "hero")
+        n = 1
+        while f"hero-{n}" in taken:
+            n += 1
+        names[f"hero-{n}"] = f"Hero {n}"
+    if party:
+        names[COMPANION] = "Familiar, ally.."
+        names[DONE] = "Done"
+    return tuple(names), names
+
+
+def _member(pick: str, members: list[dict[str, Any]]) -> LocalProcedure:
+    """A hero (from the list or generic), or a companion of a hero: its record."""
+    if pick != COMPANION:
+        record = heroes().get(pick)
+        name = record["name"] if record else f"Hero {pick.removeprefix('hero-')}"
+        return {"id": pick, "name": name, "kind": "hero"}
+    kind = yield Ask(ChooseOne("Which kind?", COMPANIONS, "new_companion_kind"),
+                     names={k: k.capitalize() for k in COMPANIONS})
+    n = 1 + sum(1 for m in members if m["kind"] == kind)
+    member = {"id": f"{kind}-{n}", "name": f"{kind.capitalize()} {n}", "kind": kind}
+    party = _party(members)
+    owner = party[0]["id"] if len(party) == 1 else (yield Ask(
+        ChooseOne(f"Whose {kind}?", tuple(h["id"] for h in party), "new_companion_of"),
+        names={h["id"]: h["name"] for h in party}))
+    member["seat"] = next(h["seat"] for h in party if h["id"] == owner)
+    return member
+
+
+def _seat(member: dict[str, Any], members: list[dict[str, Any]],
+          seats: tuple[int, ...]) -> LocalProcedure:
+    free = [s for s in seats if s not in {m.get("seat") for m in _party(members)}]
+    if len(free) == 1:
+        return free[0]
+    options = {f"seat-{s}": f"Seat {s}" for s in free}
+    picked = yield Ask(ChooseOne(f"Seat for {short_name(member['name'])}?", tuple(options),
+                                 "new_seat"),
+                       names=options, seats={f"seat-{s}": s for s in free})
+    return int(picked.removeprefix("seat-"))
+
+
+def _choice(prompt: str, key: str, names: Mapping[str, str]) -> LocalProcedure:
+    return (yield Ask(ChooseOne(prompt, tuple(names), key), names=names))
+
+
+def wizard(seats: tuple[int, ...], pico: bool) -> LocalProcedure:
+    """The new game's questions, in order; returns a ``NewGame``. ``seats``: the box's seat
+    LEDs; ``pico``: the box has the Pico's dice (then they are offered first)."""
+    members: list[dict[str, Any]] = []
+    while True:
+        options, names = _joiner_options(members)
+        pick = yield Ask(ChooseOne("Who joins the party?", options, "new_member"), names=names,
+                         cards={("hero", h): h for h in options if h in heroes()})
+        if pick == DONE:
+            break
+        member = yield from _member(pick, members)
+        if member["kind"] == "hero":
+            member["seat"] = yield from _seat(member, members, seats)
+        member["health"] = yield Ask(EnterNumber(f"{short_name(member['name'])}: health?",
+                                                 "new_health", 1, 30), start=START_HEALTH)
+        members.append(member)
+    los = yield from _choice("Line of sight?", "new_los", LOS)
+    advanced = yield from _choice("Advanced targeting?", "new_advanced", YES_NO)
+    tokens = yield from _choice("Damage tokens?", "new_tokens", WHOSE)
+    poison = yield from _choice("Poison cards?", "new_poison", WHOSE)
+    order = ("pico", "seeded", "table") if pico else ("seeded", "table", "pico")
+    dice = yield from _choice("Dice?", "new_dice", {d: DICE[d] for d in order})
+    expansion = {p: f"D12 {r['face']}" if not r["name"] else r["name"]
+                 for p, r in cards.playmats().items() if r["die"] == "d12"}
+    owned = yield Ask(ChooseSome("Expansion playmats?", tuple(expansion), "new_playmats"),
+                      names=expansion)
+    cave = yield from _choice("Hidden Cave?", "new_hidden_cave", YES_NO)
+    plays = {"room": "A single room", **{c: r["name"].removesuffix(" Campaign")
+                                         for c, r in campaign.campaigns().items()}}
+    play = yield from _choice("What do we play?", "new_play", plays)
+    setup = {
+        "heroes": [{k: m[k] for k in ("id", "name", "kind", "health")} for m in members],
+        "options": {"los_blocked": los == "blocked", "advanced_targeting": advanced == "on",
+                    "physical_tokens": tokens == "table", "physical_poison": poison == "table"},
+        "owned_playmats": list(owned),
+    }
+    first: list[dict[str, Any]] = []
+    if cave == "on":
+        first.append({"do": "hidden_cave_setup"})
+    if play != "room":
+        first.append({"do": "campaign_start", "campaign": play})
+    return NewGame({"format": 2, "game": GAME, "setup": setup}, dice, tuple(first),
+                   {m["id"]: m["seat"] for m in members})
+
+
+# --------------------------------------------------------------------------- forms
+
+
+def _flag(value: bool) -> str:
+    return "yes" if value else "no"
+
+
+def _changes(battle: Battle, hero: Hero, names: Mapping[str, str]) -> dict[str, str]:
+    """What can change of a hero, each with its value now."""
+    out = {"health": f"Health {hero.health}", "gold": f"Gold {hero.gold}",
+           "poison": f"Poison: {len(hero.poison)}", "items": f"Items: {len(hero.items)}"}
+    for status in ("frozen", "reckless", "stunned"):
+        out[status] = f"{status.capitalize()}: {_flag(getattr(hero, status))}"
+    if hero.riding is not None or _mounts(battle, hero):
+        out["riding"] = f"Rides: {names.get(hero.riding, hero.riding) if hero.riding else 'no'}"
+    if hero.away in (None, "teleported"):
+        out["away"] = "Back from teleport" if hero.away else "Teleported"
+    return out
+
+
+def _mounts(battle: Battle, hero: Hero) -> list[str]:
+    """What the hero could ride: the party's mounts nobody rides, the wild wyverns."""
+    ridden = {h.riding for h in battle.heroes.values() if h.id != hero.id}
+    mounts = [h.id for h in battle.heroes.values() if h.kind == "mount" and h.id != hero.id]
+    return [m for m in (*mounts, *battle.wyverns) if m not in ridden]
+
+
+def _range(name: str) -> tuple[int, int]:
+    ask = next(ask_of(f) for f in fields(MOVES.moves["update_hero"].params) if f.name == name)
+    return ask.low, ask.high
+
+
+def update_hero_form(battle: Battle, names: Mapping[str, str]) -> LocalProcedure:
+    """A hero's state in a few presses: which hero (a tap of its card), what changed (each
+    line shows its value now), the new value (a number starts at the current one; a status
+    toggles at once)."""
+    members = tuple(battle.heroes)
+    hero_id = members[0] if len(members) == 1 else (yield Ask(
+        ChooseOne("Which hero?", members, "form_hero"), names=names, cards=hero_cards(battle)))
+    hero = battle.heroes[hero_id]
+    changes = _changes(battle, hero, names)
+    who = short_name(hero.name)
+    what = yield Ask(ChooseOne(f"{who}: what changed?", tuple(changes), "form_change"),
+                     names=changes)
+    action: dict[str, Any] = {"do": "update_hero", "hero": hero_id}
+    if what in ("health", "gold"):
+        low, high = _range(what)
+        now = getattr(hero, what)
+        action[what] = yield Ask(EnterNumber(f"{who}: {what} now?", f"form_{what}", low, high),
+                                 start=now)
+    elif what in ("frozen", "reckless", "stunned"):
+        action[what] = not getattr(hero, what)
+    elif what == "away":
+        action["away"] = None if hero.away else "teleported"
+    elif what == "items":
+        count = yield Ask(EnterNumber(f"{who}: items now?", "form_items", 0, 9),
+                          start=len(hero.items))
+        kept = hero.items[:count]
+        action["items"] = [*kept, *(f"Item {n}" for n in range(len(kept) + 1, count + 1))]
+    elif what == "riding":
+        options = {m: names.get(m, m) for m in _mounts(battle, hero)}
+        options["none"] = "Nothing (off)"
+        picked = yield Ask(ChooseOne(f"{who} rides?", tuple(options), "form_riding"),
+                           names=options)
+        action["riding"] = None if picked == "none" else picked
+    else:
+        action["poison"] = yield from _poison(hero)
+    return action
+
+
+def _poison(hero: Hero) -> LocalProcedure:
+    """A Poison card taken (its value) or given up (which one)."""
+    ways = {"add": "A card taken", **({"drop": "A card given up"} if hero.poison else {})}
+    way = yield Ask(ChooseOne(f"{short_name(hero.name)}: Poison cards", tuple(ways),
+                              "form_poison_way"),
+                    names=ways)
+    if way == "add":
+        value = yield Ask(EnterNumber("Its value?", "form_poison_value", 0, 9), start=1)
+        return [*hero.poison, value]
+    held = {f"card-{n}": f"Card of {v}" for n, v in enumerate(hero.poison)}
+    picked = next(iter(held)) if len(held) == 1 else (yield Ask(
+        ChooseOne("Which card?", tuple(held), "form_poison_card"), names=held))
+    drop = int(picked.removeprefix("card-"))
+    return [v for n, v in enumerate(hero.poison) if n != drop]
+
+
+def options(move: str, name: str, battle: Battle) -> tuple[str, ...]:
+    """What the move table offers for one parameter of a move now."""
+    ask = next(ask_of(f) for f in fields(MOVES.moves[move].params) if f.name == name)
+    assert ask.options is not None
+    return tuple(ask.options(battle))
+
+
+def setup_room_form(battle: Battle, names: Mapping[str, str]) -> LocalProcedure:
+    """The Room card: tapped, or chosen in two steps from the card data."""
+    rooms = options("setup_room", "room", battle)
+    room_names = {r: cards.rooms()[r]["name"] for r in rooms}
+    room = yield from choose("Which Room card?", rooms, "form_room", room_names,
+                             {("room", r): r for r in rooms})
+    return {"do": "setup_room", "room": room}
+
+
+FORMS: dict[str, Callable[[Battle, Mapping[str, str]], LocalProcedure]] = {
+    "update_hero": update_hero_form,
+    "setup_room": setup_room_form,
+}
+
+
+def generic_form(move: Move[Any], battle: Battle, names: Mapping[str, str]) -> LocalProcedure:
+    """The move table's own form (app/forms.py), each question with its names."""
+    names = {**names, forms.NONE: "None"}
+    taps = hero_cards(battle)
+    proc = forms.form(move, battle)
+    try:
+        question = next(proc)
+        while True:
+            listed = getattr(question, "options", ())
+            mine = {card: h for card, h in taps.items() if h in listed}
+            question = proc.send((yield Ask(question, names=names, cards=mine)))
+    except StopIteration as stop:
+        return stop.value
+
+
+def form(move: Move[Any], battle: Battle, names: Mapping[str, str]
+         ) -> Callable[[], LocalProcedure]:
+    """How to (re)start the move's form."""
+    custom = FORMS.get(move.name)
+    if custom is not None:
+        return lambda: custom(battle, names)
+    return lambda: generic_form(move, battle, names)
+
+
+# --------------------------------------------------------------------------- the glass
+
+
+def menu(battle: Battle, legal: list[Move[Any]], over: bool) -> tuple[MenuItem, ...]:
+    """The legal actions (NEXT AI PIECE has its own button), then the party and a new game."""
+    moves = [m for m in legal if m.name != SPEC.main_move and forms.askable(m, battle)
+             and not (m.name == "room_reward" and not battle.pieces)]  # no room fought yet
+    moves.sort(key=lambda m: ORDER.index(m.name) if m.name in ORDER else len(ORDER))
+    items = [MenuItem(SHORT.get(m.name, m.label), {"do": m.name}) for m in moves]
+    items.append(MenuItem("Summary" if over else "Party", {"do": PARTY}))
+    items.append(MenuItem("New game", {"do": NEW_GAME}))
+    return tuple(items)
+
+
+def title(battle: Battle) -> str:
+    room = battle.adventure.room
+    if room == "lord" and battle.adventure.lord:
+        return campaign.lord_card(battle, battle.adventure.lord)["name"]
+    if room:
+        return campaign.room_card(battle, room)["name"]
+    return "Catacombs"
+
+
+def idle_key(battle: Battle, last: str | None) -> str:
+    """The idle screen's key word: whose turn, or where the game stands."""
+    outcome = end.outcome(battle)
+    if outcome is end.Outcome.ROOM_WON:
+        return "Room won"
+    if outcome is end.Outcome.PARTY_DEFEATED:
+        return "Defeated"
+    if end.in_battle(battle):
+        return "Heroes' turn" if last == "next_ai_piece" else "Battle"
+    return "Set up" if battle.adventure.room is None else "Between"
+
+
+def status(battle: Battle, names: Mapping[str, str]) -> tuple[str, ...]:
+    """Two short lines for the idle screen."""
+    party = "  ".join(f"{short_name(h.name)} {h.health}" for h in battle.heroes.values()
+                      if h.kind == "hero")
+    if end.in_battle(battle):
+        left = sum(1 for p in battle.pieces.values() if p.alive)
+        return f"Round {battle.round}: {left} AI left", party
+    return (party,)
+
+
+def short_name(name: str) -> str:
+    """A name for a crowded line: whole when short ("Hero 1"), else its first word."""
+    return name if len(name) <= 7 else name.split()[0]
+
+
+def _hero_lines(hero: Hero, names: Mapping[str, str]) -> tuple[str, ...]:
+    state = [s for s in ("frozen", "reckless", "stunned") if getattr(hero, s)]
+    if hero.riding:
+        state.append(f"rides {names.get(hero.riding, hero.riding)}")
+    if hero.away:
+        state.append(hero.away.replace("_", " "))
+    if not hero.alive:
+        state.insert(0, "destroyed")
+    poison = f"Poison {len(hero.poison)}" + (f" ({hero.poison_total})" if hero.poison else "")
+    return (f"Health {hero.health}  Gold {hero.gold}", f"{poison}  Items {len(hero.items)}",
+            ", ".join(state) or hero.kind)
+
+
+def party_pages(battle: Battle, names: Mapping[str, str], heading: str) -> tuple[Screen, ...]:
+    """Every member's health, gold and poison, a page each; then the AI pieces left."""
+    pages = [(h.name, _hero_lines(h, names)) for h in battle.heroes.values()]
+    alive = [f"{names.get(p.id, p.name)}: health {p.health}" for p in battle.pieces.values()
+             if p.alive]
+    per = detail_rows(Screen(heading))
+    chunks = [alive[n:n + per] for n in range(0, len(alive), per)] or [["none on the playmat"]]
+    count = len(pages) + len(chunks)
+    out = [Screen(heading, lines, key=key, page=(n + 1, count))
+           for n, (key, lines) in enumerate(pages)]
+    out += [Screen("AI pieces left", tuple(chunk), page=(len(pages) + n + 1, count))
+            for n, chunk in enumerate(chunks)]
+    return tuple(out)
+
+
+def tap_actions(battle: Battle, legal: list[Move[Any]]
+                ) -> dict[tuple[str, str], Mapping[str, Any] | str]:
+    """What a Room or a Catacomb Lord card begins when tapped with no question waiting."""
+    moves = {m.name: m for m in legal}
+    out: dict[tuple[str, str], Mapping[str, Any] | str] = {}
+    room_move = MOVES.moves["setup_room"]
+    choosable = set(options("setup_room", "room", battle)) if "setup_room" in moves else set()
+    for room_id in cards.rooms():
+        if room_id in choosable:
+            out[("room", room_id)] = {"do": "setup_room", "room": room_id}
+        elif "setup_room" in moves:
+            out[("room", room_id)] = (f"{cards.rooms()[room_id]['name']} has Mercenary icons: "
+                                      "choose the Catacomb Lord first")
+        else:
+            out[("room", room_id)] = room_move.refusal(battle)
+    chosen = battle.adventure.lord
+    lords = set(options("choose_lord", "lord", battle)) if "choose_lord" in moves else set()
+    for lord_id in cards.lords():
+        if lord_id in lords:
+            out[("lord", lord_id)] = {"do": "choose_lord", "lord": lord_id}
+        elif "setup_lord_room" in moves and chosen == lord_id:
+            out[("lord", lord_id)] = {"do": "setup_lord_room"}
+        elif chosen is not None and chosen != lord_id:
+            out[("lord", lord_id)] = f"this game's Catacomb Lord is {chosen}"
+        else:
+            out[("lord", lord_id)] = MOVES.moves["setup_lord_room"].refusal(battle)
+    return out

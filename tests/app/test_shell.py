@@ -1,0 +1,74 @@
+"""The shell: the Gadget joins the inbox, the controller, the ports and the session. A new
+game's questions end in a stored game with its seats; one gadget a store; a restart resumes."""
+
+from __future__ import annotations
+
+import pytest
+from gadget_driver import Driver
+
+from overseer.app.events import Button
+from overseer.session.lock import StoreInUse
+
+
+def new_game(table: Driver) -> None:
+    """Two heroes (the Elf by its card, seat 1; Hero 1 on seat 3, health 8), the defaults,
+    a single room."""
+    assert table.screen.title == "Who joins the party?"
+    table.tap("hero", "elf")
+    assert table.screen.title == "Seat for Elf?"
+    table.pick("Seat 1")
+    table.number(10)
+    table.pick("Hero 1")
+    table.pick("Seat 3")
+    table.number(8)
+    table.pick("Done")
+    for _ in range(5):  # line of sight, advanced targeting, tokens, poison, dice: the first
+        table.press(Button.OK)
+    table.press(Button.NEXT)  # no expansion playmat
+    table.pick("Off")  # no Hidden Cave
+    table.pick("A single room")
+
+
+def test_a_new_game_is_stored_with_its_party_and_seats(tmp_path):
+    table = Driver(tmp_path / "games.db")
+    new_game(table)
+    session = table.session
+    assert session is not None and session.dice == "seeded"
+    heroes = session.state.heroes
+    assert [(h.id, h.name, h.health) for h in heroes.values()] == [
+        ("elf", "Elf", 10), ("hero-1", "Hero 1", 8)]
+    assert table.gadget.store.gadget(session.id) == {"seats": {"elf": 1, "hero-1": 3}}
+    assert table.screen.key == "Set up" and table.screen.lines[0] == "OK: the menu"
+    table.close()
+
+
+def test_a_second_gadget_on_the_same_store_is_refused(tmp_path):
+    table = Driver(tmp_path / "games.db")
+    with pytest.raises(StoreInUse, match="in use by another overseer"):
+        Driver(tmp_path / "games.db")
+    table.close()
+    Driver(tmp_path / "games.db").close()  # released on close
+
+
+def test_a_restarted_gadget_resumes_the_game(tmp_path):
+    table = Driver(tmp_path / "games.db")
+    new_game(table)
+    game = table.session.id
+    table.close()
+    again = Driver(tmp_path / "games.db")
+    assert again.session is not None and again.session.id == game
+    assert again.gadget.seats == {"elf": 1, "hero-1": 3}
+    assert again.screen.key == "Set up"
+    again.close()
+
+
+def test_back_goes_back_a_question_of_the_new_game(tmp_path):
+    table = Driver(tmp_path / "games.db")
+    table.tap("hero", "elf")
+    table.press(Button.BACK)
+    assert table.screen.title == "Who joins the party?"
+    table.press(Button.BACK)  # nothing before it
+    assert table.screen.key == "Not taken"
+    table.press(Button.OK)
+    assert table.screen.title == "Who joins the party?"
+    table.close()
