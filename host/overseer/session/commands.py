@@ -54,7 +54,7 @@ def _with_store(action: Callable[[Store, argparse.Namespace], None]):
     return run
 
 
-COLUMNS = ("id", "game", "title", "heroes", "round", "last played", "")
+COLUMNS: tuple[str, ...] = ("id", "game", "title", "heroes", "round", "last played", "")
 
 
 def summary(store: Store, info: GameInfo) -> dict[str, Any]:
@@ -99,7 +99,7 @@ def _list(store: Store, args: argparse.Namespace) -> None:
     if not infos:
         print("No saved games." + ("" if args.game else " `overseer` starts one."))
         return
-    rows = [COLUMNS]
+    rows: list[tuple[str, ...]] = [COLUMNS]
     for info in infos:
         about = summary(store, info)
         state = "finished" if info.finished else "in play"

@@ -13,7 +13,7 @@ import time
 from collections.abc import Sequence
 
 from textual.app import App, ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.events import Resize
 from textual.markup import escape
@@ -39,10 +39,10 @@ PRESSES = (("n", Button.NEXT, "NEXT AI PIECE"), ("o", Button.OK, "OK"),
            ("r", Button.ROLL, "ROLL"))
 
 
-def bindings() -> list[Binding]:
+def bindings() -> list[BindingType]:
     """The keys: a letter presses a button, the same letter with Shift holds it (a long
     press); u is BACK held (undo)."""
-    keys: list[Binding] = []
+    keys: list[BindingType] = []
     for key, button, label in PRESSES:
         keys.append(Binding(key, f"press('{button.value}')", label))
         keys.append(Binding(key.upper(), f"press('{button.value}', True)", f"{label} held",
@@ -139,7 +139,9 @@ class Simulator(App[int]):
             seats = {seat: hero_name(gadget, hero) for hero, seat in gadget.seats.items()}
             bright = time.monotonic() % (2 * PULSE) < PULSE
             self.query_one(SeatLights).show(running.box.leds.modes, seats, bright)
-            self.query_one(Glass).border_subtitle = caption(gadget.screen)
+            words = caption(gadget.screen)
+            if self.query_one(Glass).border_subtitle != words:
+                self.query_one(Glass).border_subtitle = words
             self._notice(gadget.screen)
             pending = session.pending if session is not None else None
             self._dice(pending)

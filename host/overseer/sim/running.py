@@ -15,7 +15,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from overseer.app.events import Input, Rolled, RollRefused
+from overseer.app.events import Input, Press, Rolled, RollRefused
 from overseer.app.inbox import Inbox
 from overseer.app.shell import Gadget
 from overseer.devices.pico import Pico
@@ -32,9 +32,11 @@ class WatchedInbox(Inbox):
         super().__init__()
         self.rolls: deque[Rolled | RollRefused] = deque(maxlen=ROLLS_KEPT)
         self.puts = 0  # inputs put so far
+        self.presses = 0  # of them, button presses
 
     def put(self, item: Input) -> None:
         self.puts += 1  # before it can be taken: ``fed`` never passes ``puts``
+        self.presses += isinstance(item, Press)
         super().put(item)
         if isinstance(item, Rolled | RollRefused):
             self.rolls.append(item)

@@ -83,7 +83,12 @@ class SeatLights(Static):
 class Dice(Static):
     """The die a question waits for, and the last rolls."""
 
+    shown: tuple[str, tuple[str, ...]] | None = None
+
     def show(self, asked: str, rolls: Sequence[str]) -> None:
+        if (asked, tuple(rolls)) == self.shown:
+            return
+        self.shown = (asked, tuple(rolls))
         text = Text()
         if asked:
             text.append(asked + "\n", style="bold")
