@@ -8,20 +8,39 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from overseer import scenario as scenarios
 from overseer.data import DataError
-from overseer.session import commands as session_commands
-from overseer.session.lock import StoreInUse
-from overseer.session.paths import ConfigError, store_path
-from overseer.session.session import LogError, Session, SessionError
-from overseer.session.store import Store, StoreError
 
-PLAY_ERRORS = (scenarios.ScenarioError, StoreError, LogError, SessionError, ConfigError,
-               StoreInUse, ValueError, RuntimeError)
+if TYPE_CHECKING:
+    from overseer.session.session import Session
+    from overseer.sim.box import VirtualBox
+    from overseer.sim.running import Running
+
+# The modules are imported where they are needed: the simulator powers its virtual Pico on
+# first, so that the firmware boots while the rest loads.
+
+
+def play_errors() -> tuple[type[Exception], ...]:
+    """What a play command reports as a message (the game stays as it was)."""
+    from overseer.scenario import ScenarioError
+    from overseer.session.lock import StoreInUse
+    from overseer.session.paths import ConfigError
+    from overseer.session.session import LogError, SessionError
+    from overseer.session.store import StoreError
+    from overseer.sim.box import BoardError
+    from overseer.sim.opening import OptionError
+    return (ScenarioError, StoreError, LogError, SessionError, ConfigError, StoreInUse,
+            OptionError, BoardError, NoTerminal)
+
+
+class NoTerminal(Exception):
+    """The simulator was started without a terminal."""
 
 
 def cmd_scenario(args: argparse.Namespace) -> int:
+    from overseer import scenario as scenarios
+
     try:
         scn = scenarios.load(args.file)
         if args.upgrade:
@@ -67,40 +86,73 @@ def play_parser() -> argparse.ArgumentParser:
 
 
 def cmd_play(argv: list[str]) -> int:
-    from overseer.sim import opening
-
     args = play_parser().parse_args(argv)
     args.game_id = None
+    box = None if args.plain else power_on()
     try:
+        from overseer.session.paths import store_path
+        from overseer.session.store import Store
+        from overseer.sim import opening
+
         path = store_path(args.db)
         with Store(path) as store:
             if store.notice:
                 print(f"overseer: {store.notice}", file=sys.stderr)
             game_id = opening.choose_game(store, args)
-        return play(path, game_id, args)
-    except PLAY_ERRORS as err:
+        code, box = play(path, game_id, args, box), None
+        return code
+    except play_errors() as err:
         print(f"overseer: {err}", file=sys.stderr)
         return 2
+    finally:
+        if box is not None:
+            box.close()
+
+
+def power_on() -> VirtualBox:
+    """The virtual Pico, booting (NoTerminal when there is no terminal to play in)."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise NoTerminal("the simulator needs a terminal; --plain plays line by line (for "
+                         "scripts and screen readers)")
+    from overseer.sim.box import VirtualBox
+
+    box = VirtualBox()
+    box.power_on()
+    return box
 
 
 def play_session(session: Session, args: argparse.Namespace) -> int:
     """``games resume``: play that game on."""
-    return play(session.store.path, session.id, args)
+    box = None if args.plain else power_on()
+    return play(session.store.path, session.id, args, box)
 
 
-def play(path: Path, game_id: int | None, args: argparse.Namespace) -> int:
-    """Game ``game_id`` (None: the gadget asks a new game's questions) in the simulator, or in
-    the line mode."""
+def play(path: Path, game_id: int | None, args: argparse.Namespace,
+         box: VirtualBox | None) -> int:
+    """Game ``game_id`` (None: the gadget asks a new game's questions) in the simulator on
+    ``box``, or in the line mode (no box)."""
     seed = getattr(args, "seed", None)
-    if args.plain:
+    if box is None:
         from overseer.sim.plain import run_plain
         return run_plain(path, game_id, seed, sys.stdin, sys.stdout)
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        raise SessionError("the simulator needs a terminal; --plain plays line by line "
-                           "(for scripts and screen readers)")
     from overseer.sim.app import run
-    from overseer.sim.running import Running
-    return run(Running(path, game_id, seed))
+    return run(simulator(path, game_id, seed, box))
+
+
+def simulator(path: Path, game_id: int | None, seed: int | None,
+              box: VirtualBox | None = None) -> Running:
+    """The gadget on the virtual box (powered on here when ``box`` is None); the box is
+    closed if the gadget cannot start."""
+    if box is None:
+        from overseer.sim.box import VirtualBox
+        box = VirtualBox()
+        box.power_on()
+    try:
+        from overseer.sim.running import Running
+        return Running(path, game_id, seed, box)
+    except BaseException:
+        box.close()
+        raise
 
 
 # --------------------------------------------------------------------------- the command
@@ -116,6 +168,8 @@ def build_parser() -> argparse.ArgumentParser:
     how.add_argument("--upgrade", action="store_true",
                      help="print the file as format 2 (checked, not run)")
     p.set_defaults(func=cmd_scenario)
+    from overseer.session import commands as session_commands
+
     session_commands.add(sub, play_session)
     sub.add_parser("play", help="play the gadget (the default; `overseer play --help`)",
                    add_help=False)
@@ -147,6 +201,9 @@ def main(argv: list[str] | None = None) -> int:
         _quiet_stdout()
         return 0
     except DataError as err:
+        print(f"overseer: {err}", file=sys.stderr)
+        return 2
+    except NoTerminal as err:
         print(f"overseer: {err}", file=sys.stderr)
         return 2
 

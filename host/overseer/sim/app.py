@@ -82,7 +82,7 @@ class Simulator(App[int]):
     def __init__(self, running: Running, cards: Sequence[Card] | None = None) -> None:
         super().__init__()
         self.running = running
-        self.cards = list(catalogue() if cards is None else cards)
+        self.cards = None if cards is None else list(cards)  # None: data/'s, at the first tap
         self.logged = 0  # trace steps written to the log
         self.logged_game: int | None = None
         self.saved: int | None = None  # the game left, for the goodbye line
@@ -96,7 +96,6 @@ class Simulator(App[int]):
                 yield SeatLights(id="seats")
                 yield Dice(id="dice")
         yield StepLog(id="log", wrap=True, markup=False, max_lines=2000)
-        yield TapPicker(self.cards, id="picker")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -180,14 +179,27 @@ class Simulator(App[int]):
     # ------------------------------------------------------------------ keys
 
     def action_press(self, button: str, long: bool = False) -> None:
-        if not self.query_one(TapPicker).is_open:
+        if not self.picking:
             self.running.box.press(Button(button), long)
 
-    def action_tap(self) -> None:
-        picker = self.query_one(TapPicker)
-        if not picker.is_open:
-            self.query_one(StepLog).display = False
-            picker.open()
+    async def action_tap(self) -> None:
+        if self.picking:
+            return
+        pickers = self.query(TapPicker)
+        if pickers:
+            picker = pickers.first()
+        else:  # made at the first tap: the cards are read from data/ then
+            if self.cards is None:
+                self.cards = catalogue()
+            picker = TapPicker(self.cards, id="picker")
+            await self.mount(picker, before=self.query_one(Footer))
+        self.query_one(StepLog).display = False
+        picker.open()
+
+    @property
+    def picking(self) -> bool:
+        pickers = self.query(TapPicker)
+        return bool(pickers) and pickers.first().is_open
 
     def on_tap_picker_chosen(self, event: TapPicker.Chosen) -> None:
         log = self.query_one(StepLog)

@@ -10,7 +10,10 @@ own OLED RAM. The LEDs and the reader are ``app.sim``'s adapters of the app's po
 
 from __future__ import annotations
 
-from overseer.app.events import Button
+from collections import deque
+
+from overseer.app.events import Button, Input, Press, Rolled, RollRefused
+from overseer.app.inbox import Inbox
 from overseer.app.sim import SimLeds, SimTags
 from overseer.devices.pico import BUTTONS, Pico
 from overseer.devices.pico_link import ProtocolMismatch
@@ -18,6 +21,25 @@ from overseer.devices.virtual_pico import VirtualPico
 
 PINS = {button: wire for wire, button in BUTTONS.items()}  # the app's button -> the board's pin
 READY_TIMEOUT = 15.0  # seconds for the board to boot and answer the handshake
+ROLLS_KEPT = 6
+
+
+class WatchedInbox(Inbox):
+    """The gadget's inbox, counting what comes in and keeping the dice the Pico rolled (the
+    dice panel shows them)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rolls: deque[Rolled | RollRefused] = deque(maxlen=ROLLS_KEPT)
+        self.puts = 0  # inputs put so far
+        self.presses = 0  # of them, button presses
+
+    def put(self, item: Input) -> None:
+        self.puts += 1  # before it can be taken: what is taken never passes ``puts``
+        self.presses += isinstance(item, Press)
+        super().put(item)
+        if isinstance(item, Rolled | RollRefused):
+            self.rolls.append(item)
 
 
 class BoardError(RuntimeError):
@@ -25,18 +47,24 @@ class BoardError(RuntimeError):
 
 
 class VirtualBox:
-    """The virtual Pico (``board``, its device face ``pico``), the seat LEDs and the reader."""
+    """The virtual Pico (``board``, its device face ``pico``), the seat LEDs and the reader;
+    what they put goes into ``inbox``."""
 
     def __init__(self, interpreter: str | None = None) -> None:
         self.board = VirtualPico(interpreter)
         self.pico: Pico | None = None
         self.leds = SimLeds()
         self.tags = SimTags()
+        self.inbox = WatchedInbox()
+        self.closed = False
 
     def power_on(self) -> Pico:
-        """Boot the firmware and open the link's device face (``start(inbox)`` is the app's)."""
-        self.board.start()
-        self.pico = Pico(self.board.port)
+        """Boot the firmware and bring the link up (the handshake goes on in the link's
+        thread: the rest of the simulator can load meanwhile)."""
+        if self.pico is None:
+            self.board.start()
+            self.pico = Pico(self.board.port)
+            self.pico.start(self.inbox)
         return self.pico
 
     def wait_ready(self, timeout: float = READY_TIMEOUT) -> None:
@@ -62,6 +90,10 @@ class VirtualBox:
         return "MicroPython" if self.board.runs_micropython else "CPython (firmware shims)"
 
     def close(self) -> None:
+        """Power off and release everything (again: nothing)."""
+        if self.closed:
+            return
+        self.closed = True
         if self.pico is not None:
             self.pico.close()
         self.leds.close()

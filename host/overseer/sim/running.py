@@ -8,38 +8,17 @@ The simulator reads what the box shows (the board's OLED RAM, the LEDs) and what
 from __future__ import annotations
 
 import threading
-from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from PIL import Image
 
-from overseer.app.events import Input, Press, Rolled, RollRefused
-from overseer.app.inbox import Inbox
 from overseer.app.shell import Gadget
 from overseer.devices.pico import Pico
 from overseer.sim.box import VirtualBox
 
 POLL = 0.05  # seconds the loop waits for an input before it looks at ``stop`` again
-ROLLS_KEPT = 6
-
-
-class WatchedInbox(Inbox):
-    """The gadget's inbox, noting the dice the Pico rolled (the dice panel shows them)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.rolls: deque[Rolled | RollRefused] = deque(maxlen=ROLLS_KEPT)
-        self.puts = 0  # inputs put so far
-        self.presses = 0  # of them, button presses
-
-    def put(self, item: Input) -> None:
-        self.puts += 1  # before it can be taken: ``fed`` never passes ``puts``
-        self.presses += isinstance(item, Press)
-        super().put(item)
-        if isinstance(item, Rolled | RollRefused):
-            self.rolls.append(item)
 
 
 class SentGlass:
@@ -62,9 +41,11 @@ class Running:
     """The virtual box powered on and the gadget stepping on it, until ``close``."""
 
     def __init__(self, store: str | Path, game_id: int | None = None, seed: int | None = None,
-                 interpreter: str | None = None) -> None:
-        self.box = VirtualBox(interpreter)
-        self.inbox = WatchedInbox()
+                 box: VirtualBox | None = None) -> None:
+        """``box``: a box already powered on (its firmware boots while the simulator loads);
+        None: a new one."""
+        self.box = box or VirtualBox()
+        self.inbox = self.box.inbox
         self.lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None

@@ -23,6 +23,7 @@ INK = "#e8f4ff"  # an SSD1306's white on its black
 LIGHTS = {"on": ("\u25cf", "bold #ffd84a"), "dim": ("\u25cf", "#8a7420"),
           "pulse": ("\u25c9", "bold #ffd84a"), "off": ("\u25cb", "#555555")}
 PULSE_LOW = ("\u25c9", "#8a7420")  # a pulsing light between its bright moments
+NAME_ROOM = 10  # a seat's number and hero beside its light, in the side panel
 
 
 class Glass(Widget):
@@ -76,7 +77,7 @@ class SeatLights(Static):
             if mode == "pulse" and not bright:
                 mark, style = PULSE_LOW
             text.append(f"{mark} ", style=style)
-            text.append(f"{seat} {self.heroes.get(seat, '')}"[:11] + "\n")
+            text.append(f"{seat} {self.heroes.get(seat, '')}"[:NAME_ROOM] + "\n")
         self.update(text)
 
 
