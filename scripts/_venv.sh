@@ -23,7 +23,7 @@ if ! fresh "$kind" && ! { [ "$kind" = play ] && fresh test; }; then
   if [ ! -x "$venv/bin/python" ]; then
     "$py" -m venv "$venv"
   fi
-  "$venv/bin/python" -m pip install -q --disable-pip-version-check -e "$spec"
+  "$venv/bin/python" -m pip install -qq --disable-pip-version-check -e "$spec"
   echo "$want" > "$venv/.overseer-$kind"
   if [ "$kind" = test ]; then
     echo "$want" > "$venv/.overseer-play"  # the test install holds everything playing needs
