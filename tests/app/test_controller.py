@@ -24,7 +24,18 @@ from overseer.app.events import (
     Tap,
     UnknownTap,
 )
-from overseer.app.gallery import CLOCK, CLOSEST, NEXT, POISON, STEPS, TEMPLATE, TOKEN, UNDER, view
+from overseer.app.gallery import (
+    CLOCK,
+    CLOSEST,
+    MENU,
+    NEXT,
+    POISON,
+    STEPS,
+    TEMPLATE,
+    TOKEN,
+    UNDER,
+    view,
+)
 from overseer.app.view import GameView, MenuItem
 from overseer.rules.procedure import ChooseOne, EnterNumber, Pick, Roll, Step, Token, YesNo
 from overseer.screens.render import Screen
@@ -43,7 +54,7 @@ def run(app: c.App, *events) -> tuple[c.App, list[c.Effect]]:
 
 
 def calls(effects) -> list:
-    return [e for e in effects if isinstance(e, c.Begin | c.Answer | c.Undo | c.Redo)]
+    return [e for e in effects if isinstance(e, c.Begin | c.Answer | c.Undo | c.Redo | c.Cancel)]
 
 
 def glass(app: c.App) -> Screen:
@@ -445,3 +456,71 @@ def test_a_refresh_with_nothing_new_keeps_the_answer_being_made():
 def test_yes_no_prompt_that_fits_needs_no_page_before_it():
     app, _ = c.start(view(YesNo("Reset?", "r")))
     assert not app.reading and glass(app).title == "Reset?"
+
+
+# --------------------------------------------------------------------------- for the shell
+
+
+def test_a_number_starts_where_the_view_says_and_next_steps_it_down():
+    app = asked(POISON, number_start=7)  # 0 to 20
+    assert glass(app).number == 7
+    assert answered(app, NEXT_BUTTON, NEXT_BUTTON, OK) == [c.Answer(5)]
+    assert answered(app, Press(NEXT_BUTTON, long=True), OK) == [c.Answer(2)]
+    below = asked(POISON)  # no start: the lowest, and down from it wraps to the highest
+    assert answered(below, NEXT_BUTTON, OK) == [c.Answer(20)]
+    assert asked(POISON, number_start=21).entry.number == 0  # a start out of range: ignored
+
+
+def test_back_on_a_form_question_leaves_it():
+    app = asked(CLOSEST, back_leaves=True)
+    after, effects = run(app, BACK)
+    assert effects == [c.Cancel()] and after.waiting == c.Cancel()
+    app, _ = c.start(view(TEMPLATE, back_leaves=True))  # its prompt page first
+    assert app.reading and calls(run(app, BACK)[1]) == [c.Cancel()]
+
+
+def test_told_pages_show_over_the_screen_and_go_with_ok():
+    app, _ = c.start(view())
+    app, _ = run(app, OK, OK)  # the menu, its first item
+    assert app.waiting == c.Begin(MENU[0].action)
+    pages = (Screen("Party", ("Health 7",), key="Elf", page=(1, 2)),
+             Screen("Party", ("Health 5",), key="Dwarf", page=(2, 2)))
+    app, effects = c.handle(app, c.Told(pages))
+    assert app.waiting is None and glass(app) == pages[0] and c.Show(pages[0]) in effects
+    app, _ = run(app, OK)
+    assert glass(app) == pages[1]
+    app, _ = run(app, OK)
+    assert glass(app).key == "Ready"
+
+
+def test_a_card_with_no_question_begins_its_action_or_says_why():
+    room = {"do": "setup_room", "room": "moghath"}
+    taps = {("room", "moghath"): room, ("room", "krhlot"): "Krhlot needs the Lord first"}
+    app, _ = c.start(view(tap_actions=taps))
+    after, effects = run(app, Tap("catacombs", "room", "moghath"))
+    assert effects == [c.Begin(room)]
+    after, effects = run(app, Tap("catacombs", "room", "krhlot"))
+    assert calls(effects) == [] and glass(after).key == "Not now"
+    assert "Lord first" in " ".join(glass(after).lines)
+    after, _ = run(app, Tap("catacombs", "hero", "elf"))
+    assert glass(after).key == "No question"
+
+
+def test_on_a_question_the_target_seat_pulses_unless_the_cursor_is_on_a_hero():
+    app, _ = c.start(view(TEMPLATE, STEPS, can_undo=True))
+    while app.reading:
+        app, effects = run(app, OK)
+    assert glass(app).title == "Template covers it?"
+    assert app.lights == (SeatLight(1, "pulse"),)  # the Elf, targeted, answers
+    app, _ = c.start(view(CLOSEST, STEPS, can_undo=True))
+    while app.reading:
+        app, _ = run(app, OK)
+    app, _ = run(app, CHOICE)  # the cursor on the Dwarf
+    assert app.lights == (SeatLight(1, "on"), SeatLight(2, "pulse"))
+
+
+def test_the_shell_may_say_a_message():
+    app, _ = c.start(view())
+    app, effects = c.say(app, "Not taken", c.why("no such card"))
+    assert glass(app).key == "Not taken" and glass(app).lines == ("no such card. Nothing",
+                                                                   "changed.")

@@ -4,9 +4,10 @@ game's questions end in a stored game with its seats; one gadget a store; a rest
 from __future__ import annotations
 
 import pytest
-from gadget_driver import Driver
 
 from overseer.app.events import Button
+from overseer.app.sim import SeededDice
+from overseer.app.tour import Table as Driver
 from overseer.session.lock import StoreInUse
 
 
@@ -37,7 +38,8 @@ def test_a_new_game_is_stored_with_its_party_and_seats(tmp_path):
     heroes = session.state.heroes
     assert [(h.id, h.name, h.health) for h in heroes.values()] == [
         ("elf", "Elf", 10), ("hero-1", "Hero 1", 8)]
-    assert table.gadget.store.gadget(session.id) == {"seats": {"elf": 1, "hero-1": 3}}
+    assert table.gadget.store.gadget(session.id) == {"seats": {"elf": 1, "hero-1": 3},
+                                                     "first": 0}
     assert table.screen.key == "Set up" and table.screen.lines[0] == "OK: the menu"
     table.close()
 
@@ -71,4 +73,86 @@ def test_back_goes_back_a_question_of_the_new_game(tmp_path):
     assert table.screen.key == "Not taken"
     table.press(Button.OK)
     assert table.screen.title == "Who joins the party?"
+    table.close()
+
+
+def campaign_stage(table: Driver) -> None:
+    """A new game of the Monstrosity campaign, at its first stage (Glaaoth, not in the data)."""
+    table.tap("hero", "elf")
+    table.pick("Seat 1")
+    table.number(10)
+    table.pick("Done")
+    table.press(Button.OK, times=5)
+    table.press(Button.NEXT)
+    table.pick("Off")
+    table.pick("Monstrosity")
+    table.read()
+    table.press(Button.OK)
+    table.pick("Next stage")
+    table.read()
+
+
+def test_an_action_the_rules_refuse_leaves_its_form_at_the_last_question(tmp_path):
+    table = Driver(tmp_path / "games.db")
+    campaign_stage(table)
+    head = table.session.head
+    table.press(Button.OK)
+    table.pick("Set up a room")
+    table.pick("Glaaoth (enter)")
+    table.pick("Infernal .. Phantom")
+    table.pick("Orc")
+    table.number(10)
+    table.pick("Infernal .. Phantom")
+    table.pick("Minotaur")
+    table.number(1)
+    table.pick("Done")
+    table.pick("No")
+    table.number(0)  # the gold: the form is complete, the rules refuse eleven pieces
+    assert table.screen.key == "Not taken"
+    assert "at most 10" in " ".join(table.screen.lines)
+    assert table.session.head == head
+    table.read()
+    assert table.screen.title == "Gold icon (0: none)?"  # the form's last question, again
+    table.press(Button.BACK)  # leaves the form
+    assert table.screen.key == "Set up" and table.session.head == head
+    table.close()
+
+
+def test_roll_with_no_pico_dice_says_so(tmp_path):
+    table = Driver(tmp_path / "games.db")
+    table.tap("hero", "elf")
+    table.pick("Seat 1")
+    table.number(10)
+    table.pick("Done")
+    table.press(Button.OK, times=4)
+    table.pick("Our own dice")
+    table.press(Button.NEXT)
+    table.pick("Off")
+    table.pick("A single room")
+    table.tap("room", "bholoth-cemetery")
+    table.read()
+    assert table.press(Button.ROLL).key == "No roll"
+    assert "no Pico dice" in " ".join(table.screen.lines)
+    table.close()
+
+
+def test_the_pico_dice_answer_a_roll(tmp_path):
+    dice = SeededDice(5)
+    table = Driver(tmp_path / "games.db", dice=dice)
+    table.tap("hero", "elf")
+    table.pick("Seat 1")
+    table.number(10)
+    table.pick("Done")
+    table.press(Button.OK, times=4)
+    assert table.screen.rows[0] == "The Pico's"  # a box with dice offers them first
+    table.pick("The Pico's")
+    table.press(Button.NEXT)
+    table.pick("Off")
+    table.pick("A single room")
+    table.tap("room", "bholoth-cemetery")
+    table.read()
+    head = table.session.head
+    table.press(Button.ROLL)
+    rolled = table.session.events[head]
+    assert rolled.data["key"] == "roll" and rolled.data["source"] == "pico"
     table.close()

@@ -15,6 +15,7 @@ game on the five buttons.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import string
 from collections.abc import Callable, Mapping
@@ -33,7 +34,7 @@ from overseer.params import ask_of, fields
 from overseer.rules.catacombs import campaign, cards, end
 from overseer.rules.catacombs.moves import MOVES
 from overseer.rules.catacombs.state import ENEMY_KINDS, Battle, Hero
-from overseer.rules.procedure import ChooseOne, ChooseSome, EnterNumber, Step
+from overseer.rules.procedure import ChooseOne, ChooseSome, EnterNumber, Question, Step
 from overseer.screens.render import Screen, detail_rows
 
 GAME = "catacombs"
@@ -67,11 +68,12 @@ SHORT = {
     "campaign_next": "Next stage",
     "end_game": "End the game",
 }
-# The menu's order: what the table does most at that moment first.
-ORDER = ("damage_piece", "update_hero", "room_reward", "campaign_next", "setup_room",
-         "choose_lord", "setup_lord_room", "hidden_cave_collect", "hidden_cave_visit",
-         "hidden_cave_portal", "hidden_cave_leave", "campaign_start", "hidden_cave_setup",
-         "end_game")
+# The menu's order: what the table does most at that moment first (in a battle, the heroes'
+# side; between battles, the rooms).
+ORDER = ("damage_piece", "room_reward", "campaign_next", "setup_room", "choose_lord",
+         "setup_lord_room", "hidden_cave_collect", "hidden_cave_visit", "hidden_cave_portal",
+         "hidden_cave_leave", "campaign_start", "hidden_cave_setup", "update_hero", "end_game")
+IN_BATTLE_FIRST = ("damage_piece", "update_hero")
 
 
 # --------------------------------------------------------------------------- hero data
@@ -123,7 +125,7 @@ def _bare(text: str, name: str, label: str, longer: list[str]) -> str:
     ("Orc" in "Swamp Orc") or where it is already the label."""
     shield = [m.span() for other in longer for m in re.finditer(re.escape(other), text)]
     out, last = [], 0
-    for m in re.finditer(rf"(?<![\w']){re.escape(name)}(?![\w'])", text):
+    for m in re.finditer(rf"(?<![\w']){re.escape(name)}(?!\w)", text):
         inside = any(a <= m.start() and m.end() <= b for a, b in shield)
         if inside or text.startswith(label, m.start()):
             continue
@@ -139,10 +141,11 @@ def relabel_text(text: str, battle: Battle, names: Mapping[str, str],
     ``Orc`` becomes ``Orc A`` when the step is about that one Orc only (``about``: the ids
     its facts name); a bare id becomes its name."""
     lettered = _lettered(battle, names)
-    for pid, piece in battle.pieces.items():
-        label = names.get(pid, piece.name)
-        text = text.replace(f"{piece.name} ({pid}, ", f"{label} (")
-        text = text.replace(f"{piece.name} ({pid})", label)
+    people = {**battle.heroes, **battle.pieces}
+    for pid, who in people.items():
+        label = names.get(pid, who.name)
+        text = text.replace(f"{who.name} ({pid}, ", f"{label} (")
+        text = text.replace(f"{who.name} ({pid})", label)
     piece_names = {p.name for p in battle.pieces.values()}
     for pid in about:
         if pid not in lettered:
@@ -165,6 +168,23 @@ def relabel(step: Step, battle: Battle, names: Mapping[str, str]) -> Step:
     about = tuple(v for v in step.data.values() if isinstance(v, str) and v in battle.pieces)
     text = relabel_text(step.text, battle, names, about)
     return step if text == step.text else Step(step.kind, step.rule, text, step.data)
+
+
+def relabel_question(question: Question, battle: Battle, names: Mapping[str, str],
+                     active: str | None = None) -> Question:
+    """The question as the table reads it (its prompt or purpose relabelled; its options and
+    key as they are, so the answer is the rules' own). A bare monster name is the one piece
+    among its options, else the ``active`` piece."""
+    about = tuple(o for o in getattr(question, "options", ()) if o in battle.pieces)
+    if not about and active is not None:
+        about = (active,)
+    for attr in ("prompt", "purpose"):
+        text = getattr(question, attr, None)
+        if isinstance(text, str):
+            changed = relabel_text(text, battle, names, about if len(about) == 1 else ())
+            return question if changed == text else dataclasses.replace(
+                question, **{attr: changed})
+    return question
 
 
 # --------------------------------------------------------------------------- seats
@@ -197,19 +217,21 @@ def _sort_key(label: str) -> str:
 
 
 def choose(prompt: str, options: tuple[str, ...], key: str, names: Mapping[str, str],
-           cards_: Mapping[tuple[str, str], str] | None = None) -> LocalProcedure:
-    """One of ``options``; a long list in two steps (which group, then which one). A tapped
-    card answers at either step."""
+           cards_: Mapping[tuple[str, str], str] | None = None, first: tuple[str, ...] = ()
+           ) -> LocalProcedure:
+    """One of ``first`` or ``options``; when ``options`` is long, in two steps (``first`` and
+    the groups of ``options`` in name order, then the group's options). A tapped card
+    answers at either step."""
     taps = dict(cards_ or {})
     if len(options) <= GROUP_ABOVE:
-        return (yield Ask(ChooseOne(prompt, options, key), names=names, cards=taps))
+        return (yield Ask(ChooseOne(prompt, (*first, *options), key), names=names, cards=taps))
     ordered = sorted(options, key=lambda o: _sort_key(names.get(o, o)))
     groups = [ordered[n:n + GROUP_SIZE] for n in range(0, len(ordered), GROUP_SIZE)]
     group_names = {f"group-{n}": _group_label(g, names) for n, g in enumerate(groups)}
-    picked = yield Ask(ChooseOne(prompt, tuple(group_names), key), names=group_names,
-                       cards=taps)
-    if picked in options:
-        return picked  # a tapped card
+    picked = yield Ask(ChooseOne(prompt, (*first, *group_names), key),
+                       names={**names, **group_names}, cards=taps)
+    if picked in options or picked in first:
+        return picked  # one of the first, or a tapped card
     group = tuple(groups[int(picked.removeprefix("group-"))])
     return (yield Ask(ChooseOne(prompt, group, key), names=names, cards=taps))
 
@@ -251,14 +273,14 @@ def _joiner_options(members: list[dict[str, Any]]) -> tuple[tuple[str, ...], dic
     names: dict[str, str] = {}
     party = _party(members)
     if len(party) < MAX_HEROES:
-        names.update((h, r["name"]) for h, r in heroes().items()
+        names.update((h, short_name(r["name"])) for h, r in heroes().items()
                      if h not in taken and r["kind"] == "hero")
         n = 1
         while f"hero-{n}" in taken:
             n += 1
         names[f"hero-{n}"] = f"Hero {n}"
     if party:
-        names[COMPANION] = "Familiar, ally.."
+        names[COMPANION] = "Familiar, ally"
         names[DONE] = "Done"
     return tuple(names), names
 
@@ -352,7 +374,7 @@ def _flag(value: bool) -> str:
 def _changes(battle: Battle, hero: Hero, names: Mapping[str, str]) -> dict[str, str]:
     """What can change of a hero, each with its value now."""
     out = {"health": f"Health {hero.health}", "gold": f"Gold {hero.gold}",
-           "poison": f"Poison: {len(hero.poison)}", "items": f"Items: {len(hero.items)}"}
+           "poison": f"Poison {len(hero.poison)}", "items": f"Items {len(hero.items)}"}
     for status in ("frozen", "reckless", "stunned"):
         out[status] = f"{status.capitalize()}: {_flag(getattr(hero, status))}"
     if hero.riding is not None or _mounts(battle, hero):
@@ -435,13 +457,93 @@ def options(move: str, name: str, battle: Battle) -> tuple[str, ...]:
     return tuple(ask.options(battle))
 
 
+def campaign_room(battle: Battle) -> str | None:
+    """The battle room of the campaign's stage under way, when it is not set up yet."""
+    adventure = battle.adventure
+    if adventure.campaign is None or adventure.stage == 0:
+        return None
+    stage = campaign.stages(adventure.campaign)[adventure.stage - 1]
+    if stage["kind"] != "battle":
+        return None
+    name = adventure.visited[-1] if adventure.visited else stage["rooms"][0]
+    known = known_room(battle, name)
+    if known is not None and adventure.room == known["id"]:
+        return None
+    return name
+
+
+def known_room(battle: Battle, name: str) -> dict[str, Any] | None:
+    try:
+        return campaign.room_card(battle, name)
+    except KeyError:
+        return None
+
+
+STAGE, ENTER_DONE, MERCENARY = "stage-room", "done", "mercenary"
+
+
 def setup_room_form(battle: Battle, names: Mapping[str, str]) -> LocalProcedure:
-    """The Room card: tapped, or chosen in two steps from the card data."""
+    """The Room card: tapped, or chosen in two steps from the card data; in a campaign its
+    stage's room comes first (and a card the data lacks is entered from what it shows)."""
     rooms = options("setup_room", "room", battle)
     room_names = {r: cards.rooms()[r]["name"] for r in rooms}
+    staged = campaign_room(battle)
+    first: tuple[str, ...] = ()
+    if staged is not None:
+        known = known_room(battle, staged) is not None
+        room_names[STAGE] = staged if known else f"{staged} (enter)"
+        first = (STAGE,)
     room = yield from choose("Which Room card?", rooms, "form_room", room_names,
-                             {("room", r): r for r in rooms})
-    return {"do": "setup_room", "room": room}
+                             {("room", r): r for r in rooms}, first)
+    if room != STAGE:
+        return {"do": "setup_room", "room": room}
+    assert staged is not None
+    if known_room(battle, staged) is not None:
+        return {"do": "setup_room", "room": staged}
+    card = yield from enter_room_card(battle, staged)
+    return {"do": "setup_room", "room": staged, "card": card}
+
+
+def enter_room_card(battle: Battle, name: str) -> LocalProcedure:
+    """A Room card the data lacks, read off the card: its level (when the campaign does not
+    print it), each monster entry (monster, how many; a Monster Metre icon; a Mercenary icon
+    when the game has its Lord), the Spell card icon and the gold. Its suppression box and a
+    named playmat are not asked (docs/gadget.md)."""
+    card: dict[str, Any] = {}
+    if len(campaign.printed_levels(name)) != 1:
+        levels = {"0": "Level 0", "1": "Level 1", "2": "Level 2"}
+        card["level"] = int((yield Ask(ChooseOne(f"{name}: card level?", tuple(levels),
+                                                 "form_card_level"), names=levels)))
+    monsters = {r["name"]: r["name"] for r in cards.monsters().values()}
+    metre = {f"Level {n} Monster Group": f"Monster Metre {n}" for n in range(1, 5)}
+    entries: dict[str, list[str]] = {q: [] for q in cards.QUADRANTS}
+    while True:
+        extra = {ENTER_DONE: "Done"} if any(entries.values()) else {}
+        if battle.adventure.mercenary is not None:
+            extra[MERCENARY] = "Mercenary"
+        extra.update(metre)
+        picked = yield from choose(f"{name}: a monster?", tuple(monsters), "form_card_monster",
+                                   {**monsters, **extra}, first=tuple(extra))
+        if picked == ENTER_DONE:
+            break
+        count = yield Ask(EnterNumber("How many?", "form_card_count", 1, 10), start=1)
+        if picked == MERCENARY:
+            quadrants = {q: f"Level {q[-1]}" for q in cards.QUADRANTS}
+            quadrant = yield Ask(ChooseOne("Mercenary: which level?", tuple(quadrants),
+                                           "form_card_quadrant"), names=quadrants)
+            entries[quadrant].append(f"{count} x {cards.MERCENARY}")
+            continue
+        group = cards.MONSTER_GROUP.match(picked)
+        level = int(group.group(1)) if group else cards.monster(picked)["level"]
+        entries[f"level{level}"].append(f"{count} x {picked}")
+    card.update((q, e) for q, e in entries.items() if e)
+    spell = yield Ask(ChooseOne("Spell card icon?", ("no", "yes"), "form_card_spell"),
+                      names={"no": "No", "yes": "Yes"})
+    card["reward_spell"] = spell == "yes"
+    gold = yield Ask(EnterNumber("Gold icon (0: none)?", "form_card_gold", 0, 20), start=0)
+    if gold:
+        card["reward_gold"] = gold
+    return card
 
 
 FORMS: dict[str, Callable[[Battle, Mapping[str, str]], LocalProcedure]] = {
@@ -481,7 +583,13 @@ def menu(battle: Battle, legal: list[Move[Any]], over: bool) -> tuple[MenuItem, 
     """The legal actions (NEXT AI PIECE has its own button), then the party and a new game."""
     moves = [m for m in legal if m.name != SPEC.main_move and forms.askable(m, battle)
              and not (m.name == "room_reward" and not battle.pieces)]  # no room fought yet
-    moves.sort(key=lambda m: ORDER.index(m.name) if m.name in ORDER else len(ORDER))
+    fighting = end.in_battle(battle)
+
+    def rank(move: Move[Any]) -> tuple[int, int]:
+        first = fighting and move.name in IN_BATTLE_FIRST
+        at = ORDER.index(move.name) if move.name in ORDER else len(ORDER)
+        return (0 if first else 1, IN_BATTLE_FIRST.index(move.name) if first else at)
+    moves.sort(key=rank)
     items = [MenuItem(SHORT.get(m.name, m.label), {"do": m.name}) for m in moves]
     items.append(MenuItem("Summary" if over else "Party", {"do": PARTY}))
     items.append(MenuItem("New game", {"do": NEW_GAME}))
@@ -540,33 +648,42 @@ def _hero_lines(hero: Hero, names: Mapping[str, str]) -> tuple[str, ...]:
 def party_pages(battle: Battle, names: Mapping[str, str], heading: str) -> tuple[Screen, ...]:
     """Every member's health, gold and poison, a page each; then the AI pieces left."""
     pages = [(h.name, _hero_lines(h, names)) for h in battle.heroes.values()]
-    alive = [f"{names.get(p.id, p.name)}: health {p.health}" for p in battle.pieces.values()
+    alive = [f"{names.get(p.id, p.name)}: {p.health}" for p in battle.pieces.values()
              if p.alive]
     per = detail_rows(Screen(heading))
     chunks = [alive[n:n + per] for n in range(0, len(alive), per)] or [["none on the playmat"]]
     count = len(pages) + len(chunks)
     out = [Screen(heading, lines, key=key, page=(n + 1, count))
            for n, (key, lines) in enumerate(pages)]
-    out += [Screen("AI pieces left", tuple(chunk), page=(len(pages) + n + 1, count))
+    out += [Screen("AI pieces: health", tuple(chunk), page=(len(pages) + n + 1, count))
             for n, chunk in enumerate(chunks)]
     return tuple(out)
 
 
+def _not_now(battle: Battle, card: str) -> str:
+    """Why a Room or Lord card begins nothing now, in a few words."""
+    if end.is_over(battle):
+        return "the game is over"
+    if end.in_battle(battle):
+        return f"the battle goes on: a {card} is set up between battles"
+    return f"no {card} can be set up now"
+
+
 def tap_actions(battle: Battle, legal: list[Move[Any]]
                 ) -> dict[tuple[str, str], Mapping[str, Any] | str]:
-    """What a Room or a Catacomb Lord card begins when tapped with no question waiting."""
-    moves = {m.name: m for m in legal}
+    """What a Room or a Catacomb Lord card begins when tapped with no question waiting (or
+    why it cannot now)."""
+    moves = {m.name for m in legal}
     out: dict[tuple[str, str], Mapping[str, Any] | str] = {}
-    room_move = MOVES.moves["setup_room"]
     choosable = set(options("setup_room", "room", battle)) if "setup_room" in moves else set()
-    for room_id in cards.rooms():
+    for room_id, record in cards.rooms().items():
         if room_id in choosable:
             out[("room", room_id)] = {"do": "setup_room", "room": room_id}
         elif "setup_room" in moves:
-            out[("room", room_id)] = (f"{cards.rooms()[room_id]['name']} has Mercenary icons: "
-                                      "choose the Catacomb Lord first")
+            out[("room", room_id)] = (f"{record['name']} has Mercenary icons: choose the "
+                                      "Catacomb Lord first")
         else:
-            out[("room", room_id)] = room_move.refusal(battle)
+            out[("room", room_id)] = _not_now(battle, "room")
     chosen = battle.adventure.lord
     lords = set(options("choose_lord", "lord", battle)) if "choose_lord" in moves else set()
     for lord_id in cards.lords():
@@ -575,7 +692,8 @@ def tap_actions(battle: Battle, legal: list[Move[Any]]
         elif "setup_lord_room" in moves and chosen == lord_id:
             out[("lord", lord_id)] = {"do": "setup_lord_room"}
         elif chosen is not None and chosen != lord_id:
-            out[("lord", lord_id)] = f"this game's Catacomb Lord is {chosen}"
+            lord = campaign.lord_card(battle, chosen)["name"]
+            out[("lord", lord_id)] = f"this game's Catacomb Lord is {lord}"
         else:
-            out[("lord", lord_id)] = MOVES.moves["setup_lord_room"].refusal(battle)
+            out[("lord", lord_id)] = _not_now(battle, "Lord's room")
     return out

@@ -126,7 +126,7 @@ def shots() -> tuple[Shot, ...]:
     some = press(asked(UNDER), Button.CHOICE, Button.OK)
     add("choose-some", "ChooseSome: CHOICE moves, OK ticks, NEXT (or Done) answers",
         press(some, Button.CHOICE))
-    add("number", "EnterNumber: CHOICE +1 (held +5), wrapping; OK answers",
+    add("number", "EnterNumber: CHOICE +1, NEXT -1 (held: by 5), wrapping; OK answers",
         press(asked(POISON), Button.CHOICE, Button.CHOICE, Button.CHOICE))
     token = press(asked(TOKEN), Button.CHOICE, Button.CHOICE)
     add("token-value", "The table's own damage token: its value...", token)

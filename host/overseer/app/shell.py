@@ -61,7 +61,7 @@ from overseer.app.inbox import Inbox
 from overseer.app.local import Local
 from overseer.app.ports import Dice, Glass, Leds, Source
 from overseer.app.view import GameView, StepView
-from overseer.rules.procedure import AnswerError, RulesError
+from overseer.rules.procedure import AnswerError, RulesError, Step
 from overseer.screens.render import Screen, render
 from overseer.session import lock
 from overseer.session.session import Session, SessionError, fold
@@ -111,7 +111,8 @@ class Gadget:
             self.seen = 0
         else:
             self._play(session)
-            self.seen = action_start(session)
+            first = self.store.gadget(session.id).get("first", 0)
+            self.seen = action_start(session, first if isinstance(first, int) else 0)
         app, effects = controller.start(self._view())
         self.app = app
         self._apply(effects)
@@ -294,7 +295,7 @@ class Gadget:
         try:
             session = Session.new(self.store, flow.GAME, new.setup, seed=self.seed,
                                   dice=new.dice)
-            self.store.set_gadget(session.id, {"seats": new.seats})
+            self.store.set_gadget(session.id, {"seats": new.seats, "first": len(new.first)})
         except (SessionError, StoreError, ValueError) as err:
             return Refused(str(err))
         self.session, self.seats, self.seen = session, dict(new.seats), 0
@@ -347,8 +348,11 @@ class Gadget:
         refusal = "" if next_action is not None or main is None else \
             flow.relabel_text(self.spec.moves.moves[main].refusal(battle), battle, names)
         result = self.spec.result(battle) if session.finished else None
+        question = session.pending
+        if question is not None:
+            question = flow.relabel_question(question, battle, names, active_piece(trace))
         return GameView(
-            flow.GAME, question=session.pending, menu=flow.menu(battle, legal, session.finished),
+            flow.GAME, question=question, menu=flow.menu(battle, legal, session.finished),
             next_action=next_action, next_refusal=refusal, steps=steps,
             trace_length=len(trace), names=names, cards=flow.hero_cards(battle),
             seats=self.seats, can_undo=session.can_undo, can_redo=session.can_redo,
@@ -356,6 +360,14 @@ class Gadget:
             status=flow.status(battle, names),
             idle_key=flow.idle_key(battle, last_action(session)),
             tap_actions=flow.tap_actions(battle, legal) if session.pending is None else {})
+
+
+def active_piece(trace: list[Step]) -> str | None:
+    """The AI piece acting in the trace's last activation."""
+    for step in reversed(trace):
+        if step.kind == "active_character":
+            return step.data.get("piece")
+    return None
 
 
 def last_action(session: Session) -> str | None:
@@ -366,13 +378,17 @@ def last_action(session: Session) -> str | None:
     return None
 
 
-def action_start(session: Session) -> int:
+def action_start(session: Session, first: int = 0) -> int:
     """The trace's length when the current (last) action began: a resumed game shows its steps
     from there. The table gives an input only after reading every step before it, so every
-    step it may not have seen comes after its last input, inside this action."""
+    step it may not have seen comes after its last input, inside this action; but the
+    ``first`` actions of a new game are the gadget's, begun one after the other: while the log
+    holds no more than those, every step is shown again."""
     events = session.events[:session.head]
-    last = next((n for n in range(len(events) - 1, -1, -1) if events[n].kind == "action"), None)
-    if last is None:
+    actions = [n for n, e in enumerate(events) if e.kind == "action"]
+    if not actions or (len(actions) <= first
+                       and not any(e.kind == "answer" for e in events)):
         return 0
+    last = actions[-1]
     return len(fold(session.spec, session.setup, session.dice_at_start,
                     events[:last]).runner.trace)

@@ -53,6 +53,17 @@ HEROES_TITLE = "Heroes' side"  # what the table entered between AI turns
 END_KEYS = {"room_won": "Room won", "party_defeated": "Defeated", "game_over": "Game over"}
 
 
+def _said(value: object, name: Callable[[str], str]) -> str:
+    """A changed value in words: yes / no, a list's items, nothing for none."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "none"
+    if isinstance(value, list | tuple):
+        return ", ".join(str(v) for v in value) if value else "none"
+    return name(value) if isinstance(value, str) else str(value)
+
+
 def _key(word: str, fallback: str) -> str:
     """``word`` as the key word when it fits the key's two lines uncut, else ``fallback``."""
     return word if "~" not in "".join(key_lines(word)[1]) else fallback
@@ -71,7 +82,8 @@ def _heroes_face(step: Step, name: Callable[[str], str]) -> Face | None:
         case "gold":
             return Face(f"+{d['reward']} gold", step.text, title=HEROES_TITLE)
         case "hero_updated":
-            return Face(_key(name(d["hero"]), "Hero changed"), _after(step.text),
+            changes = ", ".join(f"{k} {_said(v, name)}" for k, v in d.items() if k != "hero")
+            return Face(_key(name(d["hero"]), "Hero changed"), changes or step.text,
                         title=HEROES_TITLE)
         case "no_damage":
             return Face("No damage", step.text, title=HEROES_TITLE)
@@ -87,8 +99,8 @@ def _setup_face(step: Step, name: Callable[[str], str]) -> Face | None:
     d = step.data
     match step.kind:
         case "room" | "lord":
-            return Face(_key(_after(step.text), step.kind.capitalize()), step.text,
-                        title=SETUP_TITLE)
+            return Face(_key(_after(step.text).split(" (")[0], step.kind.capitalize()),
+                        step.text, title=SETUP_TITLE)
         case "hero_target":
             return Face(_key(name(d["hero"]), "Hero Target"), step.text, title=SETUP_TITLE)
         case "monster_metre":
@@ -101,6 +113,13 @@ def _setup_face(step: Step, name: Callable[[str], str]) -> Face | None:
             # "3. Orc A (level-1 tile): the spot": the piece big, the spot under it.
             return Face(_key(name(d["piece"]), "Place"), _after(step.text),
                         title=f"Place piece {d['order']}")
+        case "campaign":
+            return Face(_key(str(d["campaign"]).capitalize(), "Campaign"), step.text,
+                        title="Campaign")
+        case "playmat":
+            said = step.text.split(":")[0]
+            return Face(_key(said, "Playmat") if ":" in step.text else "Playmat", step.text,
+                        title=SETUP_TITLE)
         case "campaign_stage":
             return Face(_key(" then ".join(d["rooms"]), f"Stage {d['stage']}"), step.text,
                         title=f"Stage {d['stage']}")

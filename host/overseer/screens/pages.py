@@ -121,15 +121,19 @@ def choice_screen(title: str, labels: tuple[str, ...], cursor: int,
                   done=DONE if ticked is not None else "")
 
 
+NUMBER_KEYS = "CHOICE +1, NEXT -1"  # held: by 5
+
+
 def number_screen(title: str, number: int, low: int, high: int) -> Screen:
-    """A number to set: CHOICE steps it up (held: by 5), wrapping from ``high`` to ``low``."""
-    return Screen(title, (f"{low} to {high}", "CHOICE +1, held +5"), "?", number=number)
+    """A number to set: CHOICE steps it up, NEXT down (held: by 5), wrapping inside
+    ``low`` .. ``high``."""
+    return Screen(title, (f"{low} to {high} (held: 5)", NUMBER_KEYS), "?", number=number)
 
 
 def roll_screen(question: Roll, title: str, face: int | None, rolling: bool) -> Screen:
     """The die to roll: ROLL on the Pico, or the face of the table's own die set with CHOICE."""
     if face is not None:
-        return Screen(title, ("your own die's face", "CHOICE +1, held +5"), "?", number=face)
+        return Screen(title, ("your own die's face", NUMBER_KEYS), "?", number=face)
     key = "Rolling" if rolling else "ROLL"
     rows = wrap(question.purpose)
     room = detail_rows(Screen(title, key=key))
@@ -167,5 +171,8 @@ def menu_screen(labels: tuple[str, ...], cursor: int) -> Screen:
 
 
 def idle_screen(title: str, key: str, status: tuple[str, ...]) -> Screen:
+    """Between actions: the key word over the status lines (each wrapped; what does not fit
+    is left out)."""
     room = detail_rows(Screen(title, key=key))
-    return Screen(title, tuple(status[:room]), "", key=key)
+    rows = [row for line in status for row in wrap(line)]
+    return Screen(title, tuple(rows[:room]), "", key=key)

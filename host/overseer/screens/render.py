@@ -188,9 +188,10 @@ def _number(ink: ImageDraw.ImageDraw, screen: Screen, y: int) -> int:
     x = (WIDTH - width) // 2
     ink.rectangle((x - 8, y, x + width + 7, y + 25), outline=1)
     ink.text((x, y + 1), text, font=face("12x24"), fill=1)
-    # an up arrow at the box's right: CHOICE steps the number up
+    # arrows at the box's right: CHOICE steps the number up, NEXT down
     ax = x + width + 12
-    ink.polygon([(ax, y + 16), (ax + 6, y + 16), (ax + 3, y + 10)], fill=1)
+    ink.polygon([(ax, y + 11), (ax + 6, y + 11), (ax + 3, y + 5)], fill=1)
+    ink.polygon([(ax, y + 15), (ax + 6, y + 15), (ax + 3, y + 21)], fill=1)
     return y + 28
 
 

@@ -1,0 +1,292 @@
+"""A Catacombs game at the table, played on the real Gadget by pressing its buttons: the screens
+of every stage of the flow, for docs/gadget.md (``scripts/gadget_pictures`` draws them).
+
+``Table`` is a table at a gadget: it puts presses and taps into the Gadget's inbox, takes them
+one at a time and keeps every screen the glass showed (the tests drive the Gadget with it too).
+
+    python -m overseer.app.tour [OUTDIR]    (scripts/gadget_pictures: docs/img)
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from overseer.app.events import Button, Press, Tap
+from overseer.app.shell import Gadget
+from overseer.app.sim import MemoryGlass, SimLeds
+from overseer.screens.render import Screen, render
+from overseer.screens.shots import save
+from overseer.session.session import Session
+
+OK, CHOICE, NEXT, BACK = Button.OK, Button.CHOICE, Button.NEXT, Button.BACK
+SEED = 11
+
+
+class Table:
+    """The table at a Gadget on ``store`` (MemoryGlass, SimLeds, the given dice)."""
+
+    def __init__(self, store: Path, seed: int = SEED, dice=None, game_id: int | None = None
+                 ) -> None:
+        self.glass, self.leds = MemoryGlass(), SimLeds()
+        self.gadget = Gadget(store, self.glass, self.leds, dice=dice, seed=seed)
+        self.shown: list[Screen] = []
+        self.gadget.open(game_id)
+        self._note()
+
+    @property
+    def screen(self) -> Screen:
+        assert self.gadget.screen is not None
+        return self.gadget.screen
+
+    @property
+    def session(self) -> Session:
+        """The game being played (there is one once the new game's questions are answered)."""
+        session = self.gadget.session
+        if session is None:
+            raise AssertionError("no game yet: the new game's questions are on the glass")
+        return session
+
+    def _note(self) -> None:
+        if not self.shown or self.shown[-1] != self.gadget.screen:
+            self.shown.append(self.screen)
+
+    def _take(self) -> None:
+        while self.gadget.step(0):
+            self._note()
+
+    def press(self, button: Button, long: bool = False, times: int = 1) -> Screen:
+        for _ in range(times):
+            self.gadget.inbox.put(Press(button, long))
+            self._take()
+        return self.screen
+
+    def tap(self, kind: str, card: str, game: str = "catacombs") -> Screen:
+        self.gadget.inbox.put(Tap(game, kind, card))
+        self._take()
+        return self.screen
+
+    def pick(self, label: str) -> Screen:
+        """CHOICE until ``label`` is under the cursor, then OK."""
+        rows = self.screen.rows
+        if label not in rows:
+            raise AssertionError(f"{label!r} not in {rows} ({self.screen.title})")
+        for _ in range(len(rows)):
+            if self.screen.rows[self.screen.cursor] == label:
+                return self.press(OK)
+            self.press(CHOICE)
+        raise AssertionError(f"the cursor never reached {label!r}")
+
+    def number(self, value: int) -> Screen:
+        """Step the number on the glass to ``value`` (CHOICE up, NEXT down), then OK."""
+        if self.screen.number is None:
+            raise AssertionError(f"no number on the glass: {self.screen}")
+        while self.screen.number != value:
+            self.press(CHOICE if self.screen.number < value else NEXT)
+        return self.press(OK)
+
+    def read(self) -> list[Screen]:
+        """OK through the steps (and any message) until a question or the idle screen."""
+        pages = []
+        for _ in range(500):
+            app = self.gadget.app
+            assert app is not None
+            if not (app.reading or app.notice):
+                return pages
+            pages.append(self.screen)
+            self.press(OK)
+        raise AssertionError("the steps never ended")
+
+    def close(self) -> None:
+        self.gadget.close()
+
+
+@dataclass(frozen=True)
+class Shot:
+    name: str
+    caption: str
+    screen: Screen
+
+
+class _Album:
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.shots: list[Shot] = []
+
+    def add(self, name: str, caption: str, screen: Screen | None = None) -> None:
+        self.shots.append(Shot(name, caption, screen or self.table.screen))
+
+    def first(self, pages: list[Screen], key: str, name: str, caption: str) -> None:
+        self.add(name, caption, next(p for p in pages if p.key == key))
+
+
+def _new_game(t: Table, album: _Album) -> None:
+    album.add("new-who", "A new game: who joins the party (or tap a hero's card)")
+    t.tap("hero", "elf")
+    album.add("new-seat", "Each hero's seat: its LED pulses under the cursor")
+    t.pick("Seat 1")
+    album.add("new-health", "Its health, off its card (CHOICE up, NEXT down)")
+    t.number(10)
+    t.pick("Hero 1")
+    t.pick("Seat 3")
+    t.number(8)
+    t.press(CHOICE, long=True)
+    album.add("new-done", "Heroes not in the list join as Hero 1 .. Hero 4; then Done")
+    t.press(OK)
+    album.add("new-los", "The options: line of sight, advanced targeting, tokens, poison")
+    t.press(OK, times=4)
+    album.add("new-dice", "Who rolls the dice: the Pico, the gadget, or the table")
+    t.press(OK)
+    album.add("new-playmats", "The expansion playmats owned (NEXT: none)")
+    t.press(NEXT)
+    t.pick("On")
+    album.add("new-play", "A single room, or a campaign")
+    t.pick("Monstrosity")
+    pages = t.read()
+    album.first(pages, "Monstrosity", "campaign",
+                "The campaign begins (its path, the book's order)")
+    album.add("idle-setup", "Between rooms: OK opens the menu")
+    t.press(OK)
+    album.add("menu-setup", "The menu: the moves the rules allow now, the party, a new game")
+    t.pick("Next stage")
+    album.first(t.read(), "Glaaoth", "stage", "The campaign's stage: its room")
+
+
+def _room(t: Table, album: _Album) -> None:
+    t.press(OK)
+    t.pick("Set up a room")
+    album.add("room-which", "Which Room card: tap it, or choose (long lists in groups)")
+    t.pick("Glaaoth (enter)")
+    album.add("room-enter", "A card the data lacks is entered off the card, monster by monster")
+    t.pick("Infernal .. Phantom")
+    t.pick("Orc")
+    t.number(2)
+    t.pick("Infernal .. Phantom")
+    t.pick("Minotaur")
+    t.number(1)
+    t.pick("Done")
+    t.pick("No")
+    t.number(2)
+    pages = t.read()
+    album.first(pages, "Glaaoth", "setup-room", "The setup: the room...")
+    album.first(pages, "Rune Die 4", "setup-playmat", "... the playmat it rolled ...")
+    album.first(pages, "Elf", "setup-target", "... the Hero Target tiles ...")
+    t.number(2)
+    pages = t.read()
+    album.first(pages, "Orc A", "place", "... and each piece's spot: identical monsters "
+                "lettered (Orc A, Orc B) here and on every later screen")
+    album.add("idle-battle", "The battle: NEXT AI PIECE")
+
+
+def _battle(t: Table, album: _Album) -> None:
+    t.press(NEXT)
+    pages = t.read()
+    album.first(pages, "Minotaur", "active", "The active character")
+    album.add("question", "A question the state cannot answer (the seat that answers pulses)")
+    t.press(OK)
+    pages = t.read()
+    album.first(pages, "Elf", "target", "Its target: the Elf's seat LED lights")
+    album.first(pages, "Rush, melee", "sequence", "Its shot sequence")
+    t.press(OK)
+    pages = t.read()
+    album.add("heroes-turn", "The AI piece is done: the heroes' turn")
+    t.press(OK)
+    t.pick("Hit an AI piece")
+    album.add("hit-which", "The heroes' side: which piece was hit...")
+    t.pick("Minotaur")
+    album.add("hit-amount", "... how much ...")
+    t.number(1)
+    album.add("hit-by", "... by whom (a kill pays its gold to that hero)")
+    t.pick("Elf")
+    album.first(t.read(), "Minotaur -1", "hit", "The hit")
+    t.press(OK)
+    t.pick("Hero changed")
+    t.tap("hero", "elf")
+    album.add("hero-what", "A hero's state: what changed, each line with its value now")
+    t.pick("Health 10")
+    t.press(NEXT, times=2)
+    album.add("hero-health", "The new value starts at the current one: health -2 is NEXT NEXT")
+    t.press(OK)
+    t.read()
+    t.press(OK)
+    t.pick("Party")
+    party = t.read()
+    album.add("party", "The party screen: each hero's health, gold, poison...", party[0])
+    album.add("party-ai", "... and the AI pieces left", party[-1])
+
+
+def _end(t: Table, album: _Album, store: Path) -> None:
+    for piece, hero in (("Orc A", "Hero 1"), ("Orc B", "Elf")):
+        t.press(OK)
+        t.pick("Hit an AI piece")
+        t.pick(piece)
+        t.number(1)
+        t.pick(hero)
+        kill = t.read()
+    album.first(kill, "Orc B down", "kill", "A kill...")
+    album.first(kill, "+1 gold", "gold", "... pays its gold")
+    t.press(BACK, long=True)
+    album.add("undone", "BACK held undoes the last press (CHOICE puts it back)")
+    t.press(CHOICE)
+    t.read()
+    t.press(NEXT)
+    t.read()
+    album.add("resume-before", "A question on the glass when the power goes...")
+    t.close()
+    t = Table(store)
+    album.table = t
+    t.read()
+    album.add("resume-after", "... is on the glass again after the restart (its steps first)")
+    while t.session.pending is not None:
+        t.press(OK)
+        t.read()
+    room = t.tap("room", "bholoth-cemetery")
+    album.add("bad-tap", "A card that makes no sense now: said, and nothing changes", room)
+    t.read()
+    t.press(OK)
+    t.pick("Hit an AI piece")  # the Minotaur, the last piece: no need to ask which
+    t.number(1)
+    t.pick("Elf")
+    album.first(t.read(), "Room won", "room-won", "The room is won")
+    t.press(OK)
+    album.add("menu-after", "After the battle: rewards, the next stage, the end")
+    t.pick("Room rewards")
+    album.first(t.read(), "+2 gold", "reward", "The room's reward")
+    t.press(OK)
+    t.pick("End the game")
+    t.read()
+    album.add("game-over", "The game is over")
+    t.press(OK)
+    t.pick("Summary")
+    album.add("summary", "Its summary")
+    t.close()
+
+
+def shots() -> tuple[Shot, ...]:
+    """The tour's screens, in the order of a game."""
+    with tempfile.TemporaryDirectory(prefix="overseer-tour-") as folder:
+        store = Path(folder) / "games.sqlite3"
+        table = Table(store)
+        album = _Album(table)
+        _new_game(table, album)
+        _room(table, album)
+        _battle(table, album)
+        _end(table, album, store)
+    return tuple(album.shots)
+
+
+def main(argv: list[str]) -> int:
+    """Write every screen of the tour as OUTDIR/gadget-NAME.png (4x, for docs/gadget.md)."""
+    outdir = Path(argv[0]) if argv else Path("docs/img")
+    outdir.mkdir(parents=True, exist_ok=True)
+    made = shots()
+    for shot in made:
+        save(render(shot.screen), outdir / f"gadget-{shot.name}.png")
+    print(f"{len(made)} pictures written to {outdir}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,320 @@
+"""A whole Catacombs game at the table, through the Gadget's inbox with the five buttons and
+card taps (MemoryGlass, SimLeds, the gadget's seeded dice and tokens): a new game of two heroes
+and the Monstrosity campaign, its first room entered off the card, set up and placed, two
+rounds with questions and the heroes' side (a hit, kills paying gold), undo and redo, a restart
+in the middle that shows the last screen again, the end of the battle, rewards, the
+campaign's second room, the end of the game. Then bad input at the table."""
+
+from __future__ import annotations
+
+from overseer.app.events import Button, Die, Rolled
+from overseer.app.tour import Table as Driver
+from overseer.rules.procedure import ChooseSome, DrawToken, Roll
+from overseer.screens.render import Screen
+
+OK, CHOICE, NEXT, BACK = Button.OK, Button.CHOICE, Button.NEXT, Button.BACK
+SEED = 11
+IDLE_KEYS = {"Set up", "Battle", "Heroes' turn", "Room won", "Game over"}
+
+
+def kind(screen: Screen) -> str:
+    """What a screen is: a question, the menu, a message, the idle screen, or a step."""
+    if screen.mark == "?":
+        return "question"
+    if screen.title == "Menu":
+        return "menu"
+    if screen.inverse_key:
+        return "notice"
+    if screen.key in IDLE_KEYS and screen.page is None and (
+            screen.lines[:1] in (("NEXT: next AI piece",), ("OK: the menu",))
+            or screen.key == "Game over"):
+        return "idle"
+    return "step"
+
+
+def keys(pages: list[Screen]) -> list[str]:
+    return [p.key for p in pages if p.key]
+
+
+def answer(table: Driver) -> str:
+    """The table's answer to the rules' question on the glass: the first option, yes, the
+    number as it stands; returns the question's key."""
+    question = table.session.pending
+    assert question is not None and kind(table.screen) == "question", table.screen
+    if isinstance(question, ChooseSome):
+        table.press(NEXT)
+    elif isinstance(question, Roll | DrawToken):
+        raise AssertionError(f"the gadget rolls and draws in this game: {question}")
+    else:
+        table.press(OK)
+    return question.key
+
+
+def ai_turn(table: Driver) -> tuple[list[Screen], list[str]]:
+    """NEXT AI PIECE and everything it shows and asks, until the heroes' turn."""
+    table.press(NEXT)
+    pages, asked = [], []
+    while True:
+        pages += table.read()
+        if table.session.pending is None:
+            return pages, asked
+        asked.append(answer(table))
+
+
+def heroes_side(table: Driver, *choices: str, amount: int | None = None) -> list[Screen]:
+    """From the idle screen: the menu, then each choice in turn (and a number)."""
+    table.press(OK)
+    assert kind(table.screen) == "menu"
+    for label in choices:
+        if table.screen.number is not None and amount is not None:
+            table.number(amount)
+        table.pick(label)
+    return table.read()
+
+
+def new_campaign(table: Driver) -> list[Screen]:
+    table.tap("hero", "elf")
+    table.pick("Seat 1")
+    table.number(10)
+    table.pick("Hero 1")
+    table.pick("Seat 3")
+    table.number(8)
+    table.pick("Done")
+    for _ in range(5):  # line of sight open, no advanced targeting, the gadget's tokens,
+        table.press(OK)  # poison cards and dice
+    table.press(NEXT)  # no expansion playmat
+    table.pick("On")  # the Hidden Cave
+    table.pick("Monstrosity")
+    return table.read()
+
+
+def enter_room(table: Driver, room: str, monsters: list[tuple[str, str, int]], spell: str,
+               gold: int) -> None:
+    """Set up a room: the campaign's stage room, its card entered monster by monster."""
+    heroes_side(table, "Set up a room", f"{room} (enter)")
+    for group, monster, count in monsters:
+        table.pick(group)
+        table.pick(monster)
+        table.number(count)
+    table.pick("Done")
+    table.pick(spell)
+    table.number(gold)
+
+
+def test_a_whole_campaign_game_at_the_table(tmp_path):
+    db = tmp_path / "games.db"
+    table = Driver(db, seed=SEED)
+
+    # A new game: the Hidden Cave and the campaign begin it.
+    assert keys(new_campaign(table)) == ["Hidden Cave", "Hidden Cave", "Monstrosity",
+                                         "Campaign Lord"]
+    assert table.screen.key == "Set up"
+    assert table.session.state.adventure.campaign == "monstrosity"
+
+    # The first stage; its room entered off the card; the setup rolls, lays, places.
+    assert keys(heroes_side(table, "Next stage")) == ["Glaaoth"]
+    enter_room(table, "Glaaoth", [("Infernal .. Phantom", "Orc", 2),
+                                  ("Infernal .. Phantom", "Minotaur", 1)], "No", 2)
+    setup = table.read()
+    assert {p.title for p in setup} == {"Setup", "Question"} and keys(setup)[0] == "Glaaoth"
+    assert table.screen.title == "Enter the number"  # vacant runes in the Monster Start Zone
+    table.number(2)
+    placed = [p for p in table.read() if p.title.startswith("Place piece")]
+    assert keys(placed) == ["Minotaur", "Orc A", "Orc B"]  # identical monsters lettered
+    assert all(p.mark == "!" for p in placed if p.key)  # the spots are Overseer's reading
+    assert table.screen.key == "Battle" and table.screen.title == "Glaaoth"
+
+    # Round 1, the Minotaur: it targets the Elf (seat 1 lights), the table answers.
+    pages, asked = ai_turn(table)
+    assert pages[0].key == "Minotaur" and asked == ["closest", "template"]
+    assert "Elf" in keys(pages)
+    assert table.screen.key == "Heroes' turn" and table.leds.modes[1] == "on"
+    # The heroes' side: the Elf hits the Minotaur (health 2) for 1.
+    hit = heroes_side(table, "Hit an AI piece", "Minotaur", "Elf", amount=1)
+    assert keys(hit) == ["Minotaur -1"]
+    assert table.session.state.pieces["minotaur-1"].health == 1
+
+    # Orc A; then Orc B: the gadget restarts while its question is on the glass.
+    pages, asked = ai_turn(table)
+    assert keys(pages)[0] == "Orc A" and asked[0] == "first_by_direction"
+    table.press(NEXT)
+    before, question = table.read(), table.screen
+    assert keys(before)[0] == "Orc B" and kind(question) == "question"
+    table.close()
+    table = Driver(db, seed=SEED)
+    assert table.read() == before and table.screen == question  # the same screens again
+    answer(table)
+    while table.session.pending is not None:
+        table.read()
+        answer(table)
+    table.read()
+
+    # Hero 1 destroys Orc A: its gold; undone (long BACK) and redone (CHOICE).
+    kill = heroes_side(table, "Hit an AI piece", "Orc A", "Hero 1", amount=1)
+    assert keys(kill)[:3] == ["Orc A -1", "Orc A down", "+1 gold"]
+    assert table.session.state.heroes["hero-1"].gold == 1
+    table.press(BACK, long=True)
+    assert table.screen.key == "Undone"
+    assert table.session.state.pieces["orc-1"].alive
+    assert table.session.state.heroes["hero-1"].gold == 0
+    table.press(CHOICE)  # redo
+    table.read()
+    assert not table.session.state.pieces["orc-1"].alive
+    assert table.session.state.heroes["hero-1"].gold == 1
+
+    # Round 2 begins with the next NEXT AI PIECE.
+    pages, _ = ai_turn(table)
+    assert keys(pages)[0] == "Round 2"
+    # The Elf's health, by the form: two presses down from where it stands.
+    health = table.session.state.heroes["elf"].health
+    table.press(OK)
+    table.pick("Hero changed")
+    table.tap("hero", "elf")
+    table.pick(f"Health {health}")
+    assert table.screen.number == health  # the entry starts at the current value
+    table.number(health - 2)
+    assert keys(table.read()) == ["Elf"]
+    assert table.session.state.heroes["elf"].health == health - 2
+
+    # The party screen.
+    party = heroes_side(table, "Party")
+    assert keys(party) == ["Elf", "Hero 1"] and party[-1].title == "AI pieces: health"
+    assert party[-1].lines == ("Minotaur: 1", "Orc B: 1")
+
+    # The Elf destroys the rest: the room is won.
+    heroes_side(table, "Hit an AI piece", "Orc B", "Elf", amount=1)
+    end = heroes_side(table, "Hit an AI piece", "Elf", amount=1)  # the Minotaur, the last
+    assert keys(end)[-1] == "Room won" and end[-1].title == "Battle over"
+    assert table.screen.key == "Room won"
+    menu = heroes_side(table, "Room rewards")
+    assert keys(menu) == ["+2 gold"]
+
+    # The campaign's second room.
+    assert keys(heroes_side(table, "Next stage")) == ["Ehanostha"]
+    enter_room(table, "Ehanostha", [("Venomous .. Zombie", "Zombie", 1)], "Yes", 0)
+    assert keys([p for p in table.read() if p.title.startswith("Place")]) == ["Zombie"]
+    pages, asked = ai_turn(table)
+    assert keys(pages)[0] == "Zombie" and asked
+    end = heroes_side(table, "Hit an AI piece", "Elf", amount=1)
+    assert keys(end)[-1] == "Room won"
+    table.press(OK)
+    table.pick("Room rewards")
+    table.read()
+    table.pick("Elf")  # the Spell card: which hero can use it
+    assert keys(table.read()) == ["Spell card"]
+
+    # The end of the game, and its summary.
+    over = heroes_side(table, "End the game")
+    assert keys(over) == ["Game over"]
+    assert table.screen.key == "Game over" and table.session.finished
+    summary = heroes_side(table, "Summary")
+    assert [p.title for p in summary][:2] == ["Summary", "Summary"]
+    elf = table.session.state.heroes["elf"]
+    assert summary[0].lines[0] == f"Health {elf.health}  Gold 6"
+
+    state = table.session.state_dict()
+    # Gold: the Elf destroyed Orc B (1), the Minotaur (2) and the Zombie (1) and took the
+    # Glaaoth reward (2); Hero 1 destroyed Orc A (1) and took the reward (2).
+    assert {h: v["gold"] for h, v in state["heroes"].items()} == {"elf": 6, "hero-1": 3}
+    adventure = state["adventure"]
+    assert adventure["stage"] == 2 and adventure["spells"] == {"elf": ["a Spell card"]}
+    assert set(adventure["entered"]["rooms"]) == {"glaaoth", "ehanostha"}
+    assert adventure["over"].startswith("the game is over")
+    # Every screen was of a known kind, and no message but the undo's came up.
+    assert {kind(s) for s in table.shown} <= {"question", "menu", "notice", "idle", "step"}
+    assert [s.key for s in table.shown if kind(s) == "notice"] == ["Undone"]  # since restart
+    table.close()
+
+
+def battle(tmp_path, dice: str = "Our own dice") -> Driver:
+    """A single-room game with the table's own dice, its room tapped: the playmat's roll
+    waits on the glass."""
+    table = Driver(tmp_path / "games.db", seed=SEED)
+    table.tap("hero", "elf")
+    table.pick("Seat 1")
+    table.number(10)
+    table.pick("Done")
+    for _ in range(4):
+        table.press(OK)
+    table.pick(dice)
+    table.press(NEXT)
+    table.pick("Off")
+    table.pick("A single room")
+    table.read()
+    return table
+
+
+def test_bad_input_at_the_table_changes_nothing_and_says_why(tmp_path):
+    table = battle(tmp_path)
+    head = table.session.head
+    table.press(BACK, long=True)
+    assert table.screen.key == "No undo" and table.session.head == head
+    table.press(OK)
+    assert table.tap("hero", "elf").key == "No question"  # a hero card begins nothing
+    table.press(OK)
+    assert table.tap("room", "bholoth-cemetery", game="conquest").key == "Wrong game"
+    table.press(OK)
+    table.tap("room", "bholoth-cemetery")
+    table.read()
+    assert isinstance(table.session.pending, Roll) and table.session.pending.die == "rune"
+    head = table.session.head
+    # A face the Rune Die has not, from the Pico: refused, said, nothing changed.
+    table.gadget.inbox.put(Rolled(Die.RUNE, 7, 0))
+    table.gadget.step(0)
+    assert table.screen.key == "Not taken" and "rune face, 1 to 6" in " ".join(
+        table.screen.lines)
+    assert table.session.head == head
+    table.press(OK)
+    # The table's own die: NEXT from no face is the highest, CHOICE then wraps to 1.
+    assert table.press(NEXT).number == 6 and table.press(CHOICE).number == 1
+    table.press(OK)
+    rolled = table.session.events[head]
+    assert rolled.kind == "answer" and rolled.data == {"key": "roll", "value": 1,
+                                                        "source": "table"}
+    table.read()
+    while table.session.pending is not None:
+        answer_setup(table)
+    # A Room card in the middle of a battle: not now, and why.
+    refused = table.tap("room", "bholoth-cemetery")
+    assert refused.key == "Not now" and "battle goes on" in " ".join(refused.lines)
+    table.close()
+
+
+def answer_setup(table: Driver) -> None:
+    """A setup question: a die face (3) or the first answer."""
+    if isinstance(table.session.pending, Roll):
+        table.number(3)
+    else:
+        table.press(OK)
+    table.read()
+
+
+def test_a_token_value_cannot_leave_its_range(tmp_path):
+    """The table's own damage tokens: the value wraps inside 0 .. 9 and the reset icon is
+    asked next; nothing reaches the session before both."""
+    table = Driver(tmp_path / "games.db", seed=SEED)
+    table.tap("hero", "elf")
+    table.pick("Seat 1")
+    table.number(10)
+    table.pick("Done")
+    table.press(OK, times=2)
+    table.pick("Our own")  # damage tokens
+    table.press(OK, times=2)
+    table.press(NEXT)
+    table.pick("Off")
+    table.pick("A single room")
+    table.read()
+    table.tap("room", "bholoth-cemetery")
+    table.read()
+    while table.session.pending is not None:
+        answer_setup(table)
+    table.press(NEXT)
+    while not isinstance(table.session.pending, DrawToken):
+        table.read()
+        table.press(OK)
+    table.read()
+    head = table.session.head
+    assert table.press(NEXT).number == 9 and table.press(CHOICE).number == 0  # wraps
+    table.press(OK)
+    assert table.screen.title == "Reset icon on it?" and table.session.head == head
+    table.close()

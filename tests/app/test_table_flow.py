@@ -1,0 +1,222 @@
+"""Catacombs at the table (app/catacombs.py): identical monsters lettered in every sentence,
+the forms' questions and the actions they make, the new game's questions, long lists in two
+steps, the heroes' data."""
+
+from __future__ import annotations
+
+import pytest
+
+from overseer import games
+from overseer.app import catacombs as flow
+from overseer.app.local import Local
+from overseer.data import DataError
+from overseer.rules.procedure import AnswerError, ChooseOne, ChooseSome, EnterNumber, Step
+
+SETUP = {"heroes": [{"id": "elf", "name": "Elf", "health": 7, "gold": 2, "poison": [2, 3]},
+                    {"id": "hero-1", "name": "Hero 1"},
+                    {"id": "mount-1", "name": "Mount 1", "kind": "mount"}],
+         "pieces": [{"id": "orc-1", "card": "Orc"}, {"id": "orc-2", "card": "Orc"},
+                    {"id": "swamp-orc-1", "card": "Swamp Orc"},
+                    {"id": "rat-1", "card": "Sewer Rat"}]}
+
+
+def battle():
+    return games.CATACOMBS.build(SETUP)
+
+
+def options(local: Local) -> tuple[str, ...]:
+    """The options of the local procedure's question (a list to choose from)."""
+    assert local.ask is not None
+    question = asked(local).question
+    assert isinstance(question, ChooseOne | ChooseSome)
+    return question.options
+
+
+def asked(local: Local):
+    assert local.ask is not None
+    return local.ask
+
+
+def run(make, *answers) -> Local:
+    local = Local(make, "test", leaves=True)
+    for value in answers:
+        local.answer(value)
+    return local
+
+
+def test_identical_monsters_get_letters_and_others_keep_their_names():
+    names = flow.labels(battle())
+    assert (names["orc-1"], names["orc-2"]) == ("Orc A", "Orc B")
+    assert names["swamp-orc-1"] == "Swamp Orc" and names["rat-1"] == "Sewer Rat"
+    assert names["elf"] == "Elf"
+    assert [flow.letter(n) for n in (0, 25, 26, 27)] == ["A", "Z", "AA", "AB"]
+
+
+@pytest.mark.parametrize(("text", "data", "said"), [
+    ("Orc (orc-2) acts now", {"piece": "orc-2"}, "Orc B acts now"),
+    ("2. Orc (orc-1, level-1 tile): behind obstacle 1", {"piece": "orc-1"},
+     "2. Orc A (level-1 tile): behind obstacle 1"),
+    ("Orc's melee misses Elf (zero token)", {"piece": "orc-1"},
+     "Orc A's melee misses Elf (zero token)"),
+    ("Orc loses 1 health; Swamp Orc looks on", {"piece": "orc-2"},
+     "Orc B loses 1 health; Swamp Orc looks on"),
+    ("Sewer Rat (rat-1) targets Elf", {"piece": "rat-1", "target": "elf"},
+     "Sewer Rat targets Elf"),
+    ("Is Elf (elf) at the edge?", {}, "Is Elf at the edge?"),
+    ("orc-1, orc-2 still on the playmat", {}, "Orc A, Orc B still on the playmat"),
+    ("Orc and Orc", {"piece": "orc-1", "target": "orc-2"}, "Orc and Orc"),  # which is which?
+])
+def test_a_sentence_names_each_piece_as_the_table_knows_it(text, data, said):
+    state = battle()
+    step = Step("x", "rule", text, data)
+    assert flow.relabel(step, state, flow.labels(state)).text == said
+    assert step.text == text  # the trace keeps its own words
+
+
+def test_a_question_is_relabelled_but_answered_with_the_rules_ids():
+    state = battle()
+    question = ChooseOne("Which of Orc (orc-1), Orc (orc-2) comes first?", ("orc-1", "orc-2"),
+                         "first_by_direction")
+    shown = flow.relabel_question(question, state, flow.labels(state))
+    assert isinstance(shown, ChooseOne)
+    assert shown.prompt == "Which of Orc A, Orc B comes first?"
+    assert shown.options == question.options and shown.key == question.key
+    template = flow.relabel_question(
+        ChooseOne("Does the template over Orc cover Elf?", ("yes",), "t"), state,
+        flow.labels(state), active="orc-2")
+    assert isinstance(template, ChooseOne)
+    assert template.prompt == "Does the template over Orc B cover Elf?"
+
+
+def update(*answers):
+    state = battle()
+    return run(lambda: flow.update_hero_form(state, flow.labels(state)), *answers)
+
+
+def test_update_hero_health_starts_at_its_value():
+    local = update("elf", "health")
+    assert isinstance(asked(local).question, EnterNumber) and asked(local).start == 7
+    local.answer(5)
+    assert local.result == {"do": "update_hero", "hero": "elf", "health": 5}
+
+
+def test_update_hero_lists_what_can_change_with_the_values_now():
+    assert asked(update()).cards == {("hero", "elf"): "elf"}  # its card answers "Which hero?"
+    local = update("elf")
+    assert asked(local).names == {
+        "health": "Health 7", "gold": "Gold 2", "poison": "Poison 2", "items": "Items 0",
+        "frozen": "Frozen: no", "reckless": "Reckless: no", "stunned": "Stunned: no",
+        "riding": "Rides: no", "away": "Teleported"}
+
+
+@pytest.mark.parametrize(("answers", "change"), [
+    (("elf", "stunned"), {"stunned": True}),
+    (("elf", "away"), {"away": "teleported"}),
+    (("elf", "riding", "mount-1"), {"riding": "mount-1"}),
+    (("elf", "items", 2), {"items": ["Item 1", "Item 2"]}),
+    (("elf", "poison", "add", 4), {"poison": [2, 3, 4]}),
+    (("elf", "poison", "drop", "card-0"), {"poison": [3]}),
+    (("hero-1", "gold", 9), {"gold": 9}),
+])
+def test_update_hero_makes_one_change(answers, change):
+    assert update(*answers).result == {"do": "update_hero", "hero": answers[0], **change}
+
+
+def test_update_hero_refuses_a_value_out_of_range_and_moves_nothing():
+    local = update("elf", "health")
+    with pytest.raises(AnswerError):
+        local.answer(31)
+    assert not local.done and local.answers == ["elf", "health"]
+    assert local.back() and asked(local).question.key == "form_change"
+
+
+def test_a_long_list_comes_in_groups_and_a_tap_answers_either_step():
+    rooms = tuple(f"room-{n:02}" for n in range(20))
+    names = {o: f"Room {n:02}" for n, o in enumerate(rooms)}
+    local = run(lambda: flow.choose("Which?", rooms, "k", names, {("room", "x"): "room-13"},
+                                    first=("stage",)))
+    assert options(local) == ("stage", "group-0", "group-1", "group-2")
+    assert asked(local).names["group-1"] == "Room .. Room"
+    local.answer("group-1")
+    assert options(local) == rooms[8:16]
+    local.answer("room-09")
+    assert local.result == "room-09"
+    tapped = run(lambda: flow.choose("Which?", rooms, "k", names, {("room", "x"): "room-13"}))
+    assert tapped.tap("room", "x") and tapped.result == "room-13"
+
+
+def pick_in_group(local: Local, option: str) -> None:
+    """Answer the group question with the group that holds ``option``, then ``option``."""
+    for group in options(local):
+        if not group.startswith("group-"):
+            continue
+        local.answer(group)
+        if option in options(local):
+            local.answer(option)
+            return
+        local.back()
+    raise AssertionError(f"no group holds {option}")
+
+
+def test_a_room_card_the_data_lacks_is_entered_off_the_card():
+    state = battle()
+    local = run(lambda: flow.enter_room_card(state, "Glaaoth"), "Level 1 Monster Group", 1)
+    assert options(local)[:2] == ("done", "Level 1 Monster Group")
+    pick_in_group(local, "Orc")
+    for value in (2, "done", "yes", 3):
+        local.answer(value)
+    assert local.done and local.result == {"level1": ["1 x Level 1 Monster Group", "2 x Orc"],
+                                           "reward_spell": True, "reward_gold": 3}
+
+
+def test_the_new_game_questions_make_the_setup_the_seats_and_the_first_actions():
+    answers = ["elf", "seat-2", 9, "hero-1", "seat-4", 8, "companion", "familiar", "hero-1",
+               3, "done", "blocked", "on", "table", "gadget", "table", ("d12-5",), "on",
+               "pharaoh"]
+    new = run(lambda: flow.wizard((1, 2, 3, 4), pico=True), *answers).result
+    assert new.setup["setup"]["heroes"] == [
+        {"id": "elf", "name": "Elf", "kind": "hero", "health": 9},
+        {"id": "hero-1", "name": "Hero 1", "kind": "hero", "health": 8},
+        {"id": "familiar-1", "name": "Familiar 1", "kind": "familiar", "health": 3}]
+    assert new.seats == {"elf": 2, "hero-1": 4, "familiar-1": 4}  # the familiar's owner's
+    assert new.setup["setup"]["options"] == {
+        "los_blocked": True, "advanced_targeting": True, "physical_tokens": True,
+        "physical_poison": False}
+    assert new.setup["setup"]["owned_playmats"] == ["d12-5"]
+    assert new.dice == "table"
+    assert new.first == ({"do": "hidden_cave_setup"},
+                         {"do": "campaign_start", "campaign": "pharaoh"})
+    games.CATACOMBS.build(new.setup["setup"])  # the rules build it
+
+
+def test_the_party_has_at_most_four_heroes():
+    answers = []
+    for n in range(1, 5):
+        answers += [f"hero-{n}"] + ([f"seat-{n}"] if n < 4 else []) + [10]
+    local = run(lambda: flow.wizard((1, 2, 3, 4), pico=False), *answers)
+    assert options(local) == ("companion", "done")
+
+
+def test_heroes_come_from_the_data_with_their_source(tmp_path):
+    listed = flow.heroes()
+    assert {"elf", "ulom", "yilleph"} <= set(listed)
+    assert all(r["source"].startswith("000_") and r["verified"] for r in listed.values())
+    (tmp_path / "heroes.toml").write_text('[[hero]]\nid = "x"\nname = "X"\nkind = "wizard"\n'
+                                          'side = "base"\nsource = "s"\nverified = false\n')
+    with pytest.raises(DataError, match="heroes.toml:4: record hero 'x', field 'kind'"):
+        flow.heroes(tmp_path)
+
+
+def test_a_tapped_room_or_lord_card_begins_its_setup_when_it_can():
+    state = games.CATACOMBS.build({"heroes": SETUP["heroes"][:1]})
+    legal = games.CATACOMBS.legal_actions(state)
+    taps = flow.tap_actions(state, legal)
+    assert taps[("room", "bholoth-cemetery")] == {"do": "setup_room",
+                                                  "room": "bholoth-cemetery"}
+    assert "Mercenary icons" in taps[("room", "the-outer-bailey")]
+    assert taps[("lord", "phoshar-the-dragon")] == {"do": "choose_lord",
+                                                    "lord": "phoshar-the-dragon"}
+    fighting = battle()
+    refused = flow.tap_actions(fighting, games.CATACOMBS.legal_actions(fighting))
+    assert refused[("room", "bholoth-cemetery")] == ("the battle goes on: a room is set up "
+                                                     "between battles")
