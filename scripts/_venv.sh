@@ -1,5 +1,7 @@
-# Sourced by scripts/run and scripts/test: make .venv and install the project into it
-# (editable, with the test extras) whenever pyproject.toml changed since the last install.
+# Sourced by scripts/run and scripts/test: make .venv and install the project into it (editable)
+# whenever pyproject.toml changed since the last install. scripts/run installs what playing
+# needs; scripts/test sets OVERSEER_EXTRAS=test and adds the test tools. One stamp per kind of
+# install: .overseer-play and .overseer-test hold the pyproject.toml they were made from.
 set -eu
 # nfcpy (the NFC reader's driver) needs libusb-1.0 from Debian: install it when it is missing
 # (as root, e.g. on CI), else say how.
@@ -14,15 +16,29 @@ fi
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 venv="${OVERSEER_VENV:-$root/.venv}"
 py="${PYTHON:-python3}"
-if [ ! -x "$venv/bin/python" ]; then
-  "$py" -m venv "$venv"
-fi
-stamp="$venv/.overseer-installed"
+extras="${OVERSEER_EXTRAS:-}"
 want=$(sha256sum "$root/pyproject.toml" | cut -d' ' -f1)
-if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
-  "$venv/bin/python" -m pip install -q --upgrade pip >/dev/null
-  "$venv/bin/python" -m pip install -q -e "$root[test]"
-  echo "$want" > "$stamp"
+
+fresh() {  # fresh KIND: that install was made from this pyproject.toml
+  [ -f "$venv/.overseer-$1" ] && [ "$(cat "$venv/.overseer-$1")" = "$want" ]
+}
+
+if [ -n "$extras" ]; then
+  kind=$extras spec="$root[$extras]" what="Overseer and its $extras tools"
+else
+  kind=play spec="$root" what="Overseer (what playing needs)"
+fi
+if ! fresh "$kind" && ! { [ "$kind" = play ] && fresh test; }; then
+  echo "overseer: installing $what into $venv; the first time takes a minute or two..." >&2
+  if [ ! -x "$venv/bin/python" ]; then
+    "$py" -m venv "$venv"
+  fi
+  "$venv/bin/python" -m pip install -qq --disable-pip-version-check -e "$spec"
+  echo "$want" > "$venv/.overseer-$kind"
+  if [ "$kind" = test ]; then
+    echo "$want" > "$venv/.overseer-play"  # the test install holds everything playing needs
+  fi
+  echo "overseer: installed; starting" >&2
 fi
 export PATH="$venv/bin:$PATH"
 cd "$root"

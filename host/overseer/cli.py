@@ -1,10 +1,41 @@
-"""The `overseer` command line. With no command (or `play`) it plays in the terminal."""
+"""The `overseer` command line. With no command (or `play`) it plays: the virtual gadget in this
+terminal (the real firmware on a virtual Pico), or with `--plain` the line mode."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from overseer.data import DataError
+
+if TYPE_CHECKING:
+    from overseer.session.session import Session
+    from overseer.sim.box import VirtualBox
+    from overseer.sim.running import Running
+
+# The modules are imported where they are needed: the simulator powers its virtual Pico on
+# first, so that the firmware boots while the rest loads.
+
+
+def play_errors() -> tuple[type[Exception], ...]:
+    """What a play command reports as a message (the game stays as it was)."""
+    from overseer.scenario import ScenarioError
+    from overseer.session.lock import StoreInUse
+    from overseer.session.paths import ConfigError
+    from overseer.session.session import LogError, SessionError
+    from overseer.session.store import StoreError
+    from overseer.sim.box import BoardError
+    from overseer.sim.opening import OptionError
+    return (ScenarioError, StoreError, LogError, SessionError, ConfigError, StoreInUse,
+            OptionError, BoardError, NoTerminal)
+
+
+class NoTerminal(Exception):
+    """The simulator was started without a terminal."""
 
 
 def cmd_scenario(args: argparse.Namespace) -> int:
@@ -30,6 +61,103 @@ def cmd_scenario(args: argparse.Namespace) -> int:
     return 0
 
 
+# --------------------------------------------------------------------------- play
+
+
+def play_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="overseer play", description="Play the gadget: the last unfinished game, or a new "
+        "one (its questions on the glass). The options marked 'new game' apply only with "
+        "--new or when there is no game to go on with.")
+    parser.add_argument("--new", action="store_true", help="start a new game, do not resume")
+    parser.add_argument("--setup", metavar="FILE",
+                        help="new game: from a scenario-shaped setup file (docs/scenarios.md)")
+    parser.add_argument("--seed", type=int, help="new game: the seed of the gadget's chance")
+    parser.add_argument("--dice", choices=("pico", "seeded", "table"),
+                        help="new game with --setup: who rolls, the Pico on ROLL (the "
+                             "default), the gadget unseen (seeded), or the table's own dice")
+    parser.add_argument("--tokens", choices=("gadget", "physical"),
+                        help="new game with --setup: who draws damage tokens and poison "
+                             "cards, the gadget from its (unverified) data, or the table")
+    parser.add_argument("--plain", action="store_true",
+                        help="the line mode, for scripts and screen readers")
+    parser.add_argument("--db", metavar="FILE", help="the game store (see docs/session.md)")
+    return parser
+
+
+def cmd_play(argv: list[str]) -> int:
+    args = play_parser().parse_args(argv)
+    args.game_id = None
+    box = None if args.plain else power_on()
+    try:
+        from overseer.session.paths import store_path
+        from overseer.session.store import Store
+        from overseer.sim import opening
+
+        path = store_path(args.db)
+        with Store(path) as store:
+            if store.notice:
+                print(f"overseer: {store.notice}", file=sys.stderr)
+            game_id = opening.choose_game(store, args)
+        code, box = play(path, game_id, args, box), None
+        return code
+    except play_errors() as err:
+        print(f"overseer: {err}", file=sys.stderr)
+        return 2
+    finally:
+        if box is not None:
+            box.close()
+
+
+def power_on() -> VirtualBox:
+    """The virtual Pico, booting (NoTerminal when there is no terminal to play in)."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise NoTerminal("the simulator needs a terminal; --plain plays line by line (for "
+                         "scripts and screen readers)")
+    from overseer.sim.box import VirtualBox
+
+    box = VirtualBox()
+    box.power_on()
+    return box
+
+
+def play_session(session: Session, args: argparse.Namespace) -> int:
+    """``games resume``: play that game on."""
+    box = None if args.plain else power_on()
+    return play(session.store.path, session.id, args, box)
+
+
+def play(path: Path, game_id: int | None, args: argparse.Namespace,
+         box: VirtualBox | None) -> int:
+    """Game ``game_id`` (None: the gadget asks a new game's questions) in the simulator on
+    ``box``, or in the line mode (no box)."""
+    seed = getattr(args, "seed", None)
+    if box is None:
+        from overseer.sim.plain import run_plain
+        return run_plain(path, game_id, seed, sys.stdin, sys.stdout)
+    from overseer.sim.app import run
+    return run(simulator(path, game_id, seed, box))
+
+
+def simulator(path: Path, game_id: int | None, seed: int | None,
+              box: VirtualBox | None = None) -> Running:
+    """The gadget on the virtual box (powered on here when ``box`` is None); the box is
+    closed if the gadget cannot start."""
+    if box is None:
+        from overseer.sim.box import VirtualBox
+        box = VirtualBox()
+        box.power_on()
+    try:
+        from overseer.sim.running import Running
+        return Running(path, game_id, seed, box)
+    except BaseException:
+        box.close()
+        raise
+
+
+# --------------------------------------------------------------------------- the command
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="overseer", description=__doc__)
     sub = parser.add_subparsers(dest="command")
@@ -42,10 +170,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_scenario)
     from overseer.session import commands as session_commands
 
-    session_commands.add(sub)
+    session_commands.add(sub, play_session)
     add_tags(sub)
     add_doctor(sub)
-    sub.add_parser("play", help="play in the terminal (the default; `overseer play --help`)",
+    sub.add_parser("play", help="play the gadget (the default; `overseer play --help`)",
                    add_help=False)
     return parser
 
@@ -68,16 +196,38 @@ def run_doctor(argv: list[str]) -> int:
     return doctor_main(argv)
 
 
-def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
+def dispatch(argv: list[str]) -> int:
     if argv[:1] == ["doctor"]:
         return run_doctor(argv[1:])
     if not argv or argv[0] == "play" or (argv[0].startswith("-") and argv[0] not in
                                          ("-h", "--help")):
-        from overseer.terminal import main as terminal_main
-        return terminal_main(argv[1:] if argv and argv[0] == "play" else argv)
+        return cmd_play(argv[1:] if argv and argv[0] == "play" else argv)
     args = build_parser().parse_args(argv)
     return args.func(args)
+
+
+def _quiet_stdout() -> None:
+    """After a broken pipe (``| head``): no second error when Python flushes at exit."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        return dispatch(argv)
+    except KeyboardInterrupt:
+        print("\noverseer: stopped; every step taken is saved", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        _quiet_stdout()
+        return 0
+    except DataError as err:
+        print(f"overseer: {err}", file=sys.stderr)
+        return 2
+    except NoTerminal as err:
+        print(f"overseer: {err}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

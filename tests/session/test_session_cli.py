@@ -34,9 +34,10 @@ def _run(capsys, *argv: str) -> tuple[int, list, str]:
 
 
 def test_list_resume_export_import_replay_delete(db, tmp_path, capsys):
-    code, games, _ = _run(capsys, "games", "list", "--db", str(db))
+    code, games, _ = _run(capsys, "games", "list", "--json", "--db", str(db))
     assert code == 0 and [g["game"] for g in games] == ["conquest", "catacombs"]
-    code, [resumed], _ = _run(capsys, "games", "resume", "--db", str(db), "--game", "catacombs")
+    code, [resumed], _ = _run(capsys, "games", "resume", "--json", "--db", str(db), "--game",
+                              "catacombs")
     assert resumed["id"] == games[1]["id"] and resumed["events"] == games[1]["events"]
     assert "heroes" in resumed["state"] and resumed["can_undo"]
     out = tmp_path / "cat.json"
@@ -50,7 +51,8 @@ def test_list_resume_export_import_replay_delete(db, tmp_path, capsys):
     assert code == 0 and imported["imported"] not in {g["id"] for g in games}
     code, [gone], _ = _run(capsys, "games", "delete", str(games[0]["id"]), "--db", str(db))
     assert gone == {"deleted": games[0]["id"]}
-    code, games, _ = _run(capsys, "games", "list", "--db", str(db), "--game", "conquest")
+    code, games, _ = _run(capsys, "games", "list", "--json", "--db", str(db), "--game",
+                          "conquest")
     assert games == []
 
 
@@ -69,7 +71,8 @@ def test_errors_are_clear_and_change_nothing(db, tmp_path, capsys):
     assert code == 2 and "truncated?" in err
     code, _, err = _run(capsys, "replay", str(bad))
     assert code == 2 and err.startswith("overseer replay: ") and "truncated?" in err
-    code, _, err = _run(capsys, "games", "resume", "--db", str(db), "--game", "conquest")
+    code, _, err = _run(capsys, "games", "resume", "--json", "--db", str(db), "--game",
+                        "conquest")
     assert code == 0
     assert _saved(db) == before
 
@@ -77,7 +80,7 @@ def test_errors_are_clear_and_change_nothing(db, tmp_path, capsys):
 def test_a_damaged_store_is_reported_on_the_command_line(tmp_path, capsys):
     path = tmp_path / "games.sqlite3"
     path.write_bytes(b"garbage" * 200)
-    code, games, err = _run(capsys, "games", "list", "--db", str(path))
+    code, games, err = _run(capsys, "games", "list", "--json", "--db", str(path))
     assert code == 0 and games == []
     assert "could not be used (not an SQLite database); it was kept as" in err
 

@@ -1,5 +1,10 @@
 """The session's command-line commands: ``overseer replay FILE`` and
-``overseer games list|resume|delete|export|import`` (``--db`` picks the store file)."""
+``overseer games list|resume|delete|export|import`` (``--db`` picks the store file).
+
+``games list`` prints a table a person reads (``--json``: one object a line, for scripts);
+``games resume ID`` plays game ID on (the simulator, or ``--plain`` the line mode; ``--json``
+prints where it stands instead).
+"""
 
 from __future__ import annotations
 
@@ -7,13 +12,15 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
+from datetime import datetime
+from typing import Any
 
 from overseer.games import GAMES
 from overseer.rules.procedure import describe
 from overseer.session.export import ExportError, import_game, replay, write_export
 from overseer.session.paths import ConfigError, store_path
 from overseer.session.session import LogError, Session, SessionError
-from overseer.session.store import Store, StoreError
+from overseer.session.store import GameInfo, Store, StoreError
 
 ERRORS = (StoreError, ExportError, LogError, SessionError, ConfigError)
 
@@ -43,22 +50,83 @@ def _with_store(action: Callable[[Store, argparse.Namespace], None]):
                 action(store, args)
         except ERRORS as err:
             return _fail(f"games {args.games_command}", err)
-        return 0
+        return getattr(args, "exit_code", 0)
     return run
 
 
+COLUMNS: tuple[str, ...] = ("id", "game", "title", "heroes", "round", "last played", "")
+
+
+def summary(store: Store, info: GameInfo) -> dict[str, Any]:
+    """What ``games list`` shows of a game: its title, heroes (or players) and round, from
+    its setup and its log folded; a log that no longer folds says so instead."""
+    title = info.setup.get("title") or ""
+    try:
+        state = Session(store, info, store.events(info.id)).state
+    except (LogError, SessionError) as err:
+        return {"title": title, "heroes": [], "round": None, "problem": str(err)}
+    people = getattr(state, "heroes", None) or getattr(state, "players", None) or {}
+    names = [getattr(v, "name", k) for k, v in people.items()]
+    return {"title": title, "heroes": names, "round": getattr(state, "round", None)}
+
+
+def _when(stamp: str) -> str:
+    """A store time (UTC) as local time, to the minute."""
+    try:
+        moment = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    except ValueError:
+        return stamp
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[:width - 1] + "~"
+
+
+def table(rows: list[tuple[str, ...]]) -> list[str]:
+    """Rows as aligned columns (the last one free), the header first."""
+    widths = [max(len(row[n]) for row in rows) for n in range(len(rows[0]) - 1)]
+    return ["  ".join([*(cell.ljust(w) for cell, w in zip(row[:-1], widths, strict=True)),
+                       row[-1]]).rstrip() for row in rows]
+
+
 def _list(store: Store, args: argparse.Namespace) -> None:
-    for info in store.games(args.game):
-        print(json.dumps(info.as_dict()))
+    infos = store.games(args.game)
+    if args.json:
+        for info in infos:
+            print(json.dumps({**info.as_dict(), **summary(store, info)}))
+        return
+    if not infos:
+        print("No saved games." + ("" if args.game else " `overseer` starts one."))
+        return
+    rows: list[tuple[str, ...]] = [COLUMNS]
+    for info in infos:
+        about = summary(store, info)
+        state = "finished" if info.finished else "in play"
+        if "problem" in about:
+            state = "does not replay: " + about["problem"]
+        rows.append((str(info.id), info.game, _cut(about["title"], 32),
+                     _cut(", ".join(about["heroes"]), 24),
+                     "-" if about["round"] is None else str(about["round"]),
+                     _when(info.updated), state))
+    print("\n".join(table(rows)))
+
+
+def resumed(store: Store, game_id: int | None, game: str) -> Session:
+    """Game ``game_id``, or the last unfinished game of type ``game``, restored."""
+    if game_id is not None:
+        return Session.resume(store, game_id)
+    session = Session.resume_last(store, game)
+    if session is None:
+        raise SessionError(f"no unfinished {game} game to resume")
+    return session
 
 
 def _resume(store: Store, args: argparse.Namespace) -> None:
-    if args.id is not None:
-        session = Session.resume(store, args.id)
-    else:
-        session = Session.resume_last(store, args.game)
-        if session is None:
-            raise SessionError(f"no unfinished {args.game} game to resume")
+    session = resumed(store, args.id, args.game)
+    if not args.json:
+        args.exit_code = args.play(session, args)  # the simulator, or the line mode
+        return
     pending = session.pending
     print(json.dumps({**store.game(session.id).as_dict(), "state": session.state_dict(),
                       "question": None if pending is None else describe(pending),
@@ -79,8 +147,12 @@ def _import(store: Store, args: argparse.Namespace) -> None:
     print(json.dumps({"imported": import_game(store, args.file), "store": str(store.path)}))
 
 
-def add(sub: argparse._SubParsersAction) -> None:
-    """Add ``replay`` and ``games`` to the ``overseer`` command line."""
+Play = Callable[[Session, argparse.Namespace], int]
+
+
+def add(sub: argparse._SubParsersAction, play: Play) -> None:
+    """Add ``replay`` and ``games`` to the ``overseer`` command line; ``play`` plays a game
+    on (``games resume``) and returns the exit status."""
     p = sub.add_parser("replay", help="replay an exported game and print its trace as JSON lines")
     p.add_argument("file")
     p.set_defaults(func=cmd_replay)
@@ -93,12 +165,17 @@ def add(sub: argparse._SubParsersAction) -> None:
     gsub = games.add_subparsers(dest="games_command", required=True)
     p = gsub.add_parser("list", parents=[db], help="saved games, the last played first")
     p.add_argument("--game", choices=list(GAMES))
+    p.add_argument("--json", action="store_true", help="one JSON object a line, for scripts")
     p.set_defaults(func=_with_store(_list))
     p = gsub.add_parser("resume", parents=[db],
-                        help="restore a game (by id, or the last unfinished of a type)")
+                        help="play a saved game on (by id, or the last unfinished of a type)")
     p.add_argument("id", type=int, nargs="?")
     p.add_argument("--game", choices=list(GAMES), default="catacombs")
-    p.set_defaults(func=_with_store(_resume))
+    p.add_argument("--plain", action="store_true",
+                   help="play in the line mode (for scripts and screen readers)")
+    p.add_argument("--json", action="store_true",
+                   help="print where the game stands as JSON instead of playing it")
+    p.set_defaults(func=_with_store(_resume), play=play)
     p = gsub.add_parser("delete", parents=[db], help="delete a saved game")
     p.add_argument("id", type=int)
     p.set_defaults(func=_with_store(_delete))

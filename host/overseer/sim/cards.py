@@ -1,0 +1,87 @@
+"""Every card the virtual reader can be shown: the records of data/, as the reader reports them
+(``Tap(game, kind, card)``).
+
+Catacombs: heroes (data/catacombs/heroes.toml, when the data has it), monsters, rooms and Catacomb
+Lord setup cards; Conquest: its cards (kind ``card``). A card is found by its label, its id or
+its name; anything else is refused with the closest labels.
+"""
+
+from __future__ import annotations
+
+import difflib
+import tomllib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from overseer import games
+from overseer.data import DATA_DIR
+from overseer.rules.conquest.carddata import load_cards
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    game: str
+    kind: str
+    id: str
+    name: str
+
+    @property
+    def label(self) -> str:
+        """What the picker lists: ``monster: Orc (catacombs orc)``."""
+        return f"{self.kind}: {self.name} ({self.game} {self.id})"
+
+
+class UnknownCard(ValueError):
+    """No card by that text; the message names the closest ones."""
+
+
+def _records(table: dict[str, dict], game: str, kind: str) -> list[Card]:
+    """Records indexed by id and by name (both keys): each once."""
+    seen: dict[str, Card] = {}
+    for record in table.values():
+        seen.setdefault(record["id"], Card(game, kind, record["id"], record["name"]))
+    return list(seen.values())
+
+
+def heroes(path: Path | None = None) -> list[Card]:
+    """The hero cards of data/catacombs/heroes.toml; none while the data has no such file."""
+    path = path or DATA_DIR / "catacombs" / "heroes.toml"
+    if not path.exists():
+        return []
+    records = tomllib.loads(path.read_text(encoding="utf-8")).get("hero", [])
+    return [Card("catacombs", "hero", r["id"], r.get("name", r["id"])) for r in records]
+
+
+def catalogue() -> list[Card]:
+    """Every card in data/, Catacombs first, in file order."""
+    conquest = [Card("conquest", "card", c.id, c.title) for c in load_cards().values()]
+    data = games.catacombs_data()
+    return [*heroes(),
+            *_records(data.monsters, "catacombs", "monster"),
+            *_records(data.rooms, "catacombs", "room"),
+            *_records(data.lords, "catacombs", "lord"),
+            *conquest]
+
+
+def find(text: str, cards: Iterable[Card]) -> Card:
+    """The card ``text`` names: its label, or (when only one card answers) its id or name,
+    case and spaces aside. UnknownCard otherwise."""
+    wanted = " ".join(text.split()).lower()
+    if not wanted:
+        raise UnknownCard("type a card's name (Tab completes it)")
+    cards = list(cards)
+    for card in cards:
+        if card.label.lower() == wanted:
+            return card
+    named = [c for c in cards if wanted in (c.id.lower(), c.name.lower())]
+    if len(named) == 1:
+        return named[0]
+    if named:
+        raise UnknownCard(f"{text!r} names {len(named)} cards: "
+                          + "; ".join(c.label for c in named))
+    close = difflib.get_close_matches(wanted, [c.label.lower() for c in cards]
+                                      + [c.name.lower() for c in cards], n=3, cutoff=0.5)
+    by_text = {c.label.lower(): c for c in cards} | {c.name.lower(): c for c in cards}
+    hint = "; did you mean " + " or ".join(repr(by_text[t].label) for t in close) if close else ""
+    raise UnknownCard(f"no card {text!r} in data/{hint}")
