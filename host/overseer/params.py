@@ -14,6 +14,7 @@ import types
 import typing
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, TypeVar
 
 from overseer.keys import suggestion
@@ -118,13 +119,20 @@ def _convert(tp: Any, value: Any) -> tuple[bool, Any]:
     return isinstance(value, tp), value
 
 
+@cache
+def _schema(cls: type) -> tuple[dict[str, Any], list[str]]:
+    """A parameter class's field types and names, read once."""
+    return typing.get_type_hints(cls), [f.name for f in fields(cls)]
+
+
 def from_json(cls: type[P], data: dict[str, Any], move: str) -> P:
     """Build ``cls`` from a JSON object, refusing unknown keys, missing ones and wrong types.
     ``data`` holds the parameters only (no ``do``)."""
     if not isinstance(data, dict):
         raise ParamError(move, "", f"the parameters are an object (got {data!r})")
-    hints = typing.get_type_hints(cls)
-    known = [f.name for f in fields(cls)]
+    hints, known = _schema(cls)
+    if not data and not known:
+        return cls()  # a move without parameters (the common NEXT AI PIECE)
     for key in data:
         if key not in known:
             raise ParamError(move, key, f"unknown key; {suggestion(key, known)}")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from overseer.params import NoParams
-from overseer.rules.catacombs import order, rulebook, shot_choice, shots, targeting
+from overseer.rules.catacombs import end, order, rulebook, shot_choice, shots, targeting
 from overseer.rules.catacombs.kinds import StepKind, TargetKind
 from overseer.rules.catacombs.no_target import no_target
 from overseer.rules.catacombs.state import Battle, Piece
@@ -28,6 +28,7 @@ def next_ai_piece(battle: Battle, params: NoParams) -> Procedure:
     piece = yield from order.next_active(battle)
     battle.acted.append(piece.id)
     yield from activate(battle, piece, "turn", 0)
+    yield from end.said(battle, None)  # a battle goes on before every press
     return piece.id
 
 

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from overseer.rules.catacombs import rulebook
+from overseer.rules.catacombs.kinds import StepKind
 from overseer.rules.catacombs.state import Battle
+from overseer.rules.procedure import Procedure, Step
 
 
 class Outcome(StrEnum):
@@ -16,12 +19,20 @@ class Outcome(StrEnum):
 def outcome(battle: Battle) -> Outcome | None:
     """How the battle on the playmat ended, or ``None`` while it goes on (or before a room is
     set up). Heroes count, not their familiars, allies, mounts or assistants."""
-    heroes = [h for h in battle.heroes.values() if h.kind == "hero"]
-    if heroes and not any(h.alive for h in heroes):
-        return Outcome.PARTY_DEFEATED
-    if battle.pieces and not any(p.alive for p in battle.pieces.values()):
-        return Outcome.ROOM_WON
-    return None
+    # One pass each, no lists: this runs around every action (the benchmark's hot path).
+    hero_seen = False
+    for hero in battle.heroes.values():
+        if hero.kind == "hero":
+            if hero.health > 0:
+                break
+            hero_seen = True
+    else:
+        if hero_seen:
+            return Outcome.PARTY_DEFEATED
+    for piece in battle.pieces.values():
+        if piece.health > 0:
+            return None
+    return Outcome.ROOM_WON if battle.pieces else None
 
 
 def in_battle(battle: Battle) -> bool:
@@ -44,3 +55,10 @@ SAID = {
     Outcome.ROOM_WON: "the room is won: every AI piece is destroyed",
     Outcome.PARTY_DEFEATED: "the party is defeated: every hero is destroyed",
 }
+
+
+def said(battle: Battle, before: Outcome | None) -> Procedure:
+    """When the action just taken ended the battle, say how (the next press says it too)."""
+    after = outcome(battle)
+    if after is not None and after != before:
+        yield Step(StepKind(after), rulebook.BATTLE_END, SAID[after], {"outcome": str(after)})

@@ -52,10 +52,7 @@ def _end_said(proc: Callable[[Battle, Any], Procedure]) -> Callable[[Battle, Any
     def run(battle: Battle, params: Any) -> Procedure:
         before = end.outcome(battle)
         result = yield from proc(battle, params)
-        after = end.outcome(battle)
-        if after is not None and after != before:
-            yield Step(StepKind(after), rulebook.BATTLE_END, end.SAID[after],
-                       {"outcome": str(after)})
+        yield from end.said(battle, before)
         return result
     return run
 
@@ -203,7 +200,9 @@ BETWEEN = "only between battles"
 def _move(name: str, label: str, params: type, proc: Callable[[Battle, Any], Procedure],
           available: Callable[[Battle], bool], why_not: str | Callable[[Battle], str]
           ) -> Move[Battle]:
-    return Move(name, label, params, _end_said(proc), available, why_not)
+    # NEXT AI PIECE, the hot path, says a battle's end itself (activation.next_ai_piece)
+    wrapped = proc if name == "next_ai_piece" else _end_said(proc)
+    return Move(name, label, params, wrapped, available, why_not)
 
 
 def upgrade(action: dict[str, Any]) -> dict[str, Any]:

@@ -237,17 +237,20 @@ def perform(battle: Battle, piece: Piece, target: Target, sequence: list[Shot],
     for n, shot in enumerate(sequence):
         if n and not piece.alive:
             return
+        if shot.must is None:  # no condition: nothing to watch
+            if (yield from perform_shot(battle, piece, target, shot, depth, act)):
+                return
+            continue
         steps: list[Step] = []
         done = yield from watched(perform_shot(battle, piece, target, shot, depth, act), steps)
         steps = own_steps(steps)
         if done:
             return
-        if shot.must is not None:
-            met = (inflicted_damage(battle, steps) if shot.must == "damage"
-                   else hit_enemy(battle, steps))
-            yield condition_step(piece, shot, met)
-            if not met:
-                return
+        met = (inflicted_damage(battle, steps) if shot.must == "damage"
+               else hit_enemy(battle, steps))
+        yield condition_step(piece, shot, met)
+        if not met:
+            return
 
 
 def watched(proc: Procedure, steps: list[Step]) -> Procedure:
