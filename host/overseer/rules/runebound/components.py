@@ -54,7 +54,7 @@ class Curse:
 
     @property
     def title(self) -> str:
-        return self.name or f"Curse deck {self.id} (not named in the book)"
+        return self.name or f"{self.id} (name not printed)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,8 +67,9 @@ class CurseCard:
     source: str
 
     def title(self, curse: Curse) -> str:
-        name = f" ({self.name})" if self.name else ""
-        return f"{curse.name or curse.id} Level {ROMAN[self.level]} card {self.id}{name}"
+        if self.name:
+            return f"{self.name} ({curse.title}, Level {ROMAN[self.level]})"
+        return f"{curse.title}, Level {ROMAN[self.level]} card {self.id}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -51,7 +51,7 @@ def _draw(state: RuneboundState, town: str, level: int, purpose: str, key: Key) 
     curse = state.data.curses[state.towns[town].curse or ""]
     if len(cards) == 1:
         return cards[0]
-    return (yield Pick(pool=f"{curse.name or curse.id} Level {ROMAN[level]} cards",
+    return (yield Pick(pool=f"{curse.title} Level {ROMAN[level]} cards",
                        options=tuple(cards), purpose=purpose, key=key))
 
 
@@ -204,12 +204,12 @@ def free(state: RuneboundState, town_id: str, hero: str) -> Procedure:
                f"{name} is freed by {state.heroes[hero].name}: Market steps may be entered "
                "there now.", {"town": town_id, "hero": hero})
     returned = [*town.stack, *town.quests]
+    quests = f", {len(town.quests)} of them revealed quests" if town.quests else ""
     town.stack, town.quests = [], []
     state.returned.extend(returned)
     yield Step(StepKind.CARDS_RETURNED, rulebook.LEVEL_III,
                f"{len(returned)} unclaimed Curse card(s) of {name} go back to the box"
-               f"{' (the revealed quests too)' if returned else ''}.",
-               {"town": town_id, "cards": returned})
+               f"{quests}.", {"town": town_id, "cards": returned})
 
 
 # --------------------------------------------------------------------------- the quests
@@ -223,6 +223,28 @@ def claimable_quests(state: RuneboundState) -> list[str]:
         return []
     return [q for t in state.towns.values() for q in t.quests
             if not state.claimed_of(hero, state.data.cards[q].curse, 2)]
+
+
+def _one_level_two(state: RuneboundState, hero: str, curse: str) -> str | None:
+    had = state.claimed_of(hero, curse, 2)
+    if not had:
+        return None
+    return (f"{state.heroes[hero].name} already has a Level II card of the "
+            f"{state.data.curses[curse].title} ({had[0]}): a hero claims only one Level II "
+            "card from each Curse deck")
+
+
+def quest_problem(state: RuneboundState) -> str | None:
+    """Why the hero whose turn it is cannot claim a quest now (None: some quest is open)."""
+    hero = state.current()
+    if hero is None or not in_play(state):
+        return f"the game is not in play (phase: {state.phase})"
+    shown = [q for t in state.towns.values() for q in t.quests]
+    if not shown:
+        return "no quest is revealed"
+    if claimable_quests(state):
+        return None
+    return _one_level_two(state, hero, state.data.cards[shown[0]].curse)
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,12 +265,9 @@ def claim_quest(state: RuneboundState, params: ClaimQuest) -> Procedure:
         shown = [q for t in state.towns.values() for q in t.quests]
         raise RulesError(f"{params.quest!r} is not a revealed quest (revealed: "
                          f"{', '.join(shown) or 'none'})")
-    curse = state.data.cards[params.quest].curse
-    had = state.claimed_of(hero.id, curse, 2)
-    if had:
-        raise RulesError(f"{hero.name} already has a Level II card of the "
-                         f"{state.data.curses[curse].title} ({had[0]}): a hero claims only one "
-                         "Level II card from each Curse deck")
+    problem = _one_level_two(state, hero.id, state.data.cards[params.quest].curse)
+    if problem:
+        raise RulesError(problem)
     town.quests.remove(params.quest)
     yield from claim(state, hero.id, params.quest)
     yield from victory.check(state, hero.id)

@@ -35,9 +35,9 @@ def market_step(state: RuneboundState, hero: str, immediate: bool = False) -> Pr
                               key=Key.SPENT, low=0, high=MAX_SPENT)
     pay = max(0, spent - off)  # Overseer's ruling: a discount never pays the hero
     rule = rulebook.LEVEL_III if immediate else rulebook.MARKET
-    when = "an immediate Market step for freeing the town" if immediate else "the Market step"
+    when = "immediate Market step (for freeing it)" if immediate else "Market step"
     yield Step(StepKind.MARKET, rule,
-               f"{name}, {when} in {town_name}: {spent} gold of purchases, less {off} for the "
+               f"{name}'s {when} in {town_name}: {spent} gold of purchases, less {off} for the "
                f"{off} Curse card(s) of {town_name} claimed: pay {pay} gold"
                f"{' (never below 0: Overseer ruling)' if spent < off else ''}.",
                {"hero": hero, "town": town, "spent": spent, "discount": off, "pay": pay,

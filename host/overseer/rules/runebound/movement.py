@@ -58,7 +58,7 @@ def travel(state: RuneboundState, params: Travel) -> Procedure:
         terrain = data.terrain[hero.terrain].name
         text = f"{hero.name} enters {name} ({town.status}; its tile shows {terrain})."
         if town.curse is not None and town.status != "freed":
-            text += f" It carries the {data.curses[town.curse].title}."
+            text += f" Its market stack holds the {data.curses[town.curse].title} deck."
     elif params.to in data.terrain:
         hero.town, hero.terrain = None, params.to
         text = f"{hero.name} moves onto a {data.terrain[params.to].name} space."

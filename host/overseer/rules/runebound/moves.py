@@ -16,11 +16,11 @@ from overseer.rules.runebound.curses import (
     Attempt,
     ClaimQuest,
     claim_quest,
-    claimable_quests,
     level_one,
     level_one_problem,
     level_three,
     level_three_problem,
+    quest_problem,
 )
 from overseer.rules.runebound.knockouts import Knockout, knockout
 from overseer.rules.runebound.market import Market, market, market_problem
@@ -86,13 +86,6 @@ def _playing(state: State) -> str | None:
     return None if in_play(state) else f"the game is not in play (phase: {state.phase})"
 
 
-def _quests(state: State) -> str | None:
-    problem = _playing(state)
-    if problem is None and not claimable_quests(state):
-        return "no revealed quest can be claimed by this hero"
-    return problem
-
-
 def _move(name: str, label: str, params: type, proc: Callable[..., Procedure],
           when: tuple[Callable[[State], bool], Callable[[State], str]]) -> Move[State]:
     available, why_not = when
@@ -110,7 +103,7 @@ MOVES = MoveTable("Runebound", {m.name: m for m in (
           _problem(level_one_problem)),
     _move("level_three", "Face the Level III card", Attempt, level_three,
           _problem(level_three_problem)),
-    _move("claim_quest", "Claim a quest", ClaimQuest, claim_quest, _problem(_quests)),
+    _move("claim_quest", "Claim a quest", ClaimQuest, claim_quest, _problem(quest_problem)),
     _move("market", "Market step", Market, market, _problem(market_problem)),
     _move("knockout", "Knocked out", Knockout, knockout, _problem(_playing)),
     _move("end_turn", "End the turn", EndTurn, end_turn, _problem(_playing)),
