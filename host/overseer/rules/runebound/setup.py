@@ -207,21 +207,24 @@ def reveal(state: RuneboundState) -> Procedure:
         name = data.towns[town.id].name
         figures = [state.heroes[h].name for h in state.figures(town.id)]
         facts = {"town": town.id, "counter": town.counter, "by": state.options.counters}
+        put = ""
         if town.counter is not None:
             facts["verified"] = data.counters[town.counter].verified
+            put = " Lay a counter showing this on the town."
         if shows == DESTROYED:
             town.status = TOWN_DESTROYED
             stays = (f" {', '.join(figures)} stays on its space and may leave it (Overseer's "
                      "ruling: the book only forbids entering)") if figures else ""
             yield Step(StepKind.REVEAL, rulebook.REVEAL,
-                       f"{name} is destroyed (a comet on both sides): it cannot be entered.{stays}",
+                       f"{name} is destroyed (a comet on both sides): it cannot be entered."
+                       f"{put}{stays}",
                        {**facts, "status": TOWN_DESTROYED, "curse": None})
             continue
         left.remove(shows)
         town.status, town.curse, town.stack = CURSED, shows, data.deck(shows)
         yield Step(StepKind.REVEAL, rulebook.REVEAL,
                    f"{name} is cursed: the {data.curses[shows].title} deck goes on its market "
-                   "stack, Level I cards on top, then Level II, then Level III.",
+                   f"stack, Level I cards on top, then Level II, then Level III.{put}",
                    {**facts, "status": CURSED, "curse": shows, "stack": list(town.stack)})
     yield Step(StepKind.INSTRUCTION, rulebook.REVEAL,
                "No items are laid out on the market stacks: no town is available yet. Heroes "
