@@ -17,6 +17,7 @@ from types import ModuleType
 from typing import Any
 
 from overseer import catacombs_data as catacombs_loader
+from overseer import runebound_data
 from overseer.moves import Move, MoveTable
 from overseer.rules.catacombs import end as catacombs_end
 from overseer.rules.catacombs import moves as catacombs_moves
@@ -29,6 +30,9 @@ from overseer.rules.conquest import rulebook as conquest_rulebook
 from overseer.rules.conquest import scenario as conquest_scenario
 from overseer.rules.conquest.state import TEAM_NAMES, ConquestState
 from overseer.rules.procedure import Procedure
+from overseer.rules.runebound import moves as runebound_moves
+from overseer.rules.runebound import rulebook as runebound_rulebook
+from overseer.rules.runebound import scenario as runebound_scenario
 from overseer.screens import catacombs as catacombs_screens
 
 
@@ -115,7 +119,23 @@ CONQUEST = GameSpec(
     screens=None,
 )
 
-GAMES: dict[str, GameSpec] = {spec.name: spec for spec in (CATACOMBS, CONQUEST)}
+RUNEBOUND = GameSpec(
+    name="runebound",
+    title="Runebound: The Cataclysm",
+    build=lambda setup: runebound_scenario.build(setup, runebound_data.default()),
+    format1_keys=runebound_scenario.FORMAT1_KEYS,
+    format1_setup=runebound_scenario.format1_setup,
+    state_dict=runebound_scenario.state_dict,
+    is_over=lambda state: state.over is not None,
+    result=lambda state: None if state.over is None else state.over.reason,
+    names=runebound_scenario.names,
+    moves=runebound_moves.MOVES,
+    main_move=None,
+    rulebook=runebound_rulebook,
+    screens=None,
+)
+
+GAMES: dict[str, GameSpec] = {spec.name: spec for spec in (CATACOMBS, CONQUEST, RUNEBOUND)}
 
 
 def get(name: str) -> GameSpec:

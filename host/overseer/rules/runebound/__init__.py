@@ -1,0 +1,1 @@
+"""Runebound: The Cataclysm, the helper pack: setup, curse progress, trading, market, victory."""
