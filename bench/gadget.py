@@ -197,7 +197,7 @@ def link_round_trips(bench: Bench, frames: list[bytes], rounds: int) -> list[flo
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description="press to new frame through the virtual Pico")
     parser.add_argument("--presses", type=int, default=300)
     parser.add_argument("--cpython", action="store_true", help="the firmware on CPython's shims")
     args = parser.parse_args(argv)

@@ -31,8 +31,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PIL import Image, ImageChops
 from pico_table import BACK, CHOICE, NEXT, OK, PicoTable
+from PIL import Image, ImageChops
 
 from overseer.devices.virtual_pico import VirtualPico
 from overseer.rules.procedure import ChooseSome, DrawToken, Roll
