@@ -1,0 +1,260 @@
+"""Benchmark: a press on the virtual Pico to the new frame in its OLED RAM, through the whole
+gadget: the real firmware (MicroPython over a pty, else CPython with its shims), the link, the
+Pico's device face, the shell stepping in its own thread (``sim.running.Running``, as the
+simulator runs it), the controller, the render, and the frame back over the link.
+
+Figures (p50, p99), each a few hundred presses:
+
+- ``CHOICE, release to frame``: the button held 100 ms (as ``VirtualPico.press`` holds a tap),
+  timed from its release (the firmware reports a press on release) to the board's OLED RAM
+  holding the gadget's next frame; CHOICE cycles the new game's long list of heroes, so every
+  press moves the cursor and changes the frame.
+- ``CHOICE, VirtualPico.press to frame``: the same from the call of ``VirtualPico.press`` (its
+  100 ms of held pin included).
+- ``NEXT AI PIECE, release to frame``: a single-room battle (the gadget's seeded dice), each
+  activation's first screen; the rest of each activation is read and answered through the inbox.
+- ``release to Press in the inbox``: the host event alone (no screen), for the CHOICE presses.
+
+Baseline in the same run: the link's own round trip of the same frames (``Pico.show`` to the
+board's acknowledgement and its OLED RAM holding it), with no button and no gadget.
+
+    PYTHONPATH=host .venv/bin/python bench/gadget.py [--presses 300] [--cpython]
+
+Writes bench/results/gadget.json. Aim (issue 14): press to new frame p99 < 30 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from overseer.app.events import Button, Input, Press, Tap
+from overseer.devices.virtual_pico import find_micropython
+from overseer.rules.procedure import ChooseSome
+from overseer.screens.render import frame_bytes, from_frame_bytes
+from overseer.sim.box import PINS, VirtualBox
+from overseer.sim.running import Running
+
+HOLD = 0.1  # seconds the button is held (VirtualPico.press holds a tap this long)
+TIMEOUT = 5.0  # seconds for a frame before the press counts as lost
+SEED = 11
+
+
+def figures(seconds: list[float]) -> dict[str, float | int]:
+    ms = sorted(s * 1000 for s in seconds)
+    p99 = ms[min(len(ms) - 1, round(0.99 * (len(ms) - 1)))]
+    return {"p50_ms": round(statistics.median(ms), 2), "p99_ms": round(p99, 2),
+            "max_ms": round(ms[-1], 2), "n": len(ms)}
+
+
+def line(name: str, fig: dict[str, float | int]) -> str:
+    return (f"{name:<40} p50 {fig['p50_ms']:7.2f} ms   p99 {fig['p99_ms']:7.2f} ms   "
+            f"max {fig['max_ms']:7.2f} ms   (n={fig['n']})")
+
+
+class Bench:
+    def __init__(self, running: Running) -> None:
+        self.running = running
+        self.box = running.box
+        self.lost = 0
+
+    def until(self, test: Callable[[], bool], timeout: float = TIMEOUT) -> float | None:
+        """Poll until ``test()``: when it held (perf_counter), None at the timeout."""
+        deadline = time.perf_counter() + timeout
+        while True:
+            if test():
+                return time.perf_counter()
+            if time.perf_counter() > deadline:
+                return None
+            time.sleep(0.0002)
+
+    def settled(self) -> bool:
+        """The gadget acted on every input, and the board holds its last frame."""
+        with self.running.reading():
+            sent = self.running.glass.sent
+            idle = self.running.idle
+        return idle and sent is not None and self.box.oled() == frame_bytes(sent)
+
+    def put(self, item: Input) -> None:
+        """An input straight into the inbox (setting the game up, not timed)."""
+        self.running.inbox.put(item)
+        if self.until(self.settled, 10.0) is None:
+            raise RuntimeError(f"the gadget did not settle after {item}")
+
+    def timed_press(self, button: Button, tap: bool = False) -> tuple[float, float] | None:
+        """Press ``button`` on the board; (release to Press in the inbox, to the new frame),
+        or from the ``VirtualPico.press`` call when ``tap``. None: lost."""
+        inbox, board = self.running.inbox, self.box.board
+        before, frame = inbox.presses, self.box.oled()
+
+        def new_frame() -> bool:
+            return inbox.presses > before and self.box.oled() != frame and self.settled()
+
+        pin = PINS[button]
+        if tap:
+            start = time.perf_counter()
+            board.press(pin)
+        else:
+            board.button_down(pin)
+            time.sleep(HOLD)
+            start = time.perf_counter()
+            board.button_up(pin)
+        came = self.until(lambda: inbox.presses > before)
+        shown = self.until(new_frame) if came is not None else None
+        if came is None or shown is None:
+            self.lost += 1
+            self.until(self.settled, 10.0)
+            return None
+        return came - start, shown - start
+
+    # ------------------------------------------------------------------ the game's inputs
+
+    @property
+    def screen(self):
+        with self.running.reading() as gadget:
+            assert gadget.screen is not None
+            return gadget.screen
+
+    def pick(self, label: str) -> None:
+        for _ in range(len(self.screen.rows)):
+            if self.screen.rows[self.screen.cursor] == label:
+                self.put(Press(Button.OK))
+                return
+            self.put(Press(Button.CHOICE))
+        raise RuntimeError(f"no {label!r} in {self.screen.rows}")
+
+    def number(self, value: int) -> None:
+        while self.screen.number != value:
+            number = self.screen.number
+            assert number is not None, self.screen
+            self.put(Press(Button.CHOICE if number < value else Button.NEXT))
+        self.put(Press(Button.OK))
+
+    def read_and_answer(self) -> None:
+        """Through the steps, answering each question with its first option, until idle."""
+        for _ in range(500):
+            with self.running.reading() as gadget:
+                app, session = gadget.app, gadget.session
+                assert app is not None
+                reading = app.reading or bool(app.notice)
+                pending = None if session is None else session.pending
+            if reading:
+                self.put(Press(Button.OK))
+            elif pending is not None:
+                self.put(Press(Button.NEXT if isinstance(pending, ChooseSome) else Button.OK))
+            else:
+                return
+        raise RuntimeError("the steps never ended")
+
+    def single_room(self) -> None:
+        """The Elf (health 30) and Hero 1 (30), the gadget's dice, Bholoth Cemetery tapped."""
+        self.put(Tap("catacombs", "hero", "elf"))
+        self.pick("Seat 1")
+        self.number(30)
+        self.pick("Hero 1")
+        self.pick("Seat 3")
+        self.number(30)
+        self.pick("Done")
+        for _ in range(4):
+            self.put(Press(Button.OK))
+        self.pick("The gadget's")
+        self.put(Press(Button.NEXT))
+        self.pick("Off")
+        self.pick("A single room")
+        self.read_and_answer()
+        self.put(Tap("catacombs", "room", "bholoth-cemetery"))
+        self.read_and_answer()
+
+    def next_possible(self) -> bool:
+        with self.running.reading() as gadget:
+            return gadget.app is not None and gadget.app.view.next_action is not None
+
+
+def link_round_trips(bench: Bench, frames: list[bytes], rounds: int) -> list[float]:
+    """The link alone: show a frame, wait for the board's acknowledgement and its OLED."""
+    pico = bench.box.pico
+    assert pico is not None
+    times = []
+    for n in range(rounds):
+        frame = frames[n % len(frames)]
+        if frame == bench.box.oled():
+            continue
+        start = time.perf_counter()
+        pico.show(from_frame_bytes(frame))
+        if not pico.wait_shown(TIMEOUT):
+            raise RuntimeError("the board did not acknowledge a frame")
+        done = bench.until(lambda f=frame: bench.box.oled() == f)
+        assert done is not None
+        times.append(done - start)
+    return times
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description="press to new frame through the virtual Pico")
+    parser.add_argument("--presses", type=int, default=300)
+    parser.add_argument("--cpython", action="store_true", help="the firmware on CPython's shims")
+    args = parser.parse_args(argv)
+    interpreter = sys.executable if args.cpython or find_micropython() is None else None
+    load = os.getloadavg()
+    with tempfile.TemporaryDirectory(prefix="bench-gadget-") as folder:
+        running = Running(Path(folder) / "games.db", seed=SEED, box=VirtualBox(interpreter))
+        try:
+            running.start()
+            bench = Bench(running)
+            bench.until(bench.settled, 10.0)
+            release, tapped, host = [], [], []
+            frames: list[bytes] = []
+            for n in range(args.presses):  # "Who joins the party?": every CHOICE moves
+                got = bench.timed_press(Button.CHOICE, tap=n % 4 == 3)
+                if got is None:
+                    continue
+                if n % 4 == 3:
+                    tapped.append(got[1])
+                else:
+                    host.append(got[0])
+                    release.append(got[1])
+                frames.append(bench.box.oled() or b"")
+            baseline = link_round_trips(bench, frames, len(frames))
+            bench.single_room()
+            activations: list[float] = []
+            while bench.next_possible() and len(activations) < args.presses:
+                got = bench.timed_press(Button.NEXT)
+                if got is not None:
+                    activations.append(got[1])
+                bench.read_and_answer()
+            interp = bench.box.interpreter
+            lost = bench.lost
+        finally:
+            running.close()
+    results = {
+        "choice_release_to_frame": figures(release),
+        "choice_press_call_to_frame": figures(tapped),
+        "next_release_to_frame": figures(activations) if activations else None,
+        "release_to_inbox": figures(host),
+        "baseline_link_show_to_oled": figures(baseline),
+        "lost_presses": lost,
+        "firmware_on": interp,
+        "load_average": [round(x, 2) for x in load],
+    }
+    print(f"firmware on {interp}; load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    print(line("CHOICE, release to frame", results["choice_release_to_frame"]))
+    print(line("CHOICE, VirtualPico.press to frame", results["choice_press_call_to_frame"]))
+    if activations:
+        print(line("NEXT AI PIECE, release to frame", results["next_release_to_frame"]))
+    print(line("release to Press in the inbox", results["release_to_inbox"]))
+    print(line("baseline: link show to OLED", results["baseline_link_show_to_oled"]))
+    print(f"lost presses (pressed again never): {lost}")
+    Path("bench/results").mkdir(parents=True, exist_ok=True)
+    Path("bench/results/gadget.json").write_text(json.dumps(results, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,177 @@
+"""A table at the gadget through the virtual Pico: the real firmware (``VirtualPico``) at the far
+end of a pty, the Pico's device face (``devices.pico.Pico``: Glass, Buttons, Dice over the real
+protocol) and the shell (``app.shell.Gadget``), wired as the simulator wires them
+(``sim.box``, ``sim.running``). A press is a press of the board's pin; the gadget acts on what
+reaches its inbox; each press is over when the board's OLED RAM holds the frame the gadget
+rendered last.
+
+``PicoTable`` has the interface of ``app.tour.Table`` (press, tap, pick, number, read, screen,
+session, shown), so a game scripted for the in-memory gadget plays the same here. The host can
+be closed and opened again on the same board (``close`` leaves the board running).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from PIL import Image
+
+from overseer.app.events import Button, Press
+from overseer.app.shell import Gadget
+from overseer.app.sim import SimLeds, SimTags
+from overseer.devices.pico import Pico
+from overseer.devices.virtual_pico import VirtualPico
+from overseer.screens.render import Screen, frame_bytes, from_frame_bytes
+from overseer.session.session import Session
+from overseer.sim.box import PINS, READY_TIMEOUT, WatchedInbox
+from overseer.sim.running import SentGlass
+
+OK, CHOICE, NEXT, BACK = Button.OK, Button.CHOICE, Button.NEXT, Button.BACK
+SETTLE = 10.0  # seconds for the board's OLED to hold the gadget's frame
+# The board plays a tap as 100 ms of low pin in real time; a board process starved of CPU that
+# long never samples it low and the tap is lost, as a real switch pressed too briefly would be
+# (tests/sim/test_app.py says the same). With no press in the inbox after this long, once more.
+LOST = 3.0
+
+
+class PicoTable:
+    """The table at a Gadget on ``store``, its Pico the virtual ``board`` (already running)."""
+
+    def __init__(self, board: VirtualPico, store: Path, seed: int) -> None:
+        self.board = board
+        self.inbox = WatchedInbox()
+        self.pico = Pico(board.port)
+        self.glass = SentGlass(self.pico)
+        self.leds, self.tags = SimLeds(), SimTags()
+        self.shown: list[Screen] = []
+        self.latencies: list[float] = []  # seconds from a press reaching the inbox to its frame
+        self.retries = 0  # presses the board never saw, pressed again
+        self.gadget = Gadget(store, self.glass, self.leds, dice=self.pico, inbox=self.inbox,
+                             sources=(self.tags,), seed=seed)
+        try:
+            self.pico.wait_ready(READY_TIMEOUT)
+            self.gadget.open()
+            self._take()
+            self.settle()
+        except BaseException:
+            self.close()
+            raise
+
+    # ------------------------------------------------------------------ what the table sees
+
+    @property
+    def screen(self) -> Screen:
+        assert self.gadget.screen is not None
+        return self.gadget.screen
+
+    @property
+    def session(self) -> Session:
+        session = self.gadget.session
+        if session is None:
+            raise AssertionError("no game yet: the new game's questions are on the glass")
+        return session
+
+    def oled(self) -> Image.Image:
+        """What the board's OLED shows now."""
+        frame = self.board.oled()
+        assert frame is not None, "the board has shown nothing yet"
+        return from_frame_bytes(frame)
+
+    def settle(self) -> bytes:
+        """Wait until the board's OLED RAM holds the frame the gadget rendered last; its
+        bytes. The pixels are checked against the gadget's screen drawn again."""
+        sent = self.glass.sent
+        assert sent is not None, "the gadget has rendered nothing"
+        want = frame_bytes(sent)
+        got = self.board.wait_oled(lambda frame: frame == want, SETTLE)
+        assert got is not None, (f"the board's OLED never showed {self.screen} "
+                                 f"(stderr: {self.board.stderr()[-1500:]})")
+        assert from_frame_bytes(got).tobytes() == sent.convert("1").tobytes()
+        return got
+
+    # ------------------------------------------------------------------ inputs
+
+    def _note(self) -> None:
+        if not self.shown or self.shown[-1] != self.gadget.screen:
+            self.shown.append(self.screen)
+
+    def _take(self) -> None:
+        """Act on every input already in the inbox (the link's, the reader's)."""
+        while self.gadget.step(0):
+            self._note()
+
+    def _await_press(self, timeout: float) -> float | None:
+        """Act on inputs until a press comes; when it came (monotonic), None at the timeout."""
+        deadline = time.monotonic() + timeout
+        while (left := deadline - time.monotonic()) > 0:
+            item = self.inbox.get(left)
+            if item is None:
+                break
+            came = time.monotonic()
+            self.gadget.feed(item)
+            self._note()
+            if isinstance(item, Press):
+                return came
+        return None
+
+    def press(self, button: Button, long: bool = False, times: int = 1) -> Screen:
+        """Press the board's button, act on the press, wait for its frame on the OLED."""
+        for _ in range(times):
+            self._take()
+            self.board.press(PINS[Button(button)], long=long)
+            came = self._await_press(LOST + (1.0 if long else 0.0))
+            if came is None:  # a tap the starved board never saw: once more
+                self.retries += 1
+                self.board.press(PINS[Button(button)], long=long)
+                came = self._await_press(SETTLE)
+                assert came is not None, f"the board never reported {button} (long={long})"
+            self._take()
+            self.settle()
+            self.latencies.append(time.monotonic() - came)
+        return self.screen
+
+    def tap(self, kind: str, card: str, game: str = "catacombs") -> Screen:
+        """A card on the (simulated) reader."""
+        self.tags.tap(game, kind, card)
+        self._take()
+        self.settle()
+        return self.screen
+
+    def pick(self, label: str) -> Screen:
+        """CHOICE until ``label`` is under the cursor, then OK."""
+        rows = self.screen.rows
+        if label not in rows:
+            raise AssertionError(f"{label!r} not in {rows} ({self.screen.title})")
+        for _ in range(len(rows)):
+            if self.screen.rows[self.screen.cursor] == label:
+                return self.press(OK)
+            self.press(CHOICE)
+        raise AssertionError(f"the cursor never reached {label!r}")
+
+    def number(self, value: int) -> Screen:
+        """Step the number on the glass to ``value`` (CHOICE up, NEXT down), then OK."""
+        if self.screen.number is None:
+            raise AssertionError(f"no number on the glass: {self.screen}")
+        while self.screen.number != value:
+            self.press(CHOICE if self.screen.number < value else NEXT)
+        return self.press(OK)
+
+    def read(self) -> list[Screen]:
+        """OK through the steps (and any message) until a question or the idle screen."""
+        pages = []
+        for _ in range(500):
+            app = self.gadget.app
+            assert app is not None
+            if not (app.reading or app.notice):
+                return pages
+            pages.append(self.screen)
+            self.press(OK)
+        raise AssertionError("the steps never ended")
+
+    def close(self) -> None:
+        """The host goes: the store and its lock released, the link closed; the board runs on."""
+        try:
+            self.gadget.close()
+        finally:
+            self.pico.close()
