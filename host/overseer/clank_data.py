@@ -41,13 +41,11 @@ from overseer.rules.clank.records import (
     Space,
     Topic,
 )
+from overseer.rules.clank.setup import NEW_SAFE_TILES, SAFE_TILES_USED
 
 FOLDER = DATA_DIR / "clank"
 Record = dict[str, Any]
 
-# Clank! Lairs and Lost Chambers: Components - 2 new safe tiles; Setup - 4 safe tiles are used.
-NEW_SAFE_TILES = 2
-SAFE_TILES_USED = 4
 
 
 def _sections() -> list[str]:
