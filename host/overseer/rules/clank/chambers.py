@@ -32,13 +32,29 @@ STALL_GOLD = 3
 GOLD = "gold"
 
 
+def placeable(state: ClankState) -> list[str]:
+    """The spaces the player whose turn it is may place a cube in now, by the state (the
+    supply is asked when the cube is placed)."""
+    player = state.turn_player()
+    if player is None:
+        return []
+    found = []
+    for space in state.free_spaces():
+        try:
+            check_cube(state, PlaceCube(player, space))
+        except RulesError:
+            continue
+        found.append(space)
+    return found
+
+
 @dataclass(frozen=True, slots=True)
 class PlaceCube:
     """``{"do": "place_cube", "player": P, "space": id}``: P places a cube from their supply
     in a space of a lost chamber (``mad-bazaar/showcase``, ``temple-of-gold/5`` ...)."""
 
     player: str = param(options=on_turn, prompt="Who places a cube?")
-    space: str = param(options=lambda state: state.free_spaces(), prompt="In which space?")
+    space: str = param(options=placeable, prompt="In which space?")
 
 
 def _space(state: ClankState, space_id: str) -> Space:
@@ -108,7 +124,7 @@ def _place(state: ClankState, player: str, space: Space) -> Procedure:
     else:
         _cube(state, player, space)
         yield _cube_step(state, player, space, rulebook.AEGIS_SHRINE,
-                         " It may be taken back in a ghost attack to avoid the damage.")
+                         "; it may be taken back in a ghost attack to avoid the damage")
 
 
 def _cube(state: ClankState, player: str, space: Space) -> None:
@@ -116,7 +132,7 @@ def _cube(state: ClankState, player: str, space: Space) -> None:
 
 
 def _cube_step(state: ClankState, player: str, space: Space, rule: str, more: str = "") -> Step:
-    return Step(StepKind.CUBE, rule, f"{player} places a cube: {space.name}.{more}",
+    return Step(StepKind.CUBE, rule, f"{player} places a cube: {space.name}{more}.",
                 {"player": player, "space": space.id, "room": space.room,
                  "verified": space.verified})
 

@@ -49,8 +49,9 @@ def reveal(state: ClankState, params: Reveal) -> Procedure:
 def _reveal(state: ClankState, room_id: str) -> Procedure:
     room = state.data.rooms[room_id]
     state.placed.append(room_id)
+    what = "a lair" if room.kind == LAIR else "a lost chamber"
     yield Step(StepKind.REVEAL, rulebook.LOST_CHAMBERS if room.kind != LAIR else rulebook.LAIRS,
-               f"The tile with {room.name} is placed. Look-up: {room.rules[0]}",
+               f"The tile with {room.name} is placed: {what}, unique in the dungeon.",
                {"room": room_id, "kind": room.kind, "verified": room.verified})
     if room.kind != LAIR:
         return
@@ -60,9 +61,32 @@ def _reveal(state: ClankState, room_id: str) -> Procedure:
         state.treasury.remove(token)
     state.lairs[room_id] = tokens
     yield Step(StepKind.LAIR_TOKENS, room.section,
-               f"Move {len(tokens)} token(s) from the treasury into {room.name}: "
-               f"{', '.join(state.data.monster_of(t).name for t in tokens) or 'none left'}.",
-               {"room": room_id, "tokens": tokens, "treasury": list(state.treasury)})
+               f"Move {_counted(state, tokens) or 'no token (none left)'} from the treasury "
+               f"into {room.name}.",
+               {"room": room_id, "tokens": list(tokens), "treasury": list(state.treasury)})
+
+
+def here(state: ClankState) -> list[str]:
+    """The monster kind left in the lair the player whose turn it is stands in."""
+    player = state.turn_player()
+    if player is None:
+        return []
+    where = state.players[player].where
+    return [m for m in state.lair_tokens() if state.data.monsters[m].lair == where]
+
+
+def ways(state: ClankState) -> list[str]:
+    """Swords; and the riddle where the monster at hand has one."""
+    riddle = any(state.data.monsters[m].skills is not None for m in here(state))
+    return [SWORDS, RIDDLE] if riddle else [SWORDS]
+
+
+def _counted(state: ClankState, tokens: list[str]) -> str:
+    """``3 Living Statue tokens``, ``the Medusa token``."""
+    if not tokens:
+        return ""
+    name = state.data.monster_of(tokens[0]).name
+    return f"the {name} token" if len(tokens) == 1 else f"{len(tokens)} {name} tokens"
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,9 +95,8 @@ class Fight:
     monster token in its lair (the Sphinx's riddle with skills)."""
 
     player: str = param(options=on_turn, prompt="Who fights?")
-    monster: str = param(options=lambda state: state.lair_tokens(), prompt="Which monster?")
-    way: str = param(default=SWORDS, options=lambda state: [SWORDS, RIDDLE],
-                     prompt="Swords, or the riddle?")
+    monster: str = param(options=here, prompt="Which monster?")
+    way: str = param(default=SWORDS, options=ways, prompt="Swords, or the riddle?")
 
 
 def check_fight(state: ClankState, params: Fight) -> Monster:

@@ -41,6 +41,13 @@ def destinations(state: ClankState) -> list[str]:
     return [*state.placed, *PLACES]
 
 
+def enterable(state: ClankState) -> list[str]:
+    """The destinations but the lost chamber or lair the player whose turn it is is in."""
+    player = state.turn_player()
+    where = None if player is None else state.players[player].where
+    return [r for r in destinations(state) if r != where or r in PLACES]
+
+
 # --------------------------------------------------------------------------- entering
 
 
@@ -93,7 +100,7 @@ class Enter:
     a wayside shrine (``wayside-shrine``) or any other room (``elsewhere``)."""
 
     player: str = param(options=on_turn, prompt="Who moves?")
-    room: str = param(options=destinations, prompt="Into which room?")
+    room: str = param(options=enterable, prompt="Into which room?")
 
 
 def enter(state: ClankState, params: Enter) -> Procedure:
@@ -126,16 +133,15 @@ def teleport(state: ClankState, player: str, rule: str, why: str) -> Procedure:
     while options:
         room = yield ChooseOne(prompt=f"{player} must teleport ({why}): to which lair or lost "
                                       "chamber?", options=tuple(options), key=Key.TELEPORT)
-        yield Step(StepKind.TELEPORT, rule, f"{player} teleports to {state.room_name(room)}.",
-                   {"player": player, "room": room})
         if (yield from enter_room(state, player, room, "teleports into")):
             return
         options.remove(room)
         yield Step(StepKind.TELEPORT, rulebook.MEDUSAS_LAIR,
-                   f"{player} may not enter {state.room_name(room)} (no Secret Tome, and no "
-                   "damage by choice): another room.", {"player": player, "room": None})
+                   f"{player} cannot teleport into {state.room_name(room)}: no Secret Tome to "
+                   "fight Medusa, and no damage by choice. Another room.",
+                   {"player": player, "room": None, "refused": room})
     yield Step(StepKind.TELEPORT, rule, f"No other lair or lost chamber to teleport to: "
-               f"{player} stays.", {"player": player, "room": None})
+               f"{player} stays.", {"player": player, "room": None, "refused": None})
 
 
 # --------------------------------------------------------------------------- trap pits
@@ -188,13 +194,18 @@ def _trap_pit(state: ClankState, player: str) -> Procedure:
 # --------------------------------------------------------------------------- magic barriers
 
 
+def crossings(state: ClankState) -> list[str]:
+    """Boots, unless the player whose turn it is fell into a trap pit this turn; teleport."""
+    return [TELEPORT] if state.turn_player() in state.fell else [BOOTS, TELEPORT]
+
+
 @dataclass(frozen=True, slots=True)
 class MagicBarrier:
     """``{"do": "magic_barrier", "player": P, "by": "boots" | "teleport"}``: P crosses a tunnel
     with a magic barrier."""
 
     player: str = param(options=on_turn, prompt="Who crosses the barrier?")
-    by: str = param(options=lambda state: [BOOTS, TELEPORT], prompt="With boots or teleport?")
+    by: str = param(options=crossings, prompt="With boots or teleport?")
 
 
 def magic_barrier(state: ClankState, params: MagicBarrier) -> Procedure:

@@ -118,7 +118,7 @@ def _safe_tiles(state: ClankState) -> Procedure:
     state.safe_positions = positions
     yield Step(StepKind.SAFE_TILES, rulebook.FIRST_GAME if state.options.first_game
                else rulebook.SETUP, text,
-               {"base": base, "base_how": how, "row": state.safe_row, "positions": positions,
+               {"base": base, "base_how": how, "row": state.safe_row, "positions": list(positions),
                 "new": list(state.safe_new), "ruling": state.options.first_game})
 
 
