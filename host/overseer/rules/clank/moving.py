@@ -235,18 +235,20 @@ def _barrier(state: ClankState, player: str, by: str) -> Procedure:
 # --------------------------------------------------------------------------- Umbroka Vessna
 
 
+def in_umbroka(state: ClankState) -> list[str]:
+    """The player whose turn it is, when in the Treasury of Umbroka Vessna."""
+    return [p for p in on_turn(state) if state.players[p].where == UMBROKA_VESSNA]
+
+
 @dataclass(frozen=True, slots=True)
 class UmbrokaLoot:
     """``{"do": "umbroka_loot", "player": P, "what": "artifact" | "chest"}``: P takes an
     artifact or opens a chest in the Treasury of Umbroka Vessna."""
 
-    player: str = param(options=on_turn, prompt="Who loots the treasury?")
+    player: str = param(options=in_umbroka, prompt="Who loots the treasury?")
     what: str = param(options=lambda state: ["artifact", "chest"], prompt="An artifact or a chest?")
 
 
-def in_umbroka(state: ClankState) -> bool:
-    player = state.turn_player()
-    return player is not None and state.players[player].where == UMBROKA_VESSNA
 
 
 def umbroka_loot(state: ClankState, params: UmbrokaLoot) -> Procedure:
