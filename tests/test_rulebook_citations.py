@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import importlib
 import random
 from pathlib import Path
 from types import ModuleType
@@ -25,19 +26,19 @@ from overseer import games
 from overseer import scenario as scenarios
 from overseer.rules.catacombs import kinds as catacombs_kinds
 from overseer.rules.catacombs import rulebook as catacombs_rulebook
-from overseer.rules.conquest import kinds as conquest_kinds
-from overseer.rules.conquest import rulebook as conquest_rulebook
 from overseer.rules.procedure import ChanceKey, Die, Question, Roll, RulesError, Runner, Step
 
 ROOT = Path(__file__).parents[1]
 RULES = ROOT / "host" / "overseer" / "rules"
 SCENARIOS = sorted((ROOT / "tests" / "scenarios").glob("*/*.json"))
-KINDS: dict[str, ModuleType] = {"catacombs": catacombs_kinds, "conquest": conquest_kinds}
+KINDS: dict[str, ModuleType] = {name: importlib.import_module(f"overseer.rules.{name}.kinds")
+                                for name in games.GAMES}
 SEEDS = range(6)
 # How a section's name begins, as the rulebook modules write them.
-SECTION_PREFIXES = ("Red Box:", "Ice Box:", "Conquest:", "Catacombs 3E:", "Room card (")
+SECTION_PREFIXES = ("Red Box:", "Ice Box:", "Conquest:", "Catacombs 3E:", "Room card (",
+                    "Clank! Lairs and Lost Chambers:")
 # The names the rulebook modules build their sections from ("Red Box" ...), theirs alone.
-BOOK_NAMES = {name for book in (catacombs_rulebook, conquest_rulebook) for name in vars(book)
+BOOK_NAMES = {name for spec in games.GAMES.values() for name in vars(spec.rulebook)
               if name.startswith("_") and not name.startswith("__")}
 
 
@@ -133,7 +134,7 @@ def test_random_games_cite_their_rulebook(game: str, seed: int) -> None:
 
 
 def test_both_games_scenarios_are_run() -> None:
-    assert {p.parent.name for p in SCENARIOS} == {"catacombs", "conquest"}
+    assert {p.parent.name for p in SCENARIOS} == set(games.GAMES)
 
 
 def test_a_rule_from_elsewhere_is_caught() -> None:
@@ -198,7 +199,7 @@ def module_constants(path: Path, tree: ast.Module) -> dict[str, Any]:
 def test_only_the_rulebook_modules_name_sections(path: Path) -> None:
     source = path.read_text(encoding="utf-8")
     assert section_literals(source) == []
-    cited = sections(catacombs_rulebook) | sections(conquest_rulebook)
+    cited = set().union(*(sections(spec.rulebook) for spec in games.GAMES.values()))
     copies = {n: v for n, v in module_constants(path, ast.parse(source)).items()
               if isinstance(v, str) and v in cited}
     assert copies == {}, f"{path.name} keeps its own copy of a section: use the rulebook's"
