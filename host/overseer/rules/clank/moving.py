@@ -12,7 +12,7 @@ from overseer.params import param
 from overseer.rules.clank import rulebook
 from overseer.rules.clank.kinds import Key, StepKind
 from overseer.rules.clank.records import AEGIS_SHRINE, MEDUSA, MEDUSAS_LAIR, UMBROKA_VESSNA
-from overseer.rules.clank.state import ELSEWHERE, PLACES, ClankState, on_turn
+from overseer.rules.clank.state import ELSEWHERE, PLACES, WAYSIDE_SHRINE, ClankState, on_turn
 from overseer.rules.clank.trophies import defeat_monster
 from overseer.rules.procedure import ChooseOne, Procedure, RulesError, Step, YesNo
 
@@ -74,8 +74,10 @@ def enter_room(state: ClankState, player: str, room: str, how: str) -> Procedure
     state.players[player].where = room
     if room == AEGIS_SHRINE:
         state.players[player].aegis_reenter = False
+    # A wayside shrine matters for the Temple of Gold's offerings; any other room for the
+    # shrine rules' "only while in the room".
     rule = state.data.rooms[room].section if room in state.data.rooms else \
-        rulebook.LOST_CHAMBERS
+        rulebook.TEMPLE_OF_GOLD if room == WAYSIDE_SHRINE else rulebook.LOST_CHAMBERS
     yield Step(StepKind.ENTER, rule, f"{player} {how} {state.room_name(room)}.",
                {"player": player, "room": room, "how": how})
     if gaze == FIGHT:
