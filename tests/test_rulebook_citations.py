@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import importlib
 import random
 from pathlib import Path
 from types import ModuleType
@@ -25,24 +26,20 @@ from overseer import games
 from overseer import scenario as scenarios
 from overseer.rules.catacombs import kinds as catacombs_kinds
 from overseer.rules.catacombs import rulebook as catacombs_rulebook
-from overseer.rules.conquest import kinds as conquest_kinds
-from overseer.rules.conquest import rulebook as conquest_rulebook
 from overseer.rules.procedure import ChanceKey, Die, Question, Roll, RulesError, Runner, Step
-from overseer.rules.runebound import kinds as runebound_kinds
-from overseer.rules.runebound import rulebook as runebound_rulebook
 
 ROOT = Path(__file__).parents[1]
 RULES = ROOT / "host" / "overseer" / "rules"
 SCENARIOS = sorted((ROOT / "tests" / "scenarios").glob("*/*.json"))
-KINDS: dict[str, ModuleType] = {"catacombs": catacombs_kinds, "conquest": conquest_kinds,
-                                "runebound": runebound_kinds}
+KINDS: dict[str, ModuleType] = {name: importlib.import_module(f"overseer.rules.{name}.kinds")
+                                for name in games.GAMES}
 SEEDS = range(6)
 # How a section's name begins, as the rulebook modules write them.
 SECTION_PREFIXES = ("Red Box:", "Ice Box:", "Conquest:", "Catacombs 3E:", "Room card (",
-                    "Cataclysm:")
+                    "Clank! Lairs and Lost Chambers:", "Cataclysm:")
 # The names the rulebook modules build their sections from ("Red Box" ...), theirs alone.
-BOOK_NAMES = {name for book in (catacombs_rulebook, conquest_rulebook, runebound_rulebook)
-              for name in vars(book) if name.startswith("_") and not name.startswith("__")}
+BOOK_NAMES = {name for spec in games.GAMES.values() for name in vars(spec.rulebook)
+              if name.startswith("_") and not name.startswith("__")}
 
 
 def sections(rulebook: ModuleType) -> set[str]:
@@ -202,8 +199,7 @@ def module_constants(path: Path, tree: ast.Module) -> dict[str, Any]:
 def test_only_the_rulebook_modules_name_sections(path: Path) -> None:
     source = path.read_text(encoding="utf-8")
     assert section_literals(source) == []
-    cited = sections(catacombs_rulebook) | sections(conquest_rulebook) | \
-        sections(runebound_rulebook)
+    cited = set().union(*(sections(spec.rulebook) for spec in games.GAMES.values()))
     copies = {n: v for n, v in module_constants(path, ast.parse(source)).items()
               if isinstance(v, str) and v in cited}
     assert copies == {}, f"{path.name} keeps its own copy of a section: use the rulebook's"

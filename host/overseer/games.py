@@ -17,6 +17,7 @@ from types import ModuleType
 from typing import Any
 
 from overseer import catacombs_data as catacombs_loader
+from overseer import clank_data as clank_loader
 from overseer import runebound_data
 from overseer.moves import Move, MoveTable
 from overseer.rules.catacombs import end as catacombs_end
@@ -25,6 +26,10 @@ from overseer.rules.catacombs import rulebook as catacombs_rulebook
 from overseer.rules.catacombs import scenario as catacombs_scenario
 from overseer.rules.catacombs.carddata import CatacombsData
 from overseer.rules.catacombs.state import Battle
+from overseer.rules.clank import moves as clank_moves
+from overseer.rules.clank import rulebook as clank_rulebook
+from overseer.rules.clank import scenario as clank_scenario
+from overseer.rules.clank import state as clank_state
 from overseer.rules.conquest import moves as conquest_moves
 from overseer.rules.conquest import rulebook as conquest_rulebook
 from overseer.rules.conquest import scenario as conquest_scenario
@@ -135,7 +140,25 @@ RUNEBOUND = GameSpec(
     screens=None,
 )
 
-GAMES: dict[str, GameSpec] = {spec.name: spec for spec in (CATACOMBS, CONQUEST, RUNEBOUND)}
+
+CLANK = GameSpec(
+    name="clank",
+    title="Clank! Catacombs: Lairs and Lost Chambers",
+    build=lambda setup: clank_scenario.build(setup, clank_loader.default()),
+    format1_keys=clank_scenario.FORMAT1_KEYS,
+    format1_setup=clank_scenario.format1_setup,
+    state_dict=clank_state.state_dict,
+    is_over=lambda state: state.over is not None,
+    result=clank_state.result,
+    names=clank_state.names,
+    moves=clank_moves.MOVES,
+    main_move=None,
+    rulebook=clank_rulebook,
+    screens=None,
+)
+
+GAMES: dict[str, GameSpec] = {spec.name: spec for spec in
+                               (CATACOMBS, CONQUEST, CLANK, RUNEBOUND)}
 
 
 def get(name: str) -> GameSpec:

@@ -1,0 +1,33 @@
+"""The Clank! step kinds and question keys: every member is used by the rules, and each reads
+and writes as its string (so traces, scenario files and logs hold plain strings)."""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+from pathlib import Path
+
+import pytest
+from test_shared_names import referenced
+
+from overseer import games
+from overseer.rules.clank import kinds
+
+RULES = Path(__file__).resolve().parents[2] / "host" / "overseer" / "rules" / "clank"
+
+
+@pytest.mark.parametrize("enum", [kinds.StepKind, kinds.Key], ids=lambda e: e.__name__)
+def test_every_member_is_used_by_the_rules(enum: type[StrEnum]) -> None:
+    assert referenced(RULES, enum) == set(enum)
+
+
+@pytest.mark.parametrize("enum", [kinds.StepKind, kinds.Key], ids=lambda e: e.__name__)
+def test_a_member_reads_and_writes_as_its_string(enum: type[StrEnum]) -> None:
+    for member in enum:
+        assert member == member.value == member.name.lower()
+        assert json.dumps({member: member}) == json.dumps({member.value: member.value})
+
+
+def test_the_spec_shows_clank_on_the_generic_screens() -> None:
+    assert games.CLANK.screens is None and games.CLANK.main_move is None
+    assert games.get("clank") is games.CLANK

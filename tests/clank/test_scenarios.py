@@ -1,0 +1,24 @@
+"""Every Clank! scenario file runs and meets its expectations."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from overseer import scenario
+
+FILES = sorted((Path(__file__).resolve().parents[1] / "scenarios" / "clank").glob("*.json"))
+
+
+def test_there_are_scenarios() -> None:
+    assert len(FILES) >= 15
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_scenario(path: Path) -> None:
+    scn = scenario.load(path)
+    assert scn["game"] == "clank" and scn["format"] == 2
+    trace, final = scenario.run(scn)
+    assert scn.get("expect") or scn.get("expect_state"), "a scenario must expect something"
+    assert scenario.check(scn, trace, final) == []
