@@ -243,3 +243,11 @@ def test_a_name_the_data_does_not_know_is_placed_under_setup(tmp_path):
         "owned_playmats: 'd12-99' is not an expansion playmat (d12-2 .. d12-12)"
     doc = changed(CATACOMBS, "setup.heroes[1].id", "orc")
     assert refusal(tmp_path, doc) == "setup: ids used twice: orc"
+
+
+def test_a_hero_named_like_the_tie_answer_is_refused() -> None:
+    from overseer import games
+    from overseer.keys import BadInput
+
+    with pytest.raises(BadInput, match=r"heroes\[0\]\.id: 'tie' is the answer for equally close"):
+        games.CATACOMBS.build({"heroes": [{"id": "tie"}]})

@@ -35,6 +35,7 @@ from overseer.rules.catacombs.state import (
     Shot,
     parse_sequence,
 )
+from overseer.rules.catacombs.targeting import TIE
 
 HERO_STATUS = ("frozen", "reckless", "stunned")
 AWAY = ("hidden_cave", "teleported")
@@ -69,6 +70,9 @@ def format1_setup(doc: dict[str, Any]) -> tuple[dict[str, Any], str]:
 
 def _hero(spec: Any, path: str) -> Hero:
     check_fields(spec, HERO_FIELDS, path, required=("id",))
+    if spec["id"] == TIE:  # the `closest` question's own answer
+        raise BadInput(at(path, "id"), f"{TIE!r} is the answer for equally close: give the hero "
+                       "another id")
     kind = check_choice(spec.get("kind", "hero"), ENEMY_KINDS, at(path, "kind"), "a hero kind")
     status = check_list(spec.get("status", []), str, at(path, "status"))
     for n, s in enumerate(status):
