@@ -312,7 +312,9 @@ def perform_shot(battle: Battle, piece: Piece, target: Target, shot: Shot,
         # A shot with no damage token on a hero applies none of its modifiers: say so.
         yield from not_applied(piece, shot, frozenset({"target"}) if kind in RANGED
                                and kind not in NO_DAMAGE_RANGED else frozenset())
-    if kind in ("rush", "open_portal"):  # open portal: the AI rushes instead
+    if kind in CHARACTER_DAMAGE:  # the common shots first (no other case names them)
+        yield from character_damage(battle, piece, target, shot)
+    elif kind in ("rush", "open_portal"):  # open portal: the AI rushes instead
         yield from rush(battle, piece, target, "rush" if kind == "rush" else "open portal: rush")
     elif kind == "move_to_rune":  # move to rune: the AI moves to a random rune
         yield from move_to_random_rune(battle, piece, "move to rune")
@@ -335,9 +337,7 @@ def perform_shot(battle: Battle, piece: Piece, target: Target, shot: Shot,
         yield from heal(battle, piece)
     elif kind == "hook":  # the AI flicks no hook: it moves as a rush (Overseer's ruling)
         yield from rush(battle, piece, target, "hook: rush (Overseer's ruling)")
-    elif kind in CHARACTER_DAMAGE:
-        yield from character_damage(battle, piece, target, shot)
-    elif kind in RANGED:
+    elif kind in RANGED:  # after heal, hook and summon_antient, which are ranged too
         yield from ranged(battle, piece, target, shot)
     else:
         yield Step(StepKind.INSTRUCTION, rulebook.PERFORM,
