@@ -106,6 +106,8 @@ def test_an_action_the_rules_refuse_leaves_its_form_at_the_last_question(tmp_pat
     table.pick("Minotaur")
     table.number(1)
     table.pick("Done")
+    table.press(Button.NEXT)  # no Suppresses box
+    table.pick("None: roll")  # no playmat named on the card
     table.pick("No")
     table.number(0)  # the gold: the form is complete, the rules refuse eleven pieces
     assert table.screen.key == "Not taken"

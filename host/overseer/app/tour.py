@@ -167,6 +167,8 @@ def _room(t: Table, album: _Album) -> None:
     t.pick("Minotaur")
     t.number(1)
     t.pick("Done")
+    t.press(NEXT)  # no Suppresses box
+    t.pick("None: roll")  # no playmat named on the card
     t.pick("No")
     t.number(2)
     pages = t.read()
