@@ -44,7 +44,8 @@ SPEC = games.CATACOMBS
 # App-level menu actions (the shell's own, not the rules'): the party screen, a new game.
 PARTY = "gadget.party"
 NEW_GAME = "gadget.new_game"
-APP_ACTIONS = (PARTY, NEW_GAME)
+DICE_MODE = "gadget.dice"  # who rolls the dice from now on (``Session.set_dice``)
+APP_ACTIONS = (PARTY, NEW_GAME, DICE_MODE)
 
 MAX_HEROES = 4  # the four Hero Target tiles (Red Box: Solo & Co-Op Mode Setup)
 START_HEALTH = 10  # where a hero's health entry starts (the card's value is entered)
@@ -734,6 +735,29 @@ def choose_lord_form(battle: Battle, names: Mapping[str, str]) -> LocalProcedure
     return {"do": "choose_lord", "lord": to_enter, "card": card}
 
 
+def dice_form(now: str, pico: bool) -> LocalProcedure:
+    """Who rolls the dice from here on: the mode in force first (OK keeps it), then the
+    others (the Pico's before the gadget's on a box that has them)."""
+    order = ("pico", "seeded", "table") if pico else ("seeded", "table", "pico")
+    modes = (now, *(d for d in order if d != now))
+    names = {d: DICE[d] + (" (now)" if d == now else "") for d in modes}
+    mode = yield Ask(ChooseOne("Dice from now on?", modes, "gadget_dice"), names=names)
+    return {"do": DICE_MODE, "dice": mode}
+
+
+def form_of(name: str, battle: Battle, names: Mapping[str, str], dice: str, pico: bool
+            ) -> tuple[Callable[[], LocalProcedure], str] | None:
+    """How to (re)start the form a menu item opens, and its title: a move with parameters
+    (when the rules allow it now), or the dice mode; None for anything else (a form kept
+    across a restart is then dropped)."""
+    if name == DICE_MODE:
+        return (lambda: dice_form(dice, pico)), "Dice"
+    move = MOVES.moves.get(name)
+    if move is None or not move.available(battle):
+        return None
+    return form(move, battle, names), SHORT.get(move.name, move.label)
+
+
 def offered(move: Move[Any], battle: Battle) -> bool:
     """The menu offers the move: its form has something to ask (the campaign Lord to enter
     counts for ``choose_lord``)."""
@@ -789,6 +813,8 @@ def menu(battle: Battle, legal: list[Move[Any]], over: bool) -> tuple[MenuItem, 
     moves.sort(key=rank)
     items = [MenuItem(SHORT.get(m.name, m.label), {"do": m.name}) for m in moves]
     items.append(MenuItem("Summary" if over else "Party", {"do": PARTY}))
+    if not over:
+        items.append(MenuItem("Dice", {"do": DICE_MODE}))
     items.append(MenuItem("New game", {"do": NEW_GAME}))
     return tuple(items)
 

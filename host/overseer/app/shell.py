@@ -38,7 +38,7 @@ identical monsters lettered, the seats of the party.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -59,7 +59,7 @@ from overseer.app.controller import (
 )
 from overseer.app.events import Input, RequestRoll, RollRefused, SetLeds, Tap
 from overseer.app.inbox import Inbox
-from overseer.app.local import Local
+from overseer.app.local import Local, LocalProcedure
 from overseer.app.ports import Dice, Glass, Leds, Source
 from overseer.app.view import GameView, StepView
 from overseer.rules.catacombs.kinds import StepKind
@@ -93,6 +93,8 @@ class Gadget:
         self.session: Session | None = None
         self.seats: dict[str, int] = {}
         self.local: Local | None = None  # a form or the new game's questions, under way
+        self.form_name: str | None = None  # the form's menu action (kept across a restart)
+        self.kept_form: dict[str, Any] | None = None  # the form as the store holds it
         self.queued: list[dict[str, Any]] = []  # a new game's first actions still to begin
         self.seen = 0  # the trace steps the controller has had
         self.app: App | None = None
@@ -115,6 +117,7 @@ class Gadget:
             self._play(session)
             first = self.store.gadget(session.id).get("first", 0)
             self.seen = action_start(session, first if isinstance(first, int) else 0)
+            self._resume_form(session)
         app, effects = controller.start(self._view())
         self.app = app
         self._apply(effects)
@@ -127,6 +130,42 @@ class Gadget:
         kept = self.store.gadget(session.id).get("seats")
         self.seats = dict(kept) if isinstance(kept, dict) else \
             flow.default_seats(session.state, self.seats_available)
+
+    def _resume_form(self, session: Session) -> None:
+        """The form under way when the gadget stopped (the store's gadget table keeps its
+        name and answers), at the question it was on; the table had read every step before
+        it. A form that no longer fits the game is dropped."""
+        kept = self.store.gadget(session.id).get("form")
+        self.kept_form = kept if isinstance(kept, dict) else None
+        if self.kept_form is None or session.pending is not None:
+            self._keep_form()
+            return
+        name, answers = self.kept_form.get("do"), self.kept_form.get("answers")
+        made = flow.form_of(name, session.state, self._names(), session.dice,
+                            self.dice is not None) if isinstance(name, str) else None
+        local = replayed(made, answers) if made is not None else None
+        if local is not None:
+            self.local, self.form_name = local, name
+            self.seen = len(session.runner.trace)
+        self._keep_form()
+
+    def _keep_form(self) -> None:
+        """Keep the form under way (its name, its answers so far) beside the game, or drop
+        it when there is none: written only when it changed."""
+        if self.session is None:
+            return
+        form = None
+        if self.local is not None and self.form_name is not None:
+            form = {"do": self.form_name, "answers": list(self.local.answers)}
+        if form == self.kept_form:
+            return
+        data = self.store.gadget(self.session.id)
+        if form is None:
+            data.pop("form", None)
+        else:
+            data["form"] = form
+        self.store.set_gadget(self.session.id, data)
+        self.kept_form = form
 
     def close(self) -> None:
         """Release the store and its lock (the ports stay the caller's)."""
@@ -174,6 +213,7 @@ class Gadget:
         if not self.local.tap(tap.kind, tap.card):
             return False
         refused = self._after_local()
+        self._keep_form()
         if refused is not None:
             self.app, effects = controller.say(app, "Not taken", controller.why(refused.reason))
         else:
@@ -207,6 +247,7 @@ class Gadget:
         """Apply one call; the controller gets the new view, or why nothing changed."""
         assert self.app is not None
         answer = self._local_call(call) if self.local is not None else self._game_call(call)
+        self._keep_form()  # before the screen moves on
         if isinstance(answer, Refused | Told):
             self.app, effects = controller.handle(self.app, answer)
         else:
@@ -232,16 +273,16 @@ class Gadget:
             return Told(flow.party_pages(self.session.state, self._names(),
                                          "Summary" if self.session.finished else "Party"))
         if name == flow.NEW_GAME:
-            self.local = self._wizard()
+            self.local, self.form_name = self._wizard(), None
             return None
         if self.session is None:
             return Refused("there is no game here yet")
-        move = self.spec.moves.moves.get(name) if isinstance(name, str) else None
-        if move is not None and set(action) == {"do"}:
-            local = Local(flow.form(move, self.session.state, self._names()),
-                          flow.SHORT.get(move.name, move.label), leaves=True)
+        made = flow.form_of(name, self.session.state, self._names(), self.session.dice,
+                            self.dice is not None) if isinstance(name, str) else None
+        if made is not None and set(action) == {"do"}:
+            local = Local(made[0], made[1], leaves=True)
             if not local.done:
-                self.local = local
+                self.local, self.form_name = local, name
                 return None
             action = local.result
         return calls.apply(self.session, Begin(action))
@@ -276,6 +317,9 @@ class Gadget:
             return None
         if isinstance(local.result, flow.NewGame):
             refused = self._new_game(local.result)
+        elif local.result.get("do") == flow.DICE_MODE:
+            assert self.session is not None
+            refused = self._set_dice(self.session, local.result["dice"])
         else:
             assert self.session is not None
             refused = calls.apply(self.session, Begin(local.result))
@@ -285,6 +329,14 @@ class Gadget:
             self.local = None
             self._begin_queued()
         return refused
+
+    def _set_dice(self, session: Session, dice: str) -> Refused | None:
+        """Who rolls from now on: a setting event of the log (durable, undone like a press)."""
+        try:
+            session.set_dice(dice)
+        except (SessionError, StoreError) as err:
+            return Refused(str(err))
+        return None
 
     # ------------------------------------------------------------------ a new game
 
@@ -362,6 +414,20 @@ class Gadget:
             status=flow.status(battle, names),
             idle_key=flow.idle_key(battle, last_action(session)),
             tap_actions=flow.tap_actions(battle, legal) if session.pending is None else {})
+
+
+def replayed(made: tuple[Callable[[], LocalProcedure], str], answers: Any) -> Local | None:
+    """A kept form given its answers again, at its next question; None when they no longer
+    fit (or finish it: the form is asked again from the menu)."""
+    if not isinstance(answers, list):
+        return None
+    local = Local(made[0], made[1], leaves=True)
+    try:
+        for value in answers:
+            local.answer(value)
+    except (AnswerError, ValueError):
+        return None
+    return None if local.done else local
 
 
 def active_piece(trace: list[Step]) -> str | None:
