@@ -540,10 +540,10 @@ def enter_room_card(battle: Battle, name: str) -> LocalProcedure:
         level = int(group.group(1)) if group else battle.data.monster(picked)["level"]
         entries[f"level{level}"].append(f"{count} x {picked}")
     card.update((q, e) for q, e in entries.items() if e)
-    suppresses = yield from _suppresses(battle, name)
+    suppresses = yield from _suppresses(battle)
     if suppresses:
         card["suppresses"] = suppresses
-    playmat = yield from _named_playmat(battle, name)
+    playmat = yield from _named_playmat(battle)
     if playmat is not None:
         card["playmat"] = playmat
     spell = yield Ask(ChooseOne("Spell card icon?", ("no", "yes"), "form_card_spell"),
@@ -562,7 +562,7 @@ def suppression_shots(battle: Battle) -> tuple[str, ...]:
     return tuple(sorted({shot for r in records for shot in r.get("suppresses", [])}))
 
 
-def _suppresses(battle: Battle, name: str) -> LocalProcedure:
+def _suppresses(battle: Battle) -> LocalProcedure:
     """The card's Suppresses box: the shots it bars the heroes (NEXT with none: no box)."""
     shots = suppression_shots(battle)
     picked = yield Ask(ChooseSome("Suppresses box?", shots, "form_card_suppresses"),
@@ -579,7 +579,7 @@ def playmat_names(battle: Battle) -> dict[str, str]:
             for p, r in battle.data.playmats.items()}
 
 
-def _named_playmat(battle: Battle, name: str) -> LocalProcedure:
+def _named_playmat(battle: Battle) -> LocalProcedure:
     """The playmat the card names, if it names one (the first answer: none, the setup rolls)."""
     mats = playmat_names(battle)
     picked = yield from choose("Playmat on the card?", tuple(mats), "form_card_playmat",
@@ -633,7 +633,7 @@ def _shot(battle: Battle, kind: str) -> LocalProcedure:
     return "+".join((label, *(m.replace("_", " ").title() for m in picked)))
 
 
-def _sequence(battle: Battle, name: str, number: int) -> LocalProcedure:
+def _sequence(battle: Battle, number: int) -> LocalProcedure:
     """One shot sequence, shot by shot (a condition marks the shot before it); returns the
     shots as the card writes them, or None when the table says there are no more."""
     shots: list[str] = []
@@ -681,12 +681,11 @@ def enter_lord_card(battle: Battle, name: str) -> LocalProcedure:
     (one or two), its Minions box (entries, and a choice of two). Its playmats are not asked
     here: the room's setup asks them (``setup.lord_playmats``). The card is kept with the game
     as entered, ``verified = false``."""
-    health = yield Ask(EnterNumber(_fit(f"{name}: health?", "Lord's health?"), "form_lord_health",
-                                   1, 30),
-                       start=LORD_HEALTH)
+    prompt = _fit(f"{name}: health?", "Lord's health?")
+    health = yield Ask(EnterNumber(prompt, "form_lord_health", 1, 30), start=LORD_HEALTH)
     sequences: list[list[str]] = []
     while True:
-        sequence = yield from _sequence(battle, name, len(sequences) + 1)
+        sequence = yield from _sequence(battle, len(sequences) + 1)
         if sequence is None:
             break
         sequences.append(sequence)

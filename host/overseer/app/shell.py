@@ -29,10 +29,12 @@ How it runs the controller (app/controller.py): effects ``Show`` (rendered, then
 ``glass.show``), ``SetLeds`` (``leds.set``), ``RequestRoll`` (``dice.request``) and one call a
 step: ``Begin``, ``Answer``, ``Undo``, ``Redo``, ``Cancel``. A ``Begin`` of a move with
 parameters opens its form (app/catacombs.py, app/forms.py), a local procedure whose questions
-go through the same controller; only the completed action reaches the session. After every
-change the GameView is made again from the session and the game's spec: the menu (the legal
-actions), NEXT AI PIECE (the spec's ``main_move`` when legal, else its refusal), names with
-identical monsters lettered, the seats of the party.
+go through the same controller; only the completed action reaches the session. The form under
+way (its menu action and answers) is kept in the store's gadget table before its next question
+shows, and ``open`` resumes it. The menu's Dice form changes who rolls (``Session.set_dice``).
+After every change the GameView is made again from the session and the game's spec: the menu
+(the legal actions), NEXT AI PIECE (the spec's ``main_move`` when legal, else its refusal),
+names with identical monsters lettered, the seats of the party.
 """
 
 from __future__ import annotations
