@@ -259,11 +259,37 @@ def test_a_campaign_lord_the_data_lacks_is_entered_off_the_card_and_kept_unverif
 def test_outside_a_campaign_the_lord_comes_from_the_card_data_or_its_tapped_card():
     state = battle()
     local = lord_form(state)
-    lords = options(local)
-    assert flow.ENTER_LORD not in lords and not any("(enter)" in n
-                                                    for n in asked(local).names.values())
+    assert options(local)[0] == flow.ENTER_LORD  # first: a card the data lacks
+    assert asked(local).names[flow.ENTER_LORD] == "Unlisted Lord (enter)"
     assert local.tap("lord", "phoshar-the-dragon")
     assert local.result == {"do": "choose_lord", "lord": "phoshar-the-dragon"}
+
+
+def test_outside_a_campaign_a_lord_the_data_lacks_is_entered_as_the_unlisted_lord():
+    runner = Runner(games.CATACOMBS, games.CATACOMBS.build({"heroes": [{"id": "elf"}]}),
+                    chance=SeededChance(1))
+    local = lord_form(runner.state)
+    for value in (flow.ENTER_LORD, 7, "missile", ["stun"], flow.SEQUENCE_DONE, flow.CARD_DONE):
+        local.answer(value)
+    pick_in_group(local, "Orc")
+    local.answer(flow.NO_SECOND)
+    pick_in_group(local, "Zombie")
+    local.answer(4)
+    local.answer(flow.ENTER_DONE)
+    assert local.result == {"do": "choose_lord", "lord": "Unlisted Lord", "card": {
+        "health": 7, "sequences": [["Missile+Stun"]], "mercenary": ["Orc"],
+        "minions": ["4 x Zombie"]}}
+    runner.begin(local.result)
+    assert runner.state.adventure.lord == "unlisted-lord"
+    assert runner.state.adventure.entered_lords["unlisted-lord"]["verified"] is False
+    assert flow.title(runner.state) == "Catacombs"  # no room yet
+
+
+def test_the_rules_playmat_question_of_a_lord_card_shows_the_playmats_names():
+    question = ChooseOne("Which playmat?", ("rune-1", "cave-of-the-keystone"), "lord_playmat")
+    names = flow.option_names(battle(), question)
+    assert names["rune-1"] == "Rune 1" and names["cave-of-the-keystone"] != "cave-of-the-keystone"
+    assert flow.option_names(battle(), ChooseOne("p", ("elf",), "closest")) == {}
 
 
 def test_the_new_game_questions_make_the_setup_the_seats_and_the_first_actions():

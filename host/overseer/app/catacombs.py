@@ -32,6 +32,7 @@ from overseer.data import DATA_DIR, Field, load_table, one_of
 from overseer.moves import Move
 from overseer.params import ask_of, fields
 from overseer.rules.catacombs import cards, end, entered
+from overseer.rules.catacombs.kinds import Key
 from overseer.rules.catacombs.moves import MOVES
 from overseer.rules.catacombs.state import ENEMY_KINDS, MODIFIERS, SHOT_KINDS, Battle, Hero
 from overseer.rules.procedure import ChooseOne, ChooseSome, EnterNumber, Question, Step
@@ -170,6 +171,17 @@ def relabel(step: Step, battle: Battle, names: Mapping[str, str]) -> Step:
     about = tuple(v for v in step.data.values() if isinstance(v, str) and v in battle.pieces)
     text = relabel_text(step.text, battle, names, about)
     return step if text == step.text else Step(step.kind, step.rule, text, step.data)
+
+
+PLAYMAT_KEYS = (Key.LORD_PLAYMAT, Key.LORD_PLAYMAT_RIGHT)
+
+
+def option_names(battle: Battle, question: Question | None) -> dict[str, str]:
+    """Names for the options of a rules' question whose options are not pieces or heroes:
+    the playmats of a Lord's setup card."""
+    if question is not None and question.key in PLAYMAT_KEYS:
+        return playmat_names(battle)
+    return {}
 
 
 def relabel_question(question: Question, battle: Battle, names: Mapping[str, str],
@@ -712,14 +724,19 @@ def enter_lord_card(battle: Battle, name: str) -> LocalProcedure:
 
 
 ENTER_LORD = "enter-lord"
+UNLISTED = "Unlisted Lord"  # the name of a Lord card entered outside a campaign
 
 
 def choose_lord_form(battle: Battle, names: Mapping[str, str]) -> LocalProcedure:
-    """The game's Catacomb Lord: from the card data (a tap of its card), or, in a campaign
-    whose Lord the data lacks, that Lord's card entered off the table."""
+    """The game's Catacomb Lord: from the card data (a tap of its card), or a card the data
+    lacks entered off the table: in a campaign its own Lord (by the campaign's name for it),
+    else one named ``UNLISTED`` (five buttons cannot type a name; the table has the card)."""
     lords = options("choose_lord", "lord", battle)
     lord_names = {lord: battle.data.lords[lord]["name"] for lord in lords}
     to_enter = campaign_lord(battle)
+    if to_enter is None and battle.adventure.campaign is None \
+            and entered.known_lord(battle, UNLISTED) is None:
+        to_enter = UNLISTED  # a Lord card the data lacks: a name cannot be typed here
     first: tuple[str, ...] = ()
     if to_enter is not None:
         lord_names[ENTER_LORD] = f"{to_enter} (enter)"

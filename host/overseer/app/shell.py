@@ -406,6 +406,7 @@ class Gadget:
         result = self.spec.result(battle) if session.finished else None
         question = session.pending
         if question is not None:
+            names = {**names, **flow.option_names(battle, question)}
             question = flow.relabel_question(question, battle, names, active_piece(trace))
         return GameView(
             flow.GAME, question=question, menu=flow.menu(battle, legal, session.finished),
