@@ -132,7 +132,6 @@ def summon(battle: Battle, piece: Piece, shot: Shot, depth: int, act: Act) -> Pr
     """Clock template on the summoner, D12, Ruler 1; the summoned piece acts at once."""
     # Red Box: Clock Template (errata), summon shot.
     name = shot.summons or "?"
-    at_edge = yield YesNo(f"Is {piece.name} ({piece.id}) at the edge of the playmat?", Key.EDGE)
     face = yield Roll(Die.D12, f"{piece.name} summons {name}")
     n = sum(1 for p in battle.pieces if p.startswith("summoned-")) + 1
     new_id = f"summoned-{n}"
@@ -143,19 +142,20 @@ def summon(battle: Battle, piece: Piece, shot: Shot, depth: int, act: Act) -> Pr
                    f"{piece.name} summons {name}: not in the card data; place it and run it by "
                    "its card", {"piece": piece.id, "summons": name, "known": False})
         return
-    yield from bring_in(battle, piece, new, at_edge, face, depth, act)
+    yield from bring_in(battle, piece, new, face, depth, act)
 
 
-def bring_in(battle: Battle, piece: Piece, new: Piece, at_edge: bool, face: int, depth: int,
+def bring_in(battle: Battle, piece: Piece, new: Piece, face: int, depth: int,
              act: Act) -> Procedure:
-    """Place a summoned piece by the clock template and Ruler 1; it acts at once."""
+    """Place a summoned piece by the clock template and Ruler 1 (its two cases said, as for
+    any clock move: ``clock.EDGE_CASE``); it acts at once."""
     battle.pieces[new.id] = new
-    side = ("flipped, 12 toward the centre" if at_edge else "12 toward the Hero Start Zone")
+    side = f"12 toward the Hero Start Zone, or {clock.EDGE_CASE},"
     yield Step(StepKind.SUMMON, rulebook.CLOCK,
                f"{piece.name} summons {new.name} ({new.id}): clock template {side}, place it "
                f"at {face} o'clock with Ruler 1; it acts at once",
                {"piece": piece.id, "summoned": new.id, "summons": new.name, "face": face,
-                "edge": at_edge})
+                "facing": "hero_start_zone", "at_edge_facing": "centre"})
     battle.acted.append(new.id)
     yield from act(battle, new, "summoned", depth + 1)
 
@@ -180,9 +180,8 @@ def summon_antient(battle: Battle, piece: Piece, depth: int, act: Act) -> Proced
     yield Step(StepKind.ANTIENT, rulebook.SUMMON_ANTIENT,
                f"{piece.name} summons the unused Antient {new.name} ({new.id}): {how}",
                {"piece": piece.id, "antient": new.id, "unused": list(ids)})
-    at_edge = yield YesNo(f"Is {piece.name} ({piece.id}) at the edge of the playmat?", Key.EDGE)
     face = yield Roll(Die.D12, f"{piece.name} summons {new.name}")
-    yield from bring_in(battle, piece, new, at_edge, face, depth, act)
+    yield from bring_in(battle, piece, new, face, depth, act)
 
 
 def heal(battle: Battle, piece: Piece) -> Procedure:
