@@ -118,7 +118,11 @@ def play_clank(t: Any, album: _Album, reopen: Reopen) -> Any:
     album.add("clank-space-taken", "A taken space shows its owner...")
     t.pick("5 gold! (P1)")
     refused(t, before, album, "clank-occupied", "... and is refused with the cube rule")
-    t.press(BACK)  # leave the form
+    t.pick("3 gold!")  # the form waits: another column
+    t.read()
+    t.pick("Yes")
+    t.read()
+    tick(t, ())
     menu(t, "Enter a room")
     t.pick("Medusa's Lair")
     t.read()
