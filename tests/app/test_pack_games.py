@@ -68,7 +68,7 @@ def test_a_whole_runebound_game_through_the_gadget(played: Played) -> None:
 
 def clank_at_the_temple(t: Table) -> Table:
     """Two players set up; P1 at a wayside shrine with the Temple of Gold placed."""
-    t.choose_game("Clank! Catacombs")
+    t.choose_game("Clank!")
     t.number(2)
     t.pick("Off")
     t.read()

@@ -341,7 +341,7 @@ def tap_actions(state: ClankState, legal: list[Move[Any]]
 
 
 FLOW = Flow(
-    game=GAME, label="Clank! Catacombs", spec=SPEC, wizard=wizard, labels=labels,
+    game=GAME, label="Clank!", spec=SPEC, wizard=wizard, labels=labels,
     relabel=relabel, relabel_text=relabel_text, relabel_question=relabel_question,
     default_seats=default_seats, cards=cards, menu=menu, form=form, form_title=form_title,
     title=title, idle_key=idle_key, status=status, party_pages=party_pages,

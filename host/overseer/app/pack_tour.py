@@ -69,7 +69,7 @@ def play_clank(t: Any, album: _Album, reopen: Reopen) -> Any:
     column refused), Medusa fought on entering (undone and answered again), the gadget
     restarted, the Sphinx's riddle, a TROPHY card the data lacks, a look-up by a tapped card,
     the end of the game and its trophy tally."""
-    t.choose_game("Clank! Catacombs")
+    t.choose_game("Clank!")
     album.add("clank-players", "Clank!: how many players (each at the next seat LED)")
     t.number(2)
     t.pick("Off")
@@ -360,7 +360,7 @@ def play_runebound(t: Any, album: _Album, reopen: Reopen) -> Any:
     menu(t, "Heroes")
     party = t.read()
     album.add("rb-heroes-page", "The heroes' pages: where, points, cards claimed", party[0])
-    album.add("rb-towns-page", "... and the towns", party[-1])
+    album.add("rb-towns-page", "... and the towns", next(p for p in party if p.title == "Towns"))
     # Hero 1: a Level I card of the third cursed town wins.
     _travel(t, third)
     menu(t, "Level I card")

@@ -319,6 +319,7 @@ def _town_line(state: RuneboundState, town: str, names: Mapping[str, str]) -> st
 def party_pages(state: RuneboundState, names: Mapping[str, str], heading: str
                 ) -> tuple[Screen, ...]:
     """A page (or two) a hero; then the towns, each with its curse deck's levels left."""
+    heading = "Heroes" if heading == "Party" else heading
     towns = [_town_line(state, t, names) for t in state.towns]
     return party_screens([*((heading, state.heroes[h].name, _hero_lines(state, h, names))
                             for h in state.players),
