@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from overseer.app import clank, pack_tour, runebound
-from overseer.app.tour import BACK, OK, Table, _Album
+from overseer.app.tour import BACK, NEXT, OK, Table, _Album
 
 SEED = 11
 
@@ -180,6 +180,16 @@ def test_runebound_curse_cards_refused_on_the_glass(played: Played) -> None:
 
 
 # --------------------------------------------------------------------------- the flows
+
+
+def test_next_says_the_game_has_no_ai_piece(played: Played) -> None:
+    t = clank_at_the_temple(played.tables[0])
+    t.read()
+    before = t.session.state_dict()
+    t.press(NEXT)
+    assert t.screen.key == "Not now"
+    assert " ".join(t.screen.lines).startswith("Clank! has no AI piece: OK opens the menu")
+    assert t.session.state_dict() == before
 
 
 def test_unprinted_names_are_marked_in_the_lists(played: Played) -> None:

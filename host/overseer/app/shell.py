@@ -358,8 +358,13 @@ class Gadget:
         legal = [] if session.finished else flow.spec.legal_actions(battle)
         main = flow.spec.main_move
         next_action = {"do": main} if main and any(m.name == main for m in legal) else None
-        refusal = "" if next_action is not None or main is None else \
-            flow.relabel_text(flow.spec.moves.moves[main].refusal(battle), battle, names)
+        if main is None:
+            refusal = f"{flow.label} has no AI piece: OK opens the menu"
+        elif next_action is None:
+            refusal = flow.relabel_text(flow.spec.moves.moves[main].refusal(battle), battle,
+                                        names)
+        else:
+            refusal = ""
         result = flow.spec.result(battle) if session.finished else None
         question = session.pending
         if question is not None:
