@@ -33,13 +33,15 @@ SHORT: dict[str, str] = {
     "new_first_game": "First game variant?",
 }
 SETUP_TITLE = "Setup"
-SETUP_KINDS = {StepKind.SAFE_TILES: "Safe tiles", StepKind.DEPTH_TILES: "Depth tiles",
-               StepKind.TREASURY: "Treasury", StepKind.DUNGEON_DECK: "Dungeon deck",
-               StepKind.BASE_SETUP: "Base game"}
-PLAIN_KEYS = {StepKind.STONE: "Stone: -2", StepKind.GIVE_UP: "Given up",
-              StepKind.TELEPORT: "No teleport", StepKind.CUBE: "Cube placed",
-              StepKind.AEGIS: "Aegis cube", StepKind.BAZAAR: "Stall", StepKind.REWARD: "Reward",
-              StepKind.BARRIER: "Barrier", StepKind.LOOT: "Loot", StepKind.UMBROKA: "+5 gold"}
+SETUP_KINDS: dict[str, str] = {
+    StepKind.SAFE_TILES: "Safe tiles", StepKind.DEPTH_TILES: "Depth tiles",
+    StepKind.TREASURY: "Treasury", StepKind.DUNGEON_DECK: "Dungeon deck",
+    StepKind.BASE_SETUP: "Base game"}
+PLAIN_KEYS: dict[str, str] = {
+    StepKind.STONE: "Stone: -2", StepKind.GIVE_UP: "Given up", StepKind.TELEPORT: "No teleport",
+    StepKind.CUBE: "Cube placed", StepKind.AEGIS: "Aegis cube", StepKind.BAZAAR: "Stall",
+    StepKind.REWARD: "Reward", StepKind.BARRIER: "Barrier", StepKind.LOOT: "Loot",
+    StepKind.UMBROKA: "+5 gold"}
 
 
 def _gold(amount: int) -> str:

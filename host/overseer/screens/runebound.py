@@ -37,7 +37,7 @@ def _keyed(step: Step, name: Callable[[str], str]) -> str | None:
         case StepKind.DEAL:
             return "Counters"
         case StepKind.INSTRUCTION:
-            return "Setup"
+            return "To do"
         case StepKind.PLACE:
             return name(d["town"])
         case StepKind.REVEAL:
