@@ -183,3 +183,13 @@ def test_a_member_reads_and_writes_as_its_string(enum: type[StrEnum]) -> None:
         assert member == member.value and str(member) == f"{member}" == member.value
         assert json.dumps({member: member}) == json.dumps({member.value: member.value})
         assert member.value == member.name.lower()
+
+
+def test_every_runebound_step_kind_has_a_key_word_on_the_glass() -> None:
+    from overseer.rules.procedure import Step
+    facts = {"town": "tamalir", "terrain": "plains", "token": "green", "number": 1,
+             "matches": 2, "choice": "market", "gold": 1, "level": 1, "card": "c",
+             "pay": 3, "points": 1, "needed": 13, "hero": "hero-1"}
+    for kind in runebound_kinds.StepKind:
+        face = runebound_screens.step_face(Step(kind, "rule", "text", facts), str)
+        assert face is not None and face.key, kind
