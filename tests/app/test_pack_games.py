@@ -206,3 +206,24 @@ def test_clank_labels_fit_a_list_row_and_mark_unprinted_spaces(played: Played) -
     names = clank.labels(t.session.state)
     assert names["temple-of-gold/5"] == "5 gold!" and names["mad-bazaar/showcase"] == "Showcase"
     assert all(len(names[r]) <= 15 for r in t.session.state.data.rooms)
+
+
+def test_a_step_on_a_placeholder_is_marked_on_the_glass(played: Played) -> None:
+    t = played.tables[0]
+    t.choose_game("Runebound")
+    t.number(2)
+    t.read()
+    t.pick("The gadget")
+    t.read()
+    t.pick("Our own dice")
+    t.read()
+    pack_tour.menu(t, "Place a hero")
+    t.pick("Forge!")
+    placed = t.read()
+    assert [p.mark for p in placed if p.key == "Forge!"] == ["!"]  # the book names no Forge
+    pack_tour.menu(t, "Place a hero")
+    t.pick("Tamalir")
+    pages = t.read()
+    assert [p.mark for p in pages if p.key == "Tamalir" and p.title == "Hero 1"] == [""]
+    reveals = [p for p in pages if p.title == "Setup" and p.key and p.key != "To do"]
+    assert reveals and all(p.mark == "!" for p in reveals)  # the counters are a guess
