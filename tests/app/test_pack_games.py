@@ -10,6 +10,7 @@ import pytest
 
 from overseer.app import clank, pack_tour, runebound
 from overseer.app.tour import BACK, NEXT, OK, Table, _Album
+from overseer.rules.clank.records import REWARD_PARTS
 
 SEED = 11
 
@@ -204,6 +205,8 @@ def test_unprinted_names_are_marked_in_the_lists(played: Played) -> None:
 def test_clank_labels_fit_a_list_row_and_mark_unprinted_spaces(played: Played) -> None:
     t = clank_at_the_temple(played.tables[0])
     names = clank.labels(t.session.state)
+    assert set(REWARD_PARTS) <= set(clank.ANSWERS)  # every part of a reward has a short name
+    assert names["cave-bat-wings"] == "Cave Bat Wings!" and names["hoard-keeper"] == "Hoard Keeper"
     assert names["temple-of-gold/5"] == "5 gold!" and names["mad-bazaar/showcase"] == "Showcase"
     assert all(len(names[r]) <= 15 for r in t.session.state.data.rooms)
 

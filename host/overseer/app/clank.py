@@ -24,7 +24,7 @@ from overseer.app.local import Ask, LocalProcedure
 from overseer.app.view import MenuItem
 from overseer.moves import Move
 from overseer.rules.clank import chambers, lairs, moving
-from overseer.rules.clank.records import LAIR, MAD_BAZAAR, REWARD_PARTS, Space
+from overseer.rules.clank.records import LAIR, MAD_BAZAAR, Space
 from overseer.rules.clank.setup import MAX_PLAYERS
 from overseer.rules.clank.state import PLACES, WAYSIDE_SHRINE, ClankState
 from overseer.rules.procedure import ChooseOne, EnterNumber, Question, Step
@@ -63,7 +63,6 @@ ANSWERS = {
     "heal-1": "Heal 1", "heal-2": "Heal 2", "lockpick": "Lockpick",
     "big-secret": "Big secret",
 }
-assert set(REWARD_PARTS) <= set(ANSWERS)
 # The moves' questions whose prompt is too long for the title bar, by move and field.
 PROMPTS = {"reveal": {"room": "Which tile was placed?"},
            "aegis_shield": {"player": "Ghost attacks whom?"}}

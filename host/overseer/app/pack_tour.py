@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from overseer.app.tour import BACK, CHOICE, OK, Shot, Table, _Album
-from overseer.rules.runebound.state import CURSED, DESTROYED, FREED
+from overseer.rules.runebound.state import CURSED, DESTROYED
 from overseer.screens.render import Screen, render
 from overseer.screens.shots import save
 
@@ -370,7 +370,6 @@ def play_runebound(t: Any, album: _Album, reopen: Reopen) -> Any:
     album.first(pages, "Winner", "rb-winner", "Hero 1 wins: a town freed and 13 victory "
                 "points")
     album.add("rb-over", "The game is over")
-    assert _towns(t, FREED)
     return t
 
 
