@@ -297,7 +297,7 @@ def _player_lines(state: ClankState, player: str, names: Mapping[str, str]) -> l
     p = state.players[player]
     lines = [f"In {state.room_name(p.where)}"]
     held = ", ".join(names.get(t.id, t.name) for t in p.trophies) or "none"
-    lines.append(f"Trophies: {held}")
+    lines.append(f"Trophies {len(p.trophies)}: {held}")
     cubes = ", ".join(names.get(s, s) for s in state.cubes_of(player)) or "none"
     lines.append(f"Cubes: {cubes}")
     lines.append(f"Temple offering: {p.offering} gold" if p.offering is not None

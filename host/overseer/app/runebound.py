@@ -298,7 +298,8 @@ def _hero_lines(state: RuneboundState, hero: str, names: Mapping[str, str]) -> l
     claimed = ", ".join(names.get(c, c) for c in h.claimed) or "none"
     freed = ", ".join(names.get(t, t) for t in h.freed) or "none"
     token = names.get(h.quest_counter, h.quest_counter) if h.quest_counter else "none yet"
-    return [f"In {where}", f"{_points(state, hero)}", f"Claimed: {claimed}", f"Freed: {freed}",
+    return [f"In {where}", f"{_points(state, hero)}, freed {len(h.freed)}",
+            f"Claimed: {claimed}", f"Freed: {freed}",
             f"From Curse cards: +{h.xp} XP, +{h.gold} gold", f"Quest counter: {token}"]
 
 
@@ -310,9 +311,9 @@ def _town_line(state: RuneboundState, town: str, names: Mapping[str, str]) -> st
         quests = f"; quest {len(t.quests)}" if t.quests else ""
         return f"{label}: {curse_label(state, t.curse)}, {stack}{quests}"
     if t.status == FREED:
-        return f"{label}: freed by {state.heroes[t.freed_by].name if t.freed_by else '?'}"
+        return f"{label} freed: {state.heroes[t.freed_by].name if t.freed_by else '?'}"
     if t.status == DESTROYED:
-        return f"{label}: destroyed"
+        return f"{label}: comet"
     return f"{label}: counter face down"
 
 
