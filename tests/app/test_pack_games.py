@@ -166,6 +166,7 @@ def test_runebound_curse_cards_refused_on_the_glass(played: Played) -> None:
     pack_tour.menu(t, "Level III card")
     said = pack_tour.refused(t, before)
     assert "no Level I or II card" in said
+    assert "(name not printed)" not in said  # the refusal in the glass's words: "Curse 3!"
     pack_tour.menu(t, "Level I card")
     t.read()
     t.pick("Yes")

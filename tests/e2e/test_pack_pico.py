@@ -42,3 +42,18 @@ def test_a_whole_clank_game_through_the_pico(board: VirtualPico, tmp_path: Path)
         assert table.oled().tobytes() == table.glass.sent.convert("1").tobytes()
     finally:
         tables[-1].close()
+
+
+def test_the_first_clank_screens_through_the_pico(board: VirtualPico, tmp_path: Path) -> None:
+    """Which game, how many players, the variant: the board shows each frame the gadget
+    drew (a short run, by default)."""
+    table = PicoTable(board, tmp_path / "games.db", SEED)
+    try:
+        assert table.screen.title == "Which game?"
+        table.choose_game("Clank!")
+        assert table.screen.title == "How many players?"
+        table.number(2)
+        assert table.screen.rows == ("Off", "On: first game")
+        assert table.oled().tobytes() == table.glass.sent.convert("1").tobytes()
+    finally:
+        table.close()

@@ -16,6 +16,7 @@ keep a game's books on the five buttons.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -109,16 +110,37 @@ def labels(state: RuneboundState) -> dict[str, str]:
     return names
 
 
-def relabel(step: Step, state: RuneboundState, names: Mapping[str, str]) -> Step:
-    return step  # the rules' sentences already use the heroes' and towns' names
+def _short_titles(state: RuneboundState) -> list[tuple[str, str]]:
+    """The rules' long titles of unnamed curses and cards ("curse-3 (name not printed),
+    Level I card curse-3-i-1") and their labels ("Curse 3! I"), longest first."""
+    data = state.data
+    pairs = [(data.card_title(c), card_label(state, c)) for c, r in data.cards.items()
+             if not r.name]
+    pairs += [(c.title, curse_label(state, c.id)) for c in data.curses.values() if not c.name]
+    return sorted(pairs, key=lambda pair: len(pair[0]), reverse=True)
 
 
 def relabel_text(text: str, state: RuneboundState, names: Mapping[str, str]) -> str:
+    """A sentence of the rules for the glass: an unnamed curse or card by its short label."""
+    for long, short in _short_titles(state):
+        text = text.replace(long, short)
     return text
+
+
+def relabel(step: Step, state: RuneboundState, names: Mapping[str, str]) -> Step:
+    """The step as the glass shows it (a copy: the trace keeps the rules' words)."""
+    text = relabel_text(step.text, state, names)
+    return step if text == step.text else Step(step.kind, step.rule, text, step.data)
 
 
 def relabel_question(question: Question, state: RuneboundState, names: Mapping[str, str],
                      trace: Sequence[Step]) -> Question:
+    for attr in ("prompt", "purpose", "pool"):
+        text = getattr(question, attr, None)
+        if isinstance(text, str):
+            changed = relabel_text(text, state, names)
+            if changed != text:
+                question = dataclasses.replace(question, **{attr: changed})
     return question
 
 

@@ -215,6 +215,9 @@ class Gadget:
         """Apply one call; the controller gets the new view, or why nothing changed."""
         assert self.app is not None
         answer = self._local_call(call) if self.local is not None else self._game_call(call)
+        if isinstance(answer, Refused) and self.session is not None:
+            answer = Refused(self.flow.relabel_text(answer.reason, self.session.state,
+                                                    self._names()))
         if isinstance(answer, Refused | Told):
             self.app, effects = controller.handle(self.app, answer)
         else:
