@@ -39,6 +39,8 @@ from overseer.rules.runebound import moves as runebound_moves
 from overseer.rules.runebound import rulebook as runebound_rulebook
 from overseer.rules.runebound import scenario as runebound_scenario
 from overseer.screens import catacombs as catacombs_screens
+from overseer.screens import clank as clank_screens
+from overseer.screens import runebound as runebound_screens
 
 
 class UnknownGame(ValueError):
@@ -142,7 +144,7 @@ RUNEBOUND = GameSpec(
     moves=runebound_moves.MOVES,
     main_move=None,
     rulebook=runebound_rulebook,
-    screens=None,
+    screens=runebound_screens,
 )
 
 
@@ -159,7 +161,7 @@ CLANK = GameSpec(
     moves=clank_moves.MOVES,
     main_move=None,
     rulebook=clank_rulebook,
-    screens=None,
+    screens=clank_screens,
 )
 
 GAMES: dict[str, GameSpec] = {spec.name: spec for spec in

@@ -17,7 +17,7 @@ from overseer.app.view import MenuItem
 from overseer.games import GameSpec
 from overseer.moves import Move
 from overseer.rules.procedure import ChooseOne, Question, Step
-from overseer.screens.render import Screen
+from overseer.screens.render import Screen, detail_rows, wrap
 
 # App-level menu actions (the shell's own, not the rules'): the party screen, a new game, who
 # rolls the dice from now on (``Session.set_dice``).
@@ -98,3 +98,35 @@ class Flow:
     status: Callable[[Any, Names], tuple[str, ...]]
     party_pages: Callable[[Any, Names, str], tuple[Screen, ...]]
     tap_actions: Callable[[Any, list[Move[Any]]], TapActions]
+
+
+def party_screens(blocks: Sequence[tuple[str, str, Sequence[str]]]) -> tuple[Screen, ...]:
+    """Pages of a players' screen: each block (heading, key word, lines) wrapped and paged
+    (the key word on its first page only), every page numbered of them all."""
+    parts: list[tuple[str, str, tuple[str, ...]]] = []
+    for heading, key, lines in blocks:
+        rows = [row for line in lines for row in wrap(line)]
+        room = detail_rows(Screen(heading, key=key))
+        parts.append((heading, key, tuple(rows[:room])))
+        per = detail_rows(Screen(heading))
+        parts += [(heading, "", tuple(rows[n:n + per])) for n in range(room, len(rows), per)]
+    return tuple(Screen(h, lines, key=key, page=(n + 1, len(parts)))
+                 for n, (h, key, lines) in enumerate(parts))
+
+
+def move_forms(spec: GameSpec, form: Callable[[Move[Any], Any, Names], MakeForm],
+               title: Callable[[Move[Any]], str]
+               ) -> Callable[[str, Any, Names], tuple[MakeForm, str] | None]:
+    """A flow's ``form_of`` where every form is a move's (the rules refuse the completed
+    action, with their reason, when the move cannot be played)."""
+    def form_of(name: str, state: Any, names: Names) -> tuple[MakeForm, str] | None:
+        move = spec.moves.moves.get(name)
+        if move is None:
+            return None
+        return form(move, state, names), title(move)
+    return form_of
+
+
+def no_option_names(state: Any, question: Question | None) -> dict[str, str]:
+    """A flow's ``option_names`` where every option is named by ``labels``."""
+    return {}

@@ -266,6 +266,9 @@ class Gadget:
         assert self.app is not None
         answer = self._local_call(call) if self.local is not None else self._game_call(call)
         self._keep_form()  # before the screen moves on
+        if isinstance(answer, Refused) and self.session is not None:
+            answer = Refused(self.flow.relabel_text(answer.reason, self.session.state,
+                                                    self._names()))
         if isinstance(answer, Refused | Told):
             self.app, effects = controller.handle(self.app, answer)
         else:
@@ -419,8 +422,13 @@ class Gadget:
         legal = [] if session.finished else flow.spec.legal_actions(battle)
         main = flow.spec.main_move
         next_action = {"do": main} if main and any(m.name == main for m in legal) else None
-        refusal = "" if next_action is not None or main is None else \
-            flow.relabel_text(flow.spec.moves.moves[main].refusal(battle), battle, names)
+        if main is None:
+            refusal = f"{flow.label} has no AI piece: OK opens the menu"
+        elif next_action is None:
+            refusal = flow.relabel_text(flow.spec.moves.moves[main].refusal(battle), battle,
+                                        names)
+        else:
+            refusal = ""
         result = flow.spec.result(battle) if session.finished else None
         question = session.pending
         if question is not None:
