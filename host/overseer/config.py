@@ -113,10 +113,10 @@ def config_file(env: Mapping[str, str] = os.environ) -> Path | None:
     the system's, else None."""
     if env.get("OVERSEER_CONFIG"):
         return Path(env["OVERSEER_CONFIG"])
-    from overseer.session.paths import config_path
+    import platformdirs  # as session/paths.py (not imported: the doctor reads this module)
 
-    for path in (config_path({k: v for k, v in env.items() if k != "OVERSEER_CONFIG"}),
-                 SYSTEM_CONFIG):
+    user = platformdirs.user_config_path("overseer", appauthor=False) / "overseer.toml"
+    for path in (user, SYSTEM_CONFIG):
         if path.is_file():
             return path
     return None

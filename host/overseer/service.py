@@ -83,20 +83,6 @@ class Box:
                 log.warning("closing %s: %s", type(part).__name__, err)
 
 
-def pin_factory(name: str) -> Any:
-    """gpiozero's pin factory ``name`` (passed to the LEDs, never the global default)."""
-    if name == "mock":
-        from gpiozero.pins.mock import MockFactory, MockPWMPin
-
-        return MockFactory(pin_class=MockPWMPin)
-    from importlib.metadata import entry_points
-
-    found = list(entry_points(group="gpiozero_pin_factories", name=name))
-    if not found:
-        raise ValueError(f"gpiozero has no pin factory {name!r}")
-    return found[0].load()()
-
-
 def open_box(config: Config, store: Any, say: Callable[[str], None]) -> Box:
     """The Pico, the reader, the LEDs and the OLED as ``config`` has them; a part that cannot
     be opened is said (``say``) and left out."""
@@ -123,7 +109,7 @@ def open_box(config: Config, store: Any, say: Callable[[str], None]) -> Box:
     leds: Leds = NoLeds()
     factory = None
     if config.leds:
-        from overseer.devices.leds import GpioLeds
+        from overseer.devices.leds import GpioLeds, pin_factory
 
         try:
             factory = pin_factory(config.pin_factory)
