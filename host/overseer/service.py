@@ -181,8 +181,8 @@ def run(config: Config, db: str | None, stop: threading.Event,
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="overseer gadget", description=(__doc__ or "").split(
         "\n\n")[0].split(": ", 1)[1])
-    p.add_argument("--db", metavar="FILE", help="the game store (default: the config file's, "
-                   "$OVERSEER_DB, or the user's data folder)")
+    p.add_argument("--db", metavar="FILE", help="the game store (default: $OVERSEER_DB, the "
+                   "config file's, or the user's data folder)")
     p.add_argument("--pico-wait", type=float, default=PICO_WAIT, metavar="SECONDS",
                    help=f"how long to wait for the Pico before saying so (default {PICO_WAIT:g})")
     return p

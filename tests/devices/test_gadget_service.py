@@ -268,3 +268,28 @@ def test_a_store_in_use_stops_the_gadget_with_a_message(tmp_path):
         status = running.close()
     assert status == 2
     assert len(running.said) == 1 and "in use by another overseer" in running.said[0]
+
+
+def test_overseer_gadget_stops_on_sigterm_as_systemd_stops_it(tmp_path):
+    import signal
+
+    path = write(tmp_path / "box.toml", '[nfc]\nenabled = false\n[leds]\nfactory = "mock"\n'
+                 '[pico]\nport = "/dev/no-such-pico"\n')
+    paths = [str(ROOT / "host"), *sys.path[1:]]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths), "OVERSEER_CONFIG": str(path),
+           "OVERSEER_DB": str(tmp_path / "games.db")}
+    proc = subprocess.Popen([sys.executable, "-m", "overseer.cli", "gadget", "--pico-wait",
+                             "0.2"], stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert proc.stderr is not None
+        first = proc.stderr.readline()
+        second = proc.stderr.readline()  # the Gadget is up and has waited for the Pico
+        proc.send_signal(signal.SIGTERM)
+        status = proc.wait(timeout=30)
+    finally:
+        proc.kill()
+    assert first == f"overseer gadget: starting ({path})\n"
+    assert second == ("overseer gadget: no Pico answers on /dev/no-such-pico after 0.2 s: "
+                      "waiting for it (overseer doctor says more)\n")
+    assert status == 0
+    assert (tmp_path / "games.db").exists()
