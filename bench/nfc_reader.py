@@ -99,12 +99,14 @@ FIRST, SEAT = "Who joins the party?", "Seat for Elf?"
 
 
 def tap_to_frame(emulator: PtyPn532, elf: Ntag215, taps: int
-                 ) -> tuple[list[float], list[float], int]:
+                 ) -> tuple[list[float], list[float], list[str]]:
     """The Elf's card to the seat question's frame, BACK to the first question's frame, and
-    how many taps missed (no seat question within 5 s)."""
+    what the glass said for each tap that missed (no seat question within 5 s)."""
     glass = TimedGlass()
     tags = NfcTags(emulator.path, interval=INTERVAL, repeat_window=0)
-    taps_s, presses_s, missed = [], [], 0
+    taps_s: list[float] = []
+    presses_s: list[float] = []
+    missed: list[str] = []
     with tempfile.TemporaryDirectory() as folder:
         gadget = Gadget(Path(folder) / "games.db", glass, SimLeds(), sources=(tags,))
         glass.gadget = gadget
@@ -123,7 +125,8 @@ def tap_to_frame(emulator: PtyPn532, elf: Ntag215, taps: int
                 with emulator.lock:
                     emulator.chip.remove()
                 if came is None:
-                    missed += 1
+                    screen = gadget.screen
+                    missed.append(f"{screen.key}: {' '.join(screen.lines)}" if screen else "")
                     gadget.inbox.put(Press(Button.OK))  # the notice away
                     time.sleep(0.2)
                     if gadget.screen is None or gadget.screen.title != SEAT:
@@ -180,7 +183,7 @@ def main(taps: int = 100) -> None:
     print(json.dumps({
         "taps": taps, "poll_interval_ms": INTERVAL * 1000,
         "tap_to_inbox_ms": ms(times),
-        "tap_to_new_frame_ms": ms(frames), "taps_missed": missed,
+        "tap_to_new_frame_ms": ms(frames), "taps_missed": len(missed), "missed": missed,
         "baseline_press_to_new_frame_ms": ms(presses),
         "empty_poll_ms": {"p50": round(statistics.median(polls) * 1000, 2),
                           "p99": round(percentile(polls, 0.99) * 1000, 2)},
