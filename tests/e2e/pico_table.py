@@ -149,6 +149,12 @@ class PicoTable:
             self.press(CHOICE)
         raise AssertionError(f"the cursor never reached {label!r}")
 
+    def choose_game(self, label: str = "Catacombs") -> Screen:
+        """A new game's first question when the gadget plays more than one game: ``label``."""
+        if self.screen.title == "Which game?":
+            return self.pick(label)
+        return self.screen
+
     def number(self, value: int) -> Screen:
         """Step the number on the glass to ``value`` (CHOICE up, NEXT down), then OK."""
         if self.screen.number is None:

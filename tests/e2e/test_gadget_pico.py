@@ -128,6 +128,7 @@ def heroes_side(table: PicoTable, *choices: str, amount: int | None = None) -> l
 
 def party_of_two(table: PicoTable) -> None:
     """The Elf (tapped) on seat 1 and Hero 1 on seat 3."""
+    table.choose_game()
     table.tap("hero", "elf")
     table.pick("Seat 1")
     table.number(10)
@@ -169,6 +170,7 @@ def test_the_first_screens_through_the_pico(host: PicoTable, tmp_path: Path) -> 
     and OK, BACK back to it: each frame on the OLED as the gadget drew it."""
     shots = Shots(tmp_path)
     assert host.screen.title == "New game" or host.screen.mark == "?"
+    host.choose_game()
     shots.check(host, "new-who")
     host.tap("hero", "elf")
     rows = host.screen.rows
@@ -191,6 +193,7 @@ def test_a_whole_campaign_game_through_the_pico(board: VirtualPico, store: Path,
     latencies: list[float] = []
     try:
         # A new game: the Hidden Cave and the campaign begin it.
+        table.choose_game()
         shots.check(table, "new-who")
         assert keys(new_campaign(table)) == ["Hidden Cave", "Hidden Cave", "Monstrosity",
                                              "Campaign Lord"]

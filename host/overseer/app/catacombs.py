@@ -18,20 +18,21 @@ from __future__ import annotations
 import dataclasses
 import re
 import string
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from overseer import games
 from overseer.app import forms
+from overseer.app.flow import NEW_GAME, PARTY, Flow, NewGame
 from overseer.app.local import Ask, LocalProcedure
 from overseer.app.view import MenuItem
 from overseer.data import DATA_DIR, Field, load_table, one_of
 from overseer.moves import Move
 from overseer.params import ask_of, fields
 from overseer.rules.catacombs import cards, end, entered
+from overseer.rules.catacombs.kinds import StepKind
 from overseer.rules.catacombs.moves import MOVES
 from overseer.rules.catacombs.state import ENEMY_KINDS, Battle, Hero
 from overseer.rules.procedure import ChooseOne, ChooseSome, EnterNumber, Question, Step
@@ -39,11 +40,6 @@ from overseer.screens.render import Screen, detail_rows
 
 GAME = "catacombs"
 SPEC = games.CATACOMBS
-
-# App-level menu actions (the shell's own, not the rules'): the party screen, a new game.
-PARTY = "gadget.party"
-NEW_GAME = "gadget.new_game"
-APP_ACTIONS = (PARTY, NEW_GAME)
 
 MAX_HEROES = 4  # the four Hero Target tiles (Red Box: Solo & Co-Op Mode Setup)
 START_HEALTH = 10  # where a hero's health entry starts (the card's value is entered)
@@ -187,6 +183,20 @@ def relabel_question(question: Question, battle: Battle, names: Mapping[str, str
     return question
 
 
+def active_piece(trace: Sequence[Step]) -> str | None:
+    """The AI piece acting in the trace's last activation."""
+    for step in reversed(trace):
+        if step.kind == StepKind.ACTIVE_CHARACTER:
+            return step.data.get("piece")
+    return None
+
+
+def relabel_asked(question: Question, battle: Battle, names: Mapping[str, str],
+                  trace: Sequence[Step]) -> Question:
+    """The waiting question relabelled, a bare monster name being the piece acting now."""
+    return relabel_question(question, battle, names, active_piece(trace))
+
+
 # --------------------------------------------------------------------------- seats
 
 
@@ -244,17 +254,6 @@ def _group_label(group: list[str], names: Mapping[str, str]) -> str:
 
 
 # --------------------------------------------------------------------------- new game
-
-
-@dataclass(frozen=True)
-class NewGame:
-    """What the wizard decided: the setup (a format 2 document for ``Session.new``), who rolls
-    the dice, the actions that begin the game, and each party member's seat."""
-
-    setup: dict[str, Any]
-    dice: str
-    first: tuple[dict[str, Any], ...]
-    seats: dict[str, int] = field(default_factory=dict)
 
 
 YES_NO = {"off": "Off", "on": "On"}
@@ -697,3 +696,11 @@ def tap_actions(battle: Battle, legal: list[Move[Any]]
         else:
             out[("lord", lord_id)] = _not_now(battle, "Lord's room")
     return out
+
+
+FLOW = Flow(
+    game=GAME, label="Catacombs", spec=SPEC, wizard=wizard, labels=labels, relabel=relabel,
+    relabel_text=relabel_text, relabel_question=relabel_asked, default_seats=default_seats,
+    cards=hero_cards, menu=menu, form=form,
+    form_title=lambda move: SHORT.get(move.name, move.label), title=title, idle_key=idle_key,
+    status=status, party_pages=party_pages, tap_actions=tap_actions)

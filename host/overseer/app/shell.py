@@ -42,9 +42,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from overseer import games
-from overseer.app import calls, controller
-from overseer.app import catacombs as flow
+from overseer.app import calls, controller, flows
 from overseer.app.controller import (
     Answer,
     App,
@@ -58,12 +56,12 @@ from overseer.app.controller import (
     Undo,
 )
 from overseer.app.events import Input, RequestRoll, RollRefused, SetLeds, Tap
+from overseer.app.flow import NEW_GAME, PARTY, Flow, NewGame
 from overseer.app.inbox import Inbox
 from overseer.app.local import Local
 from overseer.app.ports import Dice, Glass, Leds, Source
 from overseer.app.view import GameView, StepView
-from overseer.rules.catacombs.kinds import StepKind
-from overseer.rules.procedure import AnswerError, RulesError, Step
+from overseer.rules.procedure import AnswerError, RulesError
 from overseer.screens.render import Screen, render
 from overseer.session import lock
 from overseer.session.session import Session, SessionError, fold
@@ -88,7 +86,8 @@ class Gadget:
         self.glass, self.leds, self.dice = glass, leds, dice
         self.inbox = inbox if inbox is not None else Inbox()
         self.seed = seed
-        self.spec = games.CATACOMBS
+        self.flows = flows.FLOWS
+        self.flow: Flow = next(iter(self.flows.values()))  # the game played (or set up)
         self.seats_available: tuple[int, ...] = tuple(getattr(leds, "seats", SEATS))
         self.session: Session | None = None
         self.seats: dict[str, int] = {}
@@ -107,7 +106,7 @@ class Gadget:
         game's questions. A resumed game shows the steps from where its current action began
         (every step after the table's last input is among them) and its question."""
         session = (Session.resume(self.store, game_id) if game_id is not None
-                   else Session.resume_last(self.store, flow.GAME))
+                   else self._last_unfinished())
         if session is None:
             self.local = self._wizard()
             self.seen = 0
@@ -119,11 +118,20 @@ class Gadget:
         self.app = app
         self._apply(effects)
 
+    def _last_unfinished(self) -> Session | None:
+        """The unfinished game of a game the gadget plays that was played last."""
+        infos = [i for i in (self.store.last_unfinished(g) for g in self.flows) if i]
+        if not infos:
+            return None
+        last = max(infos, key=lambda info: (info.updated, info.id))
+        return Session.resume(self.store, last.id)
+
     def _play(self, session: Session) -> None:
-        if session.game != flow.GAME:
+        flow = self.flows.get(session.game)
+        if flow is None:
             raise SessionError(f"game #{session.id} is {session.game}: the gadget plays "
-                               f"{flow.GAME} only")
-        self.session = session
+                               f"{', '.join(self.flows)}")
+        self.session, self.flow = session, flow
         kept = self.store.gadget(session.id).get("seats")
         self.seats = dict(kept) if isinstance(kept, dict) else \
             flow.default_seats(session.state, self.seats_available)
@@ -169,7 +177,7 @@ class Gadget:
         down): answered here, the controller gets the next question."""
         app = self.app
         if self.local is None or app is None or app.reading or app.notice \
-                or app.waiting is not None or tap.game != flow.GAME:
+                or app.waiting is not None or tap.game != self.flow.game:
             return False
         if not self.local.tap(tap.kind, tap.card):
             return False
@@ -226,20 +234,20 @@ class Gadget:
 
     def _begin(self, action: dict[str, Any]) -> Refused | Told | None:
         name = action.get("do")
-        if name == flow.PARTY:
+        if name == PARTY:
             if self.session is None:
                 return Refused("there is no party yet")
-            return Told(flow.party_pages(self.session.state, self._names(),
-                                         "Summary" if self.session.finished else "Party"))
-        if name == flow.NEW_GAME:
+            return Told(self.flow.party_pages(self.session.state, self._names(),
+                                              "Summary" if self.session.finished else "Party"))
+        if name == NEW_GAME:
             self.local = self._wizard()
             return None
         if self.session is None:
             return Refused("there is no game here yet")
-        move = self.spec.moves.moves.get(name) if isinstance(name, str) else None
+        move = self.flow.spec.moves.moves.get(name) if isinstance(name, str) else None
         if move is not None and set(action) == {"do"}:
-            local = Local(flow.form(move, self.session.state, self._names()),
-                          flow.SHORT.get(move.name, move.label), leaves=True)
+            local = Local(self.flow.form(move, self.session.state, self._names()),
+                          self.flow.form_title(move), leaves=True)
             if not local.done:
                 self.local = local
                 return None
@@ -274,7 +282,7 @@ class Gadget:
         assert local is not None
         if not local.done:
             return None
-        if isinstance(local.result, flow.NewGame):
+        if isinstance(local.result, NewGame):
             refused = self._new_game(local.result)
         else:
             assert self.session is not None
@@ -289,18 +297,19 @@ class Gadget:
     # ------------------------------------------------------------------ a new game
 
     def _wizard(self) -> Local:
-        return Local(lambda: flow.wizard(self.seats_available, self.dice is not None),
-                     "New game", leaves=False)
+        return Local(lambda: flows.wizard(self.seats_available, self.dice is not None,
+                                          self.flows), "New game", leaves=False)
 
-    def _new_game(self, new: flow.NewGame) -> Refused | None:
+    def _new_game(self, new: NewGame) -> Refused | None:
         """Store the new game, its seats, and begin its first actions (each durable)."""
         try:
-            session = Session.new(self.store, flow.GAME, new.setup, seed=self.seed,
+            session = Session.new(self.store, new.game, new.setup, seed=self.seed,
                                   dice=new.dice)
             self.store.set_gadget(session.id, {"seats": new.seats, "first": len(new.first)})
         except (SessionError, StoreError, ValueError) as err:
             return Refused(str(err))
         self.session, self.seats, self.seen = session, dict(new.seats), 0
+        self.flow = self.flows[new.game]
         self.queued = list(new.first)
         return None
 
@@ -317,7 +326,7 @@ class Gadget:
     # ------------------------------------------------------------------ the view
 
     def _names(self) -> dict[str, str]:
-        return flow.labels(self.session.state) if self.session is not None else {}
+        return self.flow.labels(self.session.state) if self.session is not None else {}
 
     def _view(self) -> GameView:
         if self.local is not None:
@@ -329,13 +338,15 @@ class Gadget:
         ask = local.ask
         assert ask is not None
         names = {**self._names(), **ask.names}
-        return GameView(flow.GAME, question=ask.question, trace_length=self.seen, names=names,
+        return GameView(self.flow.game, question=ask.question, trace_length=self.seen,
+                        names=names,
                         seats={**self.seats, **ask.seats},
                         can_undo=bool(local.answers) or self.session is not None,
                         title=local.title, number_start=ask.start, back_leaves=True,
                         next_refusal="answer these questions first, or BACK to leave them")
 
     def _game_view(self, session: Session) -> GameView:
+        flow = self.flow
         battle = session.state
         names = flow.labels(battle)
         trace = session.runner.trace
@@ -344,32 +355,24 @@ class Gadget:
                                step.data.get("verified") is not False)
                       for n, step in enumerate(trace[since:], since))
         self.seen = len(trace)
-        legal = [] if session.finished else self.spec.legal_actions(battle)
-        main = self.spec.main_move
+        legal = [] if session.finished else flow.spec.legal_actions(battle)
+        main = flow.spec.main_move
         next_action = {"do": main} if main and any(m.name == main for m in legal) else None
         refusal = "" if next_action is not None or main is None else \
-            flow.relabel_text(self.spec.moves.moves[main].refusal(battle), battle, names)
-        result = self.spec.result(battle) if session.finished else None
+            flow.relabel_text(flow.spec.moves.moves[main].refusal(battle), battle, names)
+        result = flow.spec.result(battle) if session.finished else None
         question = session.pending
         if question is not None:
-            question = flow.relabel_question(question, battle, names, active_piece(trace))
+            question = flow.relabel_question(question, battle, names, trace)
         return GameView(
-            flow.GAME, question=question, menu=flow.menu(battle, legal, session.finished),
+            flow.game, question=question, menu=flow.menu(battle, legal, session.finished),
             next_action=next_action, next_refusal=refusal, steps=steps,
-            trace_length=len(trace), names=names, cards=flow.hero_cards(battle),
+            trace_length=len(trace), names=names, cards=flow.cards(battle),
             seats=self.seats, can_undo=session.can_undo, can_redo=session.can_redo,
             over=session.finished, result=result or "", title=flow.title(battle),
             status=flow.status(battle, names),
             idle_key=flow.idle_key(battle, last_action(session)),
             tap_actions=flow.tap_actions(battle, legal) if session.pending is None else {})
-
-
-def active_piece(trace: list[Step]) -> str | None:
-    """The AI piece acting in the trace's last activation."""
-    for step in reversed(trace):
-        if step.kind == StepKind.ACTIVE_CHARACTER:
-            return step.data.get("piece")
-    return None
 
 
 def last_action(session: Session) -> str | None:

@@ -79,6 +79,12 @@ class Table:
             self.press(CHOICE)
         raise AssertionError(f"the cursor never reached {label!r}")
 
+    def choose_game(self, label: str = "Catacombs") -> Screen:
+        """A new game's first question when the gadget plays more than one game: ``label``."""
+        if self.screen.title == "Which game?":
+            return self.pick(label)
+        return self.screen
+
     def number(self, value: int) -> Screen:
         """Step the number on the glass to ``value`` (CHOICE up, NEXT down), then OK."""
         if self.screen.number is None:
@@ -123,6 +129,9 @@ class _Album:
 
 
 def _new_game(t: Table, album: _Album) -> None:
+    if t.screen.title == "Which game?":
+        album.add("new-game", "A new game: which game (when the box plays more than one)")
+        t.choose_game()
     album.add("new-who", "A new game: who joins the party (or tap a hero's card)")
     t.tap("hero", "elf")
     album.add("new-seat", "Each hero's seat: its LED pulses under the cursor")
