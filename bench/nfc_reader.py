@@ -98,6 +98,16 @@ def ms(values: list[float]) -> dict[str, float]:
 FIRST, SEAT = "Who joins the party?", "Seat for Elf?"
 
 
+def choose_catacombs(gadget: Gadget) -> None:
+    """Catacombs, when the gadget asks which game a new game is."""
+    for _ in range(10):
+        screen = gadget.screen
+        if screen is None or screen.title != "Which game?":
+            return
+        on_it = screen.rows[screen.cursor] == "Catacombs"
+        gadget.feed(Press(Button.OK if on_it else Button.CHOICE))
+
+
 def tap_to_frame(emulator: PtyPn532, elf: Ntag215, taps: int
                  ) -> tuple[list[float], list[float], list[str]]:
     """The Elf's card to the seat question's frame, BACK to the first question's frame, and
@@ -113,6 +123,7 @@ def tap_to_frame(emulator: PtyPn532, elf: Ntag215, taps: int
         stop = threading.Event()
         try:
             gadget.open()
+            choose_catacombs(gadget)
             runner = threading.Thread(target=gadget.run, args=(stop, 0.05), daemon=True)
             runner.start()
             for _ in range(taps):

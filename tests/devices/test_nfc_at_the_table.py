@@ -93,6 +93,7 @@ def reading(tmp_path):
     """A single-room game with the Elf on seat 1, on the idle screen of its set-up."""
     r = Reading(tmp_path)
     t = r.table
+    t.choose_game()
     t.tap("hero", "elf")
     t.pick("Seat 1")
     t.number(10)
