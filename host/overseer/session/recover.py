@@ -41,7 +41,8 @@ class Saved:
     id: int
     game: str
     events: int  # events saved
-    lost: int  # events that could not be read or did not replay
+    dropped: int = 0  # events read that were cut off: they stopped inside an input
+    broke: str | None = None  # why the rest of the log could not be read (None: it was whole)
 
 
 @dataclass
@@ -58,8 +59,11 @@ class Recovery:
                f"a new store at {self.store} holds the {len(self.saved)} game"
                f"{'' if len(self.saved) == 1 else 's'} that could be read"]
         for game in self.saved:
-            cut = f", {game.lost} events at its end lost" if game.lost else ""
-            out.append(f"  game #{game.id} ({game.game}): {game.events} events{cut}")
+            cut = f", {game.dropped} read after them dropped (they do not replay)" \
+                if game.dropped else ""
+            rest = "the rest of its log" if game.events else "its log (its setup is kept)"
+            broke = f"; {rest} could not be read ({game.broke})" if game.broke else ""
+            out.append(f"  game #{game.id} ({game.game}): {game.events} events{cut}{broke}")
         out.extend(f"  lost: {what}" for what in self.lost)
         return out
 
@@ -91,6 +95,7 @@ def _recover(path: Path, why: str) -> Recovery:
     report = Recovery(path, path, why)
     try:
         old = read_only(path)
+        old.execute("PRAGMA writable_schema = ON")  # read a file shorter than its header says
     except sqlite3.Error as err:
         raise StoreError(f"{path}: cannot be read at all ({err}); it was left as it is") \
             from err
@@ -125,41 +130,58 @@ def _rows(db: sqlite3.Connection, sql: str, args: tuple = ()) -> tuple[list[sqli
 
 
 def _games(db: sqlite3.Connection, report: Recovery) -> Iterator[sqlite3.Row]:
-    """The readable rows of ``games``, in the order they were last played."""
+    """The readable rows of ``games``, in the order they were last played: the ids first
+    (they live in the table's pages), then each row on its own (a long setup spills onto
+    pages of its own, which may be the ones lost)."""
     db.row_factory = sqlite3.Row
-    rows, broke = _rows(db, "SELECT * FROM games ORDER BY id")
-    if broke is not None:
-        last = rows[-1]["id"] if rows else 0
-        top, _ = _rows(db, "SELECT max(id) FROM games")
-        end = top[0][0] if top and top[0][0] is not None else last + PROBE
-        unread = []
-        for game_id in range(last + 1, end + 1):
-            found, failed = _rows(db, "SELECT * FROM games WHERE id = ?", (game_id,))
-            rows.extend(found)
-            if failed is not None:
-                unread.append(game_id)
-        report.lost.append(f"the list of games broke off ({broke})" + (
-            f"; games #{', #'.join(map(str, unread))} could not be read" if unread else ""))
+    ids = _ids(db, report)
+    rows = []
+    for game_id in ids:
+        found, failed = _rows(db, "SELECT * FROM games WHERE id = ?", (game_id,))
+        if failed is not None or not found:
+            report.lost.append(f"game #{game_id}: its row could not be read ({failed})")
+            continue
+        rows.extend(found)
     keys = rows[0].keys() if rows else []
     order = "touched" if "touched" in keys else "id"
     yield from sorted(rows, key=lambda row: row[order])
+
+
+def _ids(db: sqlite3.Connection, report: Recovery) -> list[int]:
+    rows, broke = _rows(db, "SELECT id FROM games ORDER BY id")
+    ids = [row[0] for row in rows]
+    if broke is None:
+        return ids
+    last = ids[-1] if ids else 0
+    top, _ = _rows(db, "SELECT max(id) FROM games")
+    known = bool(top) and top[0][0] is not None
+    unread = []
+    for game_id in range(last + 1, (top[0][0] if known else last + PROBE) + 1):
+        found, failed = _rows(db, "SELECT id FROM games WHERE id = ?", (game_id,))
+        ids.extend(row[0] for row in found)
+        if failed is not None:
+            unread.append(game_id)
+    gone = (f"; games #{', #'.join(map(str, unread))} could not be read" if known and unread
+            else "; the games past it could not be counted" if unread else "")
+    report.lost.append(f"the list of games broke off after game #{last} ({broke}){gone}")
+    return ids
 
 
 def _save(old: sqlite3.Connection, new: Store, row: sqlite3.Row, report: Recovery) -> None:
     game_id, keys = row["id"], row.keys()
     try:
         setup = json.loads(row["setup"])
-        events, broke = _events(old, game_id)
-        head = min(row["head"] if "head" in keys else len(events), len(events))
-        events, head = replayable(row["game"], setup, row["dice"], events, head)
+        read, broke = _events(old, game_id)
+        head = min(row["head"] if "head" in keys else len(read), len(read))
+        events, head = replayable(row["game"], setup, row["dice"], read, head)
     except (LogError, ValueError, KeyError, TypeError) as err:
         report.lost.append(f"game #{game_id}: {err}")
         return
-    read = _count(old, game_id)
-    finished = bool(row["finished"]) and broke is None and len(events) == read
+    whole = broke is None and len(events) == len(read)
     retracted = [r for r in _retracted(old, game_id) if r["seq"] < len(events)]
-    new.create_game(row["game"], setup, row["seed"], row["dice"], events, head, finished,
-                    retracted, game_id=game_id, created=row["created"])
+    new.create_game(row["game"], setup, row["seed"], row["dice"], events, head,
+                    bool(row["finished"]) and whole, retracted, game_id=game_id,
+                    created=row["created"])
     gadget, _ = _rows(old, "SELECT data FROM gadget WHERE game_id = ?", (game_id,)) \
         if _has_table(old, "gadget") else ([], None)
     if gadget:
@@ -167,8 +189,8 @@ def _save(old: sqlite3.Connection, new: Store, row: sqlite3.Row, report: Recover
             new.set_gadget(game_id, json.loads(gadget[0][0]))
         except ValueError:
             pass  # the seats are the gadget's to ask again; the game is what matters
-    lost = max(read, len(events)) - len(events)
-    report.saved.append(Saved(game_id, row["game"], len(events), lost))
+    report.saved.append(Saved(game_id, row["game"], len(events), len(read) - len(events),
+                              broke))
 
 
 def _events(db: sqlite3.Connection, game_id: int) -> tuple[list[Event], str | None]:
@@ -182,12 +204,6 @@ def _events(db: sqlite3.Connection, game_id: int) -> tuple[list[Event], str | No
             broke = f"an event that is not JSON: {data[:40]!r}"
             break
     return events, broke
-
-
-def _count(db: sqlite3.Connection, game_id: int) -> int:
-    """How many events the damaged file says the game has (as far as it can say)."""
-    rows, _ = _rows(db, "SELECT max(seq) + 1 FROM events WHERE game_id = ?", (game_id,))
-    return rows[0][0] or 0 if rows else 0
 
 
 def _has_table(db: sqlite3.Connection, name: str) -> bool:

@@ -156,9 +156,30 @@ def diagnose(path: Path, timeout: float = 5.0) -> StoreError | None:
         return NotAStore(f"{path} is not an Overseer game store (a damaged SQLite file: "
                          f"{err}); it was left as it is: choose another file (--db or "
                          "OVERSEER_DB)")
+    else:
+        verdict = _verdict(path, app_id, version, tables, problems)
+        if verdict is None and 0 < version < LATEST:
+            verdict = _trial_migration(path, db, version)
+        return verdict
     finally:
         db.close()
-    return _verdict(path, app_id, version, tables, problems)
+
+
+def _trial_migration(path: Path, db: sqlite3.Connection, version: int) -> StoreError | None:
+    """Run the store's migrations on a copy in memory: one that meets its own tables is a
+    half-written update (the file is never touched)."""
+    copy = sqlite3.connect(":memory:", isolation_level=None)
+    try:
+        db.backup(copy)
+        migrate(copy, version)
+    except sqlite3.Error as err:
+        if _HALF_MIGRATED in str(err) or "duplicate column" in str(err):
+            return StoreDamaged(path, f"a half-written update: schema v{version} with parts of "
+                                f"a later one ({err})")
+        return None  # not a verdict on the file: the real migration reports it
+    finally:
+        copy.close()
+    return None
 
 
 def _verdict(path: Path, app_id: int, version: int, tables: set[str],
@@ -233,14 +254,14 @@ class Store:
         try:
             db.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
             version = db.execute("PRAGMA user_version").fetchone()[0]
-            if version < LATEST:  # first: a migration that fails leaves the file as it was
-                self._migrate(db, version)
             try:
                 db.execute("PRAGMA journal_mode = WAL")
                 db.execute("PRAGMA synchronous = FULL")
                 db.execute("PRAGMA foreign_keys = ON")
             except sqlite3.Error as err:
                 raise StoreError(f"{self.path}: cannot open for writing ({err})") from err
+            if version < LATEST:
+                self._migrate(db, version)
         except sqlite3.Error as err:
             db.close()
             raise StoreError(f"{self.path}: cannot open ({err}); the file was left as it "
@@ -254,9 +275,6 @@ class Store:
         try:
             migrate(db, version)
         except sqlite3.Error as err:
-            if _HALF_MIGRATED in str(err) or "duplicate column" in str(err):
-                raise StoreDamaged(self.path, f"a half-written update: schema v{version} "
-                                   f"with parts of a later one ({err})") from err
             raise StoreError(f"{self.path}: updating the store from schema v{version} "
                              f"to v{LATEST} failed ({err}); it was left at "
                              f"v{version}") from err
