@@ -202,3 +202,24 @@ def test_db_makes_a_new_stores_folders_and_says_so(tmp_path, capsys, monkeypatch
     assert code == 0 and path.is_file()
     assert err == f"overseer: made the folder {path.parent} for the new game store " \
         "games.sqlite3\n"
+
+
+def test_the_way_back_to_a_game_names_its_store_unless_it_is_the_default(tmp_path):
+    from overseer.session.paths import store_option
+
+    path = tmp_path / "games.sqlite3"
+    assert store_option(path, {"OVERSEER_DB": str(path)}) == ""
+    assert store_option(path, {"OVERSEER_DB": str(tmp_path / "other.sqlite3")}) == \
+        f" --db {path}"
+
+
+def test_a_game_begun_on_the_gadget_is_named_by_its_room_in_the_list():
+    from types import SimpleNamespace
+
+    from overseer.session import commands
+
+    info = SimpleNamespace(game="catacombs")
+    in_room = SimpleNamespace(adventure=SimpleNamespace(room="the-armoury"))
+    assert commands._room(info, in_room) == "The Armoury"
+    assert commands._room(info, SimpleNamespace(adventure=SimpleNamespace(room=None))) == ""
+    assert commands._room(SimpleNamespace(game="conquest"), in_room) == ""

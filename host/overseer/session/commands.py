@@ -77,7 +77,20 @@ def summary(store: Store, info: GameInfo) -> dict[str, Any]:
         return {"title": title, "heroes": [], "round": None, "problem": str(err)}
     people = getattr(state, "heroes", None) or getattr(state, "players", None) or {}
     names = [getattr(v, "name", k) for k, v in people.items()]
-    return {"title": title, "heroes": names, "round": getattr(state, "round", None)}
+    return {"title": title, "room": _room(info, state), "heroes": names,
+            "round": getattr(state, "round", None)}
+
+
+def _room(info: GameInfo, state: Any) -> str:
+    """The name of the Catacombs room the game is in ("" for none): a game begun on the
+    gadget has no title, its room names it in the table."""
+    room = getattr(getattr(state, "adventure", None), "room", None)
+    if info.game != "catacombs" or not isinstance(room, str):
+        return ""
+    from overseer.games import catacombs_data
+
+    record = catacombs_data().rooms.get(room)
+    return record["name"] if record else room
 
 
 def _when(stamp: str) -> str:
@@ -115,7 +128,8 @@ def _list(store: Store, args: argparse.Namespace) -> None:
         state = "finished" if info.finished else "in play"
         if "problem" in about:
             state = "does not replay: " + about["problem"]
-        rows.append((str(info.id), info.game, _cut(about["title"], 32),
+        title = about["title"] or (f"room: {about['room']}" if about.get("room") else "")
+        rows.append((str(info.id), info.game, _cut(title, 32),
                      _cut(", ".join(about["heroes"]), 24),
                      "-" if about["round"] is None else str(about["round"]),
                      _when(info.updated), state))

@@ -24,6 +24,7 @@ from overseer.app.shell import Gadget
 from overseer.rules.procedure import Question, Roll
 from overseer.screens.pages import DIE_NAMES, full_prompt
 from overseer.screens.render import Screen
+from overseer.session.paths import store_option
 from overseer.sim import glass
 from overseer.sim.cards import Card, catalogue
 from overseer.sim.running import Running
@@ -258,5 +259,6 @@ def run(running: Running) -> int:
     finally:
         running.close()
     if app.saved is not None:
-        print(f"Game #{app.saved} is saved; `scripts/run` goes on with it.")
+        again = store_option(running.gadget.path)
+        print(f"Game #{app.saved} is saved; `scripts/run{again}` goes on with it.")
     return 1 if code is None else code
