@@ -123,8 +123,13 @@ def power_on() -> VirtualBox:
 
 def play_session(session: Session, args: argparse.Namespace) -> int:
     """``games resume``: play that game on."""
-    box = None if args.plain else power_on()
-    return play(session.store.path, session.id, args, box)
+    session.store.close()  # the gadget opens it again, under its lock
+    try:
+        box = None if args.plain else power_on()
+        return play(session.store.path, session.id, args, box)
+    except play_errors() as err:
+        print(f"overseer: {err}", file=sys.stderr)
+        return 2
 
 
 def play(path: Path, game_id: int | None, args: argparse.Namespace,

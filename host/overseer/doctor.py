@@ -261,7 +261,6 @@ def _store(args: argparse.Namespace) -> Path:
 
 
 def check_store(args: argparse.Namespace) -> Finding:
-    import sqlite3
     import tempfile
 
     try:
@@ -281,18 +280,43 @@ def check_store(args: argparse.Namespace) -> Finding:
                        "OVERSEER_DB)")
     if not store.exists():
         return Finding("store", True, f"the game store {store} will be made at the first game")
+    problem = _store_problem(store)
+    if problem is not None:
+        return problem
+    return Finding("store", True, f"the game store {store} is writable and sound")
+
+
+def _store_problem(store: Path) -> Finding | None:
+    """A store file that is not an Overseer store, or is damaged (read only, never changed)."""
+    import sqlite3
+
+    with open(store, "rb") as f:
+        header = f.read(100)
+    if header and not header.startswith(b"SQLite format 3\x00"):
+        return Finding("store", False, f"{store} is not an Overseer game store (not an SQLite "
+                       "database)", "choose another store file (--db or OVERSEER_DB); "
+                       "Overseer leaves this one as it is")
+    idle = not any(Path(f"{store}{side}").exists() for side in ("-wal", "-journal"))
     try:
-        with sqlite3.connect(f"{store.resolve().as_uri()}?mode=ro", uri=True) as db:
+        db = sqlite3.connect(f"{store.resolve().as_uri()}?mode=ro"
+                             f"{'&immutable=1' if idle else ''}", uri=True)
+        try:
+            app_id = db.execute("PRAGMA application_id").fetchone()[0]
             result = db.execute("PRAGMA quick_check").fetchone()[0]
-        db.close()
+        finally:
+            db.close()
     except sqlite3.Error as err:
-        result = str(err)
+        app_id, result = None, str(err)
+    ours = _session_module("migrations").APPLICATION_ID
+    if app_id not in (None, 0, ours) or (app_id == 0 and result == "ok" and header):
+        return Finding("store", False, f"{store} is not an Overseer game store (an SQLite "
+                       "database of another application)", "choose another store file (--db "
+                       "or OVERSEER_DB); Overseer leaves this one as it is")
     if result != "ok":
         return Finding("store", False, f"the game store {store} is damaged ({result})",
-                       "Overseer keeps a damaged store aside and starts a fresh one when it "
-                       "next opens it; export the games you want first "
-                       "(overseer games export)")
-    return Finding("store", True, f"the game store {store} is writable and sound")
+                       f"overseer games recover --db {store} saves what can be read into a "
+                       "new store and keeps the damaged file aside")
+    return None
 
 
 def check_lock(args: argparse.Namespace) -> Finding:

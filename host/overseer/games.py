@@ -5,11 +5,15 @@ A spec names how to build the state from a setup, how to read it (``state_dict``
 when it is over and how it ended, its move table (what the table may do now: ``legal``), its
 rulebook module (the sections its trace cites) and its screens. It is also the ``Game`` the
 ``Runner`` drives: ``start`` reads an action through the move table.
+
+Catacombs (the gadget's game) is loaded with this module; the other games are loaded the first
+time they are asked for (``GAMES[name]``, ``get``, ``CONQUEST``...), so that the gadget's cold
+start does not import their rules and data (bench/sim_start.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -17,8 +21,6 @@ from types import ModuleType
 from typing import Any
 
 from overseer import catacombs_data as catacombs_loader
-from overseer import clank_data as clank_loader
-from overseer import runebound_data
 from overseer.moves import Move, MoveTable
 from overseer.rules.catacombs import end as catacombs_end
 from overseer.rules.catacombs import moves as catacombs_moves
@@ -26,21 +28,8 @@ from overseer.rules.catacombs import rulebook as catacombs_rulebook
 from overseer.rules.catacombs import scenario as catacombs_scenario
 from overseer.rules.catacombs.carddata import CatacombsData
 from overseer.rules.catacombs.state import Battle
-from overseer.rules.clank import moves as clank_moves
-from overseer.rules.clank import rulebook as clank_rulebook
-from overseer.rules.clank import scenario as clank_scenario
-from overseer.rules.clank import state as clank_state
-from overseer.rules.conquest import moves as conquest_moves
-from overseer.rules.conquest import rulebook as conquest_rulebook
-from overseer.rules.conquest import scenario as conquest_scenario
-from overseer.rules.conquest.state import TEAM_NAMES, ConquestState
 from overseer.rules.procedure import Procedure
-from overseer.rules.runebound import moves as runebound_moves
-from overseer.rules.runebound import rulebook as runebound_rulebook
-from overseer.rules.runebound import scenario as runebound_scenario
 from overseer.screens import catacombs as catacombs_screens
-from overseer.screens import clank as clank_screens
-from overseer.screens import runebound as runebound_screens
 
 
 class UnknownGame(ValueError):
@@ -90,13 +79,6 @@ def _battle_names(battle: Battle) -> dict[str, str]:
     return names
 
 
-def _conquest_names(state: ConquestState) -> dict[str, str]:
-    names = dict(TEAM_NAMES)
-    names.update((p, p) for p in state.players)
-    names.update((c.id, c.title) for c in state.cards.values())
-    return names
-
-
 CATACOMBS = GameSpec(
     name="catacombs",
     title="Catacombs 3E: the AI player",
@@ -115,61 +97,121 @@ CATACOMBS = GameSpec(
     retired_keys=frozenset({"edge"}),
 )
 
-CONQUEST = GameSpec(
-    name="conquest",
-    title="Catacombs Conquest",
-    build=conquest_scenario.build,
-    format1_keys=conquest_scenario.FORMAT1_KEYS,
-    format1_setup=conquest_scenario.format1_setup,
-    state_dict=conquest_scenario.state_dict,
-    is_over=lambda state: state.over is not None,
-    result=lambda state: None if state.over is None else state.over.reason,
-    names=_conquest_names,
-    moves=conquest_moves.MOVES,
-    main_move=None,
-    rulebook=conquest_rulebook,
-    screens=None,
-)
+def _conquest() -> GameSpec:
+    from overseer.rules.conquest import moves as conquest_moves
+    from overseer.rules.conquest import rulebook as conquest_rulebook
+    from overseer.rules.conquest import scenario as conquest_scenario
+    from overseer.rules.conquest.state import TEAM_NAMES, ConquestState
 
-RUNEBOUND = GameSpec(
-    name="runebound",
-    title="Runebound: The Cataclysm",
-    build=lambda setup: runebound_scenario.build(setup, runebound_data.default()),
-    format1_keys=runebound_scenario.FORMAT1_KEYS,
-    format1_setup=runebound_scenario.format1_setup,
-    state_dict=runebound_scenario.state_dict,
-    is_over=lambda state: state.over is not None,
-    result=lambda state: None if state.over is None else state.over.reason,
-    names=runebound_scenario.names,
-    moves=runebound_moves.MOVES,
-    main_move=None,
-    rulebook=runebound_rulebook,
-    screens=runebound_screens,
-)
+    def names(state: ConquestState) -> dict[str, str]:
+        found = dict(TEAM_NAMES)
+        found.update((p, p) for p in state.players)
+        found.update((c.id, c.title) for c in state.cards.values())
+        return found
+
+    return GameSpec(
+        name="conquest",
+        title="Catacombs Conquest",
+        build=conquest_scenario.build,
+        format1_keys=conquest_scenario.FORMAT1_KEYS,
+        format1_setup=conquest_scenario.format1_setup,
+        state_dict=conquest_scenario.state_dict,
+        is_over=lambda state: state.over is not None,
+        result=lambda state: None if state.over is None else state.over.reason,
+        names=names,
+        moves=conquest_moves.MOVES,
+        main_move=None,
+        rulebook=conquest_rulebook,
+        screens=None,
+    )
 
 
-CLANK = GameSpec(
-    name="clank",
-    title="Clank! Catacombs: Lairs and Lost Chambers",
-    build=lambda setup: clank_scenario.build(setup, clank_loader.default()),
-    format1_keys=clank_scenario.FORMAT1_KEYS,
-    format1_setup=clank_scenario.format1_setup,
-    state_dict=clank_state.state_dict,
-    is_over=lambda state: state.over is not None,
-    result=clank_state.result,
-    names=clank_state.names,
-    moves=clank_moves.MOVES,
-    main_move=None,
-    rulebook=clank_rulebook,
-    screens=clank_screens,
-)
+def _runebound() -> GameSpec:
+    from overseer import runebound_data
+    from overseer.rules.runebound import moves as runebound_moves
+    from overseer.rules.runebound import rulebook as runebound_rulebook
+    from overseer.rules.runebound import scenario as runebound_scenario
+    from overseer.screens import runebound as runebound_screens
 
-GAMES: dict[str, GameSpec] = {spec.name: spec for spec in
-                               (CATACOMBS, CONQUEST, CLANK, RUNEBOUND)}
+    return GameSpec(
+        name="runebound",
+        title="Runebound: The Cataclysm",
+        build=lambda setup: runebound_scenario.build(setup, runebound_data.default()),
+        format1_keys=runebound_scenario.FORMAT1_KEYS,
+        format1_setup=runebound_scenario.format1_setup,
+        state_dict=runebound_scenario.state_dict,
+        is_over=lambda state: state.over is not None,
+        result=lambda state: None if state.over is None else state.over.reason,
+        names=runebound_scenario.names,
+        moves=runebound_moves.MOVES,
+        main_move=None,
+        rulebook=runebound_rulebook,
+        screens=runebound_screens,
+    )
+
+
+def _clank() -> GameSpec:
+    from overseer import clank_data as clank_loader
+    from overseer.rules.clank import moves as clank_moves
+    from overseer.rules.clank import rulebook as clank_rulebook
+    from overseer.rules.clank import scenario as clank_scenario
+    from overseer.rules.clank import state as clank_state
+    from overseer.screens import clank as clank_screens
+
+    return GameSpec(
+        name="clank",
+        title="Clank! Catacombs: Lairs and Lost Chambers",
+        build=lambda setup: clank_scenario.build(setup, clank_loader.default()),
+        format1_keys=clank_scenario.FORMAT1_KEYS,
+        format1_setup=clank_scenario.format1_setup,
+        state_dict=clank_state.state_dict,
+        is_over=lambda state: state.over is not None,
+        result=clank_state.result,
+        names=clank_state.names,
+        moves=clank_moves.MOVES,
+        main_move=None,
+        rulebook=clank_rulebook,
+        screens=clank_screens,
+    )
+
+
+_LOADERS: dict[str, Callable[[], GameSpec]] = {
+    "catacombs": lambda: CATACOMBS, "conquest": _conquest, "clank": _clank,
+    "runebound": _runebound}
+
+
+class _Games(Mapping[str, GameSpec]):
+    """Every game by name; a game's rules are imported the first time it is looked up."""
+
+    def __init__(self) -> None:
+        self._specs: dict[str, GameSpec] = {}
+
+    def __getitem__(self, name: str) -> GameSpec:
+        if name not in self._specs:
+            self._specs[name] = _LOADERS[name]()
+        return self._specs[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_LOADERS)
+
+    def __len__(self) -> int:
+        return len(_LOADERS)
+
+    def __contains__(self, name: object) -> bool:
+        return name in _LOADERS
+
+
+GAMES: Mapping[str, GameSpec] = _Games()
+
+
+def __getattr__(name: str) -> GameSpec:
+    """``games.CONQUEST``, ``games.CLANK``, ``games.RUNEBOUND``: loaded when first used."""
+    if name in ("CONQUEST", "CLANK", "RUNEBOUND"):
+        return GAMES[name.lower()]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def get(name: str) -> GameSpec:
-    spec = GAMES.get(name)
-    if spec is None:
+    if name not in GAMES:
         raise UnknownGame(f"unknown game {name!r}; known: {', '.join(GAMES)}")
-    return spec
+    return GAMES[name]

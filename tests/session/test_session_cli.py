@@ -47,9 +47,15 @@ def test_list_resume_export_import_replay_delete(db, tmp_path, capsys):
     code, lines, _ = _run(capsys, "replay", str(out))
     assert code == 0 and lines[-1]["final"] == resumed["state"]
     assert lines[0]["step"] == "active_character"
-    code, [imported], _ = _run(capsys, "games", "import", str(out), "--db", str(db))
-    assert code == 0 and imported["imported"] not in {g["id"] for g in games}
-    code, [gone], _ = _run(capsys, "games", "delete", str(games[0]["id"]), "--db", str(db))
+    code, [imported], err = _run(capsys, "games", "import", str(out), "--db", str(db))
+    assert code == 0 and imported == {"already_stored": games[1]["id"], "store": str(db)}
+    assert err == (f"overseer games import: {out} is already in the store as game "
+                   f"#{games[1]['id']}; nothing was imported\n")
+    other = tmp_path / "other.sqlite3"
+    code, [imported], err = _run(capsys, "games", "import", str(out), "--db", str(other))
+    assert (code, imported, err) == (0, {"imported": 1, "store": str(other)}, "")
+    code, [gone], _ = _run(capsys, "games", "delete", str(games[0]["id"]), "--yes", "--db",
+                           str(db))
     assert gone == {"deleted": games[0]["id"]}
     code, games, _ = _run(capsys, "games", "list", "--json", "--db", str(db), "--game",
                           "conquest")
@@ -77,12 +83,15 @@ def test_errors_are_clear_and_change_nothing(db, tmp_path, capsys):
     assert _saved(db) == before
 
 
-def test_a_damaged_store_is_reported_on_the_command_line(tmp_path, capsys):
+def test_a_file_that_is_not_a_store_is_refused_on_the_command_line(tmp_path, capsys):
     path = tmp_path / "games.sqlite3"
     path.write_bytes(b"garbage" * 200)
     code, games, err = _run(capsys, "games", "list", "--json", "--db", str(path))
-    assert code == 0 and games == []
-    assert "could not be used (not an SQLite database); it was kept as" in err
+    assert code == 2 and games == []
+    assert err == (f"overseer games list: {path} is not an Overseer game store (not an SQLite "
+                   "database); it was left as it is: choose another file (--db or "
+                   "OVERSEER_DB)\n")
+    assert path.read_bytes() == b"garbage" * 200 and sorted(tmp_path.iterdir()) == [path]
 
 
 def test_store_path_precedence(tmp_path):

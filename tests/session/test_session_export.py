@@ -34,16 +34,30 @@ def _counts(store: Store) -> tuple:
     return tuple((g.id, g.head, g.length) for g in store.games())
 
 
-def test_import_gives_the_same_game(played):
-    store, session, path = played
-    new_id = import_game(store, path)
+def test_import_gives_the_same_game(played, tmp_path):
+    _, session, path = played
+    other = Store(tmp_path / "other.sqlite3")
+    other.create_game("conquest", {}, 1, "seeded")  # the copy gets another id there
+    new_id = import_game(other, path)
     assert new_id != session.id
-    copy = Session.resume(store, new_id)
+    copy = Session.resume(other, new_id)
     assert copy.events == session.events and copy.head == session.head
     assert copy.state_dict() == session.state_dict() and copy.trace() == session.trace()
     copy.redo()  # the undone tail came along
     session.redo()
     assert copy.state_dict() == session.state_dict()
+    other.close()
+
+
+def test_an_import_already_in_the_store_is_not_stored_twice(played):
+    store, session, path = played
+    before = _counts(store)
+    assert import_game(store, path) == session.id
+    assert import_game(store, path) == session.id
+    assert _counts(store) == before
+    session.redo()  # played on, the same export is another game now (a branch of it)
+    assert import_game(store, path) not in {g for g, _, _ in before}
+    assert len(store.games()) == 2
 
 
 def test_replay_prints_the_trace_up_to_the_head(played):
@@ -155,6 +169,8 @@ def test_retracted_results_travel_with_the_game(tmp_path):
         session.undo()
         session.answer(faces)
         path = write_export(store, session.id, tmp_path / "g.json")
-        copy = import_game(store, path)
-        assert [r["data"]["value"] for r in store.retracted(copy)] == [1]
-        assert store.retracted(copy) == store.retracted(session.id)
+        retracted = store.retracted(session.id)
+    with Store(tmp_path / "other.sqlite3") as other:
+        copy = import_game(other, path)
+        assert [r["data"]["value"] for r in other.retracted(copy)] == [1]
+        assert other.retracted(copy) == retracted

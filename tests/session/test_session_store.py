@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from overseer.session.events import Event
-from overseer.session.migrations import APPLICATION_ID, LATEST
-from overseer.session.store import Store, StoreError
+from overseer.session.migrations import APPLICATION_ID, LATEST, migrate
+from overseer.session.store import NoStore, NotAStore, Store, StoreDamaged, StoreError
 
 
 def _sha(path: Path) -> str:
@@ -26,7 +26,7 @@ def _filled(path: Path) -> Store:
 
 
 def test_new_store_is_durable_and_marked(tmp_path):
-    with Store(tmp_path / "a" / "games.sqlite3") as store:
+    with Store(tmp_path / "games.sqlite3") as store:
         assert store.notice is None
         db = store.db
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -81,52 +81,68 @@ def test_empty_file_becomes_a_store(tmp_path):
         assert store.notice is None and store.version() == LATEST
 
 
-def _assert_moved_aside(path: Path, digest: str, reason: str) -> None:
-    with Store(path) as store:
-        assert store.notice is not None
-        assert reason in store.notice
-        aside = Path(store.notice.split(" it was kept as ")[1].split(" and ")[0].rstrip(";,"))
-        assert aside.parent == path.parent and aside.name.startswith(path.name + ".damaged-")
-        assert _sha(aside) == digest  # the damaged file is kept byte for byte
-        assert store.games() == [] and store.integrity() == ["ok"]
-        assert store.version() == LATEST
+def _refused(path: Path, kind: type[StoreError], reason: str) -> None:
+    """Opening ``path`` raises ``kind`` naming ``reason``; the file and its side files are
+    left byte for byte, and nothing is moved aside."""
+    files = {p.name: _sha(p) for p in path.parent.iterdir() if p.name.startswith(path.name)}
+    with pytest.raises(kind) as refused:
+        Store(path)
+    assert reason in str(refused.value) and "left as it is" in str(refused.value)
+    after = {p.name: _sha(p) for p in path.parent.iterdir() if p.name.startswith(path.name)
+             and not p.name.endswith("-shm")}
+    assert after == {k: v for k, v in files.items() if not k.endswith("-shm")}
 
 
-def test_not_a_database_is_kept_aside_with_its_wal(tmp_path):
+def _damaged(path: Path, reason: str) -> None:
+    _refused(path, StoreDamaged, reason)
+    with pytest.raises(StoreDamaged, match=f"`overseer games recover --db {path}` saves"):
+        Store(path)
+
+
+def test_not_a_database_is_refused_with_its_wal_left_alone(tmp_path):
     path = tmp_path / "g.sqlite3"
     path.write_bytes(b"these are not the bytes you are looking for" * 100)
-    wal = tmp_path / "g.sqlite3-wal"
-    wal.write_bytes(b"and neither are these" * 10)
-    wal_sha = _sha(wal)
-    _assert_moved_aside(path, _sha(path), "not an SQLite database")
-    [aside_wal] = tmp_path.glob("g.sqlite3.damaged-*-wal")
-    assert _sha(aside_wal) == wal_sha
+    (tmp_path / "g.sqlite3-wal").write_bytes(b"and neither are these" * 10)
+    _refused(path, NotAStore, "is not an Overseer game store (not an SQLite database)")
 
 
-def test_truncated_database_is_kept_aside(tmp_path):
-    path = tmp_path / "g.sqlite3"
+def test_a_text_file_is_refused(tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("shopping: eggs, milk\n")
+    _refused(path, NotAStore, "not an SQLite database")
+
+
+def _big(path: Path) -> None:
     store = _filled(path)
     for n in range(40):  # enough pages that a cut loses some
         store.create_game("catacombs", {"pad": "x" * 3000, "n": n}, n, "seeded")
     store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     store.close()
+
+
+def test_truncated_database_is_damaged(tmp_path):
+    path = tmp_path / "g.sqlite3"
+    _big(path)
     data = path.read_bytes()
     path.write_bytes(data[:len(data) // 2])
-    _assert_moved_aside(path, _sha(path), "malformed")
+    _damaged(path, "malformed")
 
 
-def test_damaged_page_is_kept_aside(tmp_path):
+def test_a_file_cut_inside_its_header_is_damaged(tmp_path):
     path = tmp_path / "g.sqlite3"
-    store = _filled(path)
-    for n in range(40):
-        store.create_game("catacombs", {"pad": "x" * 3000, "n": n}, n, "seeded")
-    store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    store.close()
+    _filled(path).close()
+    path.write_bytes(path.read_bytes()[:40])
+    _damaged(path, "cut short: 40 bytes")
+
+
+def test_damaged_page_is_damaged(tmp_path):
+    path = tmp_path / "g.sqlite3"
+    _big(path)
     data = bytearray(path.read_bytes())
     page = 4096
     data[3 * page:3 * page + 200] = b"\xff" * 200  # scribble over a b-tree page header
     path.write_bytes(bytes(data))
-    _assert_moved_aside(path, _sha(path), "malformed")
+    _damaged(path, "malformed")
 
 
 def test_index_out_of_step_fails_the_integrity_check(tmp_path):
@@ -142,20 +158,20 @@ def test_index_out_of_step_fails_the_integrity_check(tmp_path):
     at = data.rindex(b"catacombs", start, start + page)
     data[at] = ord("b")  # the index now holds "batacombs": the table row is missing from it
     path.write_bytes(bytes(data))
-    _assert_moved_aside(path, _sha(path), "integrity check: row 1 missing from index")
+    _damaged(path, "integrity check: row 1 missing from index")
 
 
-def test_foreign_database_is_kept_aside(tmp_path):
+def test_foreign_database_is_refused(tmp_path):
     path = tmp_path / "g.sqlite3"
     db = sqlite3.connect(path)
     db.execute("CREATE TABLE notes (body TEXT)")
     db.execute("INSERT INTO notes VALUES ('mine')")
     db.commit()
     db.close()
-    _assert_moved_aside(path, _sha(path), "another application")
+    _refused(path, NotAStore, "an SQLite database of another application: no application id")
 
 
-def test_wrong_schema_is_kept_aside(tmp_path):
+def test_wrong_schema_is_damaged(tmp_path):
     path = tmp_path / "g.sqlite3"
     db = sqlite3.connect(path)
     db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
@@ -163,22 +179,30 @@ def test_wrong_schema_is_kept_aside(tmp_path):
     db.execute("CREATE TABLE games (id INTEGER PRIMARY KEY)")
     db.commit()
     db.close()
-    _assert_moved_aside(path, _sha(path), "tables missing: events, gadget, retracted")
+    _damaged(path, "tables missing: events, gadget, retracted")
 
 
-def test_two_damaged_files_do_not_overwrite_each_other(tmp_path):
+def test_a_half_written_migration_is_damaged(tmp_path):
     path = tmp_path / "g.sqlite3"
-    path.write_bytes(b"first" * 100)
-    Store(path).close()
-    first = sorted(tmp_path.glob("g.sqlite3.damaged-*"))
-    path.unlink()
-    for side in tmp_path.glob("g.sqlite3-*"):
-        side.unlink()
-    path.write_bytes(b"second" * 100)
-    Store(path).close()
-    asides = sorted(p for p in tmp_path.glob("g.sqlite3.damaged-*"))
-    assert len(first) == 1 and len(asides) == 2
-    assert {p.read_bytes()[:6] for p in asides} == {b"firstf", b"second"}
+    db = sqlite3.connect(path, isolation_level=None)
+    migrate(db, 0, LATEST - 1)
+    db.execute("CREATE TABLE gadget (game_id INTEGER, data TEXT)")  # v3 begun, not recorded
+    db.close()
+    _damaged(path, f"a half-written update: schema v{LATEST - 1} with parts of a later one")
+
+
+def test_a_new_store_in_a_missing_folder_says_it_made_the_folder(tmp_path):
+    with Store(tmp_path / "a" / "b" / "g.sqlite3") as store:
+        assert store.notice == f"made the folder {tmp_path / 'a' / 'b'} for the new game " \
+            "store g.sqlite3"
+    with Store(tmp_path / "a" / "b" / "g.sqlite3") as store:
+        assert store.notice is None
+    with pytest.raises(NoStore, match="there is no game store at .* yet"):
+        Store(tmp_path / "c" / "g.sqlite3", create=False)
+    assert not (tmp_path / "c").exists()
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(StoreError, match="file is not a folder"):
+        Store(tmp_path / "file" / "g.sqlite3")
 
 
 def test_store_from_a_newer_overseer_is_refused_and_left_alone(tmp_path):

@@ -8,6 +8,7 @@ import time
 from overseer import scenario
 from overseer.devices.frames import vlsb
 from overseer.rules.procedure import Roll
+from overseer.screens.pages import full_prompt
 from overseer.session.session import Session
 from overseer.session.store import Store
 from overseer.sim import glass
@@ -134,6 +135,9 @@ async def play_a_room(path, game_id) -> None:
 
             await table.menu("room")  # the menu's room set-up: which Room card?
             await table.until(lambda g: g.app.view.question is not None, what="the form")
+            await pilot.pause(0.3)  # a tick of the simulator: the question goes to the log
+            prompt = full_prompt(table.gadget.app.view.question)
+            assert f"? {prompt}" in [str(line.text) for line in app.query_one(StepLog).lines]
             await pilot.press("t")
             assert app.query_one(TapPicker).is_open
             await pilot.press(*"bholoth cemetery", "enter")

@@ -1,8 +1,10 @@
 """The command line around the simulator: which game opens, options a resumed game cannot
 take, `games list` for people, and no traceback for a user (broken pipe, Ctrl-C, no data)."""
 
+import io
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +14,7 @@ import pytest
 from overseer import cli
 from overseer.cli import main
 from overseer.data import DATA_DIR
+from overseer.session.lock import acquire
 from overseer.session.session import Session
 from overseer.session.store import Store
 
@@ -120,3 +123,103 @@ def test_a_missing_data_file_is_a_message(tmp_path):
                              env={"OVERSEER_DATA": str(tmp_path / "nodata")})
     assert code == 2 and b"Traceback" not in err
     assert err.startswith(b"overseer: ") and b"cannot read" in err
+
+
+def _games(db) -> list[int]:
+    with Store(db) as store:
+        return [g.id for g in store.games()]
+
+
+def test_games_delete_asks_first(db, capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.StringIO("n\n"))
+    code, out, err = run(capsys, "games", "delete", "1", "--db", str(db))
+    assert (code, out) == (1, "")
+    assert err.startswith("Delete game #1 (catacombs, Demo battle: two heroes against")
+    assert "Elf, Barbarian, round 1, last played " in err
+    assert err.endswith("? It cannot be undone. [y/N] overseer games delete: game #1 was not "
+                        "deleted\n")
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))  # no answer at all
+    code, _, err = run(capsys, "games", "delete", "1", "--db", str(db))
+    assert code == 1 and "(no answer: add --yes to delete without being asked)" in err
+    assert _games(db) == [1]
+    monkeypatch.setattr("sys.stdin", io.StringIO("y\n"))
+    code, out, _ = run(capsys, "games", "delete", "1", "--db", str(db))
+    assert (code, json.loads(out)) == (0, {"deleted": 1})
+    assert _games(db) == []
+
+
+def test_games_delete_yes_does_not_ask(db, capsys):
+    code, out, err = run(capsys, "games", "delete", "1", "--yes", "--db", str(db))
+    assert (code, json.loads(out), err) == (0, {"deleted": 1}, "")
+    assert _games(db) == []
+
+
+def test_games_delete_refuses_an_unknown_id_and_a_store_in_play(db, capsys, tmp_path):
+    code, out, err = run(capsys, "games", "delete", "7", "--yes", "--db", str(db))
+    assert (code, out, err) == (2, "", "overseer games delete: no saved game #7\n")
+    with acquire(db):  # a gadget playing from this store holds its lock
+        code, out, err = run(capsys, "games", "delete", "1", "--yes", "--db", str(db))
+    assert code == 2 and out == ""
+    assert err == (f"overseer games delete: game #1 was not deleted: a gadget is playing from "
+                   f"this store (the game store {db} is in use by another overseer (pid "
+                   f"{os.getpid()}); stop that one first, or give this one another store "
+                   "(--db))\n")
+    assert _games(db) == [1]
+    missing = tmp_path / "none" / "g.sqlite3"
+    code, _, err = run(capsys, "games", "delete", "1", "--yes", "--db", str(missing))
+    assert code == 2 and f"there is no game store at {missing} yet" in err
+    assert not missing.parent.exists()
+
+
+@pytest.mark.parametrize("command", [["--plain"], ["games", "list"], ["games", "import", DEMO]])
+def test_db_refuses_a_file_that_is_not_a_store(tmp_path, capsys, command):
+    text = tmp_path / "notes.txt"
+    text.write_text("my shopping list\n")
+    foreign = tmp_path / "photos.sqlite3"
+    db = sqlite3.connect(foreign)
+    db.execute("CREATE TABLE photos (name TEXT)")
+    db.commit()
+    db.close()
+    for path, why in ((text, "not an SQLite database"),
+                      (foreign, "an SQLite database of another application")):
+        before = path.read_bytes()
+        code, out, err = run(capsys, *command, "--db", str(path))
+        assert code == 2 and "Traceback" not in err
+        assert f"{path} is not an Overseer game store ({why}" in err
+        assert "it was left as it is: choose another file (--db or OVERSEER_DB)" in err
+        assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt", "photos.sqlite3"]
+
+
+def test_db_makes_a_new_stores_folders_and_says_so(tmp_path, capsys, monkeypatch):
+    path = tmp_path / "new" / "folder" / "games.sqlite3"
+    code, out, _ = run(capsys, "games", "list", "--db", str(path))
+    assert code == 0 and out == f"No saved games: there is no game store at {path} yet (the " \
+        "first game makes it).\n"
+    assert not (tmp_path / "new").exists()  # listing makes no store
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    code, out, err = run(capsys, "--plain", "--db", str(path))
+    assert code == 0 and path.is_file()
+    assert err == f"overseer: made the folder {path.parent} for the new game store " \
+        "games.sqlite3\n"
+
+
+def test_the_way_back_to_a_game_names_its_store_unless_it_is_the_default(tmp_path):
+    from overseer.session.paths import store_option
+
+    path = tmp_path / "games.sqlite3"
+    assert store_option(path, {"OVERSEER_DB": str(path)}) == ""
+    assert store_option(path, {"OVERSEER_DB": str(tmp_path / "other.sqlite3")}) == \
+        f" --db {path}"
+
+
+def test_a_game_begun_on_the_gadget_is_named_by_its_room_in_the_list():
+    from types import SimpleNamespace
+
+    from overseer.session import commands
+
+    info = SimpleNamespace(game="catacombs")
+    in_room = SimpleNamespace(adventure=SimpleNamespace(room="the-armoury"))
+    assert commands._room(info, in_room) == "The Armoury"
+    assert commands._room(info, SimpleNamespace(adventure=SimpleNamespace(room=None))) == ""
+    assert commands._room(SimpleNamespace(game="conquest"), in_room) == ""

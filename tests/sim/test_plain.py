@@ -43,7 +43,8 @@ def test_a_battle_round_in_words(monkeypatch, capsys, db):
     with Store(db) as store:
         session = Session.resume(store, store.games()[0].id)
         assert session.state_dict()["heroes"]["elf"]["health"] == 6  # the token's 2
-    assert out.rstrip().endswith("Game #1 is saved; `overseer --plain` goes on with it.")
+    assert out.rstrip().endswith(f"Game #1 is saved; `overseer --plain --db {db}` goes on with "
+                                 "it.")  # not the store a bare `overseer` opens
 
 
 def test_bad_words_press_nothing(monkeypatch, capsys, db):

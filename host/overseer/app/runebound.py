@@ -20,7 +20,7 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from overseer import games
+from overseer import games, runebound_data
 from overseer.app import forms
 from overseer.app.flow import (
     NEW_GAME,
@@ -180,7 +180,7 @@ def hero_ids(count: int) -> list[str]:
 def wizard(seats: tuple[int, ...], pico: bool) -> LocalProcedure:
     """How many heroes (each at the next seat), who deals the counters, who rolls the trading
     dice; the start action then lays out the decks and deals."""
-    tokens = len(games.runebound_data.default().tokens)
+    tokens = len(runebound_data.default().tokens)
     most = min(MAX_PLAYERS, tokens, len(seats) if seats else MAX_PLAYERS)
     count = yield Ask(EnterNumber("How many heroes?", "new_heroes", 1, most), start=2)
     counters = yield Ask(ChooseOne(COUNTERS_PROMPT, tuple(COUNTERS), "new_counters"),

@@ -276,7 +276,7 @@ class Runner:
                     self._proc = None
                     self.result = stop.value
                     return None
-                if type(item) is Step:
+                if isinstance(item, Step):
                     keep(item)
                     if on_step is not None:
                         on_step(item)

@@ -1,9 +1,11 @@
 """The session's command-line commands: ``overseer replay FILE`` and
-``overseer games list|resume|delete|export|import`` (``--db`` picks the store file).
+``overseer games list|resume|delete|export|import|recover`` (``--db`` picks the store file).
 
 ``games list`` prints a table a person reads (``--json``: one object a line, for scripts);
 ``games resume ID`` plays game ID on (the simulator, or ``--plain`` the line mode; ``--json``
-prints where it stands instead).
+prints where it stands instead). ``games delete ID`` asks first (``--yes`` does not) and
+refuses while a gadget plays from the store; ``games import`` does not store a game twice;
+``games recover`` saves a damaged store's readable games into a new one (session/recover.py).
 """
 
 from __future__ import annotations
@@ -17,12 +19,13 @@ from typing import Any
 
 from overseer.games import GAMES
 from overseer.rules.procedure import describe
-from overseer.session.export import ExportError, import_game, replay, write_export
+from overseer.session import lock
+from overseer.session.export import ExportError, import_export, read_export, replay, write_export
 from overseer.session.paths import ConfigError, store_path
 from overseer.session.session import LogError, Session, SessionError
-from overseer.session.store import GameInfo, Store, StoreError
+from overseer.session.store import GameInfo, NoStore, Store, StoreError
 
-ERRORS = (StoreError, ExportError, LogError, SessionError, ConfigError)
+ERRORS = (StoreError, ExportError, LogError, SessionError, ConfigError, lock.StoreInUse)
 
 
 def _fail(command: str, err: Exception) -> int:
@@ -41,13 +44,20 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def _with_store(action: Callable[[Store, argparse.Namespace], None]):
+def _with_store(action: Callable[[Store, argparse.Namespace], None], create: bool = True):
+    """The command ``action`` on the store; ``create``: make the store when there is none
+    (else ``NoStore``, which a command may take as "no games")."""
     def run(args: argparse.Namespace) -> int:
         try:
-            with Store(store_path(args.db)) as store:
+            with Store(store_path(args.db), create=create) as store:
                 if store.notice:
                     print(f"overseer games: {store.notice}", file=sys.stderr)
                 action(store, args)
+        except NoStore as err:
+            if args.games_command != "list":
+                return _fail(f"games {args.games_command}", err)
+            if not args.json:
+                print(f"No saved games: {err}.")
         except ERRORS as err:
             return _fail(f"games {args.games_command}", err)
         return getattr(args, "exit_code", 0)
@@ -67,7 +77,20 @@ def summary(store: Store, info: GameInfo) -> dict[str, Any]:
         return {"title": title, "heroes": [], "round": None, "problem": str(err)}
     people = getattr(state, "heroes", None) or getattr(state, "players", None) or {}
     names = [getattr(v, "name", k) for k, v in people.items()]
-    return {"title": title, "heroes": names, "round": getattr(state, "round", None)}
+    return {"title": title, "room": _room(info, state), "heroes": names,
+            "round": getattr(state, "round", None)}
+
+
+def _room(info: GameInfo, state: Any) -> str:
+    """The name of the Catacombs room the game is in ("" for none): a game begun on the
+    gadget has no title, its room names it in the table."""
+    room = getattr(getattr(state, "adventure", None), "room", None)
+    if info.game != "catacombs" or not isinstance(room, str):
+        return ""
+    from overseer.games import catacombs_data
+
+    record = catacombs_data().rooms.get(room)
+    return record["name"] if record else room
 
 
 def _when(stamp: str) -> str:
@@ -105,7 +128,8 @@ def _list(store: Store, args: argparse.Namespace) -> None:
         state = "finished" if info.finished else "in play"
         if "problem" in about:
             state = "does not replay: " + about["problem"]
-        rows.append((str(info.id), info.game, _cut(about["title"], 32),
+        title = about["title"] or (f"room: {about['room']}" if about.get("room") else "")
+        rows.append((str(info.id), info.game, _cut(title, 32),
                      _cut(", ".join(about["heroes"]), 24),
                      "-" if about["round"] is None else str(about["round"]),
                      _when(info.updated), state))
@@ -134,8 +158,34 @@ def _resume(store: Store, args: argparse.Namespace) -> None:
 
 
 def _delete(store: Store, args: argparse.Namespace) -> None:
-    store.delete_game(args.id)
+    info = store.game(args.id)  # StoreError when there is no such game
+    try:
+        held = lock.acquire(store.path)
+    except lock.StoreInUse as err:
+        raise lock.StoreInUse(f"game #{args.id} was not deleted: a gadget is playing from this "
+                              f"store ({err})") from None
+    with held:
+        if not args.yes and not _confirmed(store, info):
+            print(f"overseer games delete: game #{args.id} was not deleted", file=sys.stderr)
+            args.exit_code = 1
+            return
+        store.delete_game(args.id)
     print(json.dumps({"deleted": args.id}))
+
+
+def _confirmed(store: Store, info: GameInfo) -> bool:
+    """Ask on the terminal (stderr, so that stdout stays the command's answer)."""
+    about = summary(store, info)
+    what = ", ".join(part for part in (
+        info.game, about["title"], ", ".join(about["heroes"]),
+        "" if about["round"] is None else f"round {about['round']}",
+        f"last played {_when(info.updated)}") if part)
+    sys.stderr.write(f"Delete game #{info.id} ({what})? It cannot be undone. [y/N] ")
+    sys.stderr.flush()
+    answer = sys.stdin.readline()
+    if not answer:
+        sys.stderr.write("\n(no answer: add --yes to delete without being asked)\n")
+    return answer.strip().lower() in ("y", "yes")
 
 
 def _export(store: Store, args: argparse.Namespace) -> None:
@@ -144,7 +194,26 @@ def _export(store: Store, args: argparse.Namespace) -> None:
 
 
 def _import(store: Store, args: argparse.Namespace) -> None:
-    print(json.dumps({"imported": import_game(store, args.file), "store": str(store.path)}))
+    game_id, new = import_export(store, read_export(args.file))
+    if not new:
+        print(f"overseer games import: {args.file} is already in the store as game #{game_id};"
+              " nothing was imported", file=sys.stderr)
+    print(json.dumps({"imported" if new else "already_stored": game_id,
+                      "store": str(store.path)}))
+
+
+def cmd_recover(args: argparse.Namespace) -> int:
+    from overseer.session.recover import NothingToRecover, recover
+
+    try:
+        done = recover(store_path(args.db))
+    except NothingToRecover as err:
+        print(f"overseer games recover: {err}")
+        return 0
+    except ERRORS as err:
+        return _fail("games recover", err)
+    print("\n".join(done.lines()))
+    return 0
 
 
 Play = Callable[[Session, argparse.Namespace], int]
@@ -161,12 +230,13 @@ def add(sub: argparse._SubParsersAction, play: Play) -> None:
     db.add_argument("--db", metavar="FILE",
                     help="the game store (default: $OVERSEER_DB, the config file, or the "
                          "user data directory)")
-    games = sub.add_parser("games", help="saved games: list, resume, delete, export, import")
+    games = sub.add_parser("games", help="saved games: list, resume, delete, export, import, "
+                                         "recover")
     gsub = games.add_subparsers(dest="games_command", required=True)
     p = gsub.add_parser("list", parents=[db], help="saved games, the last played first")
     p.add_argument("--game", choices=list(GAMES))
     p.add_argument("--json", action="store_true", help="one JSON object a line, for scripts")
-    p.set_defaults(func=_with_store(_list))
+    p.set_defaults(func=_with_store(_list, create=False))
     p = gsub.add_parser("resume", parents=[db],
                         help="play a saved game on (by id, or the last unfinished of a type)")
     p.add_argument("id", type=int, nargs="?")
@@ -175,14 +245,19 @@ def add(sub: argparse._SubParsersAction, play: Play) -> None:
                    help="play in the line mode (for scripts and screen readers)")
     p.add_argument("--json", action="store_true",
                    help="print where the game stands as JSON instead of playing it")
-    p.set_defaults(func=_with_store(_resume), play=play)
-    p = gsub.add_parser("delete", parents=[db], help="delete a saved game")
+    p.set_defaults(func=_with_store(_resume, create=False), play=play)
+    p = gsub.add_parser("delete", parents=[db], help="delete a saved game (it asks first)")
     p.add_argument("id", type=int)
-    p.set_defaults(func=_with_store(_delete))
+    p.add_argument("--yes", action="store_true", help="delete without asking")
+    p.set_defaults(func=_with_store(_delete, create=False))
     p = gsub.add_parser("export", parents=[db], help="write a game to a new JSON file")
     p.add_argument("id", type=int)
     p.add_argument("file")
-    p.set_defaults(func=_with_store(_export))
+    p.set_defaults(func=_with_store(_export, create=False))
     p = gsub.add_parser("import", parents=[db], help="store a game from an exported JSON file")
     p.add_argument("file")
     p.set_defaults(func=_with_store(_import))
+    p = gsub.add_parser("recover", parents=[db],
+                        help="save what can be read of a damaged store into a new one (the "
+                             "damaged file is kept aside)")
+    p.set_defaults(func=cmd_recover)

@@ -158,10 +158,19 @@ def _check_log(doc: dict[str, Any], where: str) -> None:
 
 
 def import_game(store: Store, path: str | Path) -> int:
-    """Store an exported game as a new saved game; returns its id."""
-    doc = read_export(path)
-    return store.create_game(doc["game"], doc["setup"], doc["seed"], doc["dice"],
-                             doc["events"], doc["head"], doc["finished"], doc["retracted"])
+    """Store an exported game as a new saved game; returns its id (the id it already has when
+    the same game, log and head are in the store: it is not stored twice)."""
+    return import_export(store, read_export(path))[0]
+
+
+def import_export(store: Store, doc: dict[str, Any]) -> tuple[int, bool]:
+    """Store a checked export (``read_export``): its id, and whether it was new."""
+    fields = (doc["game"], doc["setup"], doc["seed"], doc["dice"], doc["events"], doc["head"])
+    there = store.same_game(*fields)
+    if there is not None:
+        return there, False
+    return store.create_game(*fields[:4], doc["events"], doc["head"], doc["finished"],
+                             doc["retracted"]), True
 
 
 def replay(path: str | Path) -> tuple[list[dict[str, Any]], dict[str, Any]]:

@@ -43,3 +43,14 @@ def store_path(cli: str | None = None, env: Mapping[str, str] = os.environ) -> P
                 raise ConfigError(f"{config}: [session] database must be a file path")
             return (config.parent / Path(database).expanduser()).resolve()
     return platformdirs.user_data_path(APP, appauthor=False) / "games.sqlite3"
+
+
+def store_option(store: Path, env: Mapping[str, str] = os.environ) -> str:
+    """`` --db FILE`` when ``store`` is not the store a bare command would open, else ``""``:
+    what to add to a command that goes on with a game of ``store``."""
+    try:
+        default = store_path(None, env)
+    except ConfigError:
+        default = None
+    return "" if default is not None and Path(store).resolve() == default.resolve() \
+        else f" --db {store}"

@@ -1,11 +1,18 @@
 """The game store: one SQLite file holding every saved game and its event log.
 
 Opened in WAL mode with ``synchronous=FULL``: a write returns only after its transaction is
-on disk, so a confirmed step survives a power cut. At open the file is checked (SQLite header,
-``PRAGMA integrity_check``, the application id, the schema version and tables). A damaged or
-foreign file is moved aside, never overwritten, and a fresh store takes its place; ``notice``
-says what happened and where the old file went. A store written by a newer Overseer is refused
-and left as it is.
+on disk, so a confirmed step survives a power cut. At open the file is checked, read-only
+first (SQLite header, ``PRAGMA integrity_check``, the application id, the schema version and
+tables), and a file that fails is never changed:
+
+* a file that is not an Overseer store (not SQLite, another application's database) is refused
+  with ``NotAStore``;
+* an Overseer store that is damaged (a bad page, cut short, a half-written migration) is
+  refused with ``StoreDamaged``, whose message names ``overseer games recover``
+  (``session/recover.py``: what can be read goes into a new store, the file is kept aside);
+* a store written by a newer Overseer is refused and left as it is.
+
+A new store's missing folders are made, and ``notice`` says so.
 """
 
 from __future__ import annotations
@@ -23,16 +30,34 @@ from overseer.session.events import Event
 from overseer.session.migrations import APPLICATION_ID, LATEST, TABLES, migrate
 
 _HEADER = b"SQLite format 3\x00"
+_HEADER_SIZE = 100  # the database header; the application id is at bytes 68..71
 _SIDE_FILES = ("-wal", "-shm", "-journal")
 _SQLITE_CORRUPT, _SQLITE_NOTADB = 11, 26  # primary result codes of a damaged file
+RECOVER = "overseer games recover"
 
 
 class StoreError(Exception):
     """The store cannot be used as asked; the message says why. Nothing was changed."""
 
 
-class Damaged(Exception):
-    """Internal: why a file is not a usable store."""
+class NotAStore(StoreError):
+    """The file is not an Overseer game store (it was left as it is)."""
+
+
+class StoreDamaged(StoreError):
+    """An Overseer game store that cannot be read whole (it was left as it is)."""
+
+    def __init__(self, path: Path, why: str) -> None:
+        self.path, self.why = path, why
+        super().__init__(
+            f"the game store {path} is damaged ({why}); it was left as it is. `{RECOVER} "
+            f"--db {path}` saves what can be read into a new store and keeps the damaged file "
+            "aside")
+
+
+class NoStore(StoreError):
+    """No store file at that path (and the caller asked not to make one)."""
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,38 +104,156 @@ def move_aside(path: Path) -> Path:
     return target
 
 
+_HALF_MIGRATED = "already exists"  # SQLite's word when a migration meets its own tables
+
+
+def _header(path: Path) -> bytes:
+    with open(path, "rb") as f:
+        return f.read(_HEADER_SIZE)
+
+
+def read_only(path: Path, timeout: float = 5.0) -> sqlite3.Connection:
+    """A connection that cannot change the file (closing it checkpoints nothing). With no
+    -wal or -journal beside it (no writer is under way) it is opened immutable, so that not
+    even an empty -wal or -shm is left behind."""
+    idle = not any(Path(f"{path}{side}").exists() for side in ("-wal", "-journal"))
+    mode = "mode=ro&immutable=1" if idle else "mode=ro"
+    db = sqlite3.connect(f"{path.resolve().as_uri()}?{mode}", uri=True,
+                         isolation_level=None, check_same_thread=False)
+    db.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
+    return db
+
+
+def diagnose(path: Path, timeout: float = 5.0) -> StoreError | None:
+    """Why the file at ``path`` cannot be opened as a store (None: it can, or it is empty and
+    becomes one). Reads only: the file, and its -wal, are left as they are."""
+    header = _header(path)
+    if not header:
+        return None  # an empty file becomes a new store
+    if not header.startswith(_HEADER):
+        return NotAStore(f"{path} is not an Overseer game store (not an SQLite database); it "
+                         "was left as it is: choose another file (--db or OVERSEER_DB)")
+    if len(header) < _HEADER_SIZE:
+        return StoreDamaged(path, f"cut short: {len(header)} bytes, inside SQLite's header")
+    ours = int.from_bytes(header[68:72], "big") == APPLICATION_ID
+    try:
+        db = read_only(path, timeout)
+    except sqlite3.Error as err:
+        return StoreError(f"{path}: cannot open ({err}); the file was left as it is")
+    try:
+        app_id = db.execute("PRAGMA application_id").fetchone()[0]
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        tables = {row[0] for row in db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        problems = ([row[0] for row in db.execute("PRAGMA integrity_check")]
+                    if app_id == APPLICATION_ID else ["ok"])
+    except sqlite3.DatabaseError as err:
+        if getattr(err, "sqlite_errorcode", 0) & 0xFF not in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
+            # locked by another process, unreadable, I/O error: not a verdict on the file
+            return StoreError(f"{path}: cannot open ({err}); the file was left as it is")
+        if ours or Path(f"{path}-wal").exists():
+            return StoreDamaged(path, f"SQLite: {err}")
+        return NotAStore(f"{path} is not an Overseer game store (a damaged SQLite file: "
+                         f"{err}); it was left as it is: choose another file (--db or "
+                         "OVERSEER_DB)")
+    else:
+        verdict = _verdict(path, app_id, version, tables, problems)
+        if verdict is None and 0 < version < LATEST:
+            verdict = _trial_migration(path, db, version)
+        return verdict
+    finally:
+        db.close()
+
+
+def _trial_migration(path: Path, db: sqlite3.Connection, version: int) -> StoreError | None:
+    """Run the store's migrations on a copy in memory: one that meets its own tables is a
+    half-written update (the file is never touched)."""
+    copy = sqlite3.connect(":memory:", isolation_level=None)
+    try:
+        db.backup(copy)
+        migrate(copy, version)
+    except sqlite3.Error as err:
+        if _HALF_MIGRATED in str(err) or "duplicate column" in str(err):
+            return StoreDamaged(path, f"a half-written update: schema v{version} with parts of "
+                                f"a later one ({err})")
+        return None  # not a verdict on the file: the real migration reports it
+    finally:
+        copy.close()
+    return None
+
+
+def _verdict(path: Path, app_id: int, version: int, tables: set[str],
+             problems: list[str]) -> StoreError | None:
+    if app_id == 0 and version == 0 and not tables:
+        return None  # a new, empty database
+    if app_id != APPLICATION_ID:
+        what = f"application id {app_id:#x}" if app_id else "no application id"
+        return NotAStore(f"{path} is not an Overseer game store (an SQLite database of another "
+                         f"application: {what}); it was left as it is: choose another file "
+                         "(--db or OVERSEER_DB)")
+    if problems != ["ok"]:
+        return StoreDamaged(path, f"integrity check: {problems[0]}")
+    if version > LATEST:
+        return StoreError(
+            f"{path} was written by a newer Overseer (store schema v{version}; this one "
+            f"knows up to v{LATEST}). It was left as it is: update Overseer, or choose "
+            "another store file (--db or OVERSEER_DB)")
+    if version < 1:
+        return StoreDamaged(path, "the store's schema version is missing")
+    if version == LATEST and not TABLES <= tables:
+        return StoreDamaged(path, f"tables missing: {', '.join(sorted(TABLES - tables))}")
+    return None
+
+
 class Store:
     """Every saved game of one file. Each write is one transaction, durable on return."""
 
-    def __init__(self, path: str | Path, timeout: float = 5.0) -> None:
+    def __init__(self, path: str | Path, timeout: float = 5.0, create: bool = True) -> None:
+        """Open the store at ``path`` (``create``: make it, and its folders, when missing;
+        else ``NoStore``). Raises ``NotAStore``, ``StoreDamaged`` or ``StoreError``."""
         self.path = Path(path)
         self.timeout = timeout  # how long to wait for another process holding the file
-        self.notice: str | None = None
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.notice: str | None = None  # what opening did that the user should hear about
         if self.path.exists() and not self.path.is_file():
             raise StoreError(f"{self.path}: not a regular file; choose another store file")
+        if not self.path.exists():
+            if not create:
+                raise NoStore(f"there is no game store at {self.path} yet (the first game "
+                              "makes it)")
+            self._make_folder()
+        else:
+            self._check(self.path)
+        self.db = self._open()
+
+    def _make_folder(self) -> None:
+        folder = self.path.parent
+        if folder.is_dir():
+            return
+        if folder.exists():
+            raise StoreError(f"{folder} is not a folder; choose another store file")
         try:
-            self.db = self._open_checked()
-        except Damaged as why:
-            aside = move_aside(self.path)
-            self.notice = (f"the game store {self.path} could not be used ({why}); it was kept "
-                           f"as {aside} and a fresh store was started")
-            self.db = self._open_checked()
+            folder.mkdir(parents=True)
+        except OSError as err:
+            raise StoreError(f"{folder}: cannot make the store's folder "
+                             f"({err.strerror or err})") from err
+        self.notice = f"made the folder {folder} for the new game store {self.path.name}"
 
     # ------------------------------------------------------------------ opening
 
-    def _open_checked(self) -> sqlite3.Connection:
-        if self.path.exists() and self.path.stat().st_size > 0:
-            with open(self.path, "rb") as f:
-                if f.read(len(_HEADER)) != _HEADER:
-                    raise Damaged("not an SQLite database")
+    def _check(self, path: Path) -> None:
+        """Refuse a file that is not a sound Overseer store, reading it only."""
+        why = diagnose(path, self.timeout)
+        if why is not None:
+            raise why
+
+    def _open(self) -> sqlite3.Connection:
         try:
             db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as err:
             raise StoreError(f"{self.path}: cannot open ({err})") from err
         try:
             db.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
-            version = self._check(db)
+            version = db.execute("PRAGMA user_version").fetchone()[0]
             try:
                 db.execute("PRAGMA journal_mode = WAL")
                 db.execute("PRAGMA synchronous = FULL")
@@ -118,47 +261,23 @@ class Store:
             except sqlite3.Error as err:
                 raise StoreError(f"{self.path}: cannot open for writing ({err})") from err
             if version < LATEST:
-                try:
-                    migrate(db, version)
-                except sqlite3.Error as err:
-                    raise StoreError(f"{self.path}: updating the store from schema v{version} "
-                                     f"to v{LATEST} failed ({err}); it was left at "
-                                     f"v{version}") from err
+                self._migrate(db, version)
+        except sqlite3.Error as err:
+            db.close()
+            raise StoreError(f"{self.path}: cannot open ({err}); the file was left as it "
+                             "is") from err
         except BaseException:
             db.close()
             raise
         return db
 
-    def _check(self, db: sqlite3.Connection) -> int:
-        """The schema version of a sound store; raises ``Damaged`` or ``StoreError``."""
+    def _migrate(self, db: sqlite3.Connection, version: int) -> None:
         try:
-            problems = [row[0] for row in db.execute("PRAGMA integrity_check")]
-            app_id = db.execute("PRAGMA application_id").fetchone()[0]
-            version = db.execute("PRAGMA user_version").fetchone()[0]
-            tables = {row[0] for row in db.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table'")}
-        except sqlite3.DatabaseError as err:
-            if getattr(err, "sqlite_errorcode", 0) & 0xFF in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
-                raise Damaged(f"SQLite: {err}") from err
-            # locked by another process, unreadable, I/O error: not a verdict on the file
-            raise StoreError(f"{self.path}: cannot open ({err}); the file was left as it "
-                             f"is") from err
-        if problems != ["ok"]:
-            raise Damaged(f"integrity check: {problems[0]}")
-        if app_id == 0 and version == 0 and not tables:
-            return 0  # a new, empty file
-        if app_id != APPLICATION_ID:
-            raise Damaged(f"a database of another application (application id {app_id:#x})")
-        if version > LATEST:
-            raise StoreError(
-                f"{self.path} was written by a newer Overseer (store schema v{version}; this "
-                f"one knows up to v{LATEST}). It was left as it is: update Overseer, or choose "
-                f"another store file (--db or OVERSEER_DB)")
-        if version < 1:
-            raise Damaged("the store's schema version is missing")
-        if version == LATEST and not TABLES <= tables:
-            raise Damaged(f"tables missing: {', '.join(sorted(TABLES - tables))}")
-        return version
+            migrate(db, version)
+        except sqlite3.Error as err:
+            raise StoreError(f"{self.path}: updating the store from schema v{version} "
+                             f"to v{LATEST} failed ({err}); it was left at "
+                             f"v{version}") from err
 
     def close(self) -> None:
         self.db.close()
@@ -183,27 +302,40 @@ class Store:
 
     def create_game(self, game: str, setup: dict[str, Any], seed: int, dice: str,
                     events: Sequence[Event] = (), head: int = 0, finished: bool = False,
-                    retracted: Sequence[dict[str, Any]] = ()) -> int:
-        """A new game (with its events and retracted results for an import); returns its id."""
+                    retracted: Sequence[dict[str, Any]] = (), game_id: int | None = None,
+                    created: str | None = None) -> int:
+        """A new game (with its events and retracted results for an import); returns its id.
+        ``game_id`` and ``created`` keep a recovered game's own (a new id otherwise)."""
         if not 0 <= seed < 1 << 63:
             raise StoreError(f"a seed is a whole number from 0 to 2**63 - 1 (got {seed})")
         now = _now()
         with self._transaction():
             cur = self.db.execute(
-                "INSERT INTO games (game, setup, seed, dice, created, updated, finished, head,"
-                " touched) VALUES (?, ?, ?, ?, ?, ?, ?, ?,"
+                "INSERT INTO games (id, game, setup, seed, dice, created, updated, finished,"
+                " head, touched) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?,"
                 " (SELECT coalesce(max(touched), 0) + 1 FROM games))",
-                (game, json.dumps(setup, sort_keys=True), seed, dice, now, now, int(finished),
-                 head))
-            game_id = cur.lastrowid
-            assert game_id is not None  # an INSERT sets it
-            self._insert(game_id, 0, list(events))
+                (game_id, game, json.dumps(setup, sort_keys=True), seed, dice, created or now,
+                 now, int(finished), head))
+            new_id = cur.lastrowid
+            assert new_id is not None  # an INSERT sets it
+            self._insert(new_id, 0, list(events))
             self.db.executemany(
                 "INSERT INTO retracted (game_id, seq, kind, data, retracted_at)"
                 " VALUES (?, ?, ?, ?, ?)",
-                [(game_id, i["seq"], i["kind"], json.dumps(i["data"], sort_keys=True),
+                [(new_id, i["seq"], i["kind"], json.dumps(i["data"], sort_keys=True),
                   i["retracted_at"]) for i in retracted])
-        return game_id
+        return new_id
+
+    def same_game(self, game: str, setup: dict[str, Any], seed: int, dice: str,
+                  events: Sequence[Event], head: int) -> int | None:
+        """The id of a stored game with exactly this setup, seed, dice, log and head (an
+        import of a game already here), else None."""
+        rows = self.db.execute(
+            "SELECT id FROM games WHERE game = ? AND setup = ? AND seed = ? AND dice = ?"
+            " AND head = ? ORDER BY id",
+            (game, json.dumps(setup, sort_keys=True), seed, dice, head)).fetchall()
+        wanted = list(events)
+        return next((gid for (gid,) in rows if self.events(gid) == wanted), None)
 
     def _insert(self, game_id: int, start: int, events: list[Event]) -> None:
         self.db.executemany(

@@ -21,9 +21,10 @@ from textual.widgets import Footer
 
 from overseer.app.events import Button, Rolled
 from overseer.app.shell import Gadget
-from overseer.rules.procedure import Roll
-from overseer.screens.pages import DIE_NAMES
+from overseer.rules.procedure import Question, Roll
+from overseer.screens.pages import DIE_NAMES, full_prompt
 from overseer.screens.render import Screen
+from overseer.session.paths import store_option
 from overseer.sim import glass
 from overseer.sim.cards import Card, catalogue
 from overseer.sim.running import Running
@@ -88,6 +89,7 @@ class Simulator(App[int]):
         self.saved: int | None = None  # the game left, for the goodbye line
         self.failure: BaseException | None = None
         self.noticed: Screen | None = None  # the message on the glass, written to the log
+        self.asked: Question | None = None  # the question waiting, written to the log
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="top"):
@@ -142,6 +144,7 @@ class Simulator(App[int]):
             if self.query_one(Glass).border_subtitle != words:
                 self.query_one(Glass).border_subtitle = words
             self._notice(gadget.screen)
+            self._question(gadget.app.view.question if gadget.app is not None else None)
             pending = session.pending if session is not None else None
             self._dice(pending)
             if session is not None:
@@ -154,6 +157,15 @@ class Simulator(App[int]):
             return
         self.noticed = screen
         self.query_one(StepLog).note(f"{screen.key}: {' '.join(screen.lines)}")
+
+    def _question(self, question: Question | None) -> None:
+        """A new question goes to the log in full (the glass may have room for a short form
+        of it only)."""
+        if question is None or question is self.asked:
+            self.asked = question
+            return
+        self.asked = question
+        self.query_one(StepLog).note(f"? {full_prompt(question)}")
 
     def _dice(self, pending: object) -> None:
         asked = ""
@@ -247,5 +259,6 @@ def run(running: Running) -> int:
     finally:
         running.close()
     if app.saved is not None:
-        print(f"Game #{app.saved} is saved; `scripts/run` goes on with it.")
+        again = store_option(running.gadget.path)
+        print(f"Game #{app.saved} is saved; `scripts/run{again}` goes on with it.")
     return 1 if code is None else code

@@ -25,6 +25,7 @@ from overseer.app.shell import Gadget
 from overseer.app.sim import MemoryGlass, SeededDice, SimLeds, SimTags
 from overseer.rules.procedure import DrawToken, EnterNumber, Roll, Step
 from overseer.screens.render import Screen
+from overseer.session.paths import store_option
 from overseer.sim.cards import UnknownCard, catalogue, find
 
 BUTTON_WORDS = {"next": Button.NEXT, "ok": Button.OK, "choice": Button.CHOICE,
@@ -252,7 +253,8 @@ def run_plain(store: str | Path, game_id: int | None, seed: int | None, read: Te
                 break
         session = gadget.session
         if session is not None:
-            say(f"Game #{session.id} is saved; `overseer --plain` goes on with it.")
+            again = store_option(gadget.path)
+            say(f"Game #{session.id} is saved; `overseer --plain{again}` goes on with it.")
     finally:
         gadget.close()
     return 0
