@@ -30,6 +30,7 @@ from overseer.rules.clank import moves as clank_moves
 from overseer.rules.clank import rulebook as clank_rulebook
 from overseer.rules.clank import scenario as clank_scenario
 from overseer.rules.clank import state as clank_state
+from overseer.rules.conquest import end as conquest_end
 from overseer.rules.conquest import moves as conquest_moves
 from overseer.rules.conquest import rulebook as conquest_rulebook
 from overseer.rules.conquest import scenario as conquest_scenario
@@ -116,7 +117,7 @@ CONQUEST = GameSpec(
     format1_setup=conquest_scenario.format1_setup,
     state_dict=conquest_scenario.state_dict,
     is_over=lambda state: state.over is not None,
-    result=lambda state: None if state.over is None else state.over.reason,
+    result=conquest_end.result,
     names=_conquest_names,
     moves=conquest_moves.MOVES,
     main_move=None,

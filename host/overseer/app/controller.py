@@ -52,6 +52,7 @@ from overseer.app.events import (
 )
 from overseer.app.view import GameView, MenuItem
 from overseer.rules.catacombs.kinds import StepKind
+from overseer.rules.conquest.kinds import StepKind as ConquestKind
 from overseer.rules.procedure import (
     ChooseOne,
     ChooseSome,
@@ -67,6 +68,8 @@ from overseer.screens import pages
 from overseer.screens.render import Screen
 
 TOKEN_HIGH = 9  # the highest token value the table can enter (the values are not printed)
+# The steps after which no target is lit any more: a new activation, a new turn.
+TARGET_ENDS = (StepKind.ACTIVE_CHARACTER, ConquestKind.TURN)
 LONG_STEP = 5  # a held CHOICE steps a number by this much
 REDO = "Redo"
 
@@ -604,9 +607,10 @@ def screen(app: App) -> Screen:
 
 
 def _target(app: App) -> str | None:
-    """The hero targeted in the steps shown so far (an active character clears it)."""
+    """The hero targeted in the steps shown so far (an active character, a new turn clears
+    it)."""
     for page in reversed(app.reel[:app.at + 1]):
-        if page.kind == StepKind.ACTIVE_CHARACTER:
+        if page.kind in TARGET_ENDS:
             return None
         if page.kind == StepKind.TARGET:
             return page.target
@@ -614,10 +618,11 @@ def _target(app: App) -> str | None:
 
 
 def _lights(app: App) -> tuple[SeatLight, ...]:
-    """The targeted hero's seat on; on a question, the seat that answers pulses: the seat of
-    the hero (or seat) under the cursor, else the targeted hero's."""
+    """The game's own lights (``GameView.lights``), then the targeted hero's seat on; on a
+    question, the seat that answers pulses: the seat of the hero (or seat) under the cursor,
+    else the targeted hero's."""
     seats = app.view.seats
-    lit: dict[int, str] = {}
+    lit: dict[int, str] = {seat: mode for seat, mode in app.view.lights.items() if mode != "off"}
     if app.target is not None and app.target in seats:
         lit[seats[app.target]] = "on"
     question = app.view.question

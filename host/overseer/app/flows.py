@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from overseer.app import catacombs
+from overseer.app import catacombs, conquest
 from overseer.app.flow import Flow, NewGame
 from overseer.app.local import Ask, LocalProcedure
 from overseer.rules.procedure import ChooseOne
 
-FLOWS: Mapping[str, Flow] = {flow.game: flow for flow in (catacombs.FLOW,)}
+FLOWS: Mapping[str, Flow] = {flow.game: flow for flow in (catacombs.FLOW, conquest.FLOW)}
 
 
 def wizard(seats: tuple[int, ...], pico: bool,
