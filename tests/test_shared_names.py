@@ -22,6 +22,7 @@ from overseer.rules.catacombs import kinds as catacombs_kinds
 from overseer.rules.conquest import kinds as conquest_kinds
 from overseer.rules.procedure import DIE_FACES, ChanceKey, Die
 from overseer.screens import catacombs as catacombs_screens
+from overseer.screens import conquest as conquest_screens
 from overseer.screens import pages
 
 HOST = Path(__file__).parents[1] / "host" / "overseer"
@@ -85,11 +86,20 @@ def test_every_catacombs_key_has_a_short_form_or_is_titled_by_its_prompt() -> No
 
 
 def test_the_games_screens_are_the_ones_checked_here() -> None:
-    """Catacombs has its screens module; Conquest shows every step by its kind and every
-    question by its prompt (the generic screens of pages.py)."""
+    """Catacombs and Conquest have their screens modules; the other games show every step by
+    its kind and every question by its prompt (the generic screens of pages.py)."""
     assert games.CATACOMBS.screens is catacombs_screens
-    assert games.CONQUEST.screens is None
-    assert set(pages.FACES) == set(pages.SHORT) == {"catacombs"}
+    assert games.CONQUEST.screens is conquest_screens
+    assert set(pages.FACES) == set(pages.SHORT) == {"catacombs", "conquest"}
+
+
+def test_every_conquest_step_kind_has_a_face_and_every_key_a_short_form() -> None:
+    source = (HOST / "screens" / "conquest.py").read_text(encoding="utf-8")
+    faced = members(cases("step_face", source), conquest_kinds.StepKind)
+    assert not faced & set(conquest_screens.KEYS)
+    assert faced | set(conquest_screens.KEYS) == set(conquest_kinds.StepKind)
+    assert set(conquest_screens.SHORT) == set(conquest_kinds.Key)
+    assert all(len(short) <= pages.TITLE_COLUMNS for short in conquest_screens.SHORT.values())
 
 
 def test_every_die_has_a_name_on_the_glass() -> None:

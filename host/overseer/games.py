@@ -40,6 +40,7 @@ from overseer.rules.runebound import moves as runebound_moves
 from overseer.rules.runebound import rulebook as runebound_rulebook
 from overseer.rules.runebound import scenario as runebound_scenario
 from overseer.screens import catacombs as catacombs_screens
+from overseer.screens import conquest as conquest_screens
 
 
 class UnknownGame(ValueError):
@@ -122,7 +123,7 @@ CONQUEST = GameSpec(
     moves=conquest_moves.MOVES,
     main_move=None,
     rulebook=conquest_rulebook,
-    screens=None,
+    screens=conquest_screens,
 )
 
 RUNEBOUND = GameSpec(

@@ -26,6 +26,7 @@ from overseer.app.flow import NEW_GAME, PARTY, Flow, NewGame
 from overseer.app.local import Ask, LocalProcedure
 from overseer.app.view import MenuItem
 from overseer.moves import Move
+from overseer.rules.conquest.cards import ABILITIES, SHOTS, shot_label
 from overseer.rules.conquest.decks import COUNTED, hand_options
 from overseer.rules.conquest.kinds import Key
 from overseer.rules.conquest.play import Play, check_play
@@ -62,9 +63,16 @@ def card_name(state: ConquestState, card_id: str) -> str:
     return card.name if card.name != "unknown" else card_id.replace("-", " ").capitalize()
 
 
+# The rules' option ids in words: shots, abilities, the end of a shot sequence, none.
+WORDS = {**{s: shot_label(s) for s in SHOTS},
+         **{a: a.replace("_", " ").capitalize() for a in (*ABILITIES, "other")},
+         "end": "End of the card", "none": "None"}
+
+
 def labels(state: ConquestState) -> dict[str, str]:
     """Display names by id: the teams, the players, the discs and the cards."""
     names = dict(TEAM_NAMES)
+    names.update(WORDS)
     names.update((c, card_name(state, c)) for c in state.cards)
     names.update((p, player_name(p)) for p in state.players)
     names.update((d, disc_name(d)) for d in state.controller)
@@ -74,8 +82,8 @@ def labels(state: ConquestState) -> dict[str, str]:
 def relabel_text(text: str, state: ConquestState, names: Mapping[str, str]) -> str:
     """A sentence of the rules with players, discs and card ids by their names (a card's
     title, which the rules already write, is left as it is)."""
-    idents = sorted((i for i in names if i not in TEAMS and names[i] != i), key=len,
-                    reverse=True)
+    idents = sorted((i for i in names if i not in TEAMS and i not in WORDS and names[i] != i),
+                    key=len, reverse=True)
     if not idents:
         return text
     pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, idents)) + r")(?![\w-])")
