@@ -282,7 +282,7 @@ def status(state: ConquestState, names: Mapping[str, str]) -> tuple[str, ...]:
     if player in state.stunned:
         todo = "Stunned: tap a card to discard it, then one Rush shot"
     else:
-        todo = f"Tap the card to play ({hand} in hand)"
+        todo = f"Tap a card: {hand} in hand"
     return todo, pools_line(state)
 
 
