@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conquest_table import TUTORIAL_PLAYERS, Players, new_four_player_game, tutorial_script
+from conquest_table import Players, new_four_player_game, tutorial_script
 
 from overseer.app.conquest import FLOW
 from overseer.app.flows import FLOWS

@@ -10,7 +10,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from overseer.app.tour import OK, Shot, Table
+from overseer.app.tour import CHOICE, NEXT, OK, Shot, Table
 from overseer.screens.render import Screen, render
 from overseer.screens.shots import save
 
@@ -68,11 +68,11 @@ def shots() -> tuple[Shot, ...]:
         t.pick("No")
         t.read()
         add("hits", "Which enemy discs each shot hit directly (CHOICE, OK ticks, NEXT: done)")
-        t.press("next_ai_piece")
+        t.press(NEXT)
         t.read()
-        t.press("choice")
+        t.press(CHOICE)
         t.press(OK)
-        t.press("next_ai_piece")
+        t.press(NEXT)
         pages = t.read()
         add("damage", "The damage", next(p for p in pages if p.key.startswith("Skull -")))
         _tap(t, "skull-10")  # Player 2's draw
