@@ -166,5 +166,5 @@ def test_a_whole_conquest_game_through_the_pico_and_the_nfc_reader(board: Virtua
     assert {1.0, DIM} <= set(history[1]) and {1.0, DIM} <= set(history[2])
     assert any(0.0 < v < 1.0 and v != DIM for v in history[4])  # a pulse's fade
     assert all(h[-1] == 0.0 for h in history.values())
-    assert reader.taps >= 40
+    assert reader.taps == 37  # every draw, every card played, the Catacombs card
     leds.close()
