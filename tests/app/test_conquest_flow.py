@@ -252,6 +252,22 @@ def test_a_catacombs_card_in_a_conquest_game_is_refused(store: Path) -> None:
     t.close()
 
 
+def test_a_draw_is_tapped_on_its_prompt_page_but_not_over_unread_steps(store: Path) -> None:
+    t = Table(store)
+    new_four_player_game(t)
+    app = t.gadget.app
+    assert app is not None and app.reading  # the first steps: the first team, the deal
+    players = Players(t)
+    assert players.tap("salavi").key == "Read on"
+    t.press(OK)  # the dismissed notice
+    while not all(p.index == -1 for p in t.gadget.app.reel[t.gadget.app.at:]):
+        t.press(OK)
+    assert t.screen.title == "Question" and t.gadget.app.reading  # the draw's whole prompt
+    players.tap("salavi")
+    assert t.session.state.hands["p1"] == ["salavi"]
+    t.close()
+
+
 def test_a_draw_tapped_that_is_not_in_the_deck_is_refused(store: Path) -> None:
     t = Table(store)
     new_four_player_game(t)

@@ -19,7 +19,8 @@ The five buttons (docs/buttons.md has the whole map):
 - DrawToken (the table's own tokens): the value as a number, then the reset icon yes or no.
 - Roll: ROLL rolls on the Pico; or CHOICE (NEXT: down) sets the face of the table's own die and
   OK takes it.
-- a tapped card answers a question whose options include it (ChooseSome: ticks it); with no
+- a tapped card answers a question whose options include it (ChooseSome: ticks it), on its
+  screen or on the pages of its prompt before it (steps not read yet: read on first); with no
   question, a card of the view's ``tap_actions`` begins its action (or says why it cannot).
 - no question: NEXT begins the game's main action; OK or CHOICE opens the menu of legal
   actions (BACK closes it); BACK shows the last steps again.
@@ -510,7 +511,7 @@ def _tap(app: App, tap: Tap) -> Result:
         return _out(_say(app, "Wrong game", f"That card is from {tap.game}, not {view.game}."))
     if question is None:
         return _tap_idle(app, tap)
-    if app.reading:
+    if app.reading and not _prompt_left(app):
         return _out(_say(app, "Read on", "Read the steps first (OK), then tap."))
     if not isinstance(question, ChooseOne | ChooseSome | Pick):
         return _out(_say(app, "Not a card", "This question is not answered with a card."))
@@ -521,8 +522,14 @@ def _tap(app: App, tap: Tap) -> Result:
     if isinstance(question, ChooseSome):
         n = question.options.index(option)
         entry = replace(app.entry, cursor=n, ticked=app.entry.ticked ^ {n})
-        return _out(replace(_dismiss(app), entry=entry))
+        return _out(replace(_dismiss(app), entry=entry, at=len(app.reel)))
     return _call(_dismiss(app), Answer(option))
+
+
+def _prompt_left(app: App) -> bool:
+    """Every step has been read: only the question's own prompt pages are left (a card
+    tapped there answers it: the prompt says to tap)."""
+    return all(page.index == -1 for page in app.reel[app.at:])
 
 
 def _tap_idle(app: App, tap: Tap) -> Result:
