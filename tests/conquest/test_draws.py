@@ -46,8 +46,9 @@ def test_counted_hands_ask_nothing_and_take_any_unseen_card() -> None:
     assert r.begin({"do": "start"}) is None
     state = r.state
     assert [len(h) for h in state.hands.values()] == [5, 4]
-    draw = next(s for s in r.trace if s.kind == "draw")
+    (draw,) = [s for s in r.trace if s.kind == "draw"]  # the deal's steps say it: one a player
     assert draw.data["card"] is None and "draws a card" in draw.text
+    assert [s.data["cards"] for s in r.trace if s.kind == "deal"] == [4, 4]
     assert hand_options(state, "a") == [c for c in state.cards if state.cards[c].team == "sword"]
     stand_ins = list(state.hands["a"])
     card = "sword-20"  # still in the deck, for all the box knew

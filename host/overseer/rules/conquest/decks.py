@@ -25,9 +25,10 @@ from overseer.rules.procedure import Pick, Procedure, Step
 COUNTED = "counted"
 
 
-def draw(state: ConquestState, player: str, rule: str) -> Procedure:
+def draw(state: ConquestState, player: str, rule: str, say: bool = True) -> Procedure:
     """``player`` draws one card from the team deck into their hand; with the deck empty they
-    draw nothing (Conquest: Card Decks - the discard pile is not reshuffled by itself)."""
+    draw nothing (Conquest: Card Decks - the discard pile is not reshuffled by itself).
+    ``say`` False: a counted draw leaves no step (the deal's own step says it)."""
     team = state.players[player]
     deck = state.decks[team]
     if not deck:
@@ -45,6 +46,8 @@ def draw(state: ConquestState, player: str, rule: str) -> Procedure:
     deck.remove(card_id)
     state.hands[player].append(card_id)
     if counted:
+        if not say:
+            return
         yield Step(StepKind.DRAW, rule, f"{player} draws a card ({len(deck)} left in the "
                    f"{TEAM_NAMES[team]} deck; {len(state.hands[player])} in hand).",
                    {"player": player, "card": None, "deck": len(deck), "counted": True})

@@ -162,7 +162,9 @@ def start(state: ConquestState) -> Procedure:
                    f"{player} ({TEAM_NAMES[state.players[player]]}) draws {size} cards.",
                    {"player": player, "cards": size})
         for _ in range(size):
-            yield from draw(state, player, rulebook.CARD_DECKS)
+            # counted: the deal's step says it all (the box knows no card drawn)
+            yield from draw(state, player, rulebook.CARD_DECKS,
+                            say=state.options.draws != "counted")
     state.started = True
     state.team_to_act = state.first
     yield from begin_turn(state)
