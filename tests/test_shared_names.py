@@ -141,7 +141,7 @@ def test_screens_and_app_read_kinds_and_keys_through_the_enums(path: Path) -> No
 
 
 def test_the_literal_check_catches_a_string() -> None:
-    source = ('if step.kind == "target": pass\nif q.key in ("los", "edge"): pass\n'
+    source = ('if step.kind == "target": pass\nif q.key in ("los", "template"): pass\n'
               'match step.kind:\n    case "shot" | StepKind.MOVE: pass\n'
               'if step.kind == StepKind.TARGET: pass\nif hero.kind == "familiar": pass\n')
     assert len(literal_reads(source)) == 3

@@ -62,6 +62,9 @@ class GameSpec:
     main_move: str | None  # what NEXT AI PIECE begins
     rulebook: ModuleType
     screens: ModuleType | None  # its screen builders (None: the generic screens only)
+    # Keys of questions the rules no longer ask: an answer to one in an older log is passed
+    # over when the game is replayed (the game goes on as if it had not been asked).
+    retired_keys: frozenset[str] = frozenset()
 
     def legal_actions(self, state: Any) -> list[Move[Any]]:
         return self.moves.legal(state)
@@ -108,6 +111,8 @@ CATACOMBS = GameSpec(
     main_move="next_ai_piece",
     rulebook=catacombs_rulebook,
     screens=catacombs_screens,
+    # "edge": is the piece at the playmat's edge? The clock step now gives both cases.
+    retired_keys=frozenset({"edge"}),
 )
 
 CONQUEST = GameSpec(

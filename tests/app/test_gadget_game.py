@@ -98,6 +98,8 @@ def enter_room(table: Driver, room: str, monsters: list[tuple[str, str, int]], s
         table.pick(monster)
         table.number(count)
     table.pick("Done")
+    table.press(NEXT)  # no Suppresses box
+    table.pick("None: roll")  # no playmat named on the card
     table.pick(spell)
     table.number(gold)
 

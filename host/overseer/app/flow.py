@@ -12,17 +12,20 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from overseer.app.local import LocalProcedure
+from overseer.app.local import Ask, LocalProcedure
 from overseer.app.view import MenuItem
 from overseer.games import GameSpec
 from overseer.moves import Move
-from overseer.rules.procedure import Question, Step
+from overseer.rules.procedure import ChooseOne, Question, Step
 from overseer.screens.render import Screen
 
-# App-level menu actions (the shell's own, not the rules'): the party screen, a new game.
+# App-level menu actions (the shell's own, not the rules'): the party screen, a new game, who
+# rolls the dice from now on (``Session.set_dice``).
 PARTY = "gadget.party"
 NEW_GAME = "gadget.new_game"
-APP_ACTIONS = (PARTY, NEW_GAME)
+DICE_MODE = "gadget.dice"
+APP_ACTIONS = (PARTY, NEW_GAME, DICE_MODE)
+DICE = {"pico": "The Pico's", "seeded": "The gadget's", "table": "Our own dice"}
 
 
 @dataclass(frozen=True)
@@ -41,7 +44,18 @@ class NewGame:
         return str(self.setup["game"])
 
 
+def dice_form(now: str, pico: bool) -> LocalProcedure:
+    """Who rolls the dice from here on: the mode in force first (OK keeps it), then the
+    others (the Pico's before the gadget's on a box that has them)."""
+    order = ("pico", "seeded", "table") if pico else ("seeded", "table", "pico")
+    modes = (now, *(d for d in order if d != now))
+    names = {d: DICE[d] + (" (now)" if d == now else "") for d in modes}
+    mode = yield Ask(ChooseOne("Dice from now on?", modes, "gadget_dice"), names=names)
+    return {"do": DICE_MODE, "dice": mode}
+
+
 Names = Mapping[str, str]
+MakeForm = Callable[[], LocalProcedure]
 TapActions = dict[tuple[str, str], Mapping[str, Any] | str]
 
 
@@ -58,7 +72,8 @@ class Flow:
     - ``default_seats(state, seats)``: the seats of a game whose store kept none;
     - ``cards(state)``: a tapped card's option id by (card kind, card id);
     - ``menu(state, legal, over)``: the menu's items (the legal moves, then the app's own);
-    - ``form(move, state, names)``: how to (re)start the move's form; ``form_title(move)``;
+    - ``form_of(name, state, names)``: how to (re)start the form a menu item opens, and its
+      title; None when it has none now (a form kept across a restart is then dropped);
     - ``title``, ``idle_key(state, last action)``, ``status``: the screen between actions;
     - ``party_pages(state, names, heading)``: the party (or players') screen;
     - ``tap_actions(state, legal)``: what a tapped card begins with no question waiting, or
@@ -75,11 +90,11 @@ class Flow:
     relabel: Callable[[Step, Any, Names], Step]
     relabel_text: Callable[[str, Any, Names], str]
     relabel_question: Callable[[Question, Any, Names, Sequence[Step]], Question]
+    option_names: Callable[[Any, Question | None], dict[str, str]]
     default_seats: Callable[[Any, tuple[int, ...]], dict[str, int]]
     cards: Callable[[Any], dict[tuple[str, str], str]]
     menu: Callable[[Any, list[Move[Any]], bool], tuple[MenuItem, ...]]
-    form: Callable[[Move[Any], Any, Names], Callable[[], LocalProcedure]]
-    form_title: Callable[[Move[Any]], str]
+    form_of: Callable[[str, Any, Names], tuple[MakeForm, str] | None]
     title: Callable[[Any], str]
     idle_key: Callable[[Any, str | None], str]
     status: Callable[[Any, Names], tuple[str, ...]]

@@ -29,16 +29,18 @@ How it runs the controller (app/controller.py): effects ``Show`` (rendered, then
 ``glass.show``), ``SetLeds`` (``leds.set``), ``RequestRoll`` (``dice.request``) and one call a
 step: ``Begin``, ``Answer``, ``Undo``, ``Redo``, ``Cancel``. A ``Begin`` of a move with
 parameters opens its form (app/catacombs.py, app/forms.py), a local procedure whose questions
-go through the same controller; only the completed action reaches the session. After every
-change the GameView is made again from the session and the game's spec: the menu (the legal
-actions), NEXT AI PIECE (the spec's ``main_move`` when legal, else its refusal), names with
-identical monsters lettered, the seats of the party.
+go through the same controller; only the completed action reaches the session. The form under
+way (its menu action and answers) is kept in the store's gadget table before its next question
+shows, and ``open`` resumes it. The menu's Dice form changes who rolls (``Session.set_dice``).
+After every change the GameView is made again from the session and the game's spec: the menu
+(the legal actions), NEXT AI PIECE (the spec's ``main_move`` when legal, else its refusal),
+names with identical monsters lettered, the seats of the party.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -56,9 +58,9 @@ from overseer.app.controller import (
     Undo,
 )
 from overseer.app.events import Input, RequestRoll, RollRefused, SetLeds, Tap
-from overseer.app.flow import NEW_GAME, PARTY, Flow, NewGame
+from overseer.app.flow import DICE_MODE, NEW_GAME, PARTY, Flow, MakeForm, NewGame, dice_form
 from overseer.app.inbox import Inbox
-from overseer.app.local import Local
+from overseer.app.local import Local, LocalProcedure
 from overseer.app.ports import Dice, Glass, Leds, Source
 from overseer.app.view import GameView, StepView
 from overseer.rules.procedure import AnswerError, RulesError
@@ -92,6 +94,8 @@ class Gadget:
         self.session: Session | None = None
         self.seats: dict[str, int] = {}
         self.local: Local | None = None  # a form or the new game's questions, under way
+        self.form_name: str | None = None  # the form's menu action (kept across a restart)
+        self.kept_form: dict[str, Any] | None = None  # the form as the store holds it
         self.queued: list[dict[str, Any]] = []  # a new game's first actions still to begin
         self.seen = 0  # the trace steps the controller has had
         self.app: App | None = None
@@ -114,6 +118,7 @@ class Gadget:
             self._play(session)
             first = self.store.gadget(session.id).get("first", 0)
             self.seen = action_start(session, first if isinstance(first, int) else 0)
+            self._resume_form(session)
         app, effects = controller.start(self._view())
         self.app = app
         self._apply(effects)
@@ -135,6 +140,50 @@ class Gadget:
         kept = self.store.gadget(session.id).get("seats")
         self.seats = dict(kept) if isinstance(kept, dict) else \
             flow.default_seats(session.state, self.seats_available)
+
+    def _resume_form(self, session: Session) -> None:
+        """The form under way when the gadget stopped (the store's gadget table keeps its
+        name and answers), at the question it was on; the table had read every step before
+        it. A form that no longer fits the game is dropped."""
+        kept = self.store.gadget(session.id).get("form")
+        self.kept_form = kept if isinstance(kept, dict) else None
+        if self.kept_form is None or session.pending is not None:
+            self._keep_form()
+            return
+        name, answers = self.kept_form.get("do"), self.kept_form.get("answers")
+        made = self._form_of(name) if isinstance(name, str) else None
+        local = replayed(made, answers) if made is not None else None
+        if local is not None:
+            self.local, self.form_name = local, name
+            self.seen = len(session.runner.trace)
+        self._keep_form()
+
+    def _form_of(self, name: str) -> tuple[MakeForm, str] | None:
+        """The form a menu item opens (the dice mode, or the game's), and its title."""
+        session = self.session
+        assert session is not None
+        if name == DICE_MODE:
+            dice, pico = session.dice, self.dice is not None
+            return (lambda: dice_form(dice, pico)), "Dice"
+        return self.flow.form_of(name, session.state, self._names())
+
+    def _keep_form(self) -> None:
+        """Keep the form under way (its name, its answers so far) beside the game, or drop
+        it when there is none: written only when it changed."""
+        if self.session is None:
+            return
+        form = None
+        if self.local is not None and self.form_name is not None:
+            form = {"do": self.form_name, "answers": list(self.local.answers)}
+        if form == self.kept_form:
+            return
+        data = self.store.gadget(self.session.id)
+        if form is None:
+            data.pop("form", None)
+        else:
+            data["form"] = form
+        self.store.set_gadget(self.session.id, data)
+        self.kept_form = form
 
     def close(self) -> None:
         """Release the store and its lock (the ports stay the caller's)."""
@@ -182,6 +231,7 @@ class Gadget:
         if not self.local.tap(tap.kind, tap.card):
             return False
         refused = self._after_local()
+        self._keep_form()
         if refused is not None:
             self.app, effects = controller.say(app, "Not taken", controller.why(refused.reason))
         else:
@@ -215,6 +265,7 @@ class Gadget:
         """Apply one call; the controller gets the new view, or why nothing changed."""
         assert self.app is not None
         answer = self._local_call(call) if self.local is not None else self._game_call(call)
+        self._keep_form()  # before the screen moves on
         if isinstance(answer, Refused | Told):
             self.app, effects = controller.handle(self.app, answer)
         else:
@@ -240,16 +291,15 @@ class Gadget:
             return Told(self.flow.party_pages(self.session.state, self._names(),
                                               "Summary" if self.session.finished else "Party"))
         if name == NEW_GAME:
-            self.local = self._wizard()
+            self.local, self.form_name = self._wizard(), None
             return None
         if self.session is None:
             return Refused("there is no game here yet")
-        move = self.flow.spec.moves.moves.get(name) if isinstance(name, str) else None
-        if move is not None and set(action) == {"do"}:
-            local = Local(self.flow.form(move, self.session.state, self._names()),
-                          self.flow.form_title(move), leaves=True)
+        made = self._form_of(name) if isinstance(name, str) else None
+        if made is not None and set(action) == {"do"}:
+            local = Local(made[0], made[1], leaves=True)
             if not local.done:
-                self.local = local
+                self.local, self.form_name = local, name
                 return None
             action = local.result
         return calls.apply(self.session, Begin(action))
@@ -284,6 +334,9 @@ class Gadget:
             return None
         if isinstance(local.result, NewGame):
             refused = self._new_game(local.result)
+        elif local.result.get("do") == DICE_MODE:
+            assert self.session is not None
+            refused = self._set_dice(self.session, local.result["dice"])
         else:
             assert self.session is not None
             refused = calls.apply(self.session, Begin(local.result))
@@ -293,6 +346,14 @@ class Gadget:
             self.local = None
             self._begin_queued()
         return refused
+
+    def _set_dice(self, session: Session, dice: str) -> Refused | None:
+        """Who rolls from now on: a setting event of the log (durable, undone like a press)."""
+        try:
+            session.set_dice(dice)
+        except (SessionError, StoreError) as err:
+            return Refused(str(err))
+        return None
 
     # ------------------------------------------------------------------ a new game
 
@@ -365,6 +426,7 @@ class Gadget:
         result = flow.spec.result(battle) if session.finished else None
         question = session.pending
         if question is not None:
+            names = {**names, **flow.option_names(battle, question)}
             question = flow.relabel_question(question, battle, names, trace)
         return GameView(
             flow.game, question=question, menu=flow.menu(battle, legal, session.finished),
@@ -376,6 +438,20 @@ class Gadget:
             idle_key=flow.idle_key(battle, last_action(session)),
             tap_actions=flow.tap_actions(battle, legal) if session.pending is None else {},
             lights=flow.lights(battle, self.seats, session.pending))
+
+
+def replayed(made: tuple[Callable[[], LocalProcedure], str], answers: Any) -> Local | None:
+    """A kept form given its answers again, at its next question; None when they no longer
+    fit (or finish it: the form is asked again from the menu)."""
+    if not isinstance(answers, list):
+        return None
+    local = Local(made[0], made[1], leaves=True)
+    try:
+        for value in answers:
+            local.answer(value)
+    except (AnswerError, ValueError):
+        return None
+    return None if local.done else local
 
 
 def last_action(session: Session) -> str | None:

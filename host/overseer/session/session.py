@@ -81,6 +81,7 @@ class Fold:
     runner: Runner
     dice: str
     chance_count: int
+    retired: frozenset[str] = frozenset()  # the spec's retired question keys
 
 
 def apply_event(fold: Fold, event: Event) -> None:
@@ -95,7 +96,10 @@ def apply_event(fold: Fold, event: Event) -> None:
         question = runner.pending
         if question is None:
             raise LogError(f"an {event.kind} event with no question waiting")
-        if event.data.get("key") != question.key:
+        key = event.data.get("key")
+        if key != question.key and key in fold.retired:
+            return  # an older log's answer to a question the rules no longer ask
+        if key != question.key:
             raise LogError(f"an {event.kind} for [{event.data.get('key')}] but the rules "
                            f"asked [{question.key}]: {describe(question)}")
         if (event.kind == "chance") != auto_answered(question, fold.dice):
@@ -116,7 +120,7 @@ def fold(spec: GameSpec, setup: dict[str, Any], dice: str,
         state = spec.build(scenarios.setup_of(setup, spec))
     except (KeyError, TypeError, ValueError) as err:
         raise LogError(f"the setup does not build: {err}") from err
-    result = Fold(Runner(spec, state), dice, 0)
+    result = Fold(Runner(spec, state), dice, 0, spec.retired_keys)
     for n, event in enumerate(events):
         try:
             apply_event(result, event)
