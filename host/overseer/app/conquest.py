@@ -240,6 +240,21 @@ def form(move: Move[Any], state: ConquestState, names: Mapping[str, str]
     return generic
 
 
+def form_of(name: str, state: ConquestState, names: Mapping[str, str]
+            ) -> tuple[Callable[[], LocalProcedure], str] | None:
+    """How to (re)start the form a menu item opens, and its title; None when the rules do not
+    allow its move now (a form kept across a restart is then dropped)."""
+    move = SPEC.moves.moves.get(name)
+    if move is None or not move.available(state):
+        return None
+    return form(move, state, names), SHORT.get(move.name, move.label)
+
+
+def option_names(state: ConquestState, question: Question | None) -> dict[str, str]:
+    """Every option of a Conquest question is named by ``labels``: nothing more."""
+    return {}
+
+
 # --------------------------------------------------------------------------- the glass
 
 
@@ -362,6 +377,6 @@ def tap_actions(state: ConquestState, legal: list[Move[Any]]
 FLOW = Flow(
     game=GAME, label="Conquest", spec=SPEC, wizard=wizard, labels=labels, relabel=relabel,
     relabel_text=relabel_text, relabel_question=relabel_question, default_seats=default_seats,
-    cards=no_cards, menu=menu, form=form, form_title=lambda move: SHORT.get(move.name, move.label),
-    title=title, idle_key=idle_key, status=status, party_pages=party_pages,
-    tap_actions=tap_actions, lights=lights)
+    option_names=option_names, cards=no_cards, menu=menu, form_of=form_of, title=title,
+    idle_key=idle_key, status=status, party_pages=party_pages, tap_actions=tap_actions,
+    lights=lights)
