@@ -25,6 +25,7 @@ from overseer.rules.procedure import DIE_FACES, ChanceKey, Die
 from overseer.rules.runebound import kinds as runebound_kinds
 from overseer.screens import catacombs as catacombs_screens
 from overseer.screens import clank as clank_screens
+from overseer.screens import conquest as conquest_screens
 from overseer.screens import pages
 from overseer.screens import runebound as runebound_screens
 
@@ -89,12 +90,12 @@ def test_every_catacombs_key_has_a_short_form_or_is_titled_by_its_prompt() -> No
 
 
 def test_the_games_screens_are_the_ones_checked_here() -> None:
-    """Catacombs, Clank! and Runebound have their screens modules; Conquest shows every step
-    by its kind and every question by its prompt (the generic screens of pages.py)."""
+    """Every game has its screens modules (a step's key word, a question's short title)."""
     assert games.CATACOMBS.screens is catacombs_screens
     assert games.CLANK.screens is clank_screens and games.RUNEBOUND.screens is runebound_screens
-    assert games.CONQUEST.screens is None
-    assert set(pages.FACES) == set(pages.SHORT) == {"catacombs", "clank", "runebound"}
+    assert games.CONQUEST.screens is conquest_screens
+    assert set(pages.FACES) == set(pages.SHORT) == {"catacombs", "conquest", "clank",
+                                                    "runebound"}
 
 
 def test_every_pack_key_has_a_short_form() -> None:
@@ -105,6 +106,15 @@ def test_every_pack_key_has_a_short_form() -> None:
                                    {"deal", "curse_card", "quest", "trading_die"})):
         assert set(kinds.Key) - drawn <= set(screens.SHORT)
         assert all(len(text) <= pages.TITLE_COLUMNS for text in screens.SHORT.values())
+
+
+def test_every_conquest_step_kind_has_a_face_and_every_key_a_short_form() -> None:
+    source = (HOST / "screens" / "conquest.py").read_text(encoding="utf-8")
+    faced = members(cases("step_face", source), conquest_kinds.StepKind)
+    assert not faced & set(conquest_screens.KEYS)
+    assert faced | set(conquest_screens.KEYS) == set(conquest_kinds.StepKind)
+    assert set(conquest_screens.SHORT) == set(conquest_kinds.Key)
+    assert all(len(short) <= pages.TITLE_COLUMNS for short in conquest_screens.SHORT.values())
 
 
 def test_every_die_has_a_name_on_the_glass() -> None:

@@ -98,10 +98,12 @@ CATACOMBS = GameSpec(
 )
 
 def _conquest() -> GameSpec:
+    from overseer.rules.conquest import end as conquest_end
     from overseer.rules.conquest import moves as conquest_moves
     from overseer.rules.conquest import rulebook as conquest_rulebook
     from overseer.rules.conquest import scenario as conquest_scenario
     from overseer.rules.conquest.state import TEAM_NAMES, ConquestState
+    from overseer.screens import conquest as conquest_screens
 
     def names(state: ConquestState) -> dict[str, str]:
         found = dict(TEAM_NAMES)
@@ -117,12 +119,12 @@ def _conquest() -> GameSpec:
         format1_setup=conquest_scenario.format1_setup,
         state_dict=conquest_scenario.state_dict,
         is_over=lambda state: state.over is not None,
-        result=lambda state: None if state.over is None else state.over.reason,
+        result=conquest_end.result,
         names=names,
         moves=conquest_moves.MOVES,
         main_move=None,
         rulebook=conquest_rulebook,
-        screens=None,
+        screens=conquest_screens,
     )
 
 

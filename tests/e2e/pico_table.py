@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 from PIL import Image
 
@@ -41,12 +42,16 @@ LOST = 3.0
 class PicoTable:
     """The table at a Gadget on ``store``, its Pico the virtual ``board`` (already running)."""
 
-    def __init__(self, board: VirtualPico, store: Path, seed: int) -> None:
+    def __init__(self, board: VirtualPico, store: Path, seed: int, leds: Any = None,
+                 tags: Any = None) -> None:
+        """``leds`` (default ``SimLeds``) and ``tags`` (a card reader with ``tap(game, kind,
+        card)`` returning once the tap is in the inbox; default ``SimTags``)."""
         self.board = board
         self.inbox = WatchedInbox()
         self.pico = Pico(board.port)
         self.glass = SentGlass(self.pico)
-        self.leds, self.tags = SimLeds(), SimTags()
+        self.leds = leds if leds is not None else SimLeds()
+        self.tags = tags if tags is not None else SimTags()
         self.shown: list[Screen] = []
         self.latencies: list[float] = []  # seconds from a press reaching the inbox to its frame
         self.retries = 0  # presses the board never saw, pressed again

@@ -113,9 +113,9 @@ def test_a_question_that_fits_its_title_has_no_page_before_it() -> None:
 
 
 def test_a_game_without_faces_shows_each_step_by_its_kind() -> None:
-    step = Step("first_team", "Conquest: Setup", "Sword team goes first.", {})
-    (page,), _ = pages.step_pages("conquest", step, True, {}, "Conquest")
-    assert page.key == "First team" and page.lines == ("Sword team goes first.",)
+    step = Step("first_player", "Runebound: Setup", "Ann goes first.", {})
+    (page,), _ = pages.step_pages("runebound", step, True, {}, "Runebound")
+    assert page.key == "First player" and page.lines == ("Ann goes first.",)
 
 
 def test_screen_values_are_checked() -> None:

@@ -19,7 +19,8 @@ The five buttons (docs/buttons.md has the whole map):
 - DrawToken (the table's own tokens): the value as a number, then the reset icon yes or no.
 - Roll: ROLL rolls on the Pico; or CHOICE (NEXT: down) sets the face of the table's own die and
   OK takes it.
-- a tapped card answers a question whose options include it (ChooseSome: ticks it); with no
+- a tapped card answers a question whose options include it (ChooseSome: ticks it), on its
+  screen or on the pages of its prompt before it (steps not read yet: read on first); with no
   question, a card of the view's ``tap_actions`` begins its action (or says why it cannot).
   A card of another game, an unknown tag and the reader's own notices (``ReaderNotice``: a tap
   ignored, a tag not read, the reader lost) are a message over the screen; nothing changes.
@@ -55,6 +56,7 @@ from overseer.app.events import (
 )
 from overseer.app.view import GameView, MenuItem
 from overseer.rules.catacombs.kinds import StepKind
+from overseer.rules.conquest.kinds import StepKind as ConquestKind
 from overseer.rules.procedure import (
     ChooseOne,
     ChooseSome,
@@ -70,6 +72,8 @@ from overseer.screens import pages
 from overseer.screens.render import Screen
 
 TOKEN_HIGH = 9  # the highest token value the table can enter (the values are not printed)
+# The steps after which no target is lit any more: a new activation, a new turn.
+TARGET_ENDS = (StepKind.ACTIVE_CHARACTER, ConquestKind.TURN)
 LONG_STEP = 5  # a held CHOICE steps a number by this much
 REDO = "Redo"
 
@@ -512,7 +516,7 @@ def _tap(app: App, tap: Tap) -> Result:
         return _out(_say(app, "Wrong game", f"That card is from {tap.game}, not {view.game}."))
     if question is None:
         return _tap_idle(app, tap)
-    if app.reading:
+    if app.reading and not _prompt_left(app):
         return _out(_say(app, "Read on", "Read the steps first (OK), then tap."))
     if not isinstance(question, ChooseOne | ChooseSome | Pick):
         return _out(_say(app, "Not a card", "This question is not answered with a card."))
@@ -523,8 +527,14 @@ def _tap(app: App, tap: Tap) -> Result:
     if isinstance(question, ChooseSome):
         n = question.options.index(option)
         entry = replace(app.entry, cursor=n, ticked=app.entry.ticked ^ {n})
-        return _out(replace(_dismiss(app), entry=entry))
+        return _out(replace(_dismiss(app), entry=entry, at=len(app.reel)))
     return _call(_dismiss(app), Answer(option))
+
+
+def _prompt_left(app: App) -> bool:
+    """Every step has been read: only the question's own prompt pages are left (a card
+    tapped there answers it: the prompt says to tap)."""
+    return all(page.index == -1 for page in app.reel[app.at:])
 
 
 def _tap_idle(app: App, tap: Tap) -> Result:
@@ -609,9 +619,10 @@ def screen(app: App) -> Screen:
 
 
 def _target(app: App) -> str | None:
-    """The hero targeted in the steps shown so far (an active character clears it)."""
+    """The hero targeted in the steps shown so far (an active character, a new turn clears
+    it)."""
     for page in reversed(app.reel[:app.at + 1]):
-        if page.kind == StepKind.ACTIVE_CHARACTER:
+        if page.kind in TARGET_ENDS:
             return None
         if page.kind == StepKind.TARGET:
             return page.target
@@ -619,10 +630,11 @@ def _target(app: App) -> str | None:
 
 
 def _lights(app: App) -> tuple[SeatLight, ...]:
-    """The targeted hero's seat on; on a question, the seat that answers pulses: the seat of
-    the hero (or seat) under the cursor, else the targeted hero's."""
+    """The game's own lights (``GameView.lights``), then the targeted hero's seat on; on a
+    question, the seat that answers pulses: the seat of the hero (or seat) under the cursor,
+    else the targeted hero's."""
     seats = app.view.seats
-    lit: dict[int, str] = {}
+    lit: dict[int, str] = {seat: mode for seat, mode in app.view.lights.items() if mode != "off"}
     if app.target is not None and app.target in seats:
         lit[seats[app.target]] = "on"
     question = app.view.question

@@ -77,7 +77,9 @@ class Flow:
     - ``title``, ``idle_key(state, last action)``, ``status``: the screen between actions;
     - ``party_pages(state, names, heading)``: the party (or players') screen;
     - ``tap_actions(state, legal)``: what a tapped card begins with no question waiting, or
-      why it cannot now.
+      why it cannot now;
+    - ``lights(state, seats, question)``: the game's own seat lights (seat -> ``on``, ``dim``,
+      ``pulse``) with ``seats`` (id -> seat) and the question waiting; none by default.
     """
 
     game: str
@@ -98,6 +100,8 @@ class Flow:
     status: Callable[[Any, Names], tuple[str, ...]]
     party_pages: Callable[[Any, Names, str], tuple[Screen, ...]]
     tap_actions: Callable[[Any, list[Move[Any]]], TapActions]
+    lights: Callable[[Any, Mapping[str, int], Question | None], dict[int, str]] = (
+        lambda state, seats, question: {})
 
 
 def party_screens(blocks: Sequence[tuple[str, str, Sequence[str]]]) -> tuple[Screen, ...]:

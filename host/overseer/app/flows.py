@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from overseer.app import catacombs, clank, runebound
+from overseer.app import catacombs, clank, conquest, runebound
 from overseer.app.flow import Flow, NewGame
 from overseer.app.local import Ask, LocalProcedure
 from overseer.rules.procedure import ChooseOne
 
-FLOWS: Mapping[str, Flow] = {flow.game: flow for flow in (catacombs.FLOW, clank.FLOW,
-                                                           runebound.FLOW)}
+FLOWS: Mapping[str, Flow] = {flow.game: flow for flow in (catacombs.FLOW, conquest.FLOW,
+                                                           clank.FLOW, runebound.FLOW)}
 
 
 def wizard(seats: tuple[int, ...], pico: bool,

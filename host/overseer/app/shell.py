@@ -407,7 +407,9 @@ class Gadget:
                         seats={**self.seats, **ask.seats},
                         can_undo=bool(local.answers) or self.session is not None,
                         title=local.title, number_start=ask.start, back_leaves=True,
-                        next_refusal="answer these questions first, or BACK to leave them")
+                        next_refusal="answer these questions first, or BACK to leave them",
+                        lights={} if self.session is None else self.flow.lights(
+                            self.session.state, self.seats, None))
 
     def _game_view(self, session: Session) -> GameView:
         flow = self.flow
@@ -442,7 +444,8 @@ class Gadget:
             over=session.finished, result=result or "", title=flow.title(battle),
             status=flow.status(battle, names),
             idle_key=flow.idle_key(battle, last_action(session)),
-            tap_actions=flow.tap_actions(battle, legal) if session.pending is None else {})
+            tap_actions=flow.tap_actions(battle, legal) if session.pending is None else {},
+            lights=flow.lights(battle, self.seats, session.pending))
 
 
 def replayed(made: tuple[Callable[[], LocalProcedure], str], answers: Any) -> Local | None:

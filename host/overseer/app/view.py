@@ -59,7 +59,10 @@ class GameView:
     - ``number_start``: where a number question's entry starts (a form's current value);
     - ``back_leaves``: the question is a form's, run by the shell: BACK leaves it (``Cancel``);
     - ``tap_actions``: what a tapped card begins when no question waits, by (card kind, card
-      id): the action, or the reason it cannot be begun now.
+      id): the action, or the reason it cannot be begun now;
+    - ``lights``: the game's own seat lights by seat (``on``, ``dim``, ``pulse``: a turn
+      tracker, the seats that answer the question); a target's and the cursor's lights go
+      over them.
     """
 
     game: str
@@ -82,6 +85,7 @@ class GameView:
     number_start: int | None = None
     back_leaves: bool = False
     tap_actions: Mapping[tuple[str, str], Mapping[str, Any] | str] = field(default_factory=dict)
+    lights: Mapping[int, str] = field(default_factory=dict)
 
     def name(self, ident: str) -> str:
         return self.names.get(ident, ident)

@@ -104,12 +104,15 @@ class DrawToken:
 @dataclass(frozen=True, slots=True)
 class Pick:
     """Draw one of ``options`` blind (a card from a shuffled deck, a tile from a face-down
-    stack). A shuffle is a run of picks. Answer: the id drawn."""
+    stack). A shuffle is a run of picks. Answer: the id drawn. ``physical``: the players draw
+    the real thing at the table and say (or tap) what they drew; else the gadget draws it
+    from its seed."""
 
     pool: str
     purpose: str
     options: tuple[str, ...]
     key: str = ChanceKey.PICK
+    physical: bool = False
     chance = True
 
     def check(self, answer: Any) -> str:

@@ -60,13 +60,16 @@ def game_spec(game: str) -> GameSpec:
 def auto_answered(question: Question, dice: str) -> bool:
     """Whether the gadget answers this chance question itself (from the seed) or waits for
     the table: dice are rolled by the seed only in ``seeded`` mode; a token bag the engine
-    does not track (physical tokens) is drawn by the players."""
+    does not track (physical tokens) and a physical pick (real cards) are drawn by the
+    players."""
     if not question.chance:
         return False
     if isinstance(question, Roll):
         return dice == "seeded"
     if isinstance(question, DrawToken):
         return bool(question.remaining)
+    if isinstance(question, Pick):
+        return not question.physical
     return True
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from overseer.rules.conquest import rulebook
 from overseer.rules.conquest.cards import Card
-from overseer.rules.conquest.decks import reshuffle_discards
+from overseer.rules.conquest.decks import hand_options, reshuffle_discards
 from overseer.rules.conquest.health import lose, take_from_bank
 from overseer.rules.conquest.kinds import Key, StepKind
 from overseer.rules.conquest.state import TEAM_NAMES, ConquestState, other
@@ -95,7 +95,8 @@ def after_shots(state: ConquestState, play: CardPlay,
                        {"card": None})
             return
         extra = yield ChooseOne(prompt="Surprise Attack: play another card from your hand?",
-                                options=(*hand, NONE), key=Key.SURPRISE_ATTACK)
+                                options=(*hand_options(state, play.player), NONE),
+                                key=Key.SURPRISE_ATTACK)
         yield Step(StepKind.SURPRISE_ATTACK, rulebook.SURPRISE_ATTACK,
                    f"Surprise Attack: {play.player} "
                    f"{'plays ' + state.cards[extra].title if extra != NONE else 'plays no card'}.",

@@ -31,6 +31,18 @@ def winner(state: ConquestState) -> str | None:
     return None
 
 
+def result(state: ConquestState) -> str | None:
+    """The game's end as the table reads it (who won, why, the tie break), or ``None``."""
+    over = state.over
+    if over is None:
+        return None
+    tie = over.tokens["sword"] == over.tokens["skull"]
+    who = f"{TEAM_NAMES[over.winner]} wins" if over.winner else "A draw"
+    how = (", the tie on tokens broken by cards in hand" if tie and over.winner else
+           ", tied on tokens and cards in hand" if tie else "")
+    return f"{who}{how}: {REASONS[over.reason]}."
+
+
 def finish(state: ConquestState, reason: str, detail: str) -> Procedure:
     """Conquest: Winning the Game - the game ends at once: record the result, then stop the
     turn by raising ``GameOver``."""

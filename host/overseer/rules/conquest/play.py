@@ -9,7 +9,7 @@ from overseer.params import param
 from overseer.rules.conquest import rulebook
 from overseer.rules.conquest.abilities import CardPlay, after_shots
 from overseer.rules.conquest.cards import ABILITIES, SHOTS, Card, shot_label
-from overseer.rules.conquest.decks import discard
+from overseer.rules.conquest.decks import COUNTED, discard, hand_options, take_from_hand, where
 from overseer.rules.conquest.kinds import Key, StepKind
 from overseer.rules.conquest.shots import resolve
 from overseer.rules.conquest.state import TEAM_NAMES, ConquestState
@@ -26,7 +26,7 @@ def _acting(state: ConquestState) -> list[str]:
 
 def _hand(state: ConquestState) -> list[str]:
     player = state.acting_player()
-    return [] if player is None else list(state.hands[player])
+    return [] if player is None else hand_options(state, player)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,8 +64,12 @@ def check_play(state: ConquestState, params: Play) -> tuple[str, str]:
         raise RulesError(f"{card_id} is a {TEAM_NAMES[card.team]} card; {player} plays for the "
                          f"{TEAM_NAMES[team]}")
     # Conquest: Turn Summary - the card comes from the player's own hand.
-    if card_id not in state.hands[player]:
-        raise RulesError(f"{card_id} is not in {player}'s hand "
+    if card_id not in hand_options(state, player):
+        if state.options.draws == COUNTED:
+            raise RulesError(f"{card_id} is not in {player}'s hand: it is {where(state, card_id)}"
+                             " (a card played, discarded or kept stays out until a Reset)"
+                             if state.hands[player] else f"{player}'s hand is empty")
+        raise RulesError(f"{card_id} is not in {player}'s hand: it is {where(state, card_id)} "
                          f"(hand: {', '.join(state.hands[player]) or 'empty'})")
     return player, card_id
 
@@ -107,7 +111,7 @@ def play_card(state: ConquestState, player: str, card_id: str) -> Procedure:
     or keep it face up for its armour (Conquest: Turn Summary)."""
     card = state.cards[card_id]
     team = state.players[player]
-    state.hands[player].remove(card_id)
+    take_from_hand(state, player, card_id)
     state.in_play.append(card_id)
     yield Step(StepKind.PLAY, rulebook.TURN, f"{player} plays {card.title}.",
                {"player": player, "card": card_id})
@@ -137,7 +141,7 @@ def play_turn(state: ConquestState, player: str, card_id: str) -> Procedure:
         # discarded and ignored (armour too: ruling), and the disc makes one Rush shot.
         state.stunned.remove(player)
         team = state.players[player]
-        state.hands[player].remove(card_id)
+        take_from_hand(state, player, card_id)
         discard(state, team, card_id)
         yield Step(StepKind.STUNNED_PLAY, rulebook.STUNNED,
                    f"{player} is stunned: {state.cards[card_id].title} is discarded and "

@@ -7,6 +7,8 @@ The setup dict (a scenario's ``"setup"``, or what the session stores)::
      "draw_at_end": false,   # optional rule: draw at the end of the turn
      "last_stand": false,    # optional rule: last stand
      "first": "sword",       # optional: the first team; absent, the start action rolls for it
+     "draws": "box",         # optional: box (seeded draws), tapped (each card drawn is tapped),
+                             # counted (only the cards leaving a hand are tapped): state.DRAWS
      "cards": {"sword-07": {"shots": ["rush"], "ability": "none", "armour": "no"}}}
                              # optional: facts of cards the card data leaves unknown
 """
@@ -22,6 +24,7 @@ from overseer.rules.conquest.cards import ABILITIES, SHOTS, Card
 from overseer.rules.conquest.decks import draw
 from overseer.rules.conquest.kinds import Key, StepKind
 from overseer.rules.conquest.state import (
+    DRAWS,
     TEAM_NAMES,
     TEAMS,
     TOKENS,
@@ -32,7 +35,7 @@ from overseer.rules.conquest.state import (
 from overseer.rules.conquest.turns import begin_turn
 from overseer.rules.procedure import Die, Procedure, Roll, Step
 
-SETUP_KEYS = ("players", "health", "draw_at_end", "last_stand", "first", "cards")
+SETUP_KEYS = ("players", "health", "draw_at_end", "last_stand", "first", "draws", "cards")
 FACTS = ("shots", "ability", "armour")
 
 
@@ -117,9 +120,12 @@ def build_state(setup: dict[str, Any], cards: dict[str, Card]) -> ConquestState:
     first = setup.get("first")
     if first is not None and first not in TEAMS:
         raise SetupError(f"setup 'first' must be 'sword' or 'skull' (got {first!r})")
+    draws = setup.get("draws", "box")
+    if draws not in DRAWS:
+        raise SetupError(f"setup 'draws' must be one of {', '.join(DRAWS)} (got {draws!r})")
     cards = fill_in(cards, setup.get("cards", {}))
     options = Options(health=health, draw_at_end=_flag(setup, "draw_at_end"),
-                      last_stand=_flag(setup, "last_stand"))
+                      last_stand=_flag(setup, "last_stand"), draws=draws)
     decks = {t: [c.id for c in cards.values() if c.team == t] for t in TEAMS}
     return ConquestState(options=options, cards=dict(cards), players=dict(players),
                          controller=controller, pools={t: health for t in TEAMS},
@@ -156,7 +162,9 @@ def start(state: ConquestState) -> Procedure:
                    f"{player} ({TEAM_NAMES[state.players[player]]}) draws {size} cards.",
                    {"player": player, "cards": size})
         for _ in range(size):
-            yield from draw(state, player, rulebook.CARD_DECKS)
+            # counted: the deal's step says it all (the box knows no card drawn)
+            yield from draw(state, player, rulebook.CARD_DECKS,
+                            say=state.options.draws != "counted")
     state.started = True
     state.team_to_act = state.first
     yield from begin_turn(state)

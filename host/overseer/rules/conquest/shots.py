@@ -15,7 +15,7 @@ from typing import Any
 from overseer.rules.conquest import rulebook
 from overseer.rules.conquest.abilities import CardPlay, on_damage
 from overseer.rules.conquest.cards import SHOT_DAMAGE, shot_label, split_shot
-from overseer.rules.conquest.decks import discard
+from overseer.rules.conquest.decks import discard, hand_options, take_from_hand
 from overseer.rules.conquest.kinds import Key, StepKind
 from overseer.rules.conquest.state import TEAM_NAMES, ConquestState, other
 from overseer.rules.procedure import (
@@ -102,9 +102,10 @@ def resolve(state: ConquestState, play: CardPlay, shot: str) -> Procedure:
         # it 3 damage instead of 2. Ruling: asked before the defenders decide on armour.
         extra = yield ChooseOne(prompt="Power Wave hit: discard a card from your hand for 3 "
                                        "damage instead of 2?",
-                                options=(*state.hands[play.player], NONE), key=Key.POWER_WAVE)
+                                options=(*hand_options(state, play.player), NONE),
+                                key=Key.POWER_WAVE)
         if extra != NONE:
-            state.hands[play.player].remove(extra)
+            take_from_hand(state, play.player, extra)
             discard(state, team, extra)
             base = 3
             yield Step(StepKind.POWER_WAVE, rulebook.POWER_WAVE,

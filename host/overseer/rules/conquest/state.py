@@ -27,11 +27,21 @@ def disc_id(team: str, n: int) -> str:
     return f"{team}{n}"
 
 
+# Who draws the cards, and what the box knows of the hands (setup ``draws``):
+# - ``box``: the box draws from its seed (scenarios, simulations); it knows every hand;
+# - ``tapped``: the players draw the real cards and tap (or choose) each one drawn: the box
+#   knows every hand;
+# - ``counted``: the players draw the real cards and tap only the card played (or discarded):
+#   the box counts the cards in each hand and knows which cards have left the deck for good.
+DRAWS = ("box", "tapped", "counted")
+
+
 @dataclass(frozen=True)
 class Options:
     health: int = 8            # Conquest: Team Setup - 8 tokens each by default, adjustable
     draw_at_end: bool = False  # Conquest: Turn Summary, Advanced Rule (Optional)
     last_stand: bool = False   # Conquest: Winning the Game, Advanced Rule (Optional)
+    draws: str = "box"         # who draws, what the box knows of the hands (DRAWS)
 
 
 @dataclass
@@ -89,7 +99,7 @@ def state_dict(state: ConquestState) -> dict[str, Any]:
     acting = state.acting_player()
     return {
         "options": {"health": state.options.health, "draw_at_end": state.options.draw_at_end,
-                    "last_stand": state.options.last_stand},
+                    "last_stand": state.options.last_stand, "draws": state.options.draws},
         "players": {p: {"team": t, "discs": [d for d, c in state.controller.items() if c == p]}
                     for p, t in state.players.items()},
         "first": state.first,
@@ -103,7 +113,9 @@ def state_dict(state: ConquestState) -> dict[str, Any]:
         "bank": state.bank,
         "decks": {t: list(state.decks[t]) for t in TEAMS},
         "deck_counts": {t: len(state.decks[t]) for t in TEAMS},
+        # counted: the box knows how many cards a hand holds, not which (the ids are its guess)
         "hands": {p: list(h) for p, h in state.hands.items()},
+        "hand_counts": {p: len(h) for p, h in state.hands.items()},
         "discards": {t: list(state.discards[t]) for t in TEAMS},
         "retained": {t: list(state.retained[t]) for t in TEAMS},
         "in_play": list(state.in_play),

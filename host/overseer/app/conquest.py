@@ -1,0 +1,382 @@
+"""Catacombs Conquest at the table: what the shell (app/shell.py) needs beyond the rules to run a
+game on the five buttons and the card reader.
+
+- ``wizard``: the new game's questions (how many players, each one's team and seat, the health
+  per team, the optional rules, how the cards are told to the box, the first team), ending in a
+  ``NewGame`` whose first action is ``start``;
+- the turn: a card tapped with no question waiting plays it for the player whose disc the
+  turn tracker shows (``tap_actions``), or says why not; the menu's "Play a card" chooses it;
+- ``lights``: the turn tracker on the seat LEDs (the seat of the disc acting next on, the other
+  team's next disc dim); when a retained armour card may block a shot, the defenders' seats
+  pulse;
+- ``labels`` and ``relabel``: players, discs and cards by their names on every screen;
+- the party screen: the pools and the bank, the hands and decks, the retained armour.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from overseer import games
+from overseer.app import forms
+from overseer.app.flow import NEW_GAME, PARTY, Flow, NewGame
+from overseer.app.local import Ask, LocalProcedure
+from overseer.app.view import MenuItem
+from overseer.moves import Move
+from overseer.rules.conquest.cards import ABILITIES, SHOTS, shot_label
+from overseer.rules.conquest.decks import COUNTED, hand_options
+from overseer.rules.conquest.kinds import Key
+from overseer.rules.conquest.play import Play, check_play
+from overseer.rules.conquest.state import TEAM_NAMES, TEAMS, ConquestState, other
+from overseer.rules.procedure import ChooseOne, EnterNumber, Question, RulesError, Step
+from overseer.screens.render import Screen, detail_rows, wrap
+
+GAME = "conquest"
+SPEC = games.CONQUEST
+CARD = "card"  # the kind of a Conquest card's tag (devices/tags.py)
+HEALTH = (1, 11)  # the health per team the rules take (rules/conquest/setup.py)
+DEFAULT_HEALTH = 8  # Conquest: Team Setup
+
+SHORT = {"play": "Play a card", "start": "Start the game"}
+
+
+# --------------------------------------------------------------------------- names
+
+
+def player_name(player: str) -> str:
+    """``p3`` (the wizard's ids) is "Player 3"; another id is itself."""
+    found = re.fullmatch(r"p(\d)", player)
+    return f"Player {found.group(1)}" if found else player
+
+
+def disc_name(disc: str) -> str:
+    """``skull2`` is "Skull 2"."""
+    return f"{disc[:-1].capitalize()} {disc[-1]}"
+
+
+def card_name(state: ConquestState, card_id: str) -> str:
+    """A card by its printed name, else its id in words ("Sword 05")."""
+    card = state.cards[card_id]
+    return card.name if card.name != "unknown" else card_id.replace("-", " ").capitalize()
+
+
+# The rules' option ids in words: shots, abilities, the end of a shot sequence, none.
+WORDS = {**{s: shot_label(s) for s in SHOTS},
+         **{a: a.replace("_", " ").capitalize() for a in (*ABILITIES, "other")},
+         "end": "End of the card", "none": "None"}
+
+
+def labels(state: ConquestState) -> dict[str, str]:
+    """Display names by id: the teams, the players, the discs and the cards."""
+    names = dict(TEAM_NAMES)
+    names.update(WORDS)
+    names.update((c, card_name(state, c)) for c in state.cards)
+    names.update((p, player_name(p)) for p in state.players)
+    names.update((d, disc_name(d)) for d in state.controller)
+    return names
+
+
+def relabel_text(text: str, state: ConquestState, names: Mapping[str, str]) -> str:
+    """A sentence of the rules with players, discs and card ids by their names (a card's
+    title, which the rules already write, is left as it is)."""
+    idents = sorted((i for i in names if i not in TEAMS and i not in WORDS and names[i] != i),
+                    key=len, reverse=True)
+    if not idents:
+        return text
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, idents)) + r")(?![\w-])")
+    return pattern.sub(lambda m: names[m.group(1)], text)
+
+
+def relabel(step: Step, state: ConquestState, names: Mapping[str, str]) -> Step:
+    """The step as the table reads it (a copy: the session's trace is left as it is)."""
+    text = relabel_text(step.text, state, names)
+    return step if text == step.text else Step(step.kind, step.rule, text, step.data)
+
+
+def relabel_question(question: Question, state: ConquestState, names: Mapping[str, str],
+                     trace: Sequence[Step] = ()) -> Question:
+    """The question's prompt or purpose with names (its options and key as they are)."""
+    for attr in ("prompt", "purpose"):
+        text = getattr(question, attr, None)
+        if isinstance(text, str):
+            changed = relabel_text(text, state, names)
+            return question if changed == text else replace(question, **{attr: changed})
+    return question
+
+
+# --------------------------------------------------------------------------- seats, lights
+
+
+def default_seats(state: ConquestState, seats: tuple[int, ...]) -> dict[str, int]:
+    """Seats when none were kept: the players in order, each disc at its player's."""
+    out = dict(zip(state.players, seats, strict=False))
+    out.update((d, out[p]) for d, p in state.controller.items() if p in out)
+    return out
+
+
+def lights(state: ConquestState, seats: Mapping[str, int],
+           question: Question | None) -> dict[int, str]:
+    """The turn trackers: the seat of the disc acting next on, the other team's next disc dim.
+    When the defenders may spend a retained armour card, their seats pulse."""
+    team = state.team_to_act
+    if team is None or state.over is not None:
+        return {}
+    lit: dict[int, str] = {}
+    waiting = seats.get(state.next_disc(other(team)))
+    if waiting is not None:
+        lit[waiting] = "dim"
+    acting = seats.get(state.next_disc(team))
+    if acting is not None:
+        lit[acting] = "on"
+    if question is not None and question.key == Key.ARMOUR:
+        for disc in state.team_discs(other(team)):
+            if disc in seats:
+                lit[seats[disc]] = "pulse"
+    return lit
+
+
+def no_cards(state: ConquestState) -> dict[tuple[str, str], str]:
+    """A tapped Conquest card answers with its own id: nothing to map."""
+    return {}
+
+
+# --------------------------------------------------------------------------- new game
+
+
+TEAM_LABELS = {"sword": "Sword Team", "skull": "Skull Team"}
+OFF_ON = {"off": "Off", "on": "On"}
+DRAWS = {"tapped": "Tap each draw", "counted": "Tap plays only"}
+FIRST = {"pico": "The Pico's D12", "seeded": "The box's D12", "table": "Our own D12",
+         "sword": "Sword first", "skull": "Skull first"}
+
+
+def _team_for(n: int, count: int, players: dict[str, str]) -> str | None:
+    """The team player ``n`` (of ``count``) must join, or None when the table chooses: each
+    team has one or two players."""
+    have = {t: sum(1 for v in players.values() if v == t) for t in TEAMS}
+    left = count - n + 1  # this player and the ones after
+    for team in TEAMS:
+        if have[team] == 2 or (have[other(team)] == 0 and left == 1):
+            return other(team)
+    return None
+
+
+def _seat(n: int, taken: set[int], seats: tuple[int, ...]) -> LocalProcedure:
+    free = [s for s in seats if s not in taken]
+    if len(free) == 1:
+        return free[0]
+    options = {f"seat-{s}": f"Seat {s}" for s in free}
+    picked = yield Ask(ChooseOne(f"Player {n}: seat?", tuple(options), "new_seat"),
+                       names=options, seats={f"seat-{s}": s for s in free})
+    return int(picked.removeprefix("seat-"))
+
+
+def _choice(prompt: str, key: str, names: Mapping[str, str]) -> LocalProcedure:
+    return (yield Ask(ChooseOne(prompt, tuple(names), key), names=names))
+
+
+def wizard(seats: tuple[int, ...], pico: bool) -> LocalProcedure:
+    """The new game's questions, in order; returns a ``NewGame``."""
+    counts = {str(n): f"{n} players" for n in range(2, 5) if n <= len(seats)}
+    count = int((yield from _choice("How many players?", "new_players", counts)))
+    players: dict[str, str] = {}
+    seat_of: dict[str, int] = {}
+    for n in range(1, count + 1):
+        player = f"p{n}"
+        team = _team_for(n, count, players)
+        if team is None:
+            team = yield from _choice(f"Player {n}: team?", "new_team", TEAM_LABELS)
+        players[player] = team
+        seat_of[player] = yield from _seat(n, set(seat_of.values()), seats)
+    health = yield Ask(EnterNumber("Health per team?", "new_health", *HEALTH),
+                       start=DEFAULT_HEALTH)
+    draw_at_end = yield from _choice("Draw at turn's end?", "new_draw_at_end", OFF_ON)
+    last_stand = yield from _choice("Last stand?", "new_last_stand", OFF_ON)
+    draws = yield from _choice("The cards drawn?", "new_draws", DRAWS)
+    order = ("pico", "seeded", "table") if pico else ("seeded", "table", "pico")
+    first = yield from _choice("First team?", "new_first",
+                               {k: FIRST[k] for k in (*order, "sword", "skull")})
+    setup: dict[str, Any] = {"players": players, "health": health,
+                             "draw_at_end": draw_at_end == "on",
+                             "last_stand": last_stand == "on", "draws": draws}
+    if first in TEAMS:
+        setup["first"] = first
+    discs: dict[str, int] = {}
+    for team in TEAMS:
+        members = [p for p, t in players.items() if t == team]
+        # Conquest: Three or Four Players - disc 1 is the team's first player's, disc 2 its
+        # last's (a lone player runs both), as rules/conquest/setup.py deals them.
+        discs[f"{team}1"], discs[f"{team}2"] = seat_of[members[0]], seat_of[members[-1]]
+    return NewGame({"format": 2, "game": GAME, "setup": setup},
+                   "seeded" if first in TEAMS else first, ({"do": "start"},),
+                   {**seat_of, **discs})
+
+
+# --------------------------------------------------------------------------- the play form
+
+
+def play_form(state: ConquestState, names: Mapping[str, str]) -> LocalProcedure:
+    """The card to play, tapped or chosen (the player is the one the tracker shows)."""
+    player = state.acting_player()
+    assert player is not None
+    options = tuple(hand_options(state, player))
+    card = yield Ask(ChooseOne(f"{names.get(player, player)}: which card?", options,
+                               "form_card"),
+                     names=names, cards={(CARD, c): c for c in options})
+    return {"do": "play", "player": player, "card": card}
+
+
+def form(move: Move[Any], state: ConquestState, names: Mapping[str, str]
+         ) -> Callable[[], LocalProcedure]:
+    """How to (re)start the move's form."""
+    if move.name == "play":
+        return lambda: play_form(state, names)
+
+    def generic() -> LocalProcedure:
+        return (yield from forms.form(move, state))
+    return generic
+
+
+def form_of(name: str, state: ConquestState, names: Mapping[str, str]
+            ) -> tuple[Callable[[], LocalProcedure], str] | None:
+    """How to (re)start the form a menu item opens, and its title; None when the rules do not
+    allow its move now (a form kept across a restart is then dropped)."""
+    move = SPEC.moves.moves.get(name)
+    if move is None or not move.available(state):
+        return None
+    return form(move, state, names), SHORT.get(move.name, move.label)
+
+
+def option_names(state: ConquestState, question: Question | None) -> dict[str, str]:
+    """Every option of a Conquest question is named by ``labels``: nothing more."""
+    return {}
+
+
+# --------------------------------------------------------------------------- the glass
+
+
+def menu(state: ConquestState, legal: list[Move[Any]], over: bool) -> tuple[MenuItem, ...]:
+    """The legal moves (a card to play), then the party screen and a new game."""
+    items = [MenuItem(SHORT.get(m.name, m.label), {"do": m.name}) for m in legal
+             if forms.askable(m, state)]
+    items.append(MenuItem("Summary" if over else "Party", {"do": PARTY}))
+    items.append(MenuItem("New game", {"do": NEW_GAME}))
+    return tuple(items)
+
+
+def title(state: ConquestState) -> str:
+    team = state.team_to_act
+    if state.over is not None:
+        return "Game over"
+    if team is None or not state.started:
+        return "Conquest"
+    return f"Turn {state.turn_number}: {disc_name(state.next_disc(team))}"
+
+
+def idle_key(state: ConquestState, last: str | None) -> str:
+    """Whose turn it is (the player whose disc the tracker shows)."""
+    if state.over is not None:
+        return "Game over"
+    player = state.acting_player()
+    return "Set up" if player is None else player_name(player)
+
+
+def pools_line(state: ConquestState) -> str:
+    return f"Sword {state.pools['sword']} Skull {state.pools['skull']} Bank {state.bank}"
+
+
+def status(state: ConquestState, names: Mapping[str, str]) -> tuple[str, ...]:
+    """What to do now, and the pools."""
+    player = state.acting_player()
+    if player is None:
+        return (pools_line(state),)
+    hand = len(state.hands[player])
+    if player in state.stunned:
+        todo = "Stunned: tap a card to discard it, then one Rush shot"
+    else:
+        todo = f"Tap a card: {hand} in hand"
+    return todo, pools_line(state)
+
+
+def _team_lines(state: ConquestState, team: str, names: Mapping[str, str]) -> list[str]:
+    lines = [f"{names.get(p, p)}: {len(state.hands[p])} in hand"
+             for p in state.team_players(team)]
+    lines.append(f"Deck {len(state.decks[team])}  Discards {len(state.discards[team])}")
+    armour = [names.get(c, c) for c in state.retained[team]]
+    lines.append(f"Armour: {', '.join(armour) if armour else 'none'}")
+    return lines
+
+
+def party_pages(state: ConquestState, names: Mapping[str, str], heading: str
+                ) -> tuple[Screen, ...]:
+    """The pools and the bank (and the result), then each team's hands, deck, discards and
+    retained armour, a page each (long pages go on over more)."""
+    first = [f"Sword Team {state.pools['sword']}", f"Skull Team {state.pools['skull']}",
+             f"Health Bank {state.bank}"]
+    if state.stunned:
+        first.append("Stunned: " + ", ".join(names.get(p, p) for p in state.stunned))
+    over = SPEC.result(state)
+    pages: list[tuple[str, list[str]]] = [("Health", first)]
+    if over:
+        pages.insert(0, ("Result", [over]))
+    pages += [(TEAM_NAMES[t], _team_lines(state, t, names)) for t in TEAMS]
+    out: list[tuple[str, tuple[str, ...]]] = []
+    for key, lines in pages:
+        rows = [r for line in lines for r in wrap(line)]
+        room = detail_rows(Screen(heading, key=key))
+        out.append((key, tuple(rows[:room])))
+        rest = rows[room:]
+        per = detail_rows(Screen(heading))
+        while rest:
+            out.append(("", tuple(rest[:per])))
+            rest = rest[per:]
+    return tuple(Screen(heading, lines, key=key, page=(n + 1, len(out)))
+                 for n, (key, lines) in enumerate(out))
+
+
+def tap_actions(state: ConquestState, legal: list[Move[Any]]
+                ) -> dict[tuple[str, str], Mapping[str, Any] | str]:
+    """What each Conquest card does when tapped with no question waiting: it is played by the
+    player whose disc the tracker shows, or the table is told why not (another team's card, a
+    card in another hand or out of the game, the game not under way)."""
+    names = labels(state)
+    player = state.acting_player()
+    playing = player is not None and any(m.name == "play" for m in legal)
+    out: dict[tuple[str, str], Mapping[str, Any] | str] = {}
+    for card_id, card in state.cards.items():
+        label = names[card_id]
+        if state.over is not None:
+            out[(CARD, card_id)] = f"the game is over: {SPEC.result(state)}"
+            continue
+        if not playing or player is None:
+            out[(CARD, card_id)] = "the game has not started"
+            continue
+        team = state.players[player]
+        turn = (f"it is {names[player]}'s turn ({disc_name(state.next_disc(team))}, "
+                f"{TEAM_NAMES[team]})")
+        if card.team != team:
+            out[(CARD, card_id)] = f"{label} is a {TEAM_NAMES[card.team]} card: {turn}"
+            continue
+        try:
+            check_play(state, Play(player=player, card=card_id))
+        except RulesError as err:
+            holder = next((p for p in state.team_players(team)
+                           if p != player and card_id in state.hands[p]), None)
+            if holder is not None and state.options.draws != COUNTED:
+                out[(CARD, card_id)] = f"{label} is in {names[holder]}'s hand: {turn}"
+            else:
+                out[(CARD, card_id)] = relabel_text(str(err), state, names)
+            continue
+        out[(CARD, card_id)] = {"do": "play", "player": player, "card": card_id}
+    return out
+
+
+FLOW = Flow(
+    game=GAME, label="Conquest", spec=SPEC, wizard=wizard, labels=labels, relabel=relabel,
+    relabel_text=relabel_text, relabel_question=relabel_question, default_seats=default_seats,
+    option_names=option_names, cards=no_cards, menu=menu, form_of=form_of, title=title,
+    idle_key=idle_key, status=status, party_pages=party_pages, tap_actions=tap_actions,
+    lights=lights)
