@@ -232,3 +232,17 @@ def test_the_dice_mode_changes_from_the_menu_and_stays_changed(tmp_path):
     again.press(Button.BACK, long=True)  # and the change itself
     assert again.session.dice == "seeded"
     again.close()
+
+
+def test_a_card_tapped_over_a_message_answers_the_question_under_it(tmp_path):
+    """The Room card question comes in groups; a card that is no answer puts a message up,
+    and the right card tapped on it answers the question under it."""
+    table = Driver(tmp_path / "games.db")
+    new_game(table)
+    table.read()
+    table.press(Button.OK)  # the menu
+    table.pick("Set up a room")
+    assert table.screen.title == "Which Room card?"
+    assert table.tap("hero", "elf").key == "Not an answer"
+    assert table.tap("room", "bholoth-cemetery").key == "Bholoth Cemetery"
+    table.close()

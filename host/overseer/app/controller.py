@@ -268,6 +268,11 @@ def say(app: App, key: str, text: str) -> Result:
     return _out(_say(app, key, text))
 
 
+def dismiss(app: App) -> App:
+    """The message over the screen put away (a card tapped on it answers what is under it)."""
+    return _dismiss(app)
+
+
 def why(reason: str) -> str:
     """A refusal's reason as the table reads it."""
     return _why(reason)

@@ -223,13 +223,15 @@ class Gadget:
 
     def _local_tap(self, tap: Tap) -> bool:
         """A card that answers a form's field (even from the question that narrows its list
-        down): answered here, the controller gets the next question."""
+        down): answered here, the controller gets the next question. A message on the glass
+        (a card that was no answer) is put away: the question under it takes the card."""
         app = self.app
-        if self.local is None or app is None or app.reading or app.notice \
+        if self.local is None or app is None or app.reading \
                 or app.waiting is not None or tap.game != self.flow.game:
             return False
         if not self.local.tap(tap.kind, tap.card):
             return False
+        app = controller.dismiss(app)
         refused = self._after_local()
         self._keep_form()
         if refused is not None:
