@@ -1,11 +1,15 @@
-# Off-board stand-in for the Pico's `machine` module: Pin, I2C (playing the SSD1306), WDT, reset.
+# Off-board stand-in for the Pico's `machine` module: Pin (with its edge interrupts), I2C (playing
+# the SSD1306), WDT, reset.
 # The contract with the outside world (button commands, the OLED image file) is in README.md.
 import os
 import select
 import sys
+import time
 
 import pins
 from ticks import ticks_add, ticks_diff, ticks_ms
+
+import _thread  # in MicroPython's Unix port and in CPython
 
 RESET_STATUS = 75  # exit status of machine.reset(): the launcher may start the board again
 
@@ -23,6 +27,11 @@ class WDT:
         self.fed = ticks_ms()
 
     def feed(self):
+        presses = _presses
+        if presses is not None and presses.stall_ms:  # a `stall MS` button command
+            ms = presses.stall_ms
+            presses.stall_ms = 0
+            _sleep_ms(ms)
         now = ticks_ms()
         if ticks_diff(now, self.fed) > self.timeout:
             late = ticks_diff(now, self.fed)
@@ -31,14 +40,32 @@ class WDT:
         self.fed = now
 
 
-class _Presses:
-    """Button commands from OVERSEER_BOARD_BUTTONS_FD, applied to pin levels in board time."""
+def _sleep_ms(ms):
+    sleep_ms = getattr(time, "sleep_ms", None)  # MicroPython
+    if sleep_ms:
+        sleep_ms(ms)
+    else:
+        time.sleep(ms / 1000)
 
-    STEP_MS = 50  # every command holds the line at least this long (longer than the debounce)
+
+GPIOS = 48  # more than the RP2040's 30
+
+
+class _Presses:
+    """Button commands from OVERSEER_BOARD_BUTTONS_FD, applied to pin levels in board time.
+
+    Once a pin has an interrupt handler (``Pin.irq``), a thread of its own applies them, as
+    switches close and open whatever the firmware's loop is doing, and each change of a level
+    calls that pin's handler at once (the Pico's hard IRQ); before that, reading a pin applies
+    what is due. ``stall MS`` makes the firmware's loop stop for MS ms at its next pass."""
+
+    STEP_MS = 50  # every command holds the line at least this long (longer than a release lasts)
     HOLD_MS = {"tap": 100, "hold": 800}
 
     def __init__(self):
-        self.levels = {}  # GPIO -> level
+        self.levels = bytearray(GPIOS)  # a bytearray: the thread writes while the loop reads
+        self.pulled = bytearray(GPIOS)  # pull-up set once: a later Pin() keeps the level
+        self.handlers = [None] * GPIOS  # (handler, trigger, pin) per GPIO
         self.gpio = {}
         for name, _code, gpio in pins.BUTTONS:
             self.gpio[name] = gpio
@@ -47,6 +74,8 @@ class _Presses:
         self.release = None  # (time, gpio) of a tap or hold still running
         self.busy_until = ticks_ms()
         self.pumped = None
+        self.stall_ms = 0  # asked for; the loop's next WDT.feed() takes it and stalls
+        self.threaded = False
         self.file = None
         fd = os.getenv("OVERSEER_BOARD_BUTTONS_FD")
         if fd:
@@ -54,6 +83,23 @@ class _Presses:
             self.poll = select.poll()
             self.poll.register(self.file, select.POLLIN)
             self.one = bytearray(1)
+
+    def start(self):
+        """Apply the commands from a thread from now on (once: at the first Pin.irq)."""
+        if self.threaded or self.file is None:
+            return
+        self.threaded = True
+        _thread.start_new_thread(self._run, ())
+
+    def _run(self):
+        while self.file is not None or self.release is not None or self.lines:
+            self.pump()
+            due = self.release is not None or self.lines
+            if self.file is None:
+                _sleep_ms(1)
+            else:
+                for _item in self.poll.poll(1 if due else 20):
+                    break
 
     def _read(self):
         while self.file is not None and self.poll.poll(0):
@@ -73,23 +119,35 @@ class _Presses:
         self.pumped = now
         self._read()
         if self.release is not None and ticks_diff(now, self.release[0]) >= 0:
-            self.levels[self.release[1]] = 1
+            self.set(self.release[1], 1)
             self.release = None
-        while self.lines and ticks_diff(now, self.busy_until) >= 0:
+        while self.lines and not self.stall_ms and ticks_diff(now, self.busy_until) >= 0:
             self._apply(self.lines.pop(0), now)
+
+    def set(self, gpio, level):
+        """The line of ``gpio`` goes to ``level``; its interrupt handler hears the edge."""
+        if self.levels[gpio] == level:
+            return
+        self.levels[gpio] = level
+        irq = self.handlers[gpio]
+        if irq is not None and irq[1] & (Pin.IRQ_RISING if level else Pin.IRQ_FALLING):
+            irq[0](irq[2])
 
     def _apply(self, line, now):
         words = line.split()
+        if len(words) == 2 and words[0] == "stall" and words[1].isdigit():
+            self.stall_ms = int(words[1])  # the next lines wait until the stall has begun
+            return
         if len(words) != 2 or words[1] not in self.gpio:
             sys.stderr.write(f"virtual board: unknown button command {line!r}\n")
             return
         verb, gpio = words[0], self.gpio[words[1]]
         if verb == "press":
-            self.levels[gpio] = 0
+            self.set(gpio, 0)
         elif verb == "release":
-            self.levels[gpio] = 1
+            self.set(gpio, 1)
         elif verb in self.HOLD_MS:
-            self.levels[gpio] = 0
+            self.set(gpio, 0)
             held = self.HOLD_MS[verb]
             self.release = (ticks_add(now, held), gpio)
             now = ticks_add(now, held)
@@ -102,25 +160,43 @@ class _Presses:
 _presses = None
 
 
+def _the_presses():
+    global _presses
+    if _presses is None:
+        _presses = _Presses()
+    return _presses
+
+
 class Pin:
     IN = 0
     OUT = 1
     PULL_UP = 1
     PULL_DOWN = 2
+    IRQ_FALLING = 4  # the RP2040 port's values
+    IRQ_RISING = 8
 
     def __init__(self, id, mode=-1, pull=-1):
-        global _presses
-        if _presses is None:
-            _presses = _Presses()
+        presses = _the_presses()
         self.id = id
-        if pull == Pin.PULL_UP:
-            _presses.levels.setdefault(id, 1)
+        if pull == Pin.PULL_UP and not presses.pulled[id]:
+            presses.pulled[id] = 1
+            presses.levels[id] = 1
 
     def value(self, v=None):
+        presses = _the_presses()
         if v is None:
-            _presses.pump()
-            return _presses.levels.get(self.id, 0)
-        _presses.levels[self.id] = 1 if v else 0
+            if not presses.threaded:
+                presses.pump()
+            return presses.levels[self.id]
+        presses.set(self.id, 1 if v else 0)
+
+    def irq(self, handler=None, trigger=IRQ_FALLING | IRQ_RISING, hard=False):
+        """Call ``handler(pin)`` on each edge of ``trigger``, from the button thread at the
+        moment the level changes (hard or not: the stand-in does not tell them apart)."""
+        presses = _the_presses()
+        presses.handlers[self.id] = None if handler is None else (handler, trigger, self)
+        if handler is not None:
+            presses.start()
 
 
 class _Ssd1306:

@@ -1,6 +1,7 @@
 """The virtual board's stand-ins (firmware/unix): watchdog, reset, I2C bus, button commands."""
 
 import os
+import time
 
 import machine
 import pins
@@ -70,4 +71,51 @@ def test_button_commands_drive_the_pins(monkeypatch, capsys) -> None:
     assert levels[100] == levels[149] == (1, 1)  # then high
     assert levels[150] == (1, 0)  # the next line 50 ms after the release
     assert levels[-1] == (1, 0)  # pressed stays pressed
+    os.close(w)
+
+
+def threaded_presses(monkeypatch) -> tuple:
+    """A command pipe, its _Presses with an interrupt handler on OK, and what the handler saw:
+    (level, time) per edge."""
+    r, w = os.pipe()
+    monkeypatch.setenv("OVERSEER_BOARD_BUTTONS_FD", str(r))
+    presses = machine._Presses()
+    ok = dict((name, g) for name, _code, g in pins.BUTTONS)["ok"]
+    presses.pulled[ok] = presses.levels[ok] = 1
+    seen = []
+    both = machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING
+    presses.handlers[ok] = (lambda _pin: seen.append((presses.levels[ok], time.monotonic())),
+                            both, None)
+    presses.start()
+    return presses, w, seen
+
+
+def wait_until(test, timeout: float = 3.0) -> bool:
+    end = time.monotonic() + timeout
+    while not test() and time.monotonic() < end:
+        time.sleep(0.005)
+    return test()
+
+
+def test_interrupts_come_from_the_button_thread_as_the_levels_change(monkeypatch) -> None:
+    presses, w, seen = threaded_presses(monkeypatch)
+    os.write(w, b"tap ok\n")
+    assert wait_until(lambda: len(seen) == 2)
+    assert [level for level, _t in seen] == [0, 1]
+    assert seen[1][1] - seen[0][1] >= 0.095  # held 100 ms
+    os.close(w)
+    assert wait_until(lambda: presses.file is None)  # the thread ends with the pipe
+
+
+def test_stall_stops_the_loop_at_its_next_feed_while_the_switches_go_on(monkeypatch) -> None:
+    presses, w, seen = threaded_presses(monkeypatch)
+    monkeypatch.setattr(machine, "_presses", presses)
+    wdt = machine.WDT(timeout=2000)
+    os.write(w, b"stall 300\ntap ok\n")
+    assert wait_until(lambda: presses.stall_ms == 300)
+    assert seen == []  # the tap waits for the stall to begin
+    start = time.monotonic()
+    wdt.feed()  # the loop's pass: stalls here
+    assert time.monotonic() - start >= 0.3
+    assert [level for level, _t in seen] == [0, 1]  # the whole tap happened meanwhile
     os.close(w)

@@ -4,7 +4,12 @@ The face translates between the wire's numbers (``protocol.Button``, ``protocol.
 app's names (``events.Button``, ``events.Die``), turns a PIL image into the SSD1306's page
 layout for the link (which sends only the bytes that changed), and puts into the app's inbox:
 
-- ``Press`` for a button press (the ROLL button rolls instead: ``Rolled`` with request 0);
+- ``Press(button, long)`` once per press (the ROLL button rolls instead: ``Rolled`` with
+  request 0). The Pico reports DOWN when a switch closes, then LONG or SHORT. NEXT AI PIECE and
+  OK mean the same held or not (docs/buttons.md), so their ``Press`` goes in at DOWN, at the
+  first edge; for BACK/UNDO and CHOICE a held press is another action (undo, the option before)
+  and must not also do the short one, so their ``Press`` waits for the Pico to know which:
+  ``Press(button, True)`` at LONG (while still held), ``Press(button)`` at SHORT (the release);
 - ``Rolled(die, face, request)`` for the answer to ``request(die, request)``;
 - ``RollRefused(request, reason)`` when that request will not be answered: the Pico refused it
   (``bad_roll``, ``busy``), no answer came in time (``timeout``), or the link went down first
@@ -53,8 +58,18 @@ BUTTONS = {
     p.Button.BACK: Button.BACK,
     p.Button.ROLL: Button.ROLL,
 }
+# Buttons whose held press does something else than a short one (docs/buttons.md): their
+# Press waits for LONG or SHORT. The others' Press goes in at DOWN, and LONG or SHORT say nothing.
+HELD_IS_ANOTHER_ACTION = frozenset({Button.BACK, Button.CHOICE, Button.ROLL})
 DICE = {p.Die.D12: Die.D12, p.Die.RUNE: Die.RUNE, p.Die.LOCATION: Die.LOCATION}
 WIRE_DICE = {die: wire for wire, die in DICE.items()}
+
+
+def press_of(button: Button, press: p.Press) -> Press | None:
+    """The app's one ``Press`` for a press, from the report that settles it (else None)."""
+    if button in HELD_IS_ANOTHER_ACTION:
+        return None if press is p.Press.DOWN else Press(button, press is p.Press.LONG)
+    return Press(button) if press is p.Press.DOWN else None
 
 
 class Pico:
@@ -139,7 +154,7 @@ class Pico:
 
     def _translate(self, event: PicoEvent) -> Input | None:
         if isinstance(event, PressedButton):
-            return Press(BUTTONS[event.button], event.long)
+            return press_of(BUTTONS[event.button], event.press)
         if isinstance(event, DieRolled):
             request = self._requests.pop(event.roll_id, 0) if event.roll_id else 0
             if event.roll_id and not request:

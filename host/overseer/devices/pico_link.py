@@ -82,10 +82,11 @@ class ProtocolMismatch(RuntimeError):
 
 @dataclass(frozen=True)
 class PressedButton:
-    """A button press the Pico reported (exactly once per press)."""
+    """What a button did, as the Pico reported it (each report exactly once): ``press`` is
+    DOWN when the switch closed, then LONG or SHORT (docs/protocol.md, Buttons)."""
 
     button: p.Button
-    long: bool
+    press: p.Press
     boot_id: int
     event_id: int
 
@@ -569,11 +570,13 @@ class PicoLink:
     def _event_of(self, message: p.ButtonEvent | p.RollResult) -> PicoEvent | None:
         assert self._boot_id is not None
         if isinstance(message, p.ButtonEvent):
-            if message.button not in p.Button._value2member_map_:
+            if (message.button not in p.Button._value2member_map_
+                    or message.press not in p.Press._value2member_map_):
                 self.stats.invalid_events += 1
                 return None
             return PressedButton(
-                p.Button(message.button), message.long, self._boot_id, message.event_id
+                p.Button(message.button), p.Press(message.press), self._boot_id,
+                message.event_id,
             )
         if message.die not in p.Die._value2member_map_ or not (
             1 <= message.face <= p.FACES[p.Die(message.die)]
