@@ -121,7 +121,9 @@ class _Presses:
         if self.release is not None and ticks_diff(now, self.release[0]) >= 0:
             self.set(self.release[1], 1)
             self.release = None
-        while self.lines and not self.stall_ms and ticks_diff(now, self.busy_until) >= 0:
+            self.busy_until = ticks_add(now, self.STEP_MS)  # from when it happened, however late
+        while (self.lines and self.release is None and not self.stall_ms
+               and ticks_diff(now, self.busy_until) >= 0):
             self._apply(self.lines.pop(0), now)
 
     def set(self, gpio, level):
@@ -148,9 +150,9 @@ class _Presses:
             self.set(gpio, 1)
         elif verb in self.HOLD_MS:
             self.set(gpio, 0)
-            held = self.HOLD_MS[verb]
-            self.release = (ticks_add(now, held), gpio)
-            now = ticks_add(now, held)
+            self.release = (ticks_add(now, self.HOLD_MS[verb]), gpio)
+            self.busy_until = self.release[0]  # then STEP_MS after the release is applied
+            return
         else:
             sys.stderr.write(f"virtual board: unknown button command {line!r}\n")
             return

@@ -33,7 +33,21 @@ def _v1_games(db: sqlite3.Connection) -> None:
                        (gid, seq, f'{{"do": "step{seq}"}}'))
 
 
-POPULATE = {1: _v1_games}
+def _v2_games(db: sqlite3.Connection) -> None:
+    """The same three games at v2: heads, the resume counter, a retracted roll."""
+    rows = [(1, "catacombs", 3, 2), (2, "conquest", 0, 3), (3, "catacombs", 2, 1)]
+    for gid, game, n, touched in rows:
+        db.execute("INSERT INTO games (id, game, setup, seed, dice, created, updated, finished,"
+                   " head, touched) VALUES (?, ?, '{}', ?, 'seeded', '', '', 0, ?, ?)",
+                   (gid, game, gid, n, touched))
+        for seq in range(n):
+            db.execute("INSERT INTO events (game_id, seq, kind, data) VALUES (?, ?, 'action', ?)",
+                       (gid, seq, f'{{"do": "step{seq}"}}'))
+    db.execute("INSERT INTO retracted (game_id, seq, kind, data, retracted_at)"
+               " VALUES (1, 3, 'answer', '{\"key\": \"roll\", \"value\": 4}', '')")
+
+
+POPULATE = {1: _v1_games, 2: _v2_games}
 
 
 def test_every_version_has_a_fixture():
@@ -54,6 +68,8 @@ def test_upgrade_from_every_earlier_version(tmp_path, version):
         assert {g.id: (g.head, g.length) for g in games} == {1: (3, 3), 2: (0, 0), 3: (2, 2)}
         assert [e.data["do"] for e in store.events(1)] == ["step0", "step1", "step2"]
         assert store.last_unfinished("catacombs").id == 1
+        assert {g.rules for g in games} == {None}  # written before rules versions were kept
+        assert store.snapshot_seqs(1, "any build") == []
         plan = store.db.execute("EXPLAIN QUERY PLAN SELECT id FROM games WHERE game = 'x'"
                                 " AND finished = 0 ORDER BY touched DESC").fetchall()
         assert "games_resume" in " ".join(str(row) for row in plan)
@@ -75,7 +91,7 @@ def test_a_failed_migration_leaves_the_store_as_it_was(tmp_path, monkeypatch):
         db.execute("INSERT INTO no_such_table VALUES (1)")
 
     monkeypatch.setitem(migrations.MIGRATIONS, 2, half_done)
-    with pytest.raises(StoreError, match="from schema v1 to v2 failed .* left at v1"):
+    with pytest.raises(StoreError, match=f"from schema v1 to v{LATEST} failed .* left at v1"):
         Store(path)
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA user_version").fetchone()[0] == 1

@@ -9,6 +9,10 @@ version or at the new one, never between. Never edit a released migration: add t
   is the undone tail, kept for redo), ``games.touched`` (a counter, since a Pi without a clock
   cannot order by time), an index to find the last unfinished game of a type, and
   ``retracted`` (seen dice results that were undone and then replaced: the mark stays).
+* v3: resume in bounded time and the rules version: ``games.rules`` (the rules version that
+  last wrote the log, ``overseer.RULES_VERSION``; NULL for a game written before v3) and
+  ``snapshots`` (the folded state after the first ``seq`` events, pickled, under the rules
+  version and code fingerprint ``build`` it was taken with).
 """
 
 from __future__ import annotations
@@ -63,9 +67,21 @@ def _v2(db: sqlite3.Connection) -> None:
         )""")
 
 
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _v1, 2: _v2}
+def _v3(db: sqlite3.Connection) -> None:
+    db.execute("ALTER TABLE games ADD COLUMN rules INTEGER")
+    db.execute("""
+        CREATE TABLE snapshots (
+            game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            seq INTEGER NOT NULL,
+            build TEXT NOT NULL,
+            state BLOB NOT NULL,
+            PRIMARY KEY (game_id, seq)
+        )""")
+
+
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _v1, 2: _v2, 3: _v3}
 LATEST = max(MIGRATIONS)
-TABLES = {"games", "events", "retracted"}
+TABLES = {"games", "events", "retracted", "snapshots"}
 
 
 def migrate(db: sqlite3.Connection, current: int, target: int = LATEST) -> None:
