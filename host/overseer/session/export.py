@@ -5,7 +5,8 @@
 that last wrote the log, null when unknown; optional on import, older exports lack it).
 ``digest`` is the SHA-256 of the events (``overseer.session.events.digest``): an edited or
 damaged file is refused. A file is checked completely, and its log replayed through the rules,
-before anything is stored; a bad file changes nothing. A file from a newer format is refused with a message saying so.
+before anything is stored; a bad file changes nothing. A file from a newer format is refused
+with a message saying so.
 """
 
 from __future__ import annotations
