@@ -1,6 +1,7 @@
 # Off-board stand-in for the Pico's `machine` module: Pin (with its edge interrupts), I2C (playing
 # the SSD1306), WDT, reset.
 # The contract with the outside world (button commands, the OLED image file) is in README.md.
+import gc
 import os
 import select
 import sys
@@ -19,12 +20,35 @@ def reset():
     sys.exit(RESET_STATUS)
 
 
+USER_HZ = 100  # the unit of /proc/self/stat's CPU times on Linux
+
+
+def _cpu_ms():
+    """The CPU time this process has used so far, in ms (Linux), or None where unknown."""
+    try:
+        f = open("/proc/self/stat")
+        text = f.read()
+        f.close()
+        fields = text[text.rfind(")") + 2 :].split()
+        return (int(fields[11]) + int(fields[12])) * 1000 // USER_HZ  # utime + stime
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 class WDT:
-    """Notices a missed feed at the next feed() (a stand-in cannot interrupt a hung loop)."""
+    """The Pico's watchdog as far as a stand-in can be: a missed feed is noticed at the next
+    feed() (it cannot interrupt a hung loop). A loop pass is measured by the time the firmware
+    spent in it: the CPU time the process used, and any `stall`. Wall time the process spent
+    waiting for a busy host's CPU is not counted: a Pico has its CPU to itself."""
+
+    CPU_SAMPLE_MS = 100  # how often feed() reads the CPU time used (a file read)
 
     def __init__(self, id=0, timeout=5000):
         self.timeout = timeout
         self.fed = ticks_ms()
+        self.cpu = _cpu_ms()  # the CPU time used, read at a feed ...
+        self.cpu_at = self.fed  # ... at this time
+        self.stalled = 0  # ms stalled on command since that reading: the firmware's own time
 
     def feed(self):
         presses = _presses
@@ -32,12 +56,22 @@ class WDT:
             ms = presses.stall_ms
             presses.stall_ms = 0
             _sleep_ms(ms)
+            self.stalled += ms
         now = ticks_ms()
-        if ticks_diff(now, self.fed) > self.timeout:
-            late = ticks_diff(now, self.fed)
-            sys.stderr.write(f"virtual board: watchdog not fed for {late} ms\n")
-            reset()
+        late = ticks_diff(now, self.fed)
+        if late > self.timeout:
+            cpu = _cpu_ms()
+            used = None if cpu is None or self.cpu is None else cpu - self.cpu + self.stalled
+            if used is None or used >= self.timeout:
+                sys.stderr.write(f"virtual board: watchdog not fed for {late} ms\n")
+                reset()
+            sys.stderr.write(f"virtual board: a loop pass took {late} ms, of which the "
+                             f"process ran at most {used} ms (the host is busy): no reset\n")
         self.fed = now
+        if ticks_diff(now, self.cpu_at) >= self.CPU_SAMPLE_MS:
+            self.cpu = _cpu_ms()
+            self.cpu_at = now
+            self.stalled = 0
 
 
 def _sleep_ms(ms):
@@ -93,7 +127,11 @@ class _Presses:
 
     def _run(self):
         while self.file is not None or self.release is not None or self.lines:
-            self.pump()
+            try:
+                self.pump()
+            except MemoryError:  # the heap is the firmware's too: make room, go on
+                sys.stderr.write("virtual board: button thread out of memory; collecting\n")
+                gc.collect()
             due = self.release is not None or self.lines
             if self.file is None:
                 _sleep_ms(1)

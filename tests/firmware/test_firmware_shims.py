@@ -9,23 +9,75 @@ import pytest
 
 
 def test_watchdog_fed_in_time_does_nothing(monkeypatch) -> None:
-    clock = [1000]
-    monkeypatch.setattr(machine, "ticks_ms", lambda: clock[0])
+    clock, used = clocks(monkeypatch)
     wdt = machine.WDT(timeout=2000)
     for _ in range(5):
         clock[0] += 2000
+        used[0] += 2000
         wdt.feed()
 
 
-def test_watchdog_missed_resets_the_board(monkeypatch, capsys) -> None:
-    clock = [1000]
+def test_the_cpu_time_is_read_from_proc() -> None:
+    if not os.path.exists("/proc/self/stat"):
+        pytest.skip("no /proc here")
+    start = machine._cpu_ms()
+    end = time.process_time() + 0.2
+    while time.process_time() < end:
+        pass
+    assert start is not None and 150 <= machine._cpu_ms() - start <= 400
+
+
+def clocks(monkeypatch, cpu: int | None = 0) -> tuple[list[int], list]:
+    """A fake wall clock and a fake CPU time for the watchdog (None: the CPU time unknown)."""
+    clock, used = [1000], [cpu]
     monkeypatch.setattr(machine, "ticks_ms", lambda: clock[0])
+    monkeypatch.setattr(machine, "_cpu_ms", lambda: used[0])
+    return clock, used
+
+
+def test_watchdog_missed_resets_the_board(monkeypatch, capsys) -> None:
+    clock, used = clocks(monkeypatch)
     wdt = machine.WDT(timeout=2000)
     clock[0] += 2001
+    used[0] += 2001  # the firmware was busy all that time
     with pytest.raises(SystemExit) as exit_:
         wdt.feed()
     assert exit_.value.code == machine.RESET_STATUS == 75
     assert "watchdog" in capsys.readouterr().err
+
+
+def test_a_pass_the_host_did_not_run_is_no_watchdog_reset(monkeypatch, capsys) -> None:
+    clock, used = clocks(monkeypatch)
+    wdt = machine.WDT(timeout=2000)
+    clock[0] += 3000
+    used[0] += 150  # a starved test machine ran the process 150 ms of those 3 s
+    wdt.feed()
+    assert "took 3000 ms, of which the process ran at most 150 ms" in capsys.readouterr().err
+    clock[0] += 2001
+    used[0] += 2001
+    with pytest.raises(SystemExit):
+        wdt.feed()
+
+
+def test_without_the_cpu_time_wall_time_counts(monkeypatch) -> None:
+    clock, _used = clocks(monkeypatch, cpu=None)
+    wdt = machine.WDT(timeout=2000)
+    clock[0] += 2001
+    with pytest.raises(SystemExit):
+        wdt.feed()
+
+
+def test_a_stall_longer_than_the_watchdog_resets_the_board(monkeypatch) -> None:
+    clock, _used = clocks(monkeypatch)
+
+    class Presses:
+        stall_ms = 2500
+
+    monkeypatch.setattr(machine, "_presses", Presses())
+    monkeypatch.setattr(machine, "_sleep_ms", lambda ms: clock.__setitem__(0, clock[0] + ms))
+    wdt = machine.WDT(timeout=2000)
+    with pytest.raises(SystemExit):
+        wdt.feed()  # asleep on command, not waiting for a CPU: the firmware's own time
 
 
 def test_only_the_oled_answers_on_the_bus() -> None:
