@@ -359,3 +359,17 @@ def test_a_file_that_cannot_be_written_opens_plays_back_and_refuses_steps(path: 
     with Store(path) as store:
         assert seen(Session.resume(store, game_id)) == live
         assert sqlite3.connect(path).execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_the_command_line_says_which_rules_saved_a_game(path: Path, capsys) -> None:
+    from overseer.cli import main
+
+    with Store(path) as store:
+        session = played(store, 20)
+        store.db.execute("UPDATE games SET rules = 0 WHERE id = ?", (session.id,))
+    assert main(["games", "list", "--db", str(path)]) == 0
+    assert '"rules_version": 0' in capsys.readouterr().out
+    assert main(["games", "resume", str(session.id), "--db", str(path)]) == 0
+    captured = capsys.readouterr()
+    assert "overseer games resume: game #1 was saved under rules version 0" in captured.err
+    assert '"rules_version": 0' in captured.out  # not yet played on: still version 0's log

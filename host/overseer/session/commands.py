@@ -59,6 +59,8 @@ def _resume(store: Store, args: argparse.Namespace) -> None:
         session = Session.resume_last(store, args.game)
         if session is None:
             raise SessionError(f"no unfinished {args.game} game to resume")
+    if session.notice:
+        print(f"overseer games resume: {session.notice}", file=sys.stderr)
     pending = session.pending
     print(json.dumps({**store.game(session.id).as_dict(), "state": session.state_dict(),
                       "question": None if pending is None else describe(pending),
