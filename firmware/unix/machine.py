@@ -21,18 +21,35 @@ def reset():
 
 
 USER_HZ = 100  # the unit of /proc/self/stat's CPU times on Linux
+_STAT = bytearray(512)  # read into, not allocated: the stand-in shares the firmware's heap
 
 
 def _cpu_ms():
     """The CPU time this process has used so far, in ms (Linux), or None where unknown."""
     try:
-        f = open("/proc/self/stat")
-        text = f.read()
+        f = open("/proc/self/stat", "rb")
+        n = f.readinto(_STAT)
         f.close()
-        fields = text[text.rfind(")") + 2 :].split()
-        return (int(fields[11]) + int(fields[12])) * 1000 // USER_HZ  # utime + stime
-    except (OSError, ValueError, IndexError):
+    except OSError:
         return None
+    i = n - 1
+    while i >= 0 and _STAT[i] != 41:  # the last ")": the command name may hold spaces
+        i -= 1
+    field = 3  # the field after ") " is the 3rd; utime and stime are the 14th and 15th
+    total = 0
+    value = 0
+    for k in range(i + 2, n):
+        c = _STAT[k]
+        if c == 32:
+            if field in (14, 15):
+                total += value
+            field += 1
+            value = 0
+            if field > 15:
+                return total * 1000 // USER_HZ
+        else:
+            value = value * 10 + c - 48
+    return None
 
 
 class WDT:
@@ -52,6 +69,8 @@ class WDT:
 
     def feed(self):
         presses = _presses
+        if presses is not None and not presses.threaded:
+            presses.start()  # the loop runs: pin interrupts from now on
         if presses is not None and presses.stall_ms:  # a `stall MS` button command
             ms = presses.stall_ms
             presses.stall_ms = 0
@@ -82,7 +101,7 @@ def _sleep_ms(ms):
         time.sleep(ms / 1000)
 
 
-GPIOS = 48  # more than the RP2040's 30
+GPIOS = 30  # the RP2040 has GPIO 0 to 29
 
 
 class _Presses:
@@ -116,11 +135,14 @@ class _Presses:
             self.file = open(int(fd), "rb", buffering=0)
             self.poll = select.poll()
             self.poll.register(self.file, select.POLLIN)
+            # MicroPython's ipoll allocates nothing: the thread shares the firmware's small heap
+            self.ipoll = getattr(self.poll, "ipoll", self.poll.poll)
             self.one = bytearray(1)
 
     def start(self):
-        """Apply the commands from a thread from now on (once: at the first Pin.irq)."""
-        if self.threaded or self.file is None:
+        """Apply the commands from a thread from now on (once: at the loop's first pass, after
+        the firmware made its buffers, so the thread's allocations do not split them)."""
+        if self.threaded or self.file is None or not any(self.handlers):
             return
         self.threaded = True
         _thread.start_new_thread(self._run, ())
@@ -136,11 +158,11 @@ class _Presses:
             if self.file is None:
                 _sleep_ms(1)
             else:
-                for _item in self.poll.poll(1 if due else 20):
+                for _item in self.ipoll(1 if due else 20):
                     break
 
     def _read(self):
-        while self.file is not None and self.poll.poll(0):
+        while self.file is not None and self._waiting():
             if not self.file.readinto(self.one):
                 self.file = None  # the writer closed: no more commands
                 return
@@ -149,6 +171,11 @@ class _Presses:
                 self.line = bytearray()
             else:
                 self.line.append(self.one[0])
+
+    def _waiting(self):
+        for _item in self.ipoll(0):
+            return True
+        return False
 
     def pump(self):
         now = ticks_ms()
@@ -232,11 +259,10 @@ class Pin:
 
     def irq(self, handler=None, trigger=IRQ_FALLING | IRQ_RISING, hard=False):
         """Call ``handler(pin)`` on each edge of ``trigger``, from the button thread at the
-        moment the level changes (hard or not: the stand-in does not tell them apart)."""
-        presses = _the_presses()
-        presses.handlers[self.id] = None if handler is None else (handler, trigger, self)
-        if handler is not None:
-            presses.start()
+        moment the level changes (hard or not: the stand-in does not tell them apart). The
+        thread starts at the first WDT.feed(); until then reading a pin applies what is due,
+        and a change then calls the handler too."""
+        _the_presses().handlers[self.id] = None if handler is None else (handler, trigger, self)
 
 
 class _Ssd1306:
@@ -266,10 +292,17 @@ class _Ssd1306:
             elif control & 0x40:  # Co = 0, data: all the rest goes to display RAM
                 self._data(memoryview(buf)[i + 1 :])
                 i = n
+                break
             else:  # Co = 0, commands: all the rest
                 for b in buf[i + 1 :]:
                     self._byte(0, b)
                 i = n
+        if self.path:
+            self._save()
+
+    def write_data(self, data):
+        """A write of control byte 0x40 (Co = 0, data) followed by ``data``."""
+        self._data(memoryview(data))
         if self.path:
             self._save()
 
@@ -340,4 +373,9 @@ class I2C:
         return len(buf)
 
     def writevto(self, addr, vector, stop=True):
+        if addr != self.ADDRESS:
+            raise OSError(19)
+        if len(vector) == 2 and len(vector[0]) == 1 and vector[0][0] == 0x40:
+            self.device.write_data(vector[1])  # a control byte and the data: no joined copy
+            return 1 + len(vector[1])
         return self.writeto(addr, b"".join(vector), stop)

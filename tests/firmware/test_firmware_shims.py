@@ -72,6 +72,7 @@ def test_a_stall_longer_than_the_watchdog_resets_the_board(monkeypatch) -> None:
 
     class Presses:
         stall_ms = 2500
+        threaded = True
 
     monkeypatch.setattr(machine, "_presses", Presses())
     monkeypatch.setattr(machine, "_sleep_ms", lambda ms: clock.__setitem__(0, clock[0] + ms))
