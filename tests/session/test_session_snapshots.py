@@ -205,8 +205,19 @@ def test_a_snapshot_that_does_not_load_is_passed_over(path: Path) -> None:
         assert seen(Session.resume(store, session.id)) == live
 
 
-def test_build_id_names_the_rules_version() -> None:
+def test_build_id_names_the_rules_version_and_follows_the_files(tmp_path: Path,
+                                                                monkeypatch) -> None:
     assert build_id().startswith(f"rules {RULES_VERSION}, files ")
+    data = tmp_path / "data"
+    (data / "catacombs").mkdir(parents=True)
+    table = data / "catacombs" / "monsters.toml"
+    table.write_text("[[monster]]\n")
+    monkeypatch.setattr(session_module, "DATA_DIR", data)
+    fresh = session_module.build_id.__wrapped__  # not the cached one
+    first = fresh()
+    assert fresh() == first
+    table.write_text("[[monster]]\nid = 'orc'\n")  # a data file changed
+    assert fresh() != first
 
 
 # ---------------------------------------------------------------------- the rules version
