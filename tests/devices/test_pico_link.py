@@ -254,3 +254,19 @@ def test_without_a_port_it_finds_the_pico_by_vendor_id(
     monkeypatch.setattr(list_ports, "comports", lambda: [info])
     with PicoLink() as link:
         assert link.wait_ready(timeout=3).boot_id == 0xB007
+
+
+def test_a_second_ident_of_the_same_boot_keeps_the_count(pico: ScriptedPico,
+                                                          link: PicoLink) -> None:
+    # The Pico answered two HELLOs of one handshake (a repeat, or a HELLO sent twice): it
+    # numbered its queue from 1 at both, identically, and the ACKs the host sent after the
+    # first IDENT reached it after its second reset. What they acknowledged it never sends
+    # again: the next event comes with the next number, and must be taken.
+    pico.send(p.ButtonEvent(event_id=1, button=p.Button.OK, press=p.Press.DOWN), 1)
+    pico.send(p.ButtonEvent(event_id=2, button=p.Button.OK, press=p.Press.SHORT), 2)
+    assert pico.wait(lambda: [m.seq for _, m in pico.of_type(p.HostAck)][-1:] == [2])
+    pico.send(p.Ident(p.PROTOCOL_VERSION, 0xB007, "scripted 1"))  # the answer to HELLO #2
+    pico.send(p.ButtonEvent(event_id=3, button=p.Button.NEXT_AI_PIECE, press=p.Press.DOWN), 3)
+    events = [link.next_event(timeout=3) for _ in range(3)]
+    assert [e.event_id for e in events if isinstance(e, PressedButton)] == [1, 2, 3]
+    assert link.session == 1  # no new handshake: the link stayed up

@@ -488,12 +488,13 @@ class PicoLink:
             self._set_state(LinkState.REFUSED)
             return b""
         if self._state is LinkState.READY:
-            if ident.boot_id == self._boot_id:
-                # The answer to an earlier HELLO: the Pico numbers its messages afresh from here
-                # (its own HELLO-time reset came before any message of ours it accepted).
-                self._receiver.reset()
-            else:
+            if ident.boot_id != self._boot_id:
                 self._begin_handshake()
+            # Same boot: the answer to an earlier HELLO (a HELLO repeated, or sent twice on a
+            # noisy cable). The Pico numbers its queue afresh from 1 then, but no ACK of ours
+            # can reach it between two HELLOs of one handshake, so every message keeps the
+            # number it had: keep counting. (Starting again from 1 here lost events: the ACKs
+            # we had sent made the Pico drop them, and it never sent them again.)
             return b""
         if self._boot_id is not None and ident.boot_id != self._boot_id:
             self.stats.restarts_seen += 1
