@@ -170,7 +170,9 @@ def run_faults(
     )
     assert watcher.wrong == []
     reports = [(e.button, e.press) for e in events if isinstance(e, PressedButton)]
-    assert reports == [(b, press) for b in pressed for press in (p.Press.DOWN, p.Press.SHORT)]
+    wanted = [(b, press) for b in pressed for press in (p.Press.DOWN, p.Press.SHORT)]
+    assert reports == wanted, (f"the reports' last: {reports[-4:]}; wanted last: "
+                               f"{wanted[-4:]}; {board_failed(board)}")
     assert len(events) == 2 * len(pressed) and extra is None
     assert len({(e.boot_id, e.event_id) for e in events}) == len(events)
     assert final == bytes(current)

@@ -384,3 +384,23 @@ def test_the_command_line_says_which_rules_saved_a_game(path: Path, capsys) -> N
     captured = capsys.readouterr()
     assert "overseer games resume: game #1 was saved under rules version 0" in captured.err
     assert '"rules_version": 0' in captured.out  # not yet played on: still version 0's log
+
+
+def test_an_import_whose_seeded_roll_was_changed_is_refused(path: Path, tmp_path: Path) -> None:
+    import json
+
+    from overseer.session.events import digest, event_from_dict
+    from overseer.session.export import ExportError, import_game
+
+    with Store(path) as store:
+        session = played(store, 30)
+        exported = write_export(store, session.id, tmp_path / "game.json")
+        doc = json.loads(exported.read_text())
+        chance = next(e for e in doc["events"] if e["kind"] == "chance")
+        chance["data"]["value"] = chance["data"]["value"] % 6 + 1  # edited, digest made again
+        doc["digest"] = digest([event_from_dict(e, "") for e in doc["events"]])
+        exported.write_text(json.dumps(doc))
+        before = len(store.games())
+        with pytest.raises(ExportError, match="does not replay.*seeded chance"):
+            import_game(store, exported)
+        assert len(store.games()) == before
