@@ -33,8 +33,10 @@ press under 1 ms here.
 from __future__ import annotations
 
 import argparse
+import cProfile
 import json
 import os
+import pstats
 import sqlite3
 import statistics
 import sys
@@ -60,7 +62,6 @@ from overseer.devices import pico as pico_face  # noqa: E402
 from overseer.devices import protocol as p  # noqa: E402
 from overseer.devices.pico_link import PicoLink  # noqa: E402
 from overseer.devices.virtual_pico import find_micropython  # noqa: E402
-from overseer.screens.render import frame_bytes  # noqa: E402
 from overseer.sim.box import PINS, VirtualBox  # noqa: E402
 from overseer.sim.running import Running  # noqa: E402
 
@@ -92,6 +93,7 @@ class Probe:
         self.spent: dict[str, float] = {}
         self.commits = 0
         self.restore: list[Callable[[], None]] = []
+        self.profile: cProfile.Profile | None = None  # --profile: the timed steps profiled
 
     def start(self) -> None:
         self.marks, self.spent, self.commits = {}, dict.fromkeys(PARTS, 0.0), 0
@@ -134,7 +136,10 @@ class Probe:
             probe.mark("taken")
             cpu = time.thread_time()
             try:
-                real_feed(gadget, item)
+                if probe.on and probe.profile is not None:
+                    probe.profile.runcall(real_feed, gadget, item)
+                else:
+                    real_feed(gadget, item)
             finally:
                 if probe.on:
                     probe.spent["cpu"] = probe.spent.get("cpu", 0.0) + time.thread_time() - cpu
@@ -243,7 +248,7 @@ def draw_baseline(rounds: int) -> list[float]:
     return times
 
 
-def tobytes_baseline(frames: list[bytes], rounds: int) -> list[float]:
+def tobytes_baseline(rounds: int) -> list[float]:
     image = Image.new("1", (128, 64))
     times = []
     for _ in range(rounds):
@@ -260,10 +265,14 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description="the press-to-glass budget, part by part")
     parser.add_argument("--presses", type=int, default=200)
     parser.add_argument("--cpython", action="store_true", help="the firmware on CPython's shims")
+    parser.add_argument("--profile", action="store_true",
+                        help="profile the timed steps (the figures then include its cost)")
     args = parser.parse_args(argv)
     interpreter = sys.executable if args.cpython or find_micropython() is None else None
     load = os.getloadavg()
     probe = Probe()
+    if args.profile:
+        probe.profile = cProfile.Profile()
     probe.install()
     presses: dict[str, list[dict[str, float]]] = {"choice": [], "next": []}
     with tempfile.TemporaryDirectory(prefix="bench-budget-") as name:
@@ -296,7 +305,7 @@ def main(argv: list[str]) -> int:
             "pty_echo_one_button_block": figures([t * 1000 for t in thread_echo(300, block)]),
             "bare_insert_commit_fsync": figures(commit_baseline(folder, 300)),
             "draw_one_line_of_text": figures(draw_baseline(300)),
-            "image_tobytes": figures(tobytes_baseline(frames, 300)),
+            "image_tobytes": figures(tobytes_baseline(300)),
             "link_alone_show_to_oled": figures(link_alone),
         }
     results: dict[str, Any] = {"firmware_on": interp, "load_average": [round(x, 2) for x in load],
@@ -319,6 +328,8 @@ def main(argv: list[str]) -> int:
     print("\nbaselines, same run:")
     for key, fig in baselines.items():
         print("  " + line(key, fig))
+    if probe.profile is not None:
+        pstats.Stats(probe.profile).sort_stats("cumulative").print_stats(40)
     Path("bench/results").mkdir(parents=True, exist_ok=True)
     Path("bench/results/budget.json").write_text(json.dumps(results, indent=2) + "\n")
     return 0

@@ -10,12 +10,11 @@ from __future__ import annotations
 import os
 import re
 import tomllib
-from importlib import resources
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 from typing import Any
-
 
 
 def data_dir() -> Path:
