@@ -3,6 +3,7 @@
 import pytest
 
 from overseer.chance import SeededChance, uniform_below
+from overseer.dice import DIE_FACES, Die
 from overseer.rules.procedure import (
     AnswerError,
     ChooseOne,
@@ -115,3 +116,16 @@ def test_uniform_below_is_exactly_uniform_over_its_bits():
             except RuntimeError:
                 pass
         assert counts == [1] * n
+
+
+def test_seeded_chance_is_its_definition_the_nth_answer_from_the_words_of_count_n():
+    # SeededChance answers its n-th question with uniform_below over the SplitMix64 words of
+    # (seed, n), its first word tried without the generator: the two must never differ, or a
+    # stored game would replay other dice.
+    for seed in (0, 1, 42, 2**64 - 1):
+        chance = SeededChance(seed)
+        for n in range(1, 400):
+            die = (Die.D12, Die.RUNE)[n % 2]
+            face = chance(Roll(die, "t"))
+            words = SeededChance(seed, count=n)._words()
+            assert face == 1 + uniform_below(DIE_FACES[die], words), (seed, n)

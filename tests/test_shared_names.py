@@ -19,10 +19,14 @@ import pytest
 from overseer import games
 from overseer.rules.catacombs import end
 from overseer.rules.catacombs import kinds as catacombs_kinds
+from overseer.rules.clank import kinds as clank_kinds
 from overseer.rules.conquest import kinds as conquest_kinds
 from overseer.rules.procedure import DIE_FACES, ChanceKey, Die
+from overseer.rules.runebound import kinds as runebound_kinds
 from overseer.screens import catacombs as catacombs_screens
+from overseer.screens import clank as clank_screens
 from overseer.screens import pages
+from overseer.screens import runebound as runebound_screens
 
 HOST = Path(__file__).parents[1] / "host" / "overseer"
 SCREEN_AND_APP = sorted([*(HOST / "screens").glob("*.py"), *(HOST / "app").glob("*.py")])
@@ -85,11 +89,22 @@ def test_every_catacombs_key_has_a_short_form_or_is_titled_by_its_prompt() -> No
 
 
 def test_the_games_screens_are_the_ones_checked_here() -> None:
-    """Catacombs has its screens module; Conquest shows every step by its kind and every
-    question by its prompt (the generic screens of pages.py)."""
+    """Catacombs, Clank! and Runebound have their screens modules; Conquest shows every step
+    by its kind and every question by its prompt (the generic screens of pages.py)."""
     assert games.CATACOMBS.screens is catacombs_screens
+    assert games.CLANK.screens is clank_screens and games.RUNEBOUND.screens is runebound_screens
     assert games.CONQUEST.screens is None
-    assert set(pages.FACES) == set(pages.SHORT) == {"catacombs"}
+    assert set(pages.FACES) == set(pages.SHORT) == {"catacombs", "clank", "runebound"}
+
+
+def test_every_pack_key_has_a_short_form() -> None:
+    """The Clank! and Runebound questions the table answers (not the gadget's draws) are
+    titled by a short form that fits the title bar."""
+    for screens, kinds, drawn in ((clank_screens, clank_kinds, {"safe_tile"}),
+                                  (runebound_screens, runebound_kinds,
+                                   {"deal", "curse_card", "quest", "trading_die"})):
+        assert set(kinds.Key) - drawn <= set(screens.SHORT)
+        assert all(len(text) <= pages.TITLE_COLUMNS for text in screens.SHORT.values())
 
 
 def test_every_die_has_a_name_on_the_glass() -> None:
@@ -131,7 +146,7 @@ def test_screens_and_app_read_kinds_and_keys_through_the_enums(path: Path) -> No
 
 
 def test_the_literal_check_catches_a_string() -> None:
-    source = ('if step.kind == "target": pass\nif q.key in ("los", "edge"): pass\n'
+    source = ('if step.kind == "target": pass\nif q.key in ("los", "template"): pass\n'
               'match step.kind:\n    case "shot" | StepKind.MOVE: pass\n'
               'if step.kind == StepKind.TARGET: pass\nif hero.kind == "familiar": pass\n')
     assert len(literal_reads(source)) == 3
@@ -168,3 +183,13 @@ def test_a_member_reads_and_writes_as_its_string(enum: type[StrEnum]) -> None:
         assert member == member.value and str(member) == f"{member}" == member.value
         assert json.dumps({member: member}) == json.dumps({member.value: member.value})
         assert member.value == member.name.lower()
+
+
+def test_every_runebound_step_kind_has_a_key_word_on_the_glass() -> None:
+    from overseer.rules.procedure import Step
+    facts = {"town": "tamalir", "terrain": "plains", "token": "green", "number": 1,
+             "matches": 2, "choice": "market", "gold": 1, "level": 1, "card": "c",
+             "pay": 3, "points": 1, "needed": 13, "hero": "hero-1"}
+    for kind in runebound_kinds.StepKind:
+        face = runebound_screens.step_face(Step(kind, "rule", "text", facts), str)
+        assert face is not None and face.key, kind

@@ -44,13 +44,23 @@ class SeededChance:
             i += 1
             yield splitmix64(base + i)
 
-    def __call__(self, question: Roll | DrawToken | Pick) -> int | Token | str:
+    def _below(self, n: int) -> int:
+        """``uniform_below(n, self._words())``, its first word tried without the generator
+        (it is taken unless rejected): every roll and draw of a game comes through here."""
+        base = splitmix64(self.seed ^ (self.count * 0xD1B54A32D192ED03 & _MASK))
+        candidate = splitmix64(base + 1) >> (64 - max(1, (n - 1).bit_length()))
+        if candidate < n:
+            return candidate
         words = self._words()
-        self.count += 1
+        next(words)  # the first word, rejected above
+        return uniform_below(n, words)
+
+    def __call__(self, question: Roll | DrawToken | Pick) -> int | Token | str:
+        self.count += 1  # the n-th answer is drawn from the words of count n
         if isinstance(question, Roll):
-            return 1 + uniform_below(question.faces, words)
+            return 1 + self._below(question.faces)
         if isinstance(question, Pick):
-            return question.options[uniform_below(len(question.options), words)]
+            return question.options[self._below(len(question.options))]
         if not question.remaining:
             raise ValueError(f"the {question.pool} bag is empty")
-        return question.remaining[uniform_below(len(question.remaining), words)]
+        return question.remaining[self._below(len(question.remaining))]

@@ -173,6 +173,7 @@ def build_parser() -> argparse.ArgumentParser:
     session_commands.add(sub, play_session)
     add_tags(sub)
     add_doctor(sub)
+    add_gadget(sub)
     from overseer import data_check
 
     data_check.add(sub)
@@ -199,9 +200,27 @@ def run_doctor(argv: list[str]) -> int:
     return doctor_main(argv)
 
 
+# `overseer gadget` (the headless gadget the service runs) and `overseer config`: service.py
+GADGET_COMMANDS = {"gadget": "play with no terminal, as the service does (`overseer gadget "
+                   "--help`)", "config": "print the config in force (overseer/config.py)"}
+
+
+def add_gadget(sub: argparse._SubParsersAction) -> None:
+    for name, about in GADGET_COMMANDS.items():
+        sub.add_parser(name, help=about, add_help=False)
+
+
+def run_gadget(argv: list[str]) -> int:
+    from overseer import service
+
+    return (service.main if argv[0] == "gadget" else service.config_main)(argv[1:])
+
+
 def dispatch(argv: list[str]) -> int:
     if argv[:1] == ["doctor"]:
         return run_doctor(argv[1:])
+    if argv[:1] and argv[0] in GADGET_COMMANDS:
+        return run_gadget(argv)
     if not argv or argv[0] == "play" or (argv[0].startswith("-") and argv[0] not in
                                          ("-h", "--help")):
         return cmd_play(argv[1:] if argv and argv[0] == "play" else argv)

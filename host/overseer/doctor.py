@@ -3,8 +3,11 @@ with what to do about a problem; exit status 1 when a needed part is missing.
 
 It imports only what each check needs (no rules, no screens), so it answers fast on a Pi Zero,
 and it never prints a traceback: a check that breaks is reported as that check's problem.
-Checks: the Python version, the Pico on USB, the NFC reader answering, the Pi's own OLED on I2C
-(optional), the game store writable and sound, the store's lock free, the tag map readable.
+Checks: the Python version, the config file, the Pico on USB and its firmware version (from
+its IDENT), the NFC reader answering, each seat LED blinked in turn (pins from the config or the
+pin map), the Pi's own OLED on I2C (optional), the card data and the tag map's cards, the game
+store writable and sound, the store's lock free, the tag map readable. The ports, pins and OLED
+come from the config file (overseer/config.py) unless given on the command line.
 """
 
 from __future__ import annotations
@@ -18,10 +21,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
-PARTS = ("pico", "nfc", "oled")  # what --without may leave out
+PARTS = ("pico", "nfc", "leds", "oled", "data")  # what --without may leave out
 I2C_SLAVE = 0x0703  # linux/i2c-dev.h
 MIN_PYTHON = (3, 11)  # as pyproject.toml's requires-python
+REPO = Path(__file__).resolve().parents[2]
+FIRMWARE_APP = REPO / "firmware" / "app.py"  # FIRMWARE = "..." names the version flashed
+PICO_WAIT = 3.0  # seconds for the Pico's IDENT
+BLINK = 0.4  # seconds each seat LED is lit
 
 
 @dataclass(frozen=True)
@@ -60,16 +68,68 @@ def check_python(args: argparse.Namespace, running: tuple[int, ...] = sys.versio
                    "install Raspberry Pi OS Bookworm (Python 3.11) or newer")
 
 
+def check_config(args: argparse.Namespace) -> Finding:
+    from overseer.config import ConfigError, config_file, load
+
+    try:
+        load()
+    except ConfigError as err:
+        return Finding("config", False, f"the config file cannot be used: {err}",
+                       "fix the key it names, or remove the file (overseer/config.py lists "
+                       "every key)")
+    where = config_file()
+    if where is None:
+        return Finding("config", True, "no config file: the defaults (overseer config prints "
+                       "them)", needed=False)
+    return Finding("config", True, f"the config file {where} is readable")
+
+
+def expected_firmware(app: Path = FIRMWARE_APP) -> str | None:
+    """The firmware version this checkout flashes (firmware/app.py's ``FIRMWARE``)."""
+    import re
+
+    try:
+        found = re.search(r'^FIRMWARE = "([^"]*)"', app.read_text(), re.M)
+    except OSError:
+        return None
+    return found.group(1) if found else None
+
+
 def check_pico(args: argparse.Namespace) -> Finding:
     from overseer.devices.ports import find_pico_ports
 
-    ports = find_pico_ports()
-    if ports:
-        return Finding("pico", True, f"the Pico is on USB at {', '.join(ports)}")
-    return Finding("pico", False, "no Pico found on USB",
-                   "plug the Pico into the Pi with a data (not charge-only) cable; a Pico "
-                   "without MicroPython shows up as a drive instead: flash it "
-                   "(docs/hardware.md, Flashing)")
+    ports = [args.pico_port] if args.pico_port else find_pico_ports()
+    if not ports:
+        return Finding("pico", False, "no Pico found on USB",
+                       "plug the Pico into the Pi with a data (not charge-only) cable; a Pico "
+                       "without MicroPython shows up as a drive instead: flash it "
+                       "(docs/hardware.md, Flashing)")
+    return _pico_ident(ports[0], args.pico_wait)
+
+
+def _pico_ident(port: str, wait: float) -> Finding:
+    """Handshake with the Pico on ``port``: its IDENT names its protocol and firmware."""
+    from overseer.devices.pico_link import PicoLink, ProtocolMismatch
+
+    flash = "flash this checkout's firmware: scripts/flash (docs/hardware.md, Flashing)"
+    link = PicoLink(port)
+    try:
+        link.start()
+        ident = link.wait_ready(wait)
+    except ProtocolMismatch as err:
+        return Finding("pico", False, f"the Pico on {port}: {err}", flash)
+    except TimeoutError:
+        return Finding("pico", False, f"the Pico on {port} does not answer within {wait:g} s",
+                       "is the overseer service holding it (sudo systemctl stop overseer)? "
+                       f"else unplug it and plug it in again; if it still says nothing, {flash}")
+    finally:
+        link.close()
+    wanted = expected_firmware()
+    if wanted is not None and ident.firmware != wanted:
+        return Finding("pico", False, f"the Pico on {port} runs {ident.firmware}; this "
+                       f"checkout's firmware is {wanted}", flash)
+    return Finding("pico", True, f"the Pico on {port} runs {ident.firmware} (protocol "
+                   f"{ident.protocol})")
 
 
 def check_nfc(args: argparse.Namespace) -> Finding:
@@ -97,6 +157,76 @@ def _nfc_fix(args: argparse.Namespace) -> str:
     return ("check the wiring (hardware/wiring.md: TX to RX, RX to TX), the PN532's mode "
             "switches (both off: HSU) and that nothing else holds the port (is the overseer "
             "service running? sudo systemctl stop overseer)")
+
+
+def check_leds(args: argparse.Namespace) -> Finding:
+    """Light each seat LED in turn (``BLINK`` s each): the table sees whether each lights."""
+    if not args.leds:
+        return Finding("leds", True, "no seat LEDs ([leds] enabled = false)", needed=False)
+    from overseer.app.events import SeatLight, SetLeds
+    from overseer.devices.leds import GpioLeds, pin_factory
+
+    pins = args.pins
+    named = ", ".join(f"seat {seat} BCM {bcm}" for seat, bcm in pins.items())
+    try:
+        leds = GpioLeds(pins, pin_factory=args.pin_factory or pin_factory(args.factory))
+    except ImportError as err:
+        return Finding("leds", False, f"the seat LEDs ({named}) need {args.factory}'s "
+                       f"library: {err}", f"install it in the venv (.venv/bin/pip install "
+                       f"{args.factory}), or another [leds] factory; --without leds on a box "
+                       "without LEDs")
+    except Exception as err:
+        return Finding("leds", False, f"the seat LEDs ({named}) cannot be driven with "
+                       f"{args.factory}: {type(err).__name__}: {err}",
+                       "add the user to the gpio group; check [leds] factory (lgpio on "
+                       "Raspberry Pi OS Bookworm) and pins; --without leds on a box without")
+    try:
+        for seat in pins:
+            leds.set(SetLeds((SeatLight(seat, "on"),)))
+            args.sleep(BLINK)
+            leds.set(SetLeds(()))
+    finally:
+        leds.close()
+    return Finding("leds", True, f"each seat LED was lit in turn ({named}): did each light? "
+                   "if one did not, check its polarity (long leg to the GPIO) and resistor",
+                   needed=False)
+
+
+def check_data(args: argparse.Namespace) -> Finding:
+    """The card data of every game with tags loads, and the tag map names real cards."""
+    from overseer.data import DataError
+    from overseer.devices.tags import (
+        CATALOGUES,
+        TagError,
+        TagMap,
+        cards,
+        check_card,
+        tag_map_path,
+    )
+
+    counts = []
+    try:
+        for game in CATALOGUES:
+            counts.append(f"{len(cards(game))} {game}")
+    except (DataError, TagError, OSError) as err:
+        return Finding("data", False, f"the card data does not load: {err}",
+                       "the data files under data/ are damaged: restore them (git checkout "
+                       "data/) or reinstall Overseer")
+    text = f"the card data loads ({', '.join(counts)} cards with tags)"
+    try:
+        mapped = TagMap(tag_map_path(_store(args))).cards
+        for uid, ref in mapped.items():
+            try:
+                check_card(ref.game, ref.kind, ref.card)
+            except TagError as err:
+                return Finding("data", False, f"the tag map's tag {uid} names no card: {err}",
+                               f"register that tag again (overseer tags register ... --uid "
+                               f"{uid})")
+    except (TagError, ValueError):
+        return Finding("data", True, text)  # the tags check says what is wrong with the map
+    if mapped:
+        text += f"; the tag map's {len(mapped)} tags name real cards"
+    return Finding("data", True, text)
 
 
 def check_oled(args: argparse.Namespace) -> Finding:
@@ -197,9 +327,12 @@ def check_tag_map(args: argparse.Namespace) -> Finding:
 
 CHECKS: dict[str, Check] = {
     "python": check_python,
+    "config": check_config,
     "pico": check_pico,
     "nfc": check_nfc,
+    "leds": check_leds,
     "oled": check_oled,
+    "data": check_data,
     "store": check_store,
     "lock": check_lock,
     "tags": check_tag_map,
@@ -210,6 +343,18 @@ CHECKS: dict[str, Check] = {
 
 
 def run_checks(args: argparse.Namespace) -> list[Finding]:
+    for name, value in (("pico_port", None), ("pico_wait", PICO_WAIT), ("leds", True),
+                        ("pins", None), ("factory", "lgpio"), ("pin_factory", None)):
+        if not hasattr(args, name):
+            setattr(args, name, value)
+    if args.pins is None:
+        from overseer.devices.pins import seat_leds
+
+        args.pins = seat_leds()
+    if not hasattr(args, "sleep"):
+        import time
+
+        args.sleep = time.sleep
     findings = []
     for part, check in CHECKS.items():
         if part in args.without:
@@ -238,19 +383,38 @@ def report(findings: list[Finding], out: Callable[[str], None] = print) -> int:
     return 0
 
 
-def parser() -> argparse.ArgumentParser:
-    from overseer.devices.nfc import DEFAULT_PORT, PORT_ENV, default_port
+def _settings() -> Any:
+    """The config in force, or the defaults when it cannot be read (the config check says
+    why)."""
+    from overseer.config import Config, ConfigError, load
 
+    try:
+        return load()
+    except ConfigError:
+        return Config()
+
+
+def parser() -> argparse.ArgumentParser:
+    from overseer.devices.nfc import PORT_ENV
+
+    config = _settings()
     about = (__doc__ or "").split("\n\n")[0]
     p = argparse.ArgumentParser(prog="overseer doctor", description=about)
-    p.add_argument("--port", default=default_port(),
-                   help=f"the NFC reader's serial port (default: ${PORT_ENV} or {DEFAULT_PORT})")
+    p.add_argument("--port", default=config.nfc_port,
+                   help=f"the NFC reader's serial port (default: ${PORT_ENV}, the config's, or "
+                   f"{config.nfc_port})")
+    p.add_argument("--pico-port", default=config.pico_port,
+                   help="the Pico's serial port (default: the config's, else found on USB)")
+    p.add_argument("--pico-wait", type=float, default=PICO_WAIT,
+                   help=f"seconds to wait for the Pico's answer (default {PICO_WAIT:g})")
     p.add_argument("--db", metavar="FILE", help="the game store (see docs/session.md)")
-    p.add_argument("--i2c-bus", type=int, default=1, help="the Pi's I2C bus (default 1)")
-    p.add_argument("--oled-address", type=lambda v: int(v, 0), default=0x3C,
-                   help="the Pi-side OLED's I2C address (default 0x3c)")
+    p.add_argument("--i2c-bus", type=int, default=config.oled_bus,
+                   help=f"the Pi's I2C bus (default {config.oled_bus})")
+    p.add_argument("--oled-address", type=lambda v: int(v, 0), default=config.oled_address,
+                   help=f"the Pi-side OLED's I2C address (default {config.oled_address:#04x})")
+    p.set_defaults(leds=config.leds, pins=config.seat_pins(), factory=config.pin_factory)
     p.add_argument("--without", action="append", default=[], choices=PARTS,
-                   help="a part this box has not (repeat for more)")
+                   help="a part this box has not, or a check to skip (repeat for more)")
     return p
 
 

@@ -39,6 +39,8 @@ from overseer.rules.runebound import moves as runebound_moves
 from overseer.rules.runebound import rulebook as runebound_rulebook
 from overseer.rules.runebound import scenario as runebound_scenario
 from overseer.screens import catacombs as catacombs_screens
+from overseer.screens import clank as clank_screens
+from overseer.screens import runebound as runebound_screens
 
 
 class UnknownGame(ValueError):
@@ -60,6 +62,9 @@ class GameSpec:
     main_move: str | None  # what NEXT AI PIECE begins
     rulebook: ModuleType
     screens: ModuleType | None  # its screen builders (None: the generic screens only)
+    # Keys of questions the rules no longer ask: an answer to one in an older log is passed
+    # over when the game is replayed (the game goes on as if it had not been asked).
+    retired_keys: frozenset[str] = frozenset()
 
     def legal_actions(self, state: Any) -> list[Move[Any]]:
         return self.moves.legal(state)
@@ -106,6 +111,8 @@ CATACOMBS = GameSpec(
     main_move="next_ai_piece",
     rulebook=catacombs_rulebook,
     screens=catacombs_screens,
+    # "edge": is the piece at the playmat's edge? The clock step now gives both cases.
+    retired_keys=frozenset({"edge"}),
 )
 
 CONQUEST = GameSpec(
@@ -137,7 +144,7 @@ RUNEBOUND = GameSpec(
     moves=runebound_moves.MOVES,
     main_move=None,
     rulebook=runebound_rulebook,
-    screens=None,
+    screens=runebound_screens,
 )
 
 
@@ -154,7 +161,7 @@ CLANK = GameSpec(
     moves=clank_moves.MOVES,
     main_move=None,
     rulebook=clank_rulebook,
-    screens=None,
+    screens=clank_screens,
 )
 
 GAMES: dict[str, GameSpec] = {spec.name: spec for spec in

@@ -10,7 +10,8 @@ show and what the random-game tests play.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from functools import cached_property
 from typing import Any, Generic, TypeVar
 
 from overseer.keys import suggestion
@@ -42,6 +43,12 @@ class MoveTable(Generic[S]):
     moves: Mapping[str, Move[S]]
     upgrade: Callable[[dict[str, Any]], dict[str, Any]] | None = None  # older action shapes
 
+    @cached_property
+    def _bare(self) -> dict[Any, tuple[Move[S], Any]]:
+        """The moves without parameters, each with its (frozen) parameters, by name."""
+        return {name: (move, move.params()) for name, move in self.moves.items()
+                if not fields(move.params)}
+
     def names(self) -> list[str]:
         return list(self.moves)
 
@@ -65,8 +72,11 @@ class MoveTable(Generic[S]):
         return move, from_json(move.params, data, name)
 
     def start(self, state: S, action: dict[str, Any]) -> Procedure:
+        name = action.get("do") if type(action) is dict and len(action) == 1 else None
+        # {"do": name} of a move without parameters (the common press) needs no parsing.
+        bare = self._bare.get(name) if isinstance(name, str) else None
         try:
-            move, params = self.parse(action)
+            move, params = bare if bare is not None else self.parse(action)
         except ParamError as err:
             raise RulesError(str(err)) from None
         if not move.available(state):

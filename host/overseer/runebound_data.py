@@ -31,7 +31,8 @@ FOLDER = DATA_DIR / "runebound"
 # Cataclysm: Setup, step 1 - five Curse decks.
 DECKS = 5
 
-TOWN_FIELDS = {"id": Field(str), "name": Field(str), "terrain": Field(str)}
+TOWN_FIELDS = {"id": Field(str), "name": Field(str), "terrain": Field(str),
+               "name_printed": Field(bool, required=False)}
 TERRAIN_FIELDS = {"id": Field(str), "name": Field(str)}
 FACE_FIELDS = {"id": Field(str), "terrain": Field(list, check=list_of(str))}
 CURSE_FIELDS = {"id": Field(str), "name": Field(str)}
@@ -68,7 +69,8 @@ def _towns(folder: Path, terrain: dict[str, Terrain]) -> dict[str, Town]:
         if r["terrain"] not in terrain:
             raise _fail(path, r, "town", "terrain",
                         f"{r['terrain']!r} is not a terrain of {folder.name}/terrain.toml")
-        towns[r["id"]] = Town(r["id"], r["name"], r["terrain"], r["verified"], r["source"])
+        towns[r["id"]] = Town(r["id"], r["name"], r["terrain"], r["verified"], r["source"],
+                              r.get("name_printed", False))
     return towns
 
 

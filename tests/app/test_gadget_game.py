@@ -73,6 +73,7 @@ def heroes_side(table: Driver, *choices: str, amount: int | None = None) -> list
 
 
 def new_campaign(table: Driver) -> list[Screen]:
+    table.choose_game()
     table.tap("hero", "elf")
     table.pick("Seat 1")
     table.number(10)
@@ -97,6 +98,8 @@ def enter_room(table: Driver, room: str, monsters: list[tuple[str, str, int]], s
         table.pick(monster)
         table.number(count)
     table.pick("Done")
+    table.press(NEXT)  # no Suppresses box
+    table.pick("None: roll")  # no playmat named on the card
     table.pick(spell)
     table.number(gold)
 
@@ -230,6 +233,7 @@ def battle(tmp_path, dice: str = "Our own dice") -> Driver:
     """A single-room game with the table's own dice, its room tapped: the playmat's roll
     waits on the glass."""
     table = Driver(tmp_path / "games.db", seed=SEED)
+    table.choose_game()
     table.tap("hero", "elf")
     table.pick("Seat 1")
     table.number(10)
@@ -293,6 +297,7 @@ def test_a_token_value_cannot_leave_its_range(tmp_path):
     """The table's own damage tokens: the value wraps inside 0 .. 9 and the reset icon is
     asked next; nothing reaches the session before both."""
     table = Driver(tmp_path / "games.db", seed=SEED)
+    table.choose_game()
     table.tap("hero", "elf")
     table.pick("Seat 1")
     table.number(10)

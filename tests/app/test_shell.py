@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from overseer.app import flows
 from overseer.app.events import Button
 from overseer.app.sim import SeededDice
 from overseer.app.tour import Table as Driver
@@ -14,6 +15,7 @@ from overseer.session.lock import StoreInUse
 def new_game(table: Driver) -> None:
     """Two heroes (the Elf by its card, seat 1; Hero 1 on seat 3, health 8), the defaults,
     a single room."""
+    table.choose_game()
     assert table.screen.title == "Who joins the party?"
     table.tap("hero", "elf")
     assert table.screen.title == "Seat for Elf?"
@@ -66,18 +68,24 @@ def test_a_restarted_gadget_resumes_the_game(tmp_path):
 
 def test_back_goes_back_a_question_of_the_new_game(tmp_path):
     table = Driver(tmp_path / "games.db")
+    table.choose_game()
     table.tap("hero", "elf")
     table.press(Button.BACK)
     assert table.screen.title == "Who joins the party?"
+    first = "Which game?" if len(flows.FLOWS) > 1 else "Who joins the party?"
+    if first != table.screen.title:
+        table.press(Button.BACK)
+        assert table.screen.title == first
     table.press(Button.BACK)  # nothing before it
     assert table.screen.key == "Not taken"
     table.press(Button.OK)
-    assert table.screen.title == "Who joins the party?"
+    assert table.screen.title == first
     table.close()
 
 
 def campaign_stage(table: Driver) -> None:
     """A new game of the Monstrosity campaign, at its first stage (Glaaoth, not in the data)."""
+    table.choose_game()
     table.tap("hero", "elf")
     table.pick("Seat 1")
     table.number(10)
@@ -106,6 +114,8 @@ def test_an_action_the_rules_refuse_leaves_its_form_at_the_last_question(tmp_pat
     table.pick("Minotaur")
     table.number(1)
     table.pick("Done")
+    table.press(Button.NEXT)  # no Suppresses box
+    table.pick("None: roll")  # no playmat named on the card
     table.pick("No")
     table.number(0)  # the gold: the form is complete, the rules refuse eleven pieces
     assert table.screen.key == "Not taken"
@@ -120,6 +130,7 @@ def test_an_action_the_rules_refuse_leaves_its_form_at_the_last_question(tmp_pat
 
 def test_roll_with_no_pico_dice_says_so(tmp_path):
     table = Driver(tmp_path / "games.db")
+    table.choose_game()
     table.tap("hero", "elf")
     table.pick("Seat 1")
     table.number(10)
@@ -139,6 +150,7 @@ def test_roll_with_no_pico_dice_says_so(tmp_path):
 def test_the_pico_dice_answer_a_roll(tmp_path):
     dice = SeededDice(5)
     table = Driver(tmp_path / "games.db", dice=dice)
+    table.choose_game()
     table.tap("hero", "elf")
     table.pick("Seat 1")
     table.number(10)
@@ -156,3 +168,67 @@ def test_the_pico_dice_answer_a_roll(tmp_path):
     rolled = table.session.events[head]
     assert rolled.data["key"] == "roll" and rolled.data["source"] == "pico"
     table.close()
+
+
+def test_a_form_under_way_survives_a_power_cut_at_the_question_it_was_on(tmp_path):
+    table = Driver(tmp_path / "games.db")
+    campaign_stage(table)
+    table.press(Button.OK)
+    table.pick("Set up a room")
+    table.pick("Glaaoth (enter)")
+    table.pick("Infernal .. Phantom")
+    table.pick("Orc")
+    table.number(2)  # one entry given; the next monster is asked
+    game, question = table.session.id, table.screen
+    kept = table.gadget.store.gadget(game)["form"]
+    assert kept == {"do": "setup_room", "answers": ["stage-room", "group-2", "Orc", 2]}
+    head = table.session.head
+    table.gadget.close()  # the power cut: nothing is closed in order, the store is as it was
+
+    again = Driver(tmp_path / "games.db")
+    assert again.session.id == game and again.session.head == head  # nothing reached the log
+    assert again.screen == question and again.gadget.local is not None
+    again.pick("Done")
+    again.press(Button.NEXT)  # no Suppresses box
+    again.pick("None: roll")
+    again.pick("No")
+    again.number(0)
+    assert again.session.state.adventure.entered_rooms["glaaoth"]["level1"] == ["2 x Orc"]
+    assert "form" not in again.gadget.store.gadget(game)  # done: nothing kept
+    assert again.gadget.store.gadget(game)["seats"] == {"elf": 1}
+    again.close()
+
+
+def test_a_kept_form_the_game_no_longer_allows_is_dropped(tmp_path):
+    table = Driver(tmp_path / "games.db")
+    new_game(table)
+    game = table.session.id
+    table.gadget.store.set_gadget(game, {"seats": {"elf": 1, "hero-1": 3},
+                                         "form": {"do": "damage_piece", "answers": []}})
+    table.close()
+    again = Driver(tmp_path / "games.db")  # no battle: no piece to hit
+    assert again.gadget.local is None and again.screen.key == "Set up"
+    assert "form" not in again.gadget.store.gadget(game)
+    again.close()
+
+
+def test_the_dice_mode_changes_from_the_menu_and_stays_changed(tmp_path):
+    table = Driver(tmp_path / "games.db")
+    new_game(table)
+    assert table.session.dice == "seeded"
+    table.press(Button.OK)
+    table.pick("Dice")
+    assert table.screen.rows[table.screen.cursor] == "The gadget's (now)"  # OK keeps it
+    table.pick("Our own dice")
+    assert table.session.dice == "table"
+    game = table.session.id
+    table.close()
+    again = Driver(tmp_path / "games.db")
+    assert again.session.id == game and again.session.dice == "table"  # a logged setting
+    again.tap("room", "bholoth-cemetery")
+    again.read()
+    assert again.session.pending is not None and again.session.pending.chance  # ours to roll
+    again.press(Button.BACK, long=True)  # undo the room: back to the menu's change
+    again.press(Button.BACK, long=True)  # and the change itself
+    assert again.session.dice == "seeded"
+    again.close()

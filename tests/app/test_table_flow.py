@@ -9,8 +9,16 @@ import pytest
 from overseer import games
 from overseer.app import catacombs as flow
 from overseer.app.local import Local
+from overseer.chance import SeededChance
 from overseer.data import DataError
-from overseer.rules.procedure import AnswerError, ChooseOne, ChooseSome, EnterNumber, Step
+from overseer.rules.procedure import (
+    AnswerError,
+    ChooseOne,
+    ChooseSome,
+    EnterNumber,
+    Runner,
+    Step,
+)
 
 SETUP = {"heroes": [{"id": "elf", "name": "Elf", "health": 7, "gold": 2, "poison": [2, 3]},
                     {"id": "hero-1", "name": "Hero 1"},
@@ -163,10 +171,125 @@ def test_a_room_card_the_data_lacks_is_entered_off_the_card():
     local = run(lambda: flow.enter_room_card(state, "Glaaoth"), "Level 1 Monster Group", 1)
     assert options(local)[:2] == ("done", "Level 1 Monster Group")
     pick_in_group(local, "Orc")
-    for value in (2, "done", "yes", 3):
+    for value in (2, "done", [], flow.NO_PLAYMAT, "yes", 3):
         local.answer(value)
     assert local.done and local.result == {"level1": ["1 x Level 1 Monster Group", "2 x Orc"],
                                            "reward_spell": True, "reward_gold": 3}
+
+
+def test_an_entered_room_card_gives_its_suppresses_box_and_its_playmat_when_it_has_them():
+    state = battle()
+    local = run(lambda: flow.enter_room_card(state, "Glaaoth"), "Level 1 Monster Group", 1,
+                "done")
+    assert asked(local).question.key == "form_card_suppresses"
+    shots = options(local)
+    assert "Roll" in shots and "Melee+Poison" in shots  # what the card data's boxes name
+    local.answer(["Roll"])
+    assert asked(local).question.key == "form_card_playmat"
+    assert options(local)[0] == flow.NO_PLAYMAT  # the first answer: none, the setup rolls
+    pick_in_group(local, "cave-of-the-keystone")
+    for value in ("no", 0):
+        local.answer(value)
+    assert local.result == {"level1": ["1 x Level 1 Monster Group"], "suppresses": ["Roll"],
+                            "playmat": "cave-of-the-keystone", "reward_spell": False}
+    runner = Runner(games.CATACOMBS, games.CATACOMBS.build({"heroes": [{"id": "elf"}]}),
+                    chance=SeededChance(1))
+    runner.begin({"do": "campaign_start", "campaign": "monstrosity"})
+    runner.begin({"do": "campaign_next"})
+    question = runner.begin({"do": "setup_room", "room": "Glaaoth", "card": local.result})
+    while question is not None:  # the Start Zone's vacant runes: the least
+        assert isinstance(question, EnterNumber)
+        question = runner.answer(question.low)
+    kinds = {s.kind: s for s in runner.trace}
+    assert kinds["playmat"].data["how"] == "card"  # named on the card: not rolled
+    assert kinds["room_suppression"].data["shots"] == ["Roll"]
+
+
+def campaign(name: str = "monstrosity") -> Runner:
+    runner = Runner(games.CATACOMBS, games.CATACOMBS.build(
+        {"heroes": [{"id": "elf", "name": "Elf", "health": 10}]}))
+    runner.begin({"do": "campaign_start", "campaign": name})
+    return runner
+
+
+def lord_form(state) -> Local:
+    return run(flow.form(games.CATACOMBS.moves.moves["choose_lord"], state, flow.labels(state)))
+
+
+def test_a_campaign_lord_the_data_lacks_is_entered_off_the_card_and_kept_unverified():
+    runner = campaign()
+    state = runner.state
+    labels = [i.label for i in flow.menu(state, games.CATACOMBS.legal_actions(state), False)]
+    assert "Choose the Lord" in labels  # the data has no Monstrosity: it is entered
+    local = lord_form(state)
+    assert asked(local).question.key == "form_lord_health"  # its only choice: no list
+    local.answer(9)
+    assert options(local)[:5] == flow.COMMON_SHOTS  # no "No more" before one sequence
+    for value in ("melee", ["poison"]):
+        local.answer(value)
+    assert options(local)[:3] == (flow.SEQUENCE_DONE, "if_damage", "if_hit")
+    local.answer("if_damage")
+    assert flow.SEQUENCE_DONE not in options(local)  # a condition needs a shot after it
+    local.answer("summon")
+    pick_in_group(local, "Orc")
+    local.answer(flow.SEQUENCE_DONE)
+    assert options(local)[0] == flow.CARD_DONE
+    for value in ("rush", [], flow.SEQUENCE_DONE, flow.CARD_DONE):
+        local.answer(value)
+    pick_in_group(local, "Orc")  # the mercenary
+    local.answer(flow.NO_SECOND)
+    local.answer(flow.PAIR)
+    pick_in_group(local, "Orc")
+    local.answer(2)
+    pick_in_group(local, "Zombie")
+    local.answer(3)
+    pick_in_group(local, "Ghoul")
+    local.answer(1)
+    local.answer(flow.ENTER_DONE)
+    assert local.result == {"do": "choose_lord", "lord": "Monstrosity", "card": {
+        "health": 9, "sequences": [["Melee+Poison", "If Damage", "Summon:Orc"], ["Rush"]],
+        "mercenary": ["Orc"], "minions": [["2 x Orc", "3 x Zombie"], "1 x Ghoul"]}}
+    runner.begin(local.result)
+    lord = runner.state.adventure.entered_lords["monstrosity"]
+    assert lord["verified"] is False and lord["health"] == 9
+    assert runner.state.adventure.mercenary == "Orc"
+    assert flow.campaign_lord(runner.state) is None  # chosen: nothing more to enter
+
+
+def test_outside_a_campaign_the_lord_comes_from_the_card_data_or_its_tapped_card():
+    state = battle()
+    local = lord_form(state)
+    assert options(local)[0] == flow.ENTER_LORD  # first: a card the data lacks
+    assert asked(local).names[flow.ENTER_LORD] == "Unlisted Lord (enter)"
+    assert local.tap("lord", "phoshar-the-dragon")
+    assert local.result == {"do": "choose_lord", "lord": "phoshar-the-dragon"}
+
+
+def test_outside_a_campaign_a_lord_the_data_lacks_is_entered_as_the_unlisted_lord():
+    runner = Runner(games.CATACOMBS, games.CATACOMBS.build({"heroes": [{"id": "elf"}]}),
+                    chance=SeededChance(1))
+    local = lord_form(runner.state)
+    for value in (flow.ENTER_LORD, 7, "missile", ["stun"], flow.SEQUENCE_DONE, flow.CARD_DONE):
+        local.answer(value)
+    pick_in_group(local, "Orc")
+    local.answer(flow.NO_SECOND)
+    pick_in_group(local, "Zombie")
+    local.answer(4)
+    local.answer(flow.ENTER_DONE)
+    assert local.result == {"do": "choose_lord", "lord": "Unlisted Lord", "card": {
+        "health": 7, "sequences": [["Missile+Stun"]], "mercenary": ["Orc"],
+        "minions": ["4 x Zombie"]}}
+    runner.begin(local.result)
+    assert runner.state.adventure.lord == "unlisted-lord"
+    assert runner.state.adventure.entered_lords["unlisted-lord"]["verified"] is False
+    assert flow.title(runner.state) == "Catacombs"  # no room yet
+
+
+def test_the_rules_playmat_question_of_a_lord_card_shows_the_playmats_names():
+    question = ChooseOne("Which playmat?", ("rune-1", "cave-of-the-keystone"), "lord_playmat")
+    names = flow.option_names(battle(), question)
+    assert names["rune-1"] == "Rune 1" and names["cave-of-the-keystone"] != "cave-of-the-keystone"
+    assert flow.option_names(battle(), ChooseOne("p", ("elf",), "closest")) == {}
 
 
 def test_the_new_game_questions_make_the_setup_the_seats_and_the_first_actions():

@@ -64,7 +64,7 @@ def test_a_dagger_that_hits_moves_without_a_ruling():
         "heroes": [{"id": "elf", "health": 9}],
         "pieces": [{"id": "thief", "type": "grey", "sequences": [["Dagger"]]}],
         "actions": [{"do": "next_ai_piece"}], "tokens": [2], "dice": [4, 1],
-        "answers": [{"key": "edge", "answer": False}]})
+        "answers": []})
     assert err is None
     kinds = [s.kind for s in runner.trace]
     assert "dagger_move" not in kinds
@@ -95,3 +95,20 @@ def test_portal_trap_result_12_without_the_hidden_cave_offers_only_a_rune():
     last = runner.trace[-1]
     assert last.kind == "instruction" and last.data["hidden_cave"] is False
     assert "not in this game" in last.text
+
+
+def test_a_clock_push_asks_nothing_and_says_both_ways_to_lay_the_template():
+    # Red Box: Clock Template (errata): the face does not depend on the edge, so the step
+    # gives both cases; no question about the edge is asked.
+    battle, runner, err = drive_scenario({
+        "tiles": TILES,
+        "heroes": [{"id": "elf", "health": 9}],
+        "pieces": [{"id": "wight", "type": "grey", "sequences": [["Melee+Fear"]]}],
+        "actions": [{"do": "next_ai_piece"}], "tokens": [2], "dice": [8],
+        "answers": [{"key": "template", "answer": True}]})
+    assert err is None
+    push = next(s for s in runner.trace if s.kind == "clock")
+    assert push.data == {"who": "elf", "face": 8, "ruler": 3, "why": push.data["why"],
+                         "half": False, "facing": "hero_start_zone", "at_edge_facing": "centre"}
+    assert ("12 toward the Hero Start Zone, or at the playmat's edge flipped with 12 toward "
+            "the centre; move toward 8 o'clock with Ruler 3") in push.text

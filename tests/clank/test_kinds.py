@@ -12,6 +12,7 @@ from test_shared_names import referenced
 
 from overseer import games
 from overseer.rules.clank import kinds
+from overseer.screens import clank as clank_screens
 
 RULES = Path(__file__).resolve().parents[2] / "host" / "overseer" / "rules" / "clank"
 
@@ -28,6 +29,17 @@ def test_a_member_reads_and_writes_as_its_string(enum: type[StrEnum]) -> None:
         assert json.dumps({member: member}) == json.dumps({member.value: member.value})
 
 
-def test_the_spec_shows_clank_on_the_generic_screens() -> None:
-    assert games.CLANK.screens is None and games.CLANK.main_move is None
+def test_the_spec_shows_clank_on_its_own_screens() -> None:
+    assert games.CLANK.screens is clank_screens and games.CLANK.main_move is None
     assert games.get("clank") is games.CLANK
+
+
+def test_every_step_kind_has_a_key_word_on_the_glass() -> None:
+    """Each Clank! step shows a key word of its own (not its kind), from the facts it has."""
+    from overseer.rules.procedure import Step
+    facts = {"player": "P1", "room": "aegis-shrine", "tokens": [], "monster": "medusa",
+             "card": "hoard-keeper", "trophy": "medusa", "gold": 2, "taken": True,
+             "offering": 5, "fell": True, "topic": "setup", "line": 1, "total": 3}
+    for kind in kinds.StepKind:
+        face = clank_screens.step_face(Step(kind, "rule", "text", facts), str)
+        assert face is not None and face.key, kind

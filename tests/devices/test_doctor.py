@@ -13,6 +13,7 @@ import pytest
 from pn532_emulator import PtyPn532
 
 from overseer import doctor
+from overseer.devices import protocol as p
 from overseer.session import lock
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,7 +29,9 @@ def doctor_run(*argv: str, env: dict[str, str] | None = None) -> subprocess.Comp
 
 def args(tmp_path: Path, **more) -> argparse.Namespace:
     values = {"port": str(tmp_path / "no-tty"), "db": str(tmp_path / "games.sqlite3"),
-              "i2c_bus": 97, "oled_address": 0x3C, "without": []}
+              "i2c_bus": 97, "oled_address": 0x3C, "without": [], "pico_port": None,
+              "pico_wait": 10.0, "leds": True, "pins": {1: 5, 2: 6, 3: 13, 4: 19},
+              "factory": "mock", "pin_factory": None, "sleep": lambda s: None}
     return argparse.Namespace(**{**values, **more})
 
 
@@ -36,7 +39,9 @@ def test_the_reader_on_the_emulator_is_found_and_a_missing_pico_is_a_problem(tmp
     with PtyPn532() as emulator:
         result = doctor_run("--port", emulator.path, "--db", str(tmp_path / "games.sqlite3"),
                             "--i2c-bus", "97")
-    lines = result.stdout.splitlines()
+    lines = [line for line in result.stdout.splitlines() if not line.startswith(
+        ("ok    config", "FAIL  leds", "             -> add the user to the gpio",
+          "             -> install it in the venv"))]
     assert result.returncode == 1
     assert lines[0].startswith("ok    python Python 3.")
     assert lines[1] == "FAIL  pico   no Pico found on USB"
@@ -44,12 +49,14 @@ def test_the_reader_on_the_emulator_is_found_and_a_missing_pico_is_a_problem(tmp
     assert lines[3] == f"ok    nfc    the NFC reader answers on {emulator.path}: PN532v1.6 at " \
                        f"{emulator.path}"
     assert lines[4] == "--    oled   no I2C bus /dev/i2c-97, so no Pi-side OLED (optional)"
-    assert lines[-1] == "1 problem: pico"
+    assert lines[6].startswith("ok    data   the card data loads (118 catacombs, 56 conquest")
+    assert lines[-1] in ("1 problem: pico", "2 problems: pico, leds")
     assert "Traceback" not in result.stdout + result.stderr
 
 
 def test_doctor_imports_no_rules_no_screens_no_images(tmp_path):
-    result = doctor_run("--without", "pico", "--without", "nfc", "--db",
+    result = doctor_run("--without", "pico", "--without", "nfc", "--without", "leds",
+                        "--without", "data", "--db",
                         str(tmp_path / "games.sqlite3"), "--i2c-bus", "97")
     assert result.returncode == 0, result.stdout
     assert result.stdout.splitlines()[-1] == "everything the gadget needs is there"
@@ -140,9 +147,110 @@ def test_a_broken_check_is_reported_not_raised(tmp_path, monkeypatch, capsys):
         raise RuntimeError("boom")
 
     monkeypatch.setitem(doctor.CHECKS, "pico", broken)
-    status = doctor.main(["--without", "nfc", "--db", str(tmp_path / "games.sqlite3"),
+    status = doctor.main(["--without", "nfc", "--without", "leds", "--db", str(tmp_path / "games.sqlite3"),
                           "--i2c-bus", "97"])
     out = capsys.readouterr().out
     assert status == 1
     assert "FAIL  pico   the pico check itself failed: RuntimeError: boom" in out
     assert "Traceback" not in out
+
+
+# --------------------------------------------------------------------------- the Pico, LEDs, data
+
+
+def test_the_picos_firmware_version_comes_from_its_ident(tmp_path):
+    from overseer.devices.virtual_pico import VirtualPico, find_micropython
+
+    with VirtualPico(interpreter=find_micropython() or sys.executable) as board:
+        found = doctor.check_pico(args(tmp_path, pico_port=board.port))
+    wanted = doctor.expected_firmware()
+    assert wanted is not None and wanted.startswith("overseer-fw ")
+    assert found.ok, found
+    assert found.text == f"the Pico on {board.port} runs {wanted} (protocol {p.PROTOCOL_VERSION})"
+
+
+def test_another_firmware_version_says_to_flash(tmp_path, monkeypatch):
+    from overseer.devices.virtual_pico import VirtualPico, find_micropython
+
+    monkeypatch.setattr(doctor, "expected_firmware", lambda: "overseer-fw 9.9.9")
+    with VirtualPico(interpreter=find_micropython() or sys.executable) as board:
+        found = doctor.check_pico(args(tmp_path, pico_port=board.port))
+    assert not found.ok
+    assert found.text.endswith("; this checkout's firmware is overseer-fw 9.9.9")
+    assert (found.fix or "").startswith("flash this checkout's firmware: scripts/flash")
+
+
+def test_a_pico_that_does_not_answer_says_what_to_do(tmp_path):
+    import pty
+
+    master, slave = pty.openpty()  # a port where nothing answers
+    try:
+        found = doctor.check_pico(args(tmp_path, pico_port=os.ttyname(slave), pico_wait=0.3))
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert not found.ok and found.text.endswith("does not answer within 0.3 s")
+    assert "systemctl stop overseer" in (found.fix or "")
+
+
+def test_each_seat_led_is_lit_in_turn(tmp_path):
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+    factory = MockFactory(pin_class=MockPWMPin)
+    lit: list[list[float]] = []
+    pins = {1: 5, 2: 6, 3: 13, 4: 19}
+
+    def sleep(_seconds: float) -> None:
+        lit.append([float(factory.pin(bcm).state) for bcm in pins.values()])
+
+    found = doctor.check_leds(args(tmp_path, pin_factory=factory, sleep=sleep))
+    assert found.ok and found.text.startswith("each seat LED was lit in turn (seat 1 BCM 5, "
+                                              "seat 2 BCM 6, seat 3 BCM 13, seat 4 BCM 19)")
+    assert lit == [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]
+    assert [float(factory.pin(bcm).state) for bcm in pins.values()] == [0, 0, 0, 0]
+
+
+def test_leds_that_cannot_be_driven_say_what_to_do(tmp_path):
+    found = doctor.check_leds(args(tmp_path, factory="native", pins={1: 5}))
+    assert not found.ok and found.text.startswith("the seat LEDs (seat 1 BCM 5) cannot be "
+                                                  "driven with native: ")
+    assert "gpio group" in (found.fix or "")
+
+
+def test_the_card_data_loads_and_the_tag_map_names_real_cards(tmp_path):
+    from overseer.devices.tags import CardRef, TagMap
+
+    TagMap(tmp_path / "tags.toml").assign("04A1B2C3D4E5F6", CardRef("catacombs", "room",
+                                                                   "bholoth-cemetery"))
+    found = doctor.check_data(args(tmp_path))
+    assert found.ok
+    assert found.text == ("the card data loads (118 catacombs, 56 conquest cards with tags); "
+                          "the tag map's 1 tags name real cards")
+
+
+def test_a_tag_map_naming_no_card_is_a_problem(tmp_path):
+    from overseer.devices.tags import CardRef, TagMap
+
+    TagMap(tmp_path / "tags.toml").assign("04A1B2C3D4E5F6", CardRef("catacombs", "room",
+                                                                   "bholoth-cemetry"))
+    found = doctor.check_data(args(tmp_path))
+    assert not found.ok
+    assert found.text.startswith("the tag map's tag 04A1B2C3D4E5F6 names no card: ")
+    assert "did you mean 'bholoth-cemetery'?" in found.text
+
+
+def test_a_bad_config_file_is_a_problem(tmp_path, monkeypatch):
+    (tmp_path / "box.toml").write_text("[nfc]\nprot = 1\n")
+    monkeypatch.setenv("OVERSEER_CONFIG", str(tmp_path / "box.toml"))
+    found = doctor.check_config(args(tmp_path))
+    assert not found.ok and "nfc.prot: unknown key; did you mean 'port'?" in found.text
+
+
+def test_the_config_file_gives_the_doctors_ports_and_pins(tmp_path, monkeypatch):
+    (tmp_path / "box.toml").write_text('[nfc]\nport = "/dev/ttyAMA0"\n[leds]\npins = '
+                                       '{ 2 = 17 }\n[pico]\nport = "/dev/ttyACM3"\n')
+    monkeypatch.setenv("OVERSEER_CONFIG", str(tmp_path / "box.toml"))
+    monkeypatch.delenv("OVERSEER_NFC_PORT", raising=False)
+    parsed = doctor.parser().parse_args([])
+    assert (parsed.port, parsed.pico_port, parsed.pins) == ("/dev/ttyAMA0", "/dev/ttyACM3",
+                                                            {2: 17})

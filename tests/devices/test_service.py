@@ -47,7 +47,7 @@ def test_the_unit_starts_the_gadget_at_boot_as_its_own_user(installed, tmp_path)
     for line in ("User=overseer", "SupplementaryGroups=dialout i2c gpio",
                  "WorkingDirectory=%S/overseer", "StateDirectory=overseer",
                  "Restart=on-failure", "WantedBy=multi-user.target",
-                 f"ExecStart={tmp_path / 'venv'}/bin/overseer\n", "ProtectSystem=strict",
+                 f"ExecStart={tmp_path / 'venv'}/bin/overseer gadget\n", "ProtectSystem=strict",
                  "ProtectHome=yes", "NoNewPrivileges=yes", "DevicePolicy=closed",
                  "CapabilityBoundingSet=\n", "SystemCallFilter=@system-service"):
         assert line in text

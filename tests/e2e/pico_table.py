@@ -29,9 +29,12 @@ from overseer.sim.running import SentGlass
 
 OK, CHOICE, NEXT, BACK = Button.OK, Button.CHOICE, Button.NEXT, Button.BACK
 SETTLE = 10.0  # seconds for the board's OLED to hold the gadget's frame
-# The board plays a tap as 100 ms of low pin in real time; a board process starved of CPU that
-# long never samples it low and the tap is lost, as a real switch pressed too briefly would be
-# (tests/sim/test_app.py says the same). With no press in the inbox after this long, once more.
+# A short press is the pin down, then up: the board holds each line at least 50 ms in real time
+# (firmware/unix/machine.py, its shortest step, more than the 20 ms debounce), half its 100 ms
+# tap, so a game of 300 presses spends 15 s less holding pins. A board process starved of CPU
+# that long never samples it low and the press is lost, as a real switch pressed too briefly
+# would be (tests/sim/test_app.py says the same). With no press in the inbox after this long,
+# once more.
 LOST = 3.0
 
 
@@ -119,17 +122,25 @@ class PicoTable:
         """Press the board's button, act on the press, wait for its frame on the OLED."""
         for _ in range(times):
             self._take()
-            self.board.press(PINS[Button(button)], long=long)
+            self._push(button, long)
             came = self._await_press(LOST + (1.0 if long else 0.0))
             if came is None:  # a tap the starved board never saw: once more
                 self.retries += 1
-                self.board.press(PINS[Button(button)], long=long)
+                self._push(button, long)
                 came = self._await_press(SETTLE)
                 assert came is not None, f"the board never reported {button} (long={long})"
             self._take()
             self.settle()
             self.latencies.append(time.monotonic() - came)
         return self.screen
+
+    def _push(self, button: Button, long: bool) -> None:
+        pin = PINS[Button(button)]
+        if long:
+            self.board.press(pin, long=True)
+        else:  # down, then up: the board holds the line 50 ms (its shortest step)
+            self.board.button_down(pin)
+            self.board.button_up(pin)
 
     def tap(self, kind: str, card: str, game: str = "catacombs") -> Screen:
         """A card on the (simulated) reader."""
@@ -148,6 +159,12 @@ class PicoTable:
                 return self.press(OK)
             self.press(CHOICE)
         raise AssertionError(f"the cursor never reached {label!r}")
+
+    def choose_game(self, label: str = "Catacombs") -> Screen:
+        """A new game's first question when the gadget plays more than one game: ``label``."""
+        if self.screen.title == "Which game?":
+            return self.pick(label)
+        return self.screen
 
     def number(self, value: int) -> Screen:
         """Step the number on the glass to ``value`` (CHOICE up, NEXT down), then OK."""

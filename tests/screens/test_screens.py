@@ -67,7 +67,7 @@ def test_activation_screen_from_a_real_run():
 
 
 def test_question_screens_are_short():
-    assert question_screen(YesNo("long prompt", "edge")).lines == ("At the edge?",)
+    assert question_screen(YesNo("long prompt", "template")).lines == ("Template covers it?",)
     screen = question_screen(ChooseOne("p", ("elf", "dwarf"), "closest"),
                              {"elf": "Elf", "dwarf": "Dwarf"})
     assert screen.lines == ("Which is closest?", "Elf, Dwarf") and screen.mark == "?"

@@ -320,3 +320,29 @@ def test_a_failed_save_leaves_the_session_as_it_was(tmp_path):
         with pytest.raises(StoreError, match="no saved game"):
             session.undo()
         assert _snapshot(session) == snap
+
+
+def test_an_older_logs_answer_to_a_retired_question_is_passed_over(store):
+    """Catacombs no longer asks whether a piece stands at the playmat's edge (the clock step
+    gives both cases): a log from before holds those answers among the others, and the game
+    replays to the same state and trace."""
+    rng = random.Random(3)
+    session = _new(store, "catacombs/los_blocked")
+    for _ in range(40):
+        if session.finished:
+            break
+        step(session, rng)
+    events = store.events(session.id)[:session.head]
+    answered = [n for n, e in enumerate(events) if e.kind in ("answer", "chance")]
+    assert len(answered) >= 5
+    older = list(events)
+    for n in sorted(rng.sample(answered, 5), reverse=True):
+        older.insert(n, Event("answer", {"key": "edge", "value": True}))
+    info = store.game(session.id)
+    spec = game_spec(info.game)
+    again = fold(spec, info.setup, info.dice, older)
+    assert spec.state_dict(again.runner.state) == session.state_dict()
+    assert [s.as_dict() for s in again.runner.trace] == session.trace()
+    with pytest.raises(LogError, match="no question waiting"):  # no licence elsewhere
+        fold(spec, info.setup, info.dice, [*events, Event("answer", {"key": "edge",
+                                                                     "value": True})])

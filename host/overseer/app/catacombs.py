@@ -18,32 +18,29 @@ from __future__ import annotations
 import dataclasses
 import re
 import string
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from overseer import games
 from overseer.app import forms
+from overseer.app.flow import DICE, DICE_MODE, NEW_GAME, PARTY, Flow, NewGame
 from overseer.app.local import Ask, LocalProcedure
 from overseer.app.view import MenuItem
 from overseer.data import DATA_DIR, Field, load_table, one_of
 from overseer.moves import Move
 from overseer.params import ask_of, fields
 from overseer.rules.catacombs import cards, end, entered
+from overseer.rules.catacombs.kinds import Key, StepKind
 from overseer.rules.catacombs.moves import MOVES
-from overseer.rules.catacombs.state import ENEMY_KINDS, Battle, Hero
+from overseer.rules.catacombs.state import ENEMY_KINDS, MODIFIERS, SHOT_KINDS, Battle, Hero
 from overseer.rules.procedure import ChooseOne, ChooseSome, EnterNumber, Question, Step
+from overseer.screens.pages import TITLE_COLUMNS
 from overseer.screens.render import Screen, detail_rows
 
 GAME = "catacombs"
 SPEC = games.CATACOMBS
-
-# App-level menu actions (the shell's own, not the rules'): the party screen, a new game.
-PARTY = "gadget.party"
-NEW_GAME = "gadget.new_game"
-APP_ACTIONS = (PARTY, NEW_GAME)
 
 MAX_HEROES = 4  # the four Hero Target tiles (Red Box: Solo & Co-Op Mode Setup)
 START_HEALTH = 10  # where a hero's health entry starts (the card's value is entered)
@@ -170,6 +167,17 @@ def relabel(step: Step, battle: Battle, names: Mapping[str, str]) -> Step:
     return step if text == step.text else Step(step.kind, step.rule, text, step.data)
 
 
+PLAYMAT_KEYS = (Key.LORD_PLAYMAT, Key.LORD_PLAYMAT_RIGHT)
+
+
+def option_names(battle: Battle, question: Question | None) -> dict[str, str]:
+    """Names for the options of a rules' question whose options are not pieces or heroes:
+    the playmats of a Lord's setup card."""
+    if question is not None and question.key in PLAYMAT_KEYS:
+        return playmat_names(battle)
+    return {}
+
+
 def relabel_question(question: Question, battle: Battle, names: Mapping[str, str],
                      active: str | None = None) -> Question:
     """The question as the table reads it (its prompt or purpose relabelled; its options and
@@ -185,6 +193,20 @@ def relabel_question(question: Question, battle: Battle, names: Mapping[str, str
             return question if changed == text else dataclasses.replace(
                 question, **{attr: changed})
     return question
+
+
+def active_piece(trace: Sequence[Step]) -> str | None:
+    """The AI piece acting in the trace's last activation."""
+    for step in reversed(trace):
+        if step.kind == StepKind.ACTIVE_CHARACTER:
+            return step.data.get("piece")
+    return None
+
+
+def relabel_asked(question: Question, battle: Battle, names: Mapping[str, str],
+                  trace: Sequence[Step]) -> Question:
+    """The waiting question relabelled, a bare monster name being the piece acting now."""
+    return relabel_question(question, battle, names, active_piece(trace))
 
 
 # --------------------------------------------------------------------------- seats
@@ -246,20 +268,8 @@ def _group_label(group: list[str], names: Mapping[str, str]) -> str:
 # --------------------------------------------------------------------------- new game
 
 
-@dataclass(frozen=True)
-class NewGame:
-    """What the wizard decided: the setup (a format 2 document for ``Session.new``), who rolls
-    the dice, the actions that begin the game, and each party member's seat."""
-
-    setup: dict[str, Any]
-    dice: str
-    first: tuple[dict[str, Any], ...]
-    seats: dict[str, int] = field(default_factory=dict)
-
-
 YES_NO = {"off": "Off", "on": "On"}
 WHOSE = {"gadget": "The gadget's", "table": "Our own"}
-DICE = {"pico": "The Pico's", "seeded": "The gadget's", "table": "Our own dice"}
 LOS = {"open": "Open: all seen", "blocked": "Obstacles block"}
 DONE, COMPANION = "done", "companion"
 
@@ -507,8 +517,9 @@ def setup_room_form(battle: Battle, names: Mapping[str, str]) -> LocalProcedure:
 def enter_room_card(battle: Battle, name: str) -> LocalProcedure:
     """A Room card the data lacks, read off the card: its level (when the campaign does not
     print it), each monster entry (monster, how many; a Monster Metre icon; a Mercenary icon
-    when the game has its Lord), the Spell card icon and the gold. Its suppression box and a
-    named playmat are not asked (docs/gadget.md)."""
+    when the game has its Lord), its Suppresses box (the shots it bars, none by default), the
+    playmat it names (none by default: the setup rolls for it), the Spell card icon and the
+    gold."""
     card: dict[str, Any] = {}
     if len(entered.printed_levels(battle.data, name)) != 1:
         levels = {"0": "Level 0", "1": "Level 1", "2": "Level 2"}
@@ -537,6 +548,12 @@ def enter_room_card(battle: Battle, name: str) -> LocalProcedure:
         level = int(group.group(1)) if group else battle.data.monster(picked)["level"]
         entries[f"level{level}"].append(f"{count} x {picked}")
     card.update((q, e) for q, e in entries.items() if e)
+    suppresses = yield from _suppresses(battle)
+    if suppresses:
+        card["suppresses"] = suppresses
+    playmat = yield from _named_playmat(battle)
+    if playmat is not None:
+        card["playmat"] = playmat
     spell = yield Ask(ChooseOne("Spell card icon?", ("no", "yes"), "form_card_spell"),
                       names={"no": "No", "yes": "Yes"})
     card["reward_spell"] = spell == "yes"
@@ -546,9 +563,213 @@ def enter_room_card(battle: Battle, name: str) -> LocalProcedure:
     return card
 
 
+def suppression_shots(battle: Battle) -> tuple[str, ...]:
+    """The shots a Suppresses box names in the card data (rooms and monsters), in name
+    order: what an entered card's box is chosen from."""
+    records = (*battle.data.rooms.values(), *battle.data.monsters.values())
+    return tuple(sorted({shot for r in records for shot in r.get("suppresses", [])}))
+
+
+def _suppresses(battle: Battle) -> LocalProcedure:
+    """The card's Suppresses box: the shots it bars the heroes (NEXT with none: no box)."""
+    shots = suppression_shots(battle)
+    picked = yield Ask(ChooseSome("Suppresses box?", shots, "form_card_suppresses"),
+                       names={s: s.replace("+", " + ") for s in shots})
+    return list(picked)
+
+
+NO_PLAYMAT = "no-playmat"
+
+
+def playmat_names(battle: Battle) -> dict[str, str]:
+    """Each playmat's short name: its printed name, else its chart number."""
+    return {p: r["name"] or f"{'Rune' if r['die'] == 'rune' else 'D12'} {r['face']}"
+            for p, r in battle.data.playmats.items()}
+
+
+def _named_playmat(battle: Battle) -> LocalProcedure:
+    """The playmat the card names, if it names one (the first answer: none, the setup rolls)."""
+    mats = playmat_names(battle)
+    picked = yield from choose("Playmat on the card?", tuple(mats), "form_card_playmat",
+                               {**mats, NO_PLAYMAT: "None: roll"}, first=(NO_PLAYMAT,))
+    return None if picked == NO_PLAYMAT else picked
+
+
+# --------------------------------------------------------------------------- a Lord card
+
+LORD_HEALTH = 8  # where an entered Lord's health starts (the card's value is entered)
+COMMON_SHOTS = ("melee", "missile", "fireball", "rush", "summon")  # first in the shot list
+SEQUENCE_DONE, CARD_DONE, PAIR, NO_SECOND = "seq-done", "card-done", "pair", "none"
+CONDITIONS = {"if_damage": "If Damage", "if_hit": "If Hit"}
+
+
+def campaign_lord(battle: Battle) -> str | None:
+    """The campaign's Catacomb Lord when its card is to be entered: a campaign under way, no
+    Lord chosen yet, and its card not in the data."""
+    under_way = battle.adventure.campaign
+    if under_way is None or battle.adventure.lord is not None:
+        return None
+    start = battle.data.campaigns[under_way]["start"]
+    return start if entered.known_lord(battle, start) is None else None
+
+
+def _fit(prompt: str, shorter: str) -> str:
+    """The prompt when the title bar holds it (else a page comes before the question)."""
+    return prompt if len(prompt) <= TITLE_COLUMNS else shorter
+
+
+def _shot_names() -> dict[str, str]:
+    return {k: k.replace("_", " ").capitalize() for k in sorted(SHOT_KINDS)}
+
+
+def _monster_names(battle: Battle) -> dict[str, str]:
+    return {r["name"]: r["name"] for r in battle.data.monsters.values()}
+
+
+def _shot(battle: Battle, kind: str) -> LocalProcedure:
+    """A shot as the card writes it: a summon's monster, or the shot's modifiers."""
+    label = kind.replace("_", " ").title()
+    if kind == "summon":
+        monsters = _monster_names(battle)
+        monster = yield from choose("Summons which?", tuple(monsters), "form_lord_summons",
+                                    monsters)
+        return f"Summon:{monster}"
+    mods = tuple(sorted(MODIFIERS))
+    picked = yield Ask(ChooseSome(_fit(f"{label}: modifiers?", "Modifiers?"), mods,
+                                  "form_lord_modifiers"),
+                       names={m: m.replace("_", " ").capitalize() for m in mods})
+    return "+".join((label, *(m.replace("_", " ").title() for m in picked)))
+
+
+def _sequence(battle: Battle, number: int) -> LocalProcedure:
+    """One shot sequence, shot by shot (a condition marks the shot before it); returns the
+    shots as the card writes them, or None when the table says there are no more."""
+    shots: list[str] = []
+    conditioned = False  # the last shot carries a condition: a shot must follow
+    shot_names = _shot_names()
+    while True:
+        first: dict[str, str] = {}
+        if shots and not conditioned:
+            first[SEQUENCE_DONE] = "Sequence done"
+            first.update(CONDITIONS)
+        elif not shots and number > 1:
+            first[CARD_DONE] = "No more"
+        others = tuple(k for k in shot_names if k not in COMMON_SHOTS)
+        picked = yield from choose(f"Sequence {number}, shot {len(shots) + 1}?",
+                                   others, "form_lord_shot", {**shot_names, **first},
+                                   first=(*first, *COMMON_SHOTS))
+        if picked == SEQUENCE_DONE:
+            return shots
+        if picked == CARD_DONE:
+            return None
+        if picked in CONDITIONS:
+            shots.append(CONDITIONS[picked])
+            conditioned = True
+            continue
+        shots.append((yield from _shot(battle, picked)))
+        conditioned = False
+
+
+def _minion(battle: Battle, name: str, first: Mapping[str, str] | None = None
+            ) -> LocalProcedure:
+    """One 'N x Monster' entry of the Minions box (or one of ``first``, as picked)."""
+    monsters = _monster_names(battle)
+    extra = dict(first or {})
+    monster = yield from choose(f"{name}: a minion?", tuple(monsters), "form_lord_minion",
+                                {**monsters, **extra}, first=tuple(extra))
+    if monster in extra:
+        return monster
+    count = yield Ask(EnterNumber("How many?", "form_lord_count", 1, 10), start=1)
+    return f"{count} x {monster}"
+
+
+def enter_lord_card(battle: Battle, name: str) -> LocalProcedure:
+    """A Catacomb Lord card the data lacks, read off the card: its health, each shot
+    sequence shot by shot (modifiers, a summon's monster, If Damage / If Hit), its mercenary
+    (one or two), its Minions box (entries, and a choice of two). Its playmats are not asked
+    here: the room's setup asks them (``setup.lord_playmats``). The card is kept with the game
+    as entered, ``verified = false``."""
+    prompt = _fit(f"{name}: health?", "Lord's health?")
+    health = yield Ask(EnterNumber(prompt, "form_lord_health", 1, 30), start=LORD_HEALTH)
+    sequences: list[list[str]] = []
+    while True:
+        sequence = yield from _sequence(battle, len(sequences) + 1)
+        if sequence is None:
+            break
+        sequences.append(sequence)
+    monsters = _monster_names(battle)
+    mercenary = [(yield from choose(_fit(f"{name}: mercenary?", "Mercenary?"), tuple(monsters),
+                                    "form_lord_mercenary", monsters))]
+    second = yield from choose("A second mercenary?", tuple(monsters), "form_lord_mercenary",
+                               {**monsters, NO_SECOND: "None"}, first=(NO_SECOND,))
+    if second != NO_SECOND:
+        mercenary.append(second)
+    minions: list[Any] = []
+    while True:
+        first = {**({ENTER_DONE: "Done"} if minions else {}), PAIR: "A choice of two"}
+        picked = yield from _minion(battle, "Minions box", first)
+        if picked == ENTER_DONE:
+            break
+        if picked == PAIR:
+            minions.append([(yield from _minion(battle, "Left (1-6)")),
+                            (yield from _minion(battle, "Right (7-12)"))])
+        else:
+            minions.append(picked)
+    return {"health": health, "sequences": sequences, "mercenary": mercenary,
+            "minions": minions}
+
+
+ENTER_LORD = "enter-lord"
+UNLISTED = "Unlisted Lord"  # the name of a Lord card entered outside a campaign
+
+
+def choose_lord_form(battle: Battle, names: Mapping[str, str]) -> LocalProcedure:
+    """The game's Catacomb Lord: from the card data (a tap of its card), or a card the data
+    lacks entered off the table: in a campaign its own Lord (by the campaign's name for it),
+    else one named ``UNLISTED`` (five buttons cannot type a name; the table has the card)."""
+    lords = options("choose_lord", "lord", battle)
+    lord_names = {lord: battle.data.lords[lord]["name"] for lord in lords}
+    to_enter = campaign_lord(battle)
+    if to_enter is None and battle.adventure.campaign is None \
+            and entered.known_lord(battle, UNLISTED) is None:
+        to_enter = UNLISTED  # a Lord card the data lacks: a name cannot be typed here
+    first: tuple[str, ...] = ()
+    if to_enter is not None:
+        lord_names[ENTER_LORD] = f"{to_enter} (enter)"
+        first = (ENTER_LORD,)
+    lord = first[0] if first and not lords else (yield from choose(
+        "Which Catacomb Lord?", lords, "form_lord", lord_names,
+        {("lord", lord): lord for lord in lords}, first))
+    if lord != ENTER_LORD:
+        return {"do": "choose_lord", "lord": lord}
+    assert to_enter is not None
+    card = yield from enter_lord_card(battle, to_enter)
+    return {"do": "choose_lord", "lord": to_enter, "card": card}
+
+
+def form_of(name: str, battle: Battle, names: Mapping[str, str]
+            ) -> tuple[Callable[[], LocalProcedure], str] | None:
+    """How to (re)start the form a menu item opens, and its title: a move with parameters
+    (when the rules allow it now); None for anything else (a form kept across a restart is
+    then dropped)."""
+    move = MOVES.moves.get(name)
+    if move is None or not move.available(battle):
+        return None
+    return form(move, battle, names), SHORT.get(move.name, move.label)
+
+
+def offered(move: Move[Any], battle: Battle) -> bool:
+    """The menu offers the move: its form has something to ask (the campaign Lord to enter
+    counts for ``choose_lord``)."""
+    if move.name == "choose_lord" and campaign_lord(battle) is not None:
+        return True
+    return forms.askable(move, battle)
+
+
 FORMS: dict[str, Callable[[Battle, Mapping[str, str]], LocalProcedure]] = {
     "update_hero": update_hero_form,
     "setup_room": setup_room_form,
+    "choose_lord": choose_lord_form,
 }
 
 
@@ -581,7 +802,7 @@ def form(move: Move[Any], battle: Battle, names: Mapping[str, str]
 
 def menu(battle: Battle, legal: list[Move[Any]], over: bool) -> tuple[MenuItem, ...]:
     """The legal actions (NEXT AI PIECE has its own button), then the party and a new game."""
-    moves = [m for m in legal if m.name != SPEC.main_move and forms.askable(m, battle)
+    moves = [m for m in legal if m.name != SPEC.main_move and offered(m, battle)
              and not (m.name == "room_reward" and not battle.pieces)]  # no room fought yet
     fighting = end.in_battle(battle)
 
@@ -592,6 +813,8 @@ def menu(battle: Battle, legal: list[Move[Any]], over: bool) -> tuple[MenuItem, 
     moves.sort(key=rank)
     items = [MenuItem(SHORT.get(m.name, m.label), {"do": m.name}) for m in moves]
     items.append(MenuItem("Summary" if over else "Party", {"do": PARTY}))
+    if not over:
+        items.append(MenuItem("Dice", {"do": DICE_MODE}))
     items.append(MenuItem("New game", {"do": NEW_GAME}))
     return tuple(items)
 
@@ -697,3 +920,10 @@ def tap_actions(battle: Battle, legal: list[Move[Any]]
         else:
             out[("lord", lord_id)] = _not_now(battle, "Lord's room")
     return out
+
+
+FLOW = Flow(
+    game=GAME, label="Catacombs", spec=SPEC, wizard=wizard, labels=labels, relabel=relabel,
+    relabel_text=relabel_text, relabel_question=relabel_asked, default_seats=default_seats,
+    option_names=option_names, cards=hero_cards, menu=menu, form_of=form_of, title=title,
+    idle_key=idle_key, status=status, party_pages=party_pages, tap_actions=tap_actions)

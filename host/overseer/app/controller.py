@@ -21,6 +21,8 @@ The five buttons (docs/buttons.md has the whole map):
   OK takes it.
 - a tapped card answers a question whose options include it (ChooseSome: ticks it); with no
   question, a card of the view's ``tap_actions`` begins its action (or says why it cannot).
+  A card of another game, an unknown tag and the reader's own notices (``ReaderNotice``: a tap
+  ignored, a tag not read, the reader lost) are a message over the screen; nothing changes.
 - no question: NEXT begins the game's main action; OK or CHOICE opens the menu of legal
   actions (BACK closes it); BACK shows the last steps again.
 - BACK held: undo one step (then CHOICE redoes it). In a form (``GameView.back_leaves``) BACK
@@ -42,6 +44,7 @@ from overseer.app.events import (
     Input,
     LinkChanged,
     Press,
+    ReaderNotice,
     RequestRoll,
     Rolled,
     RollRefused,
@@ -249,6 +252,8 @@ def handle(app: App, event: Input | Refused | Told) -> Result:
         return _tap(app, event)
     if isinstance(event, UnknownTap):
         return _out(_say(app, "Unknown tag", f"This tag ({event.uid}) names no card."))
+    if isinstance(event, ReaderNotice):
+        return _out(_say(app, event.key, event.text))
     if isinstance(event, Rolled):
         return _rolled(app, event)
     return _roll_refused(app, event)

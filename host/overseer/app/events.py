@@ -81,7 +81,17 @@ class LinkChanged:
     ready: bool
 
 
-Input = Press | Tap | UnknownTap | Rolled | RollRefused | LinkChanged
+@dataclass(frozen=True, slots=True)
+class ReaderNotice:
+    """What the card reader has to say that is not a card: a tap ignored (the same card again
+    within its window), a tag that could not be read, the reader lost or back. Shown over the
+    current screen under ``key``; nothing changes."""
+
+    key: str
+    text: str
+
+
+Input = Press | Tap | UnknownTap | Rolled | RollRefused | LinkChanged | ReaderNotice
 
 
 # --------------------------------------------------------------------------- effects

@@ -4,8 +4,9 @@ parameters asked on the buttons) and the new-game wizard.
 A local procedure is a generator that yields questions (a ``Question``, or an ``Ask``: the
 question with what its screen needs beside it) and returns its result (an action, a new
 game). ``Local`` keeps the answers given so far and replays the generator over them, so going
-back a question is dropping the last answer. Nothing here is durable: a power cut in the middle
-of a form loses the form, never the game.
+back a question is dropping the last answer, and a form is resumed after a restart by giving
+its kept answers again (the shell keeps a form's name and ``answers`` in the store's gadget
+table; the new-game wizard, before any game is stored, is not kept).
 """
 
 from __future__ import annotations

@@ -29,22 +29,22 @@ How it runs the controller (app/controller.py): effects ``Show`` (rendered, then
 ``glass.show``), ``SetLeds`` (``leds.set``), ``RequestRoll`` (``dice.request``) and one call a
 step: ``Begin``, ``Answer``, ``Undo``, ``Redo``, ``Cancel``. A ``Begin`` of a move with
 parameters opens its form (app/catacombs.py, app/forms.py), a local procedure whose questions
-go through the same controller; only the completed action reaches the session. After every
-change the GameView is made again from the session and the game's spec: the menu (the legal
-actions), NEXT AI PIECE (the spec's ``main_move`` when legal, else its refusal), names with
-identical monsters lettered, the seats of the party.
+go through the same controller; only the completed action reaches the session. The form under
+way (its menu action and answers) is kept in the store's gadget table before its next question
+shows, and ``open`` resumes it. The menu's Dice form changes who rolls (``Session.set_dice``).
+After every change the GameView is made again from the session and the game's spec: the menu
+(the legal actions), NEXT AI PIECE (the spec's ``main_move`` when legal, else its refusal),
+names with identical monsters lettered, the seats of the party.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from overseer import games
-from overseer.app import calls, controller
-from overseer.app import catacombs as flow
+from overseer.app import calls, controller, flows
 from overseer.app.controller import (
     Answer,
     App,
@@ -58,12 +58,12 @@ from overseer.app.controller import (
     Undo,
 )
 from overseer.app.events import Button, Input, RequestRoll, RollRefused, SetLeds, Tap
+from overseer.app.flow import DICE_MODE, NEW_GAME, PARTY, Flow, MakeForm, NewGame, dice_form
 from overseer.app.inbox import Inbox
-from overseer.app.local import Local
+from overseer.app.local import Local, LocalProcedure
 from overseer.app.ports import Dice, EarlyButtons, Glass, Leds, Source
 from overseer.app.view import GameView, StepView
-from overseer.rules.catacombs.kinds import StepKind
-from overseer.rules.procedure import AnswerError, RulesError, Step
+from overseer.rules.procedure import AnswerError, RulesError
 from overseer.screens.render import Screen, render
 from overseer.session import lock
 from overseer.session.session import Session, SessionError, fold
@@ -88,11 +88,14 @@ class Gadget:
         self.glass, self.leds, self.dice = glass, leds, dice
         self.inbox = inbox if inbox is not None else Inbox()
         self.seed = seed
-        self.spec = games.CATACOMBS
+        self.flows = flows.FLOWS
+        self.flow: Flow = next(iter(self.flows.values()))  # the game played (or set up)
         self.seats_available: tuple[int, ...] = tuple(getattr(leds, "seats", SEATS))
         self.session: Session | None = None
         self.seats: dict[str, int] = {}
         self.local: Local | None = None  # a form or the new game's questions, under way
+        self.form_name: str | None = None  # the form's menu action (kept across a restart)
+        self.kept_form: dict[str, Any] | None = None  # the form as the store holds it
         self.queued: list[dict[str, Any]] = []  # a new game's first actions still to begin
         self.seen = 0  # the trace steps the controller has had
         self.app: App | None = None
@@ -109,7 +112,7 @@ class Gadget:
         game's questions. A resumed game shows the steps from where its current action began
         (every step after the table's last input is among them) and its question."""
         session = (Session.resume(self.store, game_id) if game_id is not None
-                   else Session.resume_last(self.store, flow.GAME))
+                   else self._last_unfinished())
         if session is None:
             self.local = self._wizard()
             self.seen = 0
@@ -117,18 +120,72 @@ class Gadget:
             self._play(session)
             first = self.store.gadget(session.id).get("first", 0)
             self.seen = action_start(session, first if isinstance(first, int) else 0)
+            self._resume_form(session)
         app, effects = controller.start(self._view())
         self.app = app
         self._apply(effects)
 
+    def _last_unfinished(self) -> Session | None:
+        """The unfinished game of a game the gadget plays that was played last."""
+        infos = [i for i in (self.store.last_unfinished(g) for g in self.flows) if i]
+        if not infos:
+            return None
+        last = max(infos, key=lambda info: (info.updated, info.id))
+        return Session.resume(self.store, last.id)
+
     def _play(self, session: Session) -> None:
-        if session.game != flow.GAME:
+        flow = self.flows.get(session.game)
+        if flow is None:
             raise SessionError(f"game #{session.id} is {session.game}: the gadget plays "
-                               f"{flow.GAME} only")
-        self.session = session
+                               f"{', '.join(self.flows)}")
+        self.session, self.flow = session, flow
         kept = self.store.gadget(session.id).get("seats")
         self.seats = dict(kept) if isinstance(kept, dict) else \
             flow.default_seats(session.state, self.seats_available)
+
+    def _resume_form(self, session: Session) -> None:
+        """The form under way when the gadget stopped (the store's gadget table keeps its
+        name and answers), at the question it was on; the table had read every step before
+        it. A form that no longer fits the game is dropped."""
+        kept = self.store.gadget(session.id).get("form")
+        self.kept_form = kept if isinstance(kept, dict) else None
+        if self.kept_form is None or session.pending is not None:
+            self._keep_form()
+            return
+        name, answers = self.kept_form.get("do"), self.kept_form.get("answers")
+        made = self._form_of(name) if isinstance(name, str) else None
+        local = replayed(made, answers) if made is not None else None
+        if local is not None:
+            self.local, self.form_name = local, name
+            self.seen = len(session.runner.trace)
+        self._keep_form()
+
+    def _form_of(self, name: str) -> tuple[MakeForm, str] | None:
+        """The form a menu item opens (the dice mode, or the game's), and its title."""
+        session = self.session
+        assert session is not None
+        if name == DICE_MODE:
+            dice, pico = session.dice, self.dice is not None
+            return (lambda: dice_form(dice, pico)), "Dice"
+        return self.flow.form_of(name, session.state, self._names())
+
+    def _keep_form(self) -> None:
+        """Keep the form under way (its name, its answers so far) beside the game, or drop
+        it when there is none: written only when it changed."""
+        if self.session is None:
+            return
+        form = None
+        if self.local is not None and self.form_name is not None:
+            form = {"do": self.form_name, "answers": list(self.local.answers)}
+        if form == self.kept_form:
+            return
+        data = self.store.gadget(self.session.id)
+        if form is None:
+            data.pop("form", None)
+        else:
+            data["form"] = form
+        self.store.set_gadget(self.session.id, data)
+        self.kept_form = form
 
     def close(self) -> None:
         """Release the store and its lock (the ports stay the caller's)."""
@@ -171,11 +228,12 @@ class Gadget:
         down): answered here, the controller gets the next question."""
         app = self.app
         if self.local is None or app is None or app.reading or app.notice \
-                or app.waiting is not None or tap.game != flow.GAME:
+                or app.waiting is not None or tap.game != self.flow.game:
             return False
         if not self.local.tap(tap.kind, tap.card):
             return False
         refused = self._after_local()
+        self._keep_form()
         if refused is not None:
             self.app, effects = controller.say(app, "Not taken", controller.why(refused.reason))
         else:
@@ -221,6 +279,10 @@ class Gadget:
         """Apply one call; the controller gets the new view, or why nothing changed."""
         assert self.app is not None
         answer = self._local_call(call) if self.local is not None else self._game_call(call)
+        self._keep_form()  # before the screen moves on
+        if isinstance(answer, Refused) and self.session is not None:
+            answer = Refused(self.flow.relabel_text(answer.reason, self.session.state,
+                                                    self._names()))
         if isinstance(answer, Refused | Told):
             self.app, effects = controller.handle(self.app, answer)
         else:
@@ -240,22 +302,21 @@ class Gadget:
 
     def _begin(self, action: dict[str, Any]) -> Refused | Told | None:
         name = action.get("do")
-        if name == flow.PARTY:
+        if name == PARTY:
             if self.session is None:
                 return Refused("there is no party yet")
-            return Told(flow.party_pages(self.session.state, self._names(),
-                                         "Summary" if self.session.finished else "Party"))
-        if name == flow.NEW_GAME:
-            self.local = self._wizard()
+            return Told(self.flow.party_pages(self.session.state, self._names(),
+                                              "Summary" if self.session.finished else "Party"))
+        if name == NEW_GAME:
+            self.local, self.form_name = self._wizard(), None
             return None
         if self.session is None:
             return Refused("there is no game here yet")
-        move = self.spec.moves.moves.get(name) if isinstance(name, str) else None
-        if move is not None and set(action) == {"do"}:
-            local = Local(flow.form(move, self.session.state, self._names()),
-                          flow.SHORT.get(move.name, move.label), leaves=True)
+        made = self._form_of(name) if isinstance(name, str) else None
+        if made is not None and set(action) == {"do"}:
+            local = Local(made[0], made[1], leaves=True)
             if not local.done:
-                self.local = local
+                self.local, self.form_name = local, name
                 return None
             action = local.result
         return calls.apply(self.session, Begin(action))
@@ -288,8 +349,11 @@ class Gadget:
         assert local is not None
         if not local.done:
             return None
-        if isinstance(local.result, flow.NewGame):
+        if isinstance(local.result, NewGame):
             refused = self._new_game(local.result)
+        elif local.result.get("do") == DICE_MODE:
+            assert self.session is not None
+            refused = self._set_dice(self.session, local.result["dice"])
         else:
             assert self.session is not None
             refused = calls.apply(self.session, Begin(local.result))
@@ -300,21 +364,30 @@ class Gadget:
             self._begin_queued()
         return refused
 
+    def _set_dice(self, session: Session, dice: str) -> Refused | None:
+        """Who rolls from now on: a setting event of the log (durable, undone like a press)."""
+        try:
+            session.set_dice(dice)
+        except (SessionError, StoreError) as err:
+            return Refused(str(err))
+        return None
+
     # ------------------------------------------------------------------ a new game
 
     def _wizard(self) -> Local:
-        return Local(lambda: flow.wizard(self.seats_available, self.dice is not None),
-                     "New game", leaves=False)
+        return Local(lambda: flows.wizard(self.seats_available, self.dice is not None,
+                                          self.flows), "New game", leaves=False)
 
-    def _new_game(self, new: flow.NewGame) -> Refused | None:
+    def _new_game(self, new: NewGame) -> Refused | None:
         """Store the new game, its seats, and begin its first actions (each durable)."""
         try:
-            session = Session.new(self.store, flow.GAME, new.setup, seed=self.seed,
+            session = Session.new(self.store, new.game, new.setup, seed=self.seed,
                                   dice=new.dice)
             self.store.set_gadget(session.id, {"seats": new.seats, "first": len(new.first)})
         except (SessionError, StoreError, ValueError) as err:
             return Refused(str(err))
         self.session, self.seats, self.seen = session, dict(new.seats), 0
+        self.flow = self.flows[new.game]
         self.queued = list(new.first)
         return None
 
@@ -331,7 +404,7 @@ class Gadget:
     # ------------------------------------------------------------------ the view
 
     def _names(self) -> dict[str, str]:
-        return flow.labels(self.session.state) if self.session is not None else {}
+        return self.flow.labels(self.session.state) if self.session is not None else {}
 
     def _view(self) -> GameView:
         if self.local is not None:
@@ -343,13 +416,15 @@ class Gadget:
         ask = local.ask
         assert ask is not None
         names = {**self._names(), **ask.names}
-        return GameView(flow.GAME, question=ask.question, trace_length=self.seen, names=names,
+        return GameView(self.flow.game, question=ask.question, trace_length=self.seen,
+                        names=names,
                         seats={**self.seats, **ask.seats},
                         can_undo=bool(local.answers) or self.session is not None,
                         title=local.title, number_start=ask.start, back_leaves=True,
                         next_refusal="answer these questions first, or BACK to leave them")
 
     def _game_view(self, session: Session) -> GameView:
+        flow = self.flow
         battle = session.state
         names = flow.labels(battle)
         trace = session.runner.trace
@@ -358,19 +433,25 @@ class Gadget:
                                step.data.get("verified") is not False)
                       for n, step in enumerate(trace[since:], since))
         self.seen = len(trace)
-        legal = [] if session.finished else self.spec.legal_actions(battle)
-        main = self.spec.main_move
+        legal = [] if session.finished else flow.spec.legal_actions(battle)
+        main = flow.spec.main_move
         next_action = {"do": main} if main and any(m.name == main for m in legal) else None
-        refusal = "" if next_action is not None or main is None else \
-            flow.relabel_text(self.spec.moves.moves[main].refusal(battle), battle, names)
-        result = self.spec.result(battle) if session.finished else None
+        if main is None:
+            refusal = f"{flow.label} has no AI piece: OK opens the menu"
+        elif next_action is None:
+            refusal = flow.relabel_text(flow.spec.moves.moves[main].refusal(battle), battle,
+                                        names)
+        else:
+            refusal = ""
+        result = flow.spec.result(battle) if session.finished else None
         question = session.pending
         if question is not None:
-            question = flow.relabel_question(question, battle, names, active_piece(trace))
+            names = {**names, **flow.option_names(battle, question)}
+            question = flow.relabel_question(question, battle, names, trace)
         return GameView(
-            flow.GAME, question=question, menu=flow.menu(battle, legal, session.finished),
+            flow.game, question=question, menu=flow.menu(battle, legal, session.finished),
             next_action=next_action, next_refusal=refusal, steps=steps,
-            trace_length=len(trace), names=names, cards=flow.hero_cards(battle),
+            trace_length=len(trace), names=names, cards=flow.cards(battle),
             seats=self.seats, can_undo=session.can_undo, can_redo=session.can_redo,
             over=session.finished, result=result or "", title=flow.title(battle),
             status=flow.status(battle, names),
@@ -378,12 +459,18 @@ class Gadget:
             tap_actions=flow.tap_actions(battle, legal) if session.pending is None else {})
 
 
-def active_piece(trace: list[Step]) -> str | None:
-    """The AI piece acting in the trace's last activation."""
-    for step in reversed(trace):
-        if step.kind == StepKind.ACTIVE_CHARACTER:
-            return step.data.get("piece")
-    return None
+def replayed(made: tuple[Callable[[], LocalProcedure], str], answers: Any) -> Local | None:
+    """A kept form given its answers again, at its next question; None when they no longer
+    fit (or finish it: the form is asked again from the menu)."""
+    if not isinstance(answers, list):
+        return None
+    local = Local(made[0], made[1], leaves=True)
+    try:
+        for value in answers:
+            local.answer(value)
+    except (AnswerError, ValueError):
+        return None
+    return None if local.done else local
 
 
 def last_action(session: Session) -> str | None:

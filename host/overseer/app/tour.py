@@ -79,6 +79,12 @@ class Table:
             self.press(CHOICE)
         raise AssertionError(f"the cursor never reached {label!r}")
 
+    def choose_game(self, label: str = "Catacombs") -> Screen:
+        """A new game's first question when the gadget plays more than one game: ``label``."""
+        if self.screen.title == "Which game?":
+            return self.pick(label)
+        return self.screen
+
     def number(self, value: int) -> Screen:
         """Step the number on the glass to ``value`` (CHOICE up, NEXT down), then OK."""
         if self.screen.number is None:
@@ -123,6 +129,9 @@ class _Album:
 
 
 def _new_game(t: Table, album: _Album) -> None:
+    if t.screen.title == "Which game?":
+        album.add("new-game", "A new game: which game (when the box plays more than one)")
+        t.choose_game()
     album.add("new-who", "A new game: who joins the party (or tap a hero's card)")
     t.tap("hero", "elf")
     album.add("new-seat", "Each hero's seat: its LED pulses under the cursor")
@@ -167,6 +176,10 @@ def _room(t: Table, album: _Album) -> None:
     t.pick("Minotaur")
     t.number(1)
     t.pick("Done")
+    album.add("room-suppresses", "... its Suppresses box (NEXT: none) ...")
+    t.press(NEXT)
+    album.add("room-playmat", "... the playmat it names (none: the setup rolls it) ...")
+    t.pick("None: roll")
     t.pick("No")
     t.number(2)
     pages = t.read()
@@ -254,6 +267,7 @@ def _end(t: Table, album: _Album, store: Path) -> None:
     album.add("menu-after", "After the battle: rewards, the next stage, the end")
     t.pick("Room rewards")
     album.first(t.read(), "+2 gold", "reward", "The room's reward")
+    _lord(t, album)
     t.press(OK)
     t.pick("End the game")
     t.read()
@@ -262,6 +276,34 @@ def _end(t: Table, album: _Album, store: Path) -> None:
     t.pick("Summary")
     album.add("summary", "Its summary")
     t.close()
+
+
+def _lord(t: Table, album: _Album) -> None:
+    """The campaign's Lord, not in the card data, entered off its card; the dice changed."""
+    t.press(OK)
+    t.pick("Choose the Lord")
+    album.add("lord-health", "The campaign's Lord (the data lacks it) off its card: health...")
+    t.number(12)
+    album.add("lord-shot", "... each shot sequence, shot by shot ...")
+    t.pick("Melee")
+    album.add("lord-modifiers", "... each shot's modifiers ...")
+    t.press(NEXT)
+    t.pick("Sequence done")
+    t.pick("No more")
+    album.add("lord-mercenary", "... its mercenary ...")
+    t.pick("Infernal .. Phantom")
+    t.pick("Orc")
+    t.pick("None")  # no second mercenary
+    album.add("lord-minions", "... and its Minions box")
+    t.pick("Infernal .. Phantom")
+    t.pick("Orc")
+    t.number(2)
+    t.pick("Done")
+    album.first(t.read(), "Orc", "lord-kept", "Kept with the game, unverified")
+    t.press(OK)
+    t.pick("Dice")
+    album.add("dice", "Who rolls, changed in the game (the mode now first)")
+    t.pick("The gadget's (now)")
 
 
 def shots() -> tuple[Shot, ...]:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from gpiozero import PWMLED
 from gpiozero.pins import Factory
@@ -46,6 +47,20 @@ class GpioLeds:
         """Every LED off and its pin released."""
         for led in self._leds.values():
             led.close()
+
+
+def pin_factory(name: str) -> Any:
+    """gpiozero's pin factory ``name`` (passed to the LEDs, never the global default)."""
+    if name == "mock":
+        from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+        return MockFactory(pin_class=MockPWMPin)
+    from importlib.metadata import entry_points
+
+    found = list(entry_points(group="gpiozero_pin_factories", name=name))
+    if not found:
+        raise ValueError(f"gpiozero has no pin factory {name!r}")
+    return found[0].load()()
 
 
 def _light(led: PWMLED, mode: str) -> None:

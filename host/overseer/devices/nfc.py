@@ -10,8 +10,10 @@
 - ``NfcTags``: the ``Tags`` port (``start(inbox)``, ``close()``): a ``TagWatcher`` polled in a
   thread, its inputs put into the app's inbox.
 
-What the reader cannot put into an input (a tag ignored, a read that failed, the reader lost)
-is a notice: a plain sentence given to ``notify`` and logged on the ``overseer.nfc`` logger.
+What the reader cannot put into a card input (a tag ignored, a read that failed, the reader
+lost or back) is a notice: a plain sentence logged on the ``overseer.nfc`` logger, given to
+``notify``, and put into the inbox as a ``ReaderNotice`` (its key word and the sentence), which
+the gadget shows over its screen.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from typing import Any
 
 import ndef
 
-from overseer.app.events import Tap, UnknownTap
+from overseer.app.events import ReaderNotice, Tap, UnknownTap
 from overseer.app.inbox import Inbox
 from overseer.devices.tags import (
     CardRef,
@@ -268,6 +270,12 @@ def _check_writable(tag: Any, current: list[ndef.Record], record: ndef.Record,
         raise ReadFailed(f"the tag already {what}: use another tag, or --overwrite")
 
 
+def glass_text(text: str) -> str:
+    """A notice as the glass says it: a sentence."""
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
 def _why(err: BaseException) -> str:
     if isinstance(err, OSError) and err.errno:
         return os.strerror(err.errno)
@@ -279,22 +287,33 @@ def _why(err: BaseException) -> str:
 Opener = Callable[[], Reader]
 Put = Callable[[Tap | UnknownTap], None]
 Notify = Callable[[str], None]
+Say = Callable[[ReaderNotice], None]
+
+# The key words of the notices on the glass
+IGNORED = "Ignored"
+NOT_READ = "Tag not read"
+TAG_PROBLEM = "Tag problem"
+READER_LOST = "Reader lost"
+READER_BACK = "Reader back"
 
 
 class TagWatcher:
     """The table's reader, one ``poll()`` at a time (``NfcTags`` polls it in a thread).
 
     ``open_reader`` opens the reader (again, after it stopped answering); ``tag_map`` names
-    tags without a record of ours; ``put`` takes the inputs; ``notify`` the notices.
+    tags without a record of ours; ``put`` takes the inputs; ``notify`` the notices' sentences
+    and ``say`` the notices for the glass (``ReaderNotice``; ``NfcTags`` gives the inbox).
     """
 
     def __init__(self, open_reader: Opener, put: Put, *, tag_map: TagMap | None = None,
-                 notify: Notify | None = None, clock: Callable[[], float] = time.monotonic,
+                 notify: Notify | None = None, say: Say | None = None,
+                 clock: Callable[[], float] = time.monotonic,
                  repeat_window: float = 2.0, attempts: int = 3, reopen_after: float = 1.0,
                  where: str = "the NFC reader") -> None:
         self._open_reader = open_reader
         self._put = put
         self._notify = notify
+        self._say = say
         self.tag_map = tag_map
         self.clock = clock
         self.repeat_window = repeat_window
@@ -308,10 +327,14 @@ class TagWatcher:
         self._held_key: object | None = None  # what the tag on the reader counted as
         self._last: tuple[object, float] | None = None  # the last thing counted, last seen
 
-    def notify(self, text: str) -> None:
+    def notify(self, text: str, key: str | None = None) -> None:
+        """Log ``text`` and give it to ``notify``; with a ``key``, also to ``say`` for the
+        glass, as a sentence."""
         log.info("%s", text)
         if self._notify is not None:
             self._notify(text)
+        if key is not None and self._say is not None:
+            self._say(ReaderNotice(key, glass_text(text)))
 
     def poll(self) -> None:
         """Look once: open the reader if needed, sense a tag, read a new one, put what it is."""
@@ -359,11 +382,11 @@ class TagWatcher:
             self._next_open = self.clock() + self.reopen_after
             if not self._lost:
                 self._lost = True
-                self.notify(f"{err}; trying again every {self.reopen_after:g} s")
+                self.notify(f"{err}; trying again every {self.reopen_after:g} s", READER_LOST)
             return None
         if self._lost:
             self._lost = False
-            self.notify(f"{self.where} answers again")
+            self.notify(f"{self.where} answers again", READER_BACK)
         return self.reader
 
     def _trouble(self, reader: Reader, err: OSError) -> None:
@@ -376,7 +399,8 @@ class TagWatcher:
         self._held = None
         self._lost = True
         self._next_open = self.clock() + self.reopen_after
-        self.notify(f"{self.where} stopped answering ({_why(err)}); reopening it")
+        self.notify(f"{self.where} stopped answering ({_why(err)}); reopening it",
+                    READER_LOST)
 
     def _read(self, reader: Reader, target: Any, uid: str) -> TagRead | None:
         """Read the tag, trying ``attempts`` times; None (and a notice) when it failed."""
@@ -387,7 +411,7 @@ class TagWatcher:
                 if target is None:
                     self._held = None
                     self.notify(f"the tag {uid} was taken away before it could be read: "
-                                "hold it still on the reader")
+                                "hold it still on the reader", NOT_READ)
                     return None
             try:
                 return reader.read(target)
@@ -399,21 +423,25 @@ class TagWatcher:
                 problem = f"a garbled answer from the reader ({_why(err)})"
             log.debug("reading tag %s, try %d: %s", uid, attempt + 1, problem)
         self.notify(f"the tag {uid} could not be read ({self.attempts} tries: {problem}); "
-                    "lift it and hold it on the reader again")
+                    "lift it and hold it on the reader again", NOT_READ)
         return None
 
     def _count(self, found: TagRead, now: float) -> None:
         card = found.card
-        if card is None and found.problem:
-            self.notify(f"the tag {found.uid}: {found.problem}")
         if card is None:
             card = self._mapped(found.uid)
+        # a record of ours that cannot be used: said after the tap, so that the glass keeps
+        # the reason, unless the tag map names the card all the same
+        problem = f"the tag {found.uid}: {found.problem}" if found.problem else None
+        if problem is not None and card is not None:
+            self.notify(problem)
+            problem = None
         key: object = card if card is not None else ("uid", found.uid)
         self._held_key = key
         if self._last is not None and self._last[0] == key and \
                 now - self._last[1] < self.repeat_window:
             what = f"the card {card}" if card is not None else f"the tag {found.uid}"
-            self.notify(f"{what} again within {self.repeat_window:g} s: ignored")
+            self.notify(f"{what} again within {self.repeat_window:g} s: ignored", IGNORED)
             self._last = (key, now)
             return
         self._last = (key, now)
@@ -421,6 +449,8 @@ class TagWatcher:
             self._put(UnknownTap(found.uid))
         else:
             self._put(Tap(card.game, card.kind, card.card))
+        if problem is not None:
+            self.notify(problem, TAG_PROBLEM)
 
     def _seen(self, now: float) -> None:
         """The tag on the reader is still there: what it counted as was last seen now."""
@@ -433,7 +463,7 @@ class TagWatcher:
         try:
             self.tag_map.refresh()
         except TagError as err:
-            self.notify(f"the tag map cannot be read: {err}")
+            self.notify(f"the tag map cannot be read: {err}", TAG_PROBLEM)
             return None
         return self.tag_map.get(uid)
 
@@ -460,7 +490,8 @@ class NfcTags:
         if self._thread is not None:
             raise RuntimeError("the NFC reader is started already")
         self.watcher = TagWatcher(self._open_reader, inbox.put, tag_map=self._tag_map,
-                                  notify=self._notify, where=f"the NFC reader on {self.port}",
+                                  notify=self._notify, say=inbox.put,
+                                  where=f"the NFC reader on {self.port}",
                                   **self._watcher_options)
         self._stop.clear()
         self._thread = threading.Thread(target=self._run, name="nfc-reader", daemon=True)

@@ -182,6 +182,7 @@ class EnterNumber:
 
 Question = Roll | DrawToken | Pick | ChooseOne | ChooseSome | YesNo | EnterNumber
 Procedure = Generator[Step | Question, Any, Any]
+CHANCE = (Roll, DrawToken, Pick)  # the questions a chance source may answer
 
 
 def describe(question: Question) -> str:
@@ -266,21 +267,22 @@ class Runner:
         proc = self._proc
         assert proc is not None
         self.pending = None  # answered (or the action just began): the next one comes below
+        send, keep, on_step, chance = proc.send, self.trace.append, self.on_step, self.chance
         try:
             while True:
                 try:
-                    item = proc.send(value)
+                    item = send(value)
                 except StopIteration as stop:
                     self._proc = None
                     self.result = stop.value
                     return None
-                if isinstance(item, Step):
-                    self.trace.append(item)
-                    if self.on_step is not None:
-                        self.on_step(item)
+                if type(item) is Step:
+                    keep(item)
+                    if on_step is not None:
+                        on_step(item)
                     value = None
-                elif isinstance(item, Roll | DrawToken | Pick) and self.chance is not None:
-                    value = item.check(self.chance(item))
+                elif chance is not None and isinstance(item, CHANCE):
+                    value = item.check(chance(item))
                 else:
                     self.pending = item
                     return item

@@ -17,7 +17,6 @@ from overseer.screens.render import Face, Screen, key_lines, wrap
 # page before the question's own screen.
 SHORT: dict[str, str] = {  # by Key
     Key.TEMPLATE: "Template covers it?",
-    Key.EDGE: "At the edge?",
     Key.IN_RANGE: "Within Ruler 3?",
     Key.CLOSEST: "Which is closest?",
     Key.LOS: "Who is in sight?",

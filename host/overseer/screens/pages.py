@@ -25,7 +25,7 @@ from overseer.rules.procedure import (
     YesNo,
     describe,
 )
-from overseer.screens import catacombs
+from overseer.screens import catacombs, clank, runebound
 from overseer.screens.render import Face, Screen, detail_rows, wrap
 
 TITLE_COLUMNS = 23  # the title bar's characters beside a mark (5x8)
@@ -34,8 +34,10 @@ DONE = "Done"  # the last row of a ChooseSome list
 
 
 Namer = Callable[[str], str]
-FACES: dict[str, Callable[[Step, Namer], Face | None]] = {"catacombs": catacombs.step_face}
-SHORT: dict[str, Mapping[str, str]] = {"catacombs": catacombs.SHORT}
+FACES: dict[str, Callable[[Step, Namer], Face | None]] = {
+    "catacombs": catacombs.step_face, "clank": clank.step_face, "runebound": runebound.step_face}
+SHORT: dict[str, Mapping[str, str]] = {
+    "catacombs": catacombs.SHORT, "clank": clank.SHORT, "runebound": runebound.SHORT}
 
 
 def namer(names: Mapping[str, str]) -> Namer:

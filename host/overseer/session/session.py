@@ -105,6 +105,7 @@ class Fold:
     dice: str
     chance_count: int
     seed: int | None = None
+    retired: frozenset[str] = frozenset()  # the spec's retired question keys
 
 
 def _check_chance(fold: Fold, question: Roll | DrawToken | Pick, value: Any) -> None:
@@ -133,7 +134,10 @@ def apply_event(fold: Fold, event: Event) -> None:
         question = runner.pending
         if question is None:
             raise LogError(f"an {event.kind} event with no question waiting")
-        if event.data.get("key") != question.key:
+        key = event.data.get("key")
+        if key != question.key and key in fold.retired:
+            return  # an older log's answer to a question the rules no longer ask
+        if key != question.key:
             raise LogError(f"an {event.kind} for [{event.data.get('key')}] but the rules "
                            f"asked [{question.key}]: {describe(question)}")
         if (event.kind == "chance") != auto_answered(question, fold.dice):
@@ -155,7 +159,7 @@ def built(spec: GameSpec, setup: dict[str, Any], dice: str, seed: int | None = N
         state = spec.build(scenarios.setup_of(setup, spec))
     except (KeyError, TypeError, ValueError) as err:
         raise LogError(f"the setup does not build: {err}") from err
-    return Fold(Runner(spec, state), dice, 0, seed)
+    return Fold(Runner(spec, state), dice, 0, seed, spec.retired_keys)
 
 
 def replay(result: Fold, events: Sequence[Event], first: int = 0,
@@ -262,7 +266,7 @@ def from_snapshot(spec: GameSpec, data: bytes, seed: int | None,
     runner.result = last
     # Runner only appends to its trace; its readers (views, the terminal) take any Sequence.
     runner.trace = cast(list[Step], Trace(length, early))
-    return Fold(runner, dice, count, seed)
+    return Fold(runner, dice, count, seed, spec.retired_keys)
 
 
 class Trace(Sequence[Step]):

@@ -14,18 +14,20 @@ def next_ai_piece(battle: Battle, params: NoParams) -> Procedure:
     """Activate the next AI piece of the round; a new round starts when all have acted."""
     if not any(p.alive for p in battle.pieces.values()):
         raise RulesError("no AI piece is left on the playmat")
-    if not order.waiting(battle):
+    waiting = order.waiting(battle)
+    if not waiting:
         battle.round += 1
         battle.acted.clear()
         yield Step(StepKind.ROUND, rulebook.STEP1,
                    f"round {battle.round}: every AI piece acts once",
                    {"round": battle.round})
-        if not order.waiting(battle):
+        waiting = order.waiting(battle)
+        if not waiting:
             yield Step(StepKind.NO_EFFECT, rulebook.STEP1, "every AI piece left is frozen", {})
             return None
     if battle.options.stone_traps and not battle.acted:
         yield stone_traps_step()
-    piece = yield from order.next_active(battle)
+    piece = yield from order.next_active(battle, waiting)
     battle.acted.append(piece.id)
     yield from activate(battle, piece, "turn", 0)
     yield from end.said(battle, None)  # a battle goes on before every press

@@ -3,45 +3,47 @@
 from __future__ import annotations
 
 from overseer.rules.catacombs import rulebook
-from overseer.rules.catacombs.kinds import Key, StepKind
+from overseer.rules.catacombs.kinds import StepKind
 from overseer.rules.catacombs.state import Battle
-from overseer.rules.procedure import Die, Procedure, Roll, Step, YesNo
+from overseer.rules.procedure import Die, Procedure, Roll, Step
 
 HERO_RULER = 3  # the Heroic Forces always use Ruler 3
 
 
 def random_move(battle: Battle, who: str, name: str, ruler: int, why: str,
                 half: bool = False) -> Procedure:
-    """Place the clock template on the character (12 toward the Hero Start Zone, or flipped
-    with 12 toward the centre at the playmat's edge), roll the D12, move with ``ruler``.
-    ``half``: a retreat on the half clock, away from the heroes (see ``_half``)."""
-    at_edge = yield YesNo(f"Is {name} ({who}) at the edge of the playmat?", Key.EDGE)
+    """Place the clock template on the character, roll the D12, move with ``ruler``. Where the
+    template goes depends on whether the character stands at the playmat's edge (12 toward the
+    Hero Start Zone, or flipped with 12 toward the centre): a fact of the table the face does
+    not depend on, so the step says both cases and the table lays it as it stands (nothing
+    is asked). ``half``: a retreat on the half clock, away from the heroes (see ``_half``)."""
     face = yield Roll(Die.D12, f"clock template: {why}")
     if half:
-        template, side, facing = _half(at_edge)
+        template, side, facing = _half()
     else:
         template = "clock template"
-        side, facing = (("flipped, 12 toward the centre of the playmat", "centre") if at_edge
-                        else ("12 toward the Hero Start Zone", "hero_start_zone"))
+        side, facing = "12 toward the Hero Start Zone", "hero_start_zone"
     yield Step(StepKind.CLOCK, rulebook.CLOCK,
-               f"{name}: {template} {side}; move toward {face} o'clock with Ruler {ruler}, "
-               "stopping adjacent to any obstacle or piece in the way",
-               {"who": who, "face": face, "ruler": ruler, "edge": at_edge, "why": why,
-                "half": half, "facing": facing})
+               f"{name}: {template} {side}, or {EDGE_CASE}; move toward {face} o'clock with "
+               f"Ruler {ruler}, stopping adjacent to any obstacle or piece in the way",
+               {"who": who, "face": face, "ruler": ruler, "why": why, "half": half,
+                "facing": facing, "at_edge_facing": "centre"})
     return face
 
 
-def _half(at_edge: bool) -> tuple[str, str, str]:
+# Red Box: Clock Template (errata): at the playmat's edge the template is flipped.
+EDGE_CASE = "at the playmat's edge flipped with 12 toward the centre"
+
+
+def _half() -> tuple[str, str, str]:
     """Brown's retreat on the half clock, read as the template's reverse side (the half the
     book lays at the playmat's edge). Away from the edge it opens toward the Monster Start
     Zone, its straight side to the Hero Start Zone, so no face leads toward the heroes; at the
-    edge, the book's edge rule (12 toward the centre). Overseer's reading: the table's cell
-    names the half clock but not how to lay it."""
-    template = "half clock template (the Clock template's reverse side)"
-    if at_edge:
-        return template, "with 12 toward the centre of the playmat", "centre"
-    return (template, "with its straight side toward the Hero Start Zone, opening toward the "
-            "Monster Start Zone (Overseer's reading)", "monster_start_zone")
+    edge, the book's edge rule (12 toward the centre: ``EDGE_CASE``). Overseer's reading: the
+    table's cell names the half clock but not how to lay it."""
+    return ("half clock template (the Clock template's reverse side)", "with its straight side "
+            "toward the Hero Start Zone, opening toward the Monster Start Zone (Overseer's "
+            "reading)", "monster_start_zone")
 
 
 def push(battle: Battle, hero_id: str, why: str) -> Procedure:

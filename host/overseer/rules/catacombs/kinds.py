@@ -111,7 +111,6 @@ class Key(StrEnum):
     FIRST_BY_DIRECTION = "first_by_direction"
     # shots, the clock template, modifiers
     TEMPLATE = "template"
-    EDGE = "edge"
     IN_RANGE = "in_range"
     UNDER_RULER = "under_ruler"
     POISON_VALUE = "poison_value"

@@ -20,8 +20,9 @@ def order_key(battle: Battle, piece: Piece) -> tuple[int, int]:
 def waiting(battle: Battle) -> list[Piece]:
     """Pieces that have not acted this round and can act (alive; a frozen piece waits for a
     teammate to free it: Overseer's ruling)."""
+    acted = battle.acted
     return [p for p in battle.pieces.values()
-            if p.alive and not p.frozen and p.id not in battle.acted]
+            if p.health > 0 and not p.frozen and p.id not in acted]  # p.health > 0: p.alive
 
 
 def scanning(battle: Battle) -> str:
@@ -38,13 +39,10 @@ def direction_prompt(battle: Battle, what: str) -> str:
     return f"Which {what} comes first {scanning(battle)}?"
 
 
-def next_active(battle: Battle) -> Procedure:
-    """Yield the steps choosing the next active character; return it, or None when every
-    piece has acted this round."""
+def next_active(battle: Battle, pieces: list[Piece]) -> Procedure:
+    """Yield the steps choosing the next active character of ``pieces`` (those ``waiting``,
+    at least one); return it."""
     # Red Box: AI Player Behaviour, step 1: tile order, ties by Monster tiles, then Direction.
-    pieces = waiting(battle)
-    if not pieces:
-        return None
     keys = [order_key(battle, p) for p in pieces]
     best = min(keys)
     tied = [p for p, key in zip(pieces, keys, strict=True) if key == best]

@@ -132,7 +132,6 @@ def summon(battle: Battle, piece: Piece, shot: Shot, depth: int, act: Act) -> Pr
     """Clock template on the summoner, D12, Ruler 1; the summoned piece acts at once."""
     # Red Box: Clock Template (errata), summon shot.
     name = shot.summons or "?"
-    at_edge = yield YesNo(f"Is {piece.name} ({piece.id}) at the edge of the playmat?", Key.EDGE)
     face = yield Roll(Die.D12, f"{piece.name} summons {name}")
     n = sum(1 for p in battle.pieces if p.startswith("summoned-")) + 1
     new_id = f"summoned-{n}"
@@ -143,19 +142,20 @@ def summon(battle: Battle, piece: Piece, shot: Shot, depth: int, act: Act) -> Pr
                    f"{piece.name} summons {name}: not in the card data; place it and run it by "
                    "its card", {"piece": piece.id, "summons": name, "known": False})
         return
-    yield from bring_in(battle, piece, new, at_edge, face, depth, act)
+    yield from bring_in(battle, piece, new, face, depth, act)
 
 
-def bring_in(battle: Battle, piece: Piece, new: Piece, at_edge: bool, face: int, depth: int,
+def bring_in(battle: Battle, piece: Piece, new: Piece, face: int, depth: int,
              act: Act) -> Procedure:
-    """Place a summoned piece by the clock template and Ruler 1; it acts at once."""
+    """Place a summoned piece by the clock template and Ruler 1 (its two cases said, as for
+    any clock move: ``clock.EDGE_CASE``); it acts at once."""
     battle.pieces[new.id] = new
-    side = ("flipped, 12 toward the centre" if at_edge else "12 toward the Hero Start Zone")
+    side = f"12 toward the Hero Start Zone, or {clock.EDGE_CASE},"
     yield Step(StepKind.SUMMON, rulebook.CLOCK,
                f"{piece.name} summons {new.name} ({new.id}): clock template {side}, place it "
                f"at {face} o'clock with Ruler 1; it acts at once",
                {"piece": piece.id, "summoned": new.id, "summons": new.name, "face": face,
-                "edge": at_edge})
+                "facing": "hero_start_zone", "at_edge_facing": "centre"})
     battle.acted.append(new.id)
     yield from act(battle, new, "summoned", depth + 1)
 
@@ -180,9 +180,8 @@ def summon_antient(battle: Battle, piece: Piece, depth: int, act: Act) -> Proced
     yield Step(StepKind.ANTIENT, rulebook.SUMMON_ANTIENT,
                f"{piece.name} summons the unused Antient {new.name} ({new.id}): {how}",
                {"piece": piece.id, "antient": new.id, "unused": list(ids)})
-    at_edge = yield YesNo(f"Is {piece.name} ({piece.id}) at the edge of the playmat?", Key.EDGE)
     face = yield Roll(Die.D12, f"{piece.name} summons {new.name}")
-    yield from bring_in(battle, piece, new, at_edge, face, depth, act)
+    yield from bring_in(battle, piece, new, face, depth, act)
 
 
 def heal(battle: Battle, piece: Piece) -> Procedure:
@@ -312,7 +311,9 @@ def perform_shot(battle: Battle, piece: Piece, target: Target, shot: Shot,
         # A shot with no damage token on a hero applies none of its modifiers: say so.
         yield from not_applied(piece, shot, frozenset({"target"}) if kind in RANGED
                                and kind not in NO_DAMAGE_RANGED else frozenset())
-    if kind in ("rush", "open_portal"):  # open portal: the AI rushes instead
+    if kind in CHARACTER_DAMAGE:  # the common shots first (no other case names them)
+        yield from character_damage(battle, piece, target, shot)
+    elif kind in ("rush", "open_portal"):  # open portal: the AI rushes instead
         yield from rush(battle, piece, target, "rush" if kind == "rush" else "open portal: rush")
     elif kind == "move_to_rune":  # move to rune: the AI moves to a random rune
         yield from move_to_random_rune(battle, piece, "move to rune")
@@ -335,9 +336,7 @@ def perform_shot(battle: Battle, piece: Piece, target: Target, shot: Shot,
         yield from heal(battle, piece)
     elif kind == "hook":  # the AI flicks no hook: it moves as a rush (Overseer's ruling)
         yield from rush(battle, piece, target, "hook: rush (Overseer's ruling)")
-    elif kind in CHARACTER_DAMAGE:
-        yield from character_damage(battle, piece, target, shot)
-    elif kind in RANGED:
+    elif kind in RANGED:  # after heal, hook and summon_antient, which are ranged too
         yield from ranged(battle, piece, target, shot)
     else:
         yield Step(StepKind.INSTRUCTION, rulebook.PERFORM,

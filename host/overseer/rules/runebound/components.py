@@ -25,6 +25,7 @@ class Town:
     terrain: str
     verified: bool
     source: str
+    name_printed: bool = False  # the book names the town (its terrain may still be a guess)
 
 
 @dataclass(frozen=True, slots=True)

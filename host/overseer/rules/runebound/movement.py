@@ -160,6 +160,8 @@ def trade(state: RuneboundState, params: Trade) -> Procedure:
                f"{terrain.name}, where {hero.name} stands. Trading dice still count as movement "
                "dice for card effects and abilities.",
                {"hero": hero.id, "travel": params.travel, "trading": dice,
-                "terrain": terrain.id, "matches": matches, **facts})
+                "terrain": terrain.id, "matches": matches, **facts,
+                # the terrain matched is a placeholder as well as the gadget's faces
+                "verified": terrain.verified and facts.get("verified", True)})
     for n in range(1, matches + 1):
         yield from _use_match(state, hero.id, dice, n, matches)

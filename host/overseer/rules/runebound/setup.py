@@ -174,7 +174,7 @@ def place(state: RuneboundState, params: Place) -> Procedure:
     hero, town = state.heroes[params.hero], state.data.towns[params.town]
     hero.town, hero.terrain = town.id, town.terrain
     yield Step(StepKind.PLACE, rulebook.PLACEMENT, f"{hero.name} starts in {town.name}.",
-               {"hero": hero.id, "town": town.id})
+               {"hero": hero.id, "town": town.id, "verified": town.name_printed})
     if state.next_to_place() is None:
         yield from reveal(state)
 

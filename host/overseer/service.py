@@ -1,0 +1,223 @@
+"""``overseer gadget``: the gadget with no terminal, as the systemd service runs it on the Pi.
+
+The Pico on USB (its buttons, OLED and dice; the port from the config file, else found by its
+USB vendor id), the Pi's NFC card reader, its seat LEDs and an optional Pi-side OLED, all from
+the config file (overseer/config.py), joined by the Gadget (app/shell.py) on the game store. It
+plays until SIGTERM or SIGINT; every step is durable, so a restart resumes the game.
+
+Nothing the box lacks stops it: no Pico yet is said and waited for (the link keeps searching);
+a reader that does not answer is said on the glass and tried again; LEDs or an OLED that cannot
+be opened are said and left out. What does stop it, with a message and exit status 2: a bad
+config file, the store in use by another overseer, a Pico that speaks another protocol.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from PIL import Image
+
+from overseer.app.events import SetLeds
+from overseer.app.ports import Glass, Leds, light_modes
+from overseer.config import Config, ConfigError, load
+
+log = logging.getLogger("overseer.gadget")
+
+SEATS = (1, 2, 3, 4)
+PICO_WAIT = 5.0  # seconds to wait for the Pico's first answer before saying it is missing
+
+
+class Glasses:
+    """One Glass over several (the Pico's and a Pi-side OLED): each shows every image."""
+
+    def __init__(self, *glasses: Glass) -> None:
+        self.glasses = glasses
+
+    def show(self, image: Image.Image) -> None:
+        for glass in self.glasses:
+            glass.show(image)
+
+    def close(self) -> None:
+        for glass in self.glasses:
+            glass.close()
+
+
+class NoLeds:
+    """A box without seat LEDs: lights are checked, and nothing lights."""
+
+    def __init__(self, seats: tuple[int, ...] = SEATS) -> None:
+        self.seats = seats
+
+    def set(self, lights: SetLeds) -> None:
+        light_modes(lights, self.seats)
+
+    def close(self) -> None:
+        pass
+
+
+@dataclass
+class Box:
+    """The ports of a headless box, opened from a config (``open_box``); ``close`` closes them."""
+
+    pico: Any  # devices.pico.Pico
+    glass: Glasses
+    leds: Leds
+    tags: Any | None = None  # devices.nfc.NfcTags
+    pin_factory: Any | None = None
+    problems: list[str] = field(default_factory=list)  # what was left out, and why
+
+    def close(self) -> None:
+        for part in (self.tags, self.pico, self.leds, *self.glass.glasses[1:]):
+            if part is None:
+                continue
+            try:
+                part.close()
+            except Exception as err:  # closing one part must not keep the others open
+                log.warning("closing %s: %s", type(part).__name__, err)
+
+
+def open_box(config: Config, store: Any, say: Callable[[str], None]) -> Box:
+    """The Pico, the reader, the LEDs and the OLED as ``config`` has them; a part that cannot
+    be opened is said (``say``) and left out."""
+    from overseer.devices.pico import Pico
+
+    pico = Pico(config.pico_port)
+    glasses: list[Glass] = [pico]
+    problems: list[str] = []
+
+    def left_out(text: str) -> None:
+        problems.append(text)
+        say(text)
+
+    if config.oled != "none":
+        from overseer.devices.oled import open_oled
+
+        try:
+            glasses.append(open_oled(config.oled, config.oled_bus, config.oled_address,
+                                     config.oled_rotate))
+        except Exception as err:
+            left_out(f"the Pi-side OLED ({config.oled} at {config.oled_address:#04x} on I2C "
+                     f"bus {config.oled_bus}) cannot be opened: {err}; going on without it "
+                     "(check the wiring, or [oled] driver = \"none\")")
+    leds: Leds = NoLeds()
+    factory = None
+    if config.leds:
+        from overseer.devices.leds import GpioLeds, pin_factory
+
+        try:
+            factory = pin_factory(config.pin_factory)
+            leds = GpioLeds(config.seat_pins(), pin_factory=factory)
+        except Exception as err:
+            left_out(f"the seat LEDs cannot be driven ({config.pin_factory}: "
+                     f"{type(err).__name__}: {err}); going on without them "
+                     "(the user must be in the gpio group; or [leds] enabled = false)")
+    tags = None
+    if config.nfc:
+        from overseer.devices.nfc import NfcTags
+        from overseer.devices.tags import TagMap, tag_map_path
+
+        tags = NfcTags(config.nfc_port, tag_map=TagMap(tag_map_path(store)))
+    return Box(pico, Glasses(*glasses), leds, tags, factory, problems)
+
+
+def run(config: Config, db: str | None, stop: threading.Event,
+        say: Callable[[str], None] = log.warning, pico_wait: float = PICO_WAIT,
+        on_start: Callable[[Any], None] | None = None) -> int:
+    """Play on the box until ``stop`` is set; the exit status (2: it could not start)."""
+    from overseer.app.shell import Gadget
+    from overseer.devices.pico_link import ProtocolMismatch
+    from overseer.devices.ports import find_pico_ports
+    from overseer.session.lock import StoreInUse
+    from overseer.session.session import SessionError
+    from overseer.session.store import StoreError
+
+    store = config.store(db)
+    if config.pico_port is None and not find_pico_ports():
+        say("no Pico found on USB yet: plug it into the Pi with a data cable (a Pico "
+            "without the firmware shows up as a drive: docs/hardware.md, Flashing); "
+            "waiting for it")
+    box = open_box(config, store, say)
+    try:
+        sources = (box.tags,) if box.tags is not None else ()
+        try:
+            gadget = Gadget(store, box.glass, box.leds, dice=box.pico, sources=sources)
+        except (StoreInUse, StoreError) as err:
+            say(str(err))
+            return 2
+        try:
+            gadget.open()
+            if on_start is not None:
+                on_start(gadget)
+            try:
+                box.pico.wait_ready(pico_wait)
+            except TimeoutError:
+                say(f"no Pico answers{f' on {config.pico_port}' if config.pico_port else ''} "
+                    f"after {pico_wait:g} s: waiting for it (overseer doctor says more)")
+            while not stop.is_set():
+                gadget.step(0.1)
+                error = box.pico.link.error
+                if error is not None:
+                    raise error
+        except ProtocolMismatch as err:
+            say(str(err))
+            return 2
+        except SessionError as err:
+            say(str(err))
+            return 2
+        finally:
+            gadget.close()
+    finally:
+        box.close()
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="overseer gadget", description=(__doc__ or "").split(
+        "\n\n")[0].split(": ", 1)[1])
+    p.add_argument("--db", metavar="FILE", help="the game store (default: $OVERSEER_DB, the "
+                   "config file's, or the user's data folder)")
+    p.add_argument("--pico-wait", type=float, default=PICO_WAIT, metavar="SECONDS",
+                   help=f"how long to wait for the Pico before saying so (default {PICO_WAIT:g})")
+    return p
+
+
+def main(argv: list[str]) -> int:
+    """``overseer gadget``: its messages go to stderr (the journal, under the service)."""
+    args = parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(name)s: %(message)s")
+    try:
+        config = load()
+    except ConfigError as err:
+        print(f"overseer gadget: {err}", file=sys.stderr)
+        return 2
+    stop = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stop.set())
+
+    def say(text: str) -> None:
+        print(f"overseer gadget: {text}", file=sys.stderr, flush=True)
+
+    say(f"starting ({config.path or 'no config file: the defaults'})")
+    return run(config, args.db, stop, say, args.pico_wait)
+
+
+def config_main(argv: list[str]) -> int:
+    """``overseer config``: the settings in force, as TOML."""
+    p = argparse.ArgumentParser(prog="overseer config",
+                                description="print the config in force and where it is from")
+    p.add_argument("--db", metavar="FILE", help="as the other commands take it")
+    args = p.parse_args(argv)
+    try:
+        config = load()
+    except ConfigError as err:
+        print(f"overseer config: {err}", file=sys.stderr)
+        return 2
+    print("\n".join(config.lines(args.db)))
+    return 0

@@ -1,0 +1,27 @@
+"""The pictures of docs/gadget-packs.md are the screens of the Clank! and Runebound games played
+on the Gadget now."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PIL import Image, ImageChops
+
+from overseer.app import pack_tour
+from overseer.screens.render import render
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+def test_the_pictures_of_the_packs_are_the_screens_of_now():
+    shots = pack_tour.shots()
+    text = (DOCS / "gadget-packs.md").read_text()
+    for shot in shots:
+        name = f"pack-{shot.name}.png"
+        assert f"img/{name}" in text, f"docs/gadget-packs.md does not show {name}"
+        picture = Image.open(DOCS / "img" / name).convert("L")
+        small = picture.resize((128, 64), Image.Resampling.NEAREST).convert("1")
+        assert ImageChops.difference(small.convert("L"), render(shot.screen).convert("L")
+                                     ).getbbox() is None, f"run scripts/gadget_pictures ({name})"
+    drawn = {p.name for p in (DOCS / "img").glob("pack-*.png")}
+    assert drawn == {f"pack-{s.name}.png" for s in shots}, "stale pictures in docs/img"
