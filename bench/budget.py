@@ -290,6 +290,7 @@ def main(argv: list[str]) -> int:
             running.start()
             bench = Budget(running, probe)
             bench.until(bench.settled, 10.0)
+            bench.choose_catacombs()
             frames: list[bytes] = []
             for _ in range(args.presses // 2):  # the new game's list of heroes: CHOICE moves
                 got = bench.budget_press(Button.CHOICE)
