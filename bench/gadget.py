@@ -153,8 +153,14 @@ class Bench:
                 return
         raise RuntimeError("the steps never ended")
 
+    def choose_catacombs(self) -> None:
+        """Catacombs, when the gadget first asks which game (it plays more than one)."""
+        if self.screen.title == "Which game?":
+            self.pick("Catacombs")
+
     def single_room(self) -> None:
         """The Elf (health 30) and Hero 1 (30), the gadget's dice, Bholoth Cemetery tapped."""
+        self.choose_catacombs()
         self.put(Tap("catacombs", "hero", "elf"))
         self.pick("Seat 1")
         self.number(30)
@@ -209,6 +215,7 @@ def main(argv: list[str]) -> int:
             running.start()
             bench = Bench(running)
             bench.until(bench.settled, 10.0)
+            bench.choose_catacombs()
             release, tapped, host = [], [], []
             frames: list[bytes] = []
             for n in range(args.presses):  # "Who joins the party?": every CHOICE moves

@@ -1,9 +1,10 @@
 """Benchmark of the Pico link over a pty: the real firmware on a virtual Pico, PicoLink on the host.
 
-Prints press-to-host-event latency, show-frame round trip (p50, p99) and frames per second,
-against baselines measured in the same run: a raw pty echo round trip (a thread echoing on the
-pty master) and the same echo by a program on the firmware's interpreter reading the pty the way
-the firmware does (poll, then one byte at a time).
+Prints press-to-host-event latency (the switch closing to the host's DOWN event), show-frame
+round trip (p50, p99) and frames per second, against baselines measured in the same run: a raw
+pty echo round trip (a thread echoing on the pty master) and the same echo by a program on the
+firmware's interpreter reading the pty the way the firmware does (poll, then one byte at a
+time).
 
     .venv/bin/python bench/link.py [--cpython] [--rounds 200]
 
@@ -112,19 +113,26 @@ def timed(action: Callable[[], bool]) -> float:
     return time.perf_counter() - start
 
 
+def reported(link: PicoLink, button: p.Button, press: p.Press) -> bool:
+    event = link.next_event(timeout=2)
+    return isinstance(event, PressedButton) and (event.button, event.press) == (button, press)
+
+
 def press_latencies(board: VirtualPico, link: PicoLink, rounds: int) -> list[float]:
+    """From the switch closing (the command written to the board) to the host's DOWN event."""
     times = []
     for i in range(rounds):
         button = p.Button(i % 4)
-        board.button_down(button)
-        time.sleep(0.1)  # past the board's 50 ms command step and the 20 ms debounce
 
-        def released(button: p.Button = button) -> bool:
-            board.button_up(button)
-            event = link.next_event(timeout=2)
-            return isinstance(event, PressedButton) and event.button == button
+        def down(button: p.Button = button) -> bool:
+            board.button_down(button)
+            return reported(link, button, p.Press.DOWN)
 
-        times.append(timed(released))
+        times.append(timed(down))
+        board.button_up(button)
+        if not reported(link, button, p.Press.SHORT):
+            raise RuntimeError("no SHORT after the release")
+        time.sleep(0.06)  # past the board's 50 ms command step after the release
     return times
 
 
@@ -164,7 +172,7 @@ def main() -> None:
         link.wait_ready(timeout=20)
         print(f"link: handshake {1000 * (time.perf_counter() - start):.0f} ms after boot started")
         link.wait_shown(link.show(bytes(p.FRAME_SIZE)), timeout=5)
-        print(figures("press (release edge) to host event", press_latencies(board, link, 50)))
+        print(figures("press (switch closes) to host event", press_latencies(board, link, 50)))
         print(figures("show round trip, one chunk changed", show_round_trips(link, rounds, False)))
         whole = show_round_trips(link, rounds, True)
         print(figures("show round trip, whole frame (16 chunks)", whole))

@@ -4,7 +4,7 @@ import struct
 
 import dice
 import link
-from buttons import LONG
+from buttons import DOWN, LONG
 from ticks import ticks_diff
 
 FIRMWARE = "overseer-fw 0.1.0"  # ASCII, at most 32 bytes
@@ -44,6 +44,7 @@ class App:
         self.rolls = []  # [roll_id, die] waiting for the die
         self.roll = None  # [roll_id, die, face] tumbling now
         self.answered = []  # [roll_id, die, event_id, face] of recent ROLL_REQUESTs
+        self.open = []  # codes whose DOWN was queued and whose LONG or SHORT is still to come
         self.host_waiting = False  # an accepted host frame is not on the glass yet
         self.screen = BOOT
         self.screen_since = now
@@ -122,9 +123,10 @@ class App:
         self._send(link.ERROR, bytes((code,)))
 
     def _room(self):
-        """Free places in the event queue, keeping one for a roll in progress."""
+        """Free places in the event queue, keeping one for a roll in progress and one for the
+        end (LONG or SHORT) of each press whose DOWN is queued."""
         used = len(self.sender.pending) + len(self.rolls) + (1 if self.roll else 0)
-        return link.MAX_PENDING - used
+        return link.MAX_PENDING - used - len(self.open)
 
     def _next_event_id(self):
         self.event_id = 1 if self.event_id >= 0xFFFF else self.event_id + 1
@@ -170,13 +172,25 @@ class App:
             if press is None:
                 return
             code, kind = press
-            if self._room() <= 0:
-                self._error(link.ERROR_QUEUE_FULL)
-            elif code == ROLL_BUTTON:
-                self.rolls.append([0, dice.RUNE if kind == LONG else dice.D12])
-            else:
-                event = struct.pack("<HBB", self._next_event_id(), code, kind)
-                self._queue_event(link.BUTTON, event)
+            if code == ROLL_BUTTON:  # rolled once short or long is known: no BUTTON message
+                if kind == DOWN:
+                    continue
+                if self._room() <= 0:
+                    self._error(link.ERROR_QUEUE_FULL)
+                else:
+                    self.rolls.append([0, dice.RUNE if kind == LONG else dice.D12])
+            elif kind == DOWN:
+                if self._room() < 2:  # no room for the DOWN and its end: the press is dropped
+                    self._error(link.ERROR_QUEUE_FULL)
+                    continue
+                self.open.append(code)
+                self._button(code, kind)
+            elif code in self.open:  # its place was kept when the DOWN was queued
+                self.open.remove(code)
+                self._button(code, kind)
+
+    def _button(self, code, kind):
+        self._queue_event(link.BUTTON, struct.pack("<HBB", self._next_event_id(), code, kind))
 
     def _die_holds_glass(self, now):
         if self.screen == ROLLING:

@@ -1,60 +1,143 @@
-# Buttons: debounced, reported on release as short or long presses, queued until taken.
+# Buttons: a press is reported on its first edge; edges are caught by pin interrupt into a ring,
+# so a main loop that stalls longer than a press lasts still sees it (docs/protocol.md, Buttons).
+#
+# Each button reports, in order, DOWN on the falling edge that starts a press, then exactly one
+# of LONG (still held LONG_MS after DOWN) or SHORT (released before that). The press locks the
+# button out: nothing more is a press until the line has stayed high RELEASE_MS, so contact
+# bounce on press or release (edges a few ms apart) is never a second press.
+from array import array
+
 from ticks import ticks_diff
 
-DEBOUNCE_MS = 20  # a level must hold this long to count
-LONG_MS = 600  # held at least this long: a long press (docs/protocol.md, Buttons)
-SHORT = 0
+RELEASE_MS = 20  # the line must stay high this long before the press is over
+LONG_MS = 600  # held at least this long after DOWN: a long press
+EDGES = 64  # edges the ring holds (a bounce makes a few; the loop takes them every ms or so)
+
+# What a button reports (the BUTTON message's `press` field)
+DOWN = 0
 LONG = 1
+SHORT = 2
+
+
+class Edges:
+    """A ring of (button code, level, time) written by pin interrupt handlers and read by the
+    main loop. Preallocated: a hard interrupt handler must not allocate."""
+
+    def __init__(self, clock) -> None:
+        self.clock = clock
+        self.codes = bytearray(EDGES)
+        self.levels = bytearray(EDGES)
+        self.times = array("i", [0] * EDGES)  # ticks_ms is below 2**30: fits
+        self.head = 0  # the next slot the handlers write (only they move it)
+        self.tail = 0  # the next slot the loop reads (only it moves it)
+        self.lost = 0  # edges dropped because the ring was full
+
+    def catch(self, code: int, read):
+        """The interrupt handler of one button's pin: ``pin.irq(edges.catch(code, pin.value),
+        Pin.IRQ_FALLING | Pin.IRQ_RISING, hard=True)``."""
+
+        def edge(_pin) -> None:
+            head = self.head
+            after = head + 1 if head + 1 < EDGES else 0
+            if after == self.tail:
+                self.lost += 1
+                return
+            self.codes[head] = code
+            self.levels[head] = read()
+            self.times[head] = self.clock()
+            self.head = after
+
+        return edge
+
+    def get(self) -> "tuple | None":
+        """The oldest edge not yet taken, as (code, level, time), or None."""
+        tail = self.tail
+        if tail == self.head:
+            return None
+        edge = (self.codes[tail], self.levels[tail], self.times[tail])
+        self.tail = tail + 1 if tail + 1 < EDGES else 0
+        return edge
 
 
 class Button:
-    """One switch to GND with a pull-up: read() gives 0 while pressed."""
+    """One switch to GND with a pull-up (0 while pressed), known from its edges."""
 
     def __init__(self, code: int, read, now: int) -> None:
         self.code = code
         self.read = read
-        self.raw = read()
-        self.raw_since = now  # when the raw level last changed
-        self.down = self.raw == 0  # debounced state
-        self.down_since = now
+        self.level = read()
+        self.level_at = now  # when the line last changed
+        self.down = self.level == 0  # in a press (from DOWN until the release is over)
+        self.down_at = now
+        self.long = False  # LONG reported for this press
         self.armed = not self.down  # a switch held at boot reports nothing until released
 
-    def update(self, now: int) -> "int | None":
-        """The press (SHORT or LONG) completed by this sample, or None."""
-        raw = self.read()
-        if raw != self.raw:
-            self.raw = raw
-            self.raw_since = now
-            return None
-        down = raw == 0
-        if down == self.down or ticks_diff(now, self.raw_since) < DEBOUNCE_MS:
-            return None
-        self.down = down
-        if down:
-            self.down_since = self.raw_since
-            return None
-        if not self.armed:
+    def edge(self, level: int, t: int, out: list) -> None:
+        """The line changed to ``level`` at ``t`` (edges come in time order)."""
+        if ticks_diff(t, self.level_at) < 0:
+            t = self.level_at  # a resync after lost edges may have gone ahead of the ring
+        self.advance(t, out)
+        if not self.down and level == 0:
+            self.down = True
+            self.down_at = t
+            self.long = False
+            if self.armed:
+                out.append((self.code, DOWN))
+        self.level = level
+        self.level_at = t
+
+    def advance(self, t: int, out: list) -> None:
+        """Time has reached ``t`` with the line unchanged since its last edge."""
+        if not self.down:
+            return
+        held_until = self.level_at if self.level else t
+        if not self.long and ticks_diff(held_until, self.down_at) >= LONG_MS:
+            self.long = True
+            if self.armed:
+                out.append((self.code, LONG))
+        if self.level and ticks_diff(t, self.level_at) >= RELEASE_MS:
+            self.down = False
+            if self.armed and not self.long:
+                out.append((self.code, SHORT))
             self.armed = True
-            return None
-        held = ticks_diff(self.raw_since, self.down_since)
-        return LONG if held >= LONG_MS else SHORT
 
 
 class Buttons:
-    """All the buttons; completed presses wait in a queue as (code, SHORT or LONG)."""
+    """All the buttons; their reports wait in a queue as (code, DOWN, LONG or SHORT)."""
 
-    def __init__(self, buttons: list) -> None:
-        self.buttons = buttons
+    def __init__(self, buttons: list, edges: Edges) -> None:
+        self.buttons = {}
+        for b in buttons:
+            self.buttons[b.code] = b
+        self.edges = edges
+        self.lost = 0
         self.queue = []
 
     def update(self, now: int) -> None:
-        for b in self.buttons:
-            press = b.update(now)
-            if press is not None:
-                self.queue.append((b.code, press))
+        """Take the edges caught since the last call, then let time run to ``now``."""
+        while True:
+            edge = self.edges.get()
+            if edge is None:
+                break
+            button = self.buttons.get(edge[0])
+            if button is not None:
+                self._advance(edge[2])  # the others' releases and long holds before this edge
+                button.edge(edge[1], edge[2], self.queue)
+        if self.edges.lost != self.lost:  # the ring overflowed: read the lines again
+            self.lost = self.edges.lost
+            for b in self.buttons.values():
+                level = b.read()
+                if level != b.level:
+                    b.edge(level, now, self.queue)
+        self._advance(now)
+
+    def _advance(self, t: int) -> None:
+        for b in self.buttons.values():
+            if ticks_diff(t, b.level_at) >= 0:
+                b.advance(t, self.queue)
 
     def get(self) -> "tuple | None":
-        """The oldest press not yet taken, or None."""
+        """The oldest report not yet taken, or None."""
         if self.queue:
             return self.queue.pop(0)
         return None

@@ -20,7 +20,7 @@ except ImportError:  # a build without binascii.crc32: the same CRC-32 (ISO-HDLC
         return crc ^ 0xFFFFFFFF
 
 
-PROTOCOL = 1
+PROTOCOL = 2  # docs/protocol.md, version 2: a press reported on its first edge
 SYNC = 0x7E
 MAX_LEN = 96
 MAX_BLOCK = 4 + MAX_LEN + 4

@@ -5,7 +5,7 @@ import os
 import micropython
 import pins
 from app import App
-from buttons import Button, Buttons
+from buttons import Button, Buttons, Edges
 from display import Display
 from machine import I2C, WDT, Pin
 from ssd1306 import SSD1306_I2C
@@ -21,15 +21,22 @@ class Board:
 
     def __init__(self) -> None:
         micropython.kbd_intr(-1)  # a 0x03 byte on the USB serial is data, not Ctrl-C
+        emergency = getattr(micropython, "alloc_emergency_exception_buf", None)  # not on unix
+        if emergency:
+            emergency(100)  # a failing IRQ handler can still say why
         now = ticks_ms()
+        edges = Edges(ticks_ms)
         keys = []
         for _name, code, gpio in pins.BUTTONS:
-            keys.append(Button(code, Pin(gpio, Pin.IN, Pin.PULL_UP).value, now))
+            pin = Pin(gpio, Pin.IN, Pin.PULL_UP)
+            # every edge, as it happens, even while the loop is busy (a blit, a GC pass)
+            pin.irq(edges.catch(code, pin.value), Pin.IRQ_FALLING | Pin.IRQ_RISING, hard=True)
+            keys.append(Button(code, pin.value, now))
         sda, scl = Pin(pins.OLED_SDA), Pin(pins.OLED_SCL)
         i2c = I2C(pins.OLED_I2C, sda=sda, scl=scl, freq=pins.OLED_FREQ)
         oled = SSD1306_I2C(pins.OLED_WIDTH, pins.OLED_HEIGHT, i2c, pins.OLED_ADDRESS)
         self.usb = Usb()
-        self.app = App(self.usb.write, Buttons(keys), Display(oled), os.urandom, now)
+        self.app = App(self.usb.write, Buttons(keys, edges), Display(oled), os.urandom, now)
         self.wdt = WDT(timeout=WATCHDOG_MS)
 
     def tick(self) -> None:

@@ -135,7 +135,7 @@ WRONG_TYPES = [
     ("script.dice", ["6"], 'script.dice[0]: wanted a whole number, got "6"'),
     ("script.tokens[0]", True, "script.tokens[0]: wanted a whole number or an object, got true"),
     ("script.answers[0]", {"key": "closest"}, "script.answers[0].answer: missing"),
-    ("script.actions[0].times", 0, "script.actions[0].times: wanted 1 or more"),
+    ("script.actions[0].times", 0, "script.actions[0].times: wanted 1 to 1000"),
     ("script.actions[0]", {"do": "damage_piece", "piece": "orc", "amount": "2"},
      'script.actions[0].amount: wanted a whole number, got "2"'),
     ("script.picks", "salavi", 'script.picks: wanted a list, got "salavi"'),

@@ -1,11 +1,16 @@
-# Off-board stand-in for the Pico's `machine` module: Pin, I2C (playing the SSD1306), WDT, reset.
+# Off-board stand-in for the Pico's `machine` module: Pin (with its edge interrupts), I2C (playing
+# the SSD1306), WDT, reset.
 # The contract with the outside world (button commands, the OLED image file) is in README.md.
+import gc
 import os
 import select
 import sys
+import time
 
 import pins
 from ticks import ticks_add, ticks_diff, ticks_ms
+
+import _thread  # in MicroPython's Unix port and in CPython
 
 RESET_STATUS = 75  # exit status of machine.reset(): the launcher may start the board again
 
@@ -15,30 +20,105 @@ def reset():
     sys.exit(RESET_STATUS)
 
 
+USER_HZ = 100  # the unit of /proc/self/stat's CPU times on Linux
+_STAT = bytearray(512)  # read into, not allocated: the stand-in shares the firmware's heap
+
+
+def _cpu_ms():
+    """The CPU time this process has used so far, in ms (Linux), or None where unknown."""
+    try:
+        f = open("/proc/self/stat", "rb")
+        n = f.readinto(_STAT)
+        f.close()
+    except OSError:
+        return None
+    i = n - 1
+    while i >= 0 and _STAT[i] != 41:  # the last ")": the command name may hold spaces
+        i -= 1
+    field = 3  # the field after ") " is the 3rd; utime and stime are the 14th and 15th
+    total = 0
+    value = 0
+    for k in range(i + 2, n):
+        c = _STAT[k]
+        if c == 32:
+            if field in (14, 15):
+                total += value
+            field += 1
+            value = 0
+            if field > 15:
+                return total * 1000 // USER_HZ
+        else:
+            value = value * 10 + c - 48
+    return None
+
+
 class WDT:
-    """Notices a missed feed at the next feed() (a stand-in cannot interrupt a hung loop)."""
+    """The Pico's watchdog as far as a stand-in can be: a missed feed is noticed at the next
+    feed() (it cannot interrupt a hung loop). A loop pass is measured by the time the firmware
+    spent in it: the CPU time the process used, and any `stall`. Wall time the process spent
+    waiting for a busy host's CPU is not counted: a Pico has its CPU to itself."""
+
+    CPU_SAMPLE_MS = 100  # how often feed() reads the CPU time used (a file read)
 
     def __init__(self, id=0, timeout=5000):
         self.timeout = timeout
         self.fed = ticks_ms()
+        self.cpu = _cpu_ms()  # the CPU time used, read at a feed ...
+        self.cpu_at = self.fed  # ... at this time
+        self.stalled = 0  # ms stalled on command since that reading: the firmware's own time
 
     def feed(self):
+        presses = _presses
+        if presses is not None and not presses.threaded:
+            presses.start()  # the loop runs: pin interrupts from now on
+        if presses is not None and presses.stall_ms:  # a `stall MS` button command
+            ms = presses.stall_ms
+            presses.stall_ms = 0
+            _sleep_ms(ms)
+            self.stalled += ms
         now = ticks_ms()
-        if ticks_diff(now, self.fed) > self.timeout:
-            late = ticks_diff(now, self.fed)
-            sys.stderr.write(f"virtual board: watchdog not fed for {late} ms\n")
-            reset()
+        late = ticks_diff(now, self.fed)
+        if late > self.timeout:
+            cpu = _cpu_ms()
+            used = None if cpu is None or self.cpu is None else cpu - self.cpu + self.stalled
+            if used is None or used >= self.timeout:
+                sys.stderr.write(f"virtual board: watchdog not fed for {late} ms\n")
+                reset()
+            sys.stderr.write(f"virtual board: a loop pass took {late} ms, of which the "
+                             f"process ran at most {used} ms (the host is busy): no reset\n")
         self.fed = now
+        if ticks_diff(now, self.cpu_at) >= self.CPU_SAMPLE_MS:
+            self.cpu = _cpu_ms()
+            self.cpu_at = now
+            self.stalled = 0
+
+
+def _sleep_ms(ms):
+    sleep_ms = getattr(time, "sleep_ms", None)  # MicroPython
+    if sleep_ms:
+        sleep_ms(ms)
+    else:
+        time.sleep(ms / 1000)
+
+
+GPIOS = 30  # the RP2040 has GPIO 0 to 29
 
 
 class _Presses:
-    """Button commands from OVERSEER_BOARD_BUTTONS_FD, applied to pin levels in board time."""
+    """Button commands from OVERSEER_BOARD_BUTTONS_FD, applied to pin levels in board time.
 
-    STEP_MS = 50  # every command holds the line at least this long (longer than the debounce)
+    Once a pin has an interrupt handler (``Pin.irq``), a thread of its own applies them, as
+    switches close and open whatever the firmware's loop is doing, and each change of a level
+    calls that pin's handler at once (the Pico's hard IRQ); before that, reading a pin applies
+    what is due. ``stall MS`` makes the firmware's loop stop for MS ms at its next pass."""
+
+    STEP_MS = 50  # every command holds the line at least this long (longer than a release lasts)
     HOLD_MS = {"tap": 100, "hold": 800}
 
     def __init__(self):
-        self.levels = {}  # GPIO -> level
+        self.levels = bytearray(GPIOS)  # a bytearray: the thread writes while the loop reads
+        self.pulled = bytearray(GPIOS)  # pull-up set once: a later Pin() keeps the level
+        self.handlers = [None] * GPIOS  # (handler, trigger, pin) per GPIO
         self.gpio = {}
         for name, _code, gpio in pins.BUTTONS:
             self.gpio[name] = gpio
@@ -47,16 +127,42 @@ class _Presses:
         self.release = None  # (time, gpio) of a tap or hold still running
         self.busy_until = ticks_ms()
         self.pumped = None
+        self.stall_ms = 0  # asked for; the loop's next WDT.feed() takes it and stalls
+        self.threaded = False
         self.file = None
         fd = os.getenv("OVERSEER_BOARD_BUTTONS_FD")
         if fd:
             self.file = open(int(fd), "rb", buffering=0)
             self.poll = select.poll()
             self.poll.register(self.file, select.POLLIN)
+            # MicroPython's ipoll allocates nothing: the thread shares the firmware's small heap
+            self.ipoll = getattr(self.poll, "ipoll", self.poll.poll)
             self.one = bytearray(1)
 
+    def start(self):
+        """Apply the commands from a thread from now on (once: at the loop's first pass, after
+        the firmware made its buffers, so the thread's allocations do not split them)."""
+        if self.threaded or self.file is None or not any(self.handlers):
+            return
+        self.threaded = True
+        _thread.start_new_thread(self._run, ())
+
+    def _run(self):
+        while self.file is not None or self.release is not None or self.lines:
+            try:
+                self.pump()
+            except MemoryError:  # the heap is the firmware's too: make room, go on
+                sys.stderr.write("virtual board: button thread out of memory; collecting\n")
+                gc.collect()
+            due = self.release is not None or self.lines
+            if self.file is None:
+                _sleep_ms(1)
+            else:
+                for _item in self.ipoll(1 if due else 20):
+                    break
+
     def _read(self):
-        while self.file is not None and self.poll.poll(0):
+        while self.file is not None and self._waiting():
             if not self.file.readinto(self.one):
                 self.file = None  # the writer closed: no more commands
                 return
@@ -66,6 +172,11 @@ class _Presses:
             else:
                 self.line.append(self.one[0])
 
+    def _waiting(self):
+        for _item in self.ipoll(0):
+            return True
+        return False
+
     def pump(self):
         now = ticks_ms()
         if now == self.pumped:  # once per millisecond is plenty
@@ -73,26 +184,40 @@ class _Presses:
         self.pumped = now
         self._read()
         if self.release is not None and ticks_diff(now, self.release[0]) >= 0:
-            self.levels[self.release[1]] = 1
+            self.set(self.release[1], 1)
             self.release = None
-        while self.lines and ticks_diff(now, self.busy_until) >= 0:
+            self.busy_until = ticks_add(now, self.STEP_MS)  # from when it happened, however late
+        while (self.lines and self.release is None and not self.stall_ms
+               and ticks_diff(now, self.busy_until) >= 0):
             self._apply(self.lines.pop(0), now)
+
+    def set(self, gpio, level):
+        """The line of ``gpio`` goes to ``level``; its interrupt handler hears the edge."""
+        if self.levels[gpio] == level:
+            return
+        self.levels[gpio] = level
+        irq = self.handlers[gpio]
+        if irq is not None and irq[1] & (Pin.IRQ_RISING if level else Pin.IRQ_FALLING):
+            irq[0](irq[2])
 
     def _apply(self, line, now):
         words = line.split()
+        if len(words) == 2 and words[0] == "stall" and words[1].isdigit():
+            self.stall_ms = int(words[1])  # the next lines wait until the stall has begun
+            return
         if len(words) != 2 or words[1] not in self.gpio:
             sys.stderr.write(f"virtual board: unknown button command {line!r}\n")
             return
         verb, gpio = words[0], self.gpio[words[1]]
         if verb == "press":
-            self.levels[gpio] = 0
+            self.set(gpio, 0)
         elif verb == "release":
-            self.levels[gpio] = 1
+            self.set(gpio, 1)
         elif verb in self.HOLD_MS:
-            self.levels[gpio] = 0
-            held = self.HOLD_MS[verb]
-            self.release = (ticks_add(now, held), gpio)
-            now = ticks_add(now, held)
+            self.set(gpio, 0)
+            self.release = (ticks_add(now, self.HOLD_MS[verb]), gpio)
+            self.busy_until = self.release[0]  # then STEP_MS after the release is applied
+            return
         else:
             sys.stderr.write(f"virtual board: unknown button command {line!r}\n")
             return
@@ -102,25 +227,42 @@ class _Presses:
 _presses = None
 
 
+def _the_presses():
+    global _presses
+    if _presses is None:
+        _presses = _Presses()
+    return _presses
+
+
 class Pin:
     IN = 0
     OUT = 1
     PULL_UP = 1
     PULL_DOWN = 2
+    IRQ_FALLING = 4  # the RP2040 port's values
+    IRQ_RISING = 8
 
     def __init__(self, id, mode=-1, pull=-1):
-        global _presses
-        if _presses is None:
-            _presses = _Presses()
+        presses = _the_presses()
         self.id = id
-        if pull == Pin.PULL_UP:
-            _presses.levels.setdefault(id, 1)
+        if pull == Pin.PULL_UP and not presses.pulled[id]:
+            presses.pulled[id] = 1
+            presses.levels[id] = 1
 
     def value(self, v=None):
+        presses = _the_presses()
         if v is None:
-            _presses.pump()
-            return _presses.levels.get(self.id, 0)
-        _presses.levels[self.id] = 1 if v else 0
+            if not presses.threaded:
+                presses.pump()
+            return presses.levels[self.id]
+        presses.set(self.id, 1 if v else 0)
+
+    def irq(self, handler=None, trigger=IRQ_FALLING | IRQ_RISING, hard=False):
+        """Call ``handler(pin)`` on each edge of ``trigger``, from the button thread at the
+        moment the level changes (hard or not: the stand-in does not tell them apart). The
+        thread starts at the first WDT.feed(); until then reading a pin applies what is due,
+        and a change then calls the handler too."""
+        _the_presses().handlers[self.id] = None if handler is None else (handler, trigger, self)
 
 
 class _Ssd1306:
@@ -150,10 +292,17 @@ class _Ssd1306:
             elif control & 0x40:  # Co = 0, data: all the rest goes to display RAM
                 self._data(memoryview(buf)[i + 1 :])
                 i = n
+                break
             else:  # Co = 0, commands: all the rest
                 for b in buf[i + 1 :]:
                     self._byte(0, b)
                 i = n
+        if self.path:
+            self._save()
+
+    def write_data(self, data):
+        """A write of control byte 0x40 (Co = 0, data) followed by ``data``."""
+        self._data(memoryview(data))
         if self.path:
             self._save()
 
@@ -224,4 +373,9 @@ class I2C:
         return len(buf)
 
     def writevto(self, addr, vector, stop=True):
+        if addr != self.ADDRESS:
+            raise OSError(19)
+        if len(vector) == 2 and len(vector[0]) == 1 and vector[0][0] == 0x40:
+            self.device.write_data(vector[1])  # a control byte and the data: no joined copy
+            return 1 + len(vector[1])
         return self.writeto(addr, b"".join(vector), stop)

@@ -179,6 +179,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_tags(sub)
     add_doctor(sub)
     add_gadget(sub)
+    from overseer import data_check
+
+    data_check.add(sub)
     sub.add_parser("play", help="play the gadget (the default; `overseer play --help`)",
                    add_help=False)
     return parser

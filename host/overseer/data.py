@@ -12,10 +12,25 @@ import re
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
-DATA_DIR = Path(os.environ.get("OVERSEER_DATA", Path(__file__).resolve().parents[2] / "data"))
+
+def data_dir() -> Path:
+    """Where the game data is: the folder ``OVERSEER_DATA`` names, else the copy an installed
+    package ships (``overseer/datafiles``, read through importlib.resources), else the
+    repository's top-level data/ (a source checkout or an editable install)."""
+    named = os.environ.get("OVERSEER_DATA")
+    if named:
+        return Path(named)
+    shipped = resources.files("overseer").joinpath("datafiles")
+    if shipped.is_dir():
+        return Path(str(shipped))
+    return Path(__file__).resolve().parents[2] / "data"
+
+
+DATA_DIR = data_dir()
 
 
 class DataError(ValueError):

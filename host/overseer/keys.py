@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -19,6 +20,12 @@ NONE = type(None)
 
 KIND_NAMES = {str: "a string", int: "a whole number", bool: "true or false", list: "a list",
               dict: "an object", float: "a number", NONE: "null"}
+
+
+# Bounds on any JSON-shaped input, whatever its keys: no count, health, gold, amount or face in
+# these games comes near a million, and a scenario nests six or seven levels deep.
+MAX_NUMBER = 1_000_000
+MAX_DEPTH = 32
 
 
 class BadInput(ValueError):
@@ -117,6 +124,43 @@ def check_choice(value: Any, choices: Iterable[str], path: str, what: str) -> st
             f"known: {', '.join(choices)}"
         raise BadInput(path, f"{_shown(value)} is not {what}; {hint}")
     return value
+
+
+def check_plain(value: Any, path: str = "") -> Any:
+    """``value`` if it is plain JSON data of a sane size: objects with string keys, lists,
+    strings, true, false, null and numbers from -MAX_NUMBER to MAX_NUMBER, nested at most
+    MAX_DEPTH deep; else ``BadInput`` at the first place (in document order) that is not.
+    Iterative: a document nested a hundred thousand deep is refused, not a RecursionError."""
+    stack: list[tuple[Any, str, int]] = [(value, path, 0)]
+    while stack:
+        item, where, depth = stack.pop()
+        if isinstance(item, dict | list | tuple) and depth >= MAX_DEPTH:
+            raise BadInput(where, f"nested more than {MAX_DEPTH} levels deep")
+        if isinstance(item, dict):
+            for key in item:
+                if not isinstance(key, str):
+                    raise BadInput(where, f"a key must be a string, got {_shown(key)}")
+            stack.extend((v, at(where, k), depth + 1) for k, v in reversed(item.items()))
+        elif isinstance(item, list | tuple):
+            stack.extend((v, at(where, n), depth + 1) for n, v in reversed(list(enumerate(item))))
+        elif isinstance(item, bool) or item is None or isinstance(item, str):
+            continue
+        elif isinstance(item, int | float):
+            finite = isinstance(item, int) or math.isfinite(item)
+            if not (finite and -MAX_NUMBER <= item <= MAX_NUMBER):
+                raise BadInput(where, f"{_number(item)} is out of range (-{MAX_NUMBER:,} to "
+                                      f"{MAX_NUMBER:,})")
+        else:
+            raise BadInput(where, f"not plain JSON data (a {type(item).__name__})")
+    return value
+
+
+def _number(value: int | float) -> str:
+    """A number as it may be shown: a huge one by its size (printing it could be refused)."""
+    if isinstance(value, int) and abs(value) >= 10 ** 30:
+        digits = len(str(abs(value))) if value.bit_length() < 10_000 else "thousands of"
+        return f"a {digits}-digit number" if value > 0 else f"minus a {digits}-digit number"
+    return _shown(value)
 
 
 def _shown(value: Any) -> str:

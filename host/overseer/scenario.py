@@ -31,6 +31,7 @@ from overseer.keys import (
     check_fields,
     check_keys,
     check_list,
+    check_plain,
     check_type,
     suggestion,
 )
@@ -49,6 +50,7 @@ from overseer.rules.procedure import (
 
 FORMAT = 2
 FORMATS = (1, 2)
+MAX_TIMES = 1000  # an action taken more often than this in one scenario is a mistake
 
 SCRIPT_KEYS = ("actions", "dice", "tokens", "picks", "answers")
 TOP_FIELDS: dict[str, Any] = {
@@ -97,8 +99,8 @@ def _check_action(action: Any, path: str, spec: GameSpec) -> None:
         raise BadInput(at(path, "do"), "missing")
     check_choice(action["do"], spec.moves.names(), at(path, "do"),
                  f"a {spec.name.capitalize()} action")
-    if check_type(action.get("times", 1), int, at(path, "times")) < 1:
-        raise BadInput(at(path, "times"), "wanted 1 or more")
+    if not 1 <= check_type(action.get("times", 1), int, at(path, "times")) <= MAX_TIMES:
+        raise BadInput(at(path, "times"), f"wanted 1 to {MAX_TIMES}")
     try:
         move, _ = spec.moves.parse({k: v for k, v in action.items() if k != "times"})
     except ParamError as err:
@@ -142,6 +144,7 @@ def _checked(doc: Any, session_game: str | None = None
     paths as written in ``doc``. Raises ``BadInput``, or the game's own ``ValueError``."""
     if not isinstance(doc, dict):
         raise BadInput("", "a scenario is a JSON object")
+    check_plain(doc)
     fmt = _format(doc, session_game)
     name = _game_name(doc, session_game)
     module = _game(name)
@@ -192,17 +195,40 @@ def script_of(doc: dict[str, Any]) -> dict[str, Any]:
     return doc.get("script", {}) if doc.get("format") == FORMAT else doc
 
 
+def read_json(path: Path) -> Any:
+    """A JSON file's document; ``ValueError`` with one plain sentence for a file that cannot
+    be read, is not UTF-8, is not JSON, or is nested or numbered beyond reason."""
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise ValueError(f"{path}: cannot read ({err.strerror})") from err
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise ValueError(f"{path}: not UTF-8 text (byte 0x{data[err.start]:02x} at offset "
+                         f"{err.start}); save the file as UTF-8") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        early = err.pos >= len(text.rstrip()) or err.msg.startswith("Unterminated string")
+        hint = " - the file ends early: truncated?" if early else ""
+        raise ValueError(f"{path}:{err.lineno}:{err.colno}: not valid JSON ({err.msg})"
+                         f"{hint}") from None
+    except RecursionError:
+        raise ValueError(f"{path}: nested too deeply to read (lists or objects inside each "
+                         f"other thousands of times)") from None
+    except ValueError:  # Python refuses an integer of more than 4,300 digits
+        raise ValueError(f"{path}: not valid JSON (a number thousands of digits long)") \
+            from None
+
+
 def load(path: str | Path) -> dict[str, Any]:
     """A scenario file, checked, as format 2 (with ``"_path"``, the file it came from)."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise ScenarioError(f"{path}: cannot read ({err.strerror})") from err
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise ScenarioError(f"{path}:{err.lineno}: not valid JSON ({err.msg})") from err
+        doc = read_json(path)
+    except ValueError as err:
+        raise ScenarioError(str(err)) from None
     try:
         scenario = upgrade(doc)
     except (KeyError, TypeError, ValueError) as err:

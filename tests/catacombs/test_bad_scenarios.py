@@ -58,7 +58,7 @@ def test_not_json(tmp_path, capsys):
     path = tmp_path / "s.json"
     path.write_text('{"format": 1,\n  "game": }')
     assert main(["scenario", str(path)]) == 2
-    assert "s.json:2: not valid JSON" in capsys.readouterr().err
+    assert "s.json:2:11: not valid JSON" in capsys.readouterr().err  # line and column
 
 
 def test_check_reports_a_wrong_expectation(tmp_path, capsys):

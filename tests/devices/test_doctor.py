@@ -13,6 +13,7 @@ import pytest
 from pn532_emulator import PtyPn532
 
 from overseer import doctor
+from overseer.devices import protocol as p
 from overseer.session import lock
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -165,7 +166,7 @@ def test_the_picos_firmware_version_comes_from_its_ident(tmp_path):
     wanted = doctor.expected_firmware()
     assert wanted is not None and wanted.startswith("overseer-fw ")
     assert found.ok, found
-    assert found.text == f"the Pico on {board.port} runs {wanted} (protocol 1)"
+    assert found.text == f"the Pico on {board.port} runs {wanted} (protocol {p.PROTOCOL_VERSION})"
 
 
 def test_another_firmware_version_says_to_flash(tmp_path, monkeypatch):

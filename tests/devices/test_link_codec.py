@@ -33,8 +33,6 @@ def message_from_vector(entry: dict) -> p.Message:
     fields = dict(entry["fields"])
     if "data" in fields:
         fields["data"] = bytes.fromhex(fields["data"])
-    if "press" in fields:
-        fields["long"] = bool(fields.pop("press"))
     return CLASSES[entry["type"]](**fields)
 
 

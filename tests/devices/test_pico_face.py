@@ -11,11 +11,13 @@ import pytest
 from link_peer import ScriptedPico
 from PIL import Image
 
+from overseer.app import gallery
+from overseer.app.controller import handle, held_buttons, screen
 from overseer.app.events import Button, Die, Input, LinkChanged, Press, Rolled, RollRefused
 from overseer.app.inbox import Inbox
 from overseer.devices import protocol as p
 from overseer.devices.frames import vlsb
-from overseer.devices.pico import Pico
+from overseer.devices.pico import BUTTONS, HELD_IS_ANOTHER_ACTION, Pico, Presses
 from overseer.devices.pico_link import ProtocolMismatch
 
 
@@ -54,12 +56,18 @@ def pico(peer: ScriptedPico, inbox: Inbox) -> Iterator[Pico]:
 def test_presses_and_the_roll_button_reach_the_inbox(
     peer: ScriptedPico, inbox: Inbox, pico: Pico
 ) -> None:
-    peer.send_reliable(p.ButtonEvent(1, p.Button.NEXT_AI_PIECE, False))
-    peer.send_reliable(p.ButtonEvent(2, p.Button.BACK, True))
-    peer.send_reliable(p.RollResult(3, 0, p.Die.RUNE, 4))  # the ROLL button, held
-    assert [take(inbox) for _ in range(3)] == [
-        Press(Button.NEXT, False),
-        Press(Button.BACK, True),
+    reports = [(p.Button.NEXT_AI_PIECE, p.Press.DOWN), (p.Button.NEXT_AI_PIECE, p.Press.SHORT),
+               (p.Button.BACK, p.Press.DOWN), (p.Button.BACK, p.Press.LONG),
+               (p.Button.OK, p.Press.DOWN), (p.Button.OK, p.Press.LONG),
+               (p.Button.CHOICE, p.Press.DOWN), (p.Button.CHOICE, p.Press.SHORT)]
+    for event_id, (button, press) in enumerate(reports, 1):
+        peer.send_reliable(p.ButtonEvent(event_id, button, press))
+    peer.send_reliable(p.RollResult(len(reports) + 1, 0, p.Die.RUNE, 4))  # the ROLL button, held
+    assert [take(inbox) for _ in range(5)] == [
+        Press(Button.NEXT, False),  # at DOWN: its held press means the same
+        Press(Button.BACK, True),  # at LONG, and no short BACK before it
+        Press(Button.OK, False),
+        Press(Button.CHOICE, False),  # at SHORT
         Rolled(Die.RUNE, 4, 0),
     ]
     assert inbox.get(0.1) is None
@@ -162,7 +170,7 @@ def test_bad_requests_and_images_are_refused(inbox: Inbox, pico: Pico) -> None:
 
 
 def test_a_request_to_a_refused_pico_is_refused_at_once() -> None:
-    peer = ScriptedPico(protocol=2)
+    peer = ScriptedPico(protocol=1)  # a Pico with the firmware before version 2
     inbox = Inbox()
     pico = Pico(peer.port)
     try:
@@ -174,3 +182,64 @@ def test_a_request_to_a_refused_pico_is_refused_at_once() -> None:
     finally:
         pico.close()
         peer.close()
+
+
+def app_states() -> list:
+    """The controller on every kind of screen: idle, the menu, steps, each question, over."""
+    idle, _ = gallery.start(gallery.view(can_undo=True))
+    reading, _ = gallery.start(gallery.view(gallery.TEMPLATE, gallery.STEPS, can_undo=True))
+    over, _ = gallery.start(gallery.view(over=True, result="The heroes won the room"))
+    undone, _ = gallery.start(gallery.view(can_redo=True))
+    questions = (gallery.TEMPLATE, gallery.CLOSEST, gallery.UNDER, gallery.POISON,
+                 gallery.TOKEN, gallery.CLOCK)
+    asked = [gallery.asked(q) for q in questions]
+    return [idle, gallery.press(idle, Button.CHOICE), reading, over, undone, *asked,
+            gallery.press(asked[2], Button.CHOICE), gallery.press(asked[4], Button.OK)]
+
+
+def test_buttons_not_held_mean_the_same_held_or_not() -> None:
+    # the face sends a button not in held_buttons at DOWN, before it can know whether it will
+    # be held: on that screen its held press must do what its short one does
+    for app in app_states():
+        for button in set(Button) - held_buttons(app):
+            assert handle(app, Press(button, True)) == handle(app, Press(button, False)), \
+                (button, screen(app).title)
+
+
+def test_every_held_button_differs_held_on_some_screen() -> None:
+    # BACK held undoes, CHOICE held steps back, NEXT held steps a number down by five
+    states = app_states()
+    for button in {Button.BACK, Button.CHOICE, Button.NEXT}:
+        assert any(button in held_buttons(app)
+                   and handle(app, Press(button, True)) != handle(app, Press(button, False))
+                   for app in states), button
+    assert Button.NEXT not in held_buttons(states[0])  # idle: NEXT AI PIECE at the first edge
+
+
+def test_each_press_is_one_press_whatever_it_waits_for() -> None:
+    for button, press in [(b, k) for b in p.Button for k in p.Press]:
+        app_button = BUTTONS[button]
+        settled = Presses().report(app_button, p.Press.DOWN)
+        if press is not p.Press.DOWN:
+            later = Presses()
+            later.report(app_button, p.Press.DOWN)
+            settled = later.report(app_button, press)
+            if app_button in HELD_IS_ANOTHER_ACTION:
+                assert settled == Press(app_button, press is p.Press.LONG)
+            else:
+                assert settled is None  # its Press went in at DOWN
+        elif app_button in HELD_IS_ANOTHER_ACTION:
+            assert settled is None
+        else:
+            assert settled == Press(app_button)
+
+
+def test_what_down_decided_holds_for_its_press_when_the_screen_changes() -> None:
+    presses = Presses(frozenset())
+    assert presses.report(Button.NEXT, p.Press.DOWN) == Press(Button.NEXT)
+    presses.held = frozenset({Button.NEXT})  # a number's question came up before the release
+    assert presses.report(Button.NEXT, p.Press.SHORT) is None  # not a second press
+    assert presses.report(Button.NEXT, p.Press.DOWN) is None
+    presses.held = frozenset()  # and the other way round
+    assert presses.report(Button.NEXT, p.Press.LONG) == Press(Button.NEXT, True)
+    assert presses.report(Button.NEXT, p.Press.SHORT) is None  # a stray report: nothing

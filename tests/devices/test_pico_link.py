@@ -39,13 +39,13 @@ def link(pico: ScriptedPico) -> Iterator[PicoLink]:
 
 
 def test_handshake_gives_the_ident(pico: ScriptedPico, link: PicoLink) -> None:
-    assert link.ident == p.Ident(1, 0xB007, "scripted 1")
+    assert link.ident == p.Ident(p.PROTOCOL_VERSION, 0xB007, "scripted 1")
     assert link.state is LinkState.READY
-    assert pico.of_type(p.Hello)[0] == (0, p.Hello(1))
+    assert pico.of_type(p.Hello)[0] == (0, p.Hello(p.PROTOCOL_VERSION))
 
 
 def test_another_protocol_version_is_refused_and_nothing_else_is_sent() -> None:
-    peer = ScriptedPico(protocol=2)
+    peer = ScriptedPico(protocol=1)  # a Pico with the firmware before version 2
     link = PicoLink(peer.port)
     link.start()
     try:
@@ -57,7 +57,7 @@ def test_another_protocol_version_is_refused_and_nothing_else_is_sent() -> None:
         link.close()
         peer.close()
     assert str(refused.value) == (
-        "the Pico runs protocol 2; this host speaks 1: flash the firmware (scripts/flash)"
+        "the Pico runs protocol 1; this host speaks 2: flash the firmware (scripts/flash)"
     )
     assert link.state is LinkState.REFUSED
     assert {type(m) for _, m in peer.received} == {p.Hello}
@@ -99,13 +99,13 @@ def test_unacknowledged_messages_are_sent_again_in_order(
 
 
 def test_a_repeated_event_is_delivered_once(pico: ScriptedPico, link: PicoLink) -> None:
-    press = p.ButtonEvent(event_id=41, button=p.Button.OK, long=False)
+    press = p.ButtonEvent(event_id=41, button=p.Button.OK, press=p.Press.DOWN)
     pico.send(press, 1)
     pico.send(press, 1)  # a retransmission (our ACK was lost)
     pico.send(press, 2)  # the same event renumbered (resent after a handshake)
-    pico.send(p.ButtonEvent(event_id=42, button=p.Button.BACK, long=True), 3)
-    assert link.next_event(timeout=3) == PressedButton(p.Button.OK, False, 0xB007, 41)
-    assert link.next_event(timeout=3) == PressedButton(p.Button.BACK, True, 0xB007, 42)
+    pico.send(p.ButtonEvent(event_id=42, button=p.Button.BACK, press=p.Press.LONG), 3)
+    assert link.next_event(timeout=3) == PressedButton(p.Button.OK, p.Press.DOWN, 0xB007, 41)
+    assert link.next_event(timeout=3) == PressedButton(p.Button.BACK, p.Press.LONG, 0xB007, 42)
     assert link.next_event(timeout=0.1) is None
     assert link.stats.duplicates_dropped == 1
     acks = [m.seq for _, m in pico.of_type(p.HostAck)]
@@ -113,18 +113,19 @@ def test_a_repeated_event_is_delivered_once(pico: ScriptedPico, link: PicoLink) 
 
 
 def test_a_gap_is_not_accepted(pico: ScriptedPico, link: PicoLink) -> None:
-    pico.send(p.ButtonEvent(event_id=7, button=p.Button.OK, long=False), 2)
+    pico.send(p.ButtonEvent(event_id=7, button=p.Button.OK, press=p.Press.DOWN), 2)
     assert pico.wait(lambda: len(pico.of_type(p.HostAck)) == 1)
     assert pico.of_type(p.HostAck)[0][1] == p.HostAck(0)
     assert link.next_event(timeout=0.1) is None
 
 
 def test_an_event_outside_the_protocol_is_dropped(pico: ScriptedPico, link: PicoLink) -> None:
-    pico.send(p.ButtonEvent(event_id=1, button=9, long=False), 1)
+    pico.send(p.ButtonEvent(event_id=1, button=9, press=p.Press.DOWN), 1)
     pico.send(p.RollResult(event_id=2, roll_id=0, die=p.Die.RUNE, face=7), 2)
-    assert pico.wait(lambda: len(pico.of_type(p.HostAck)) == 2)
+    pico.send(p.ButtonEvent(event_id=3, button=p.Button.OK, press=3), 3)  # no such press
+    assert pico.wait(lambda: len(pico.of_type(p.HostAck)) == 3)
     assert link.next_event(timeout=0.1) is None
-    assert link.stats.invalid_events == 2
+    assert link.stats.invalid_events == 3
 
 
 def test_roll_request_is_answered_once(pico: ScriptedPico, link: PicoLink) -> None:
@@ -152,7 +153,7 @@ def test_a_new_boot_id_means_handshake_and_whole_screen_again(
         pico.rx_seq = pico.tx_seq = 0
     pico.send(p.PicoHeartbeat(0x1234, 0))
     assert pico.wait(lambda: pico.shown == IMAGE_A)
-    assert link.ident == p.Ident(1, 0x1234, "scripted 1")
+    assert link.ident == p.Ident(p.PROTOCOL_VERSION, 0x1234, "scripted 1")
     assert link.session == 2 and link.stats.restarts_seen == 1
     assert len(pico.of_type(p.FrameChunk)) == 32  # the whole screen, twice
     # The unanswered roll request is asked again, under its roll_id.
@@ -253,3 +254,19 @@ def test_without_a_port_it_finds_the_pico_by_vendor_id(
     monkeypatch.setattr(list_ports, "comports", lambda: [info])
     with PicoLink() as link:
         assert link.wait_ready(timeout=3).boot_id == 0xB007
+
+
+def test_a_second_ident_of_the_same_boot_keeps_the_count(pico: ScriptedPico,
+                                                          link: PicoLink) -> None:
+    # The Pico answered two HELLOs of one handshake (a repeat, or a HELLO sent twice): it
+    # numbered its queue from 1 at both, identically, and the ACKs the host sent after the
+    # first IDENT reached it after its second reset. What they acknowledged it never sends
+    # again: the next event comes with the next number, and must be taken.
+    pico.send(p.ButtonEvent(event_id=1, button=p.Button.OK, press=p.Press.DOWN), 1)
+    pico.send(p.ButtonEvent(event_id=2, button=p.Button.OK, press=p.Press.SHORT), 2)
+    assert pico.wait(lambda: [m.seq for _, m in pico.of_type(p.HostAck)][-1:] == [2])
+    pico.send(p.Ident(p.PROTOCOL_VERSION, 0xB007, "scripted 1"))  # the answer to HELLO #2
+    pico.send(p.ButtonEvent(event_id=3, button=p.Button.NEXT_AI_PIECE, press=p.Press.DOWN), 3)
+    events = [link.next_event(timeout=3) for _ in range(3)]
+    assert [e.event_id for e in events if isinstance(e, PressedButton)] == [1, 2, 3]
+    assert link.session == 1  # no new handshake: the link stayed up

@@ -3,9 +3,12 @@ the byte error estimate, with the clock passed in."""
 
 from __future__ import annotations
 
+import pytest
+
 from overseer.devices import protocol as p
 from overseer.devices.reliable import (
     FAST_RETRANSMIT_FLOOR,
+    MAX_BACKOFF,
     RETRANSMIT_TIMEOUT,
     ByteErrors,
     Receiver,
@@ -49,6 +52,27 @@ def test_the_whole_window_goes_again_after_the_timeout() -> None:
     again = sent(window.pump(RETRANSMIT_TIMEOUT))
     assert [seq for seq, _ in again] == [1, 2, 3] and window.retransmits == 1
     assert [e.sends for e in window.in_flight] == [2, 2, 2]
+
+
+def test_each_timeout_without_progress_doubles_the_next_and_an_ack_resets_it() -> None:
+    window = SendWindow()
+    for message in rolls(3):
+        window.put(message)
+    now = 0.0
+    window.pump(now)
+    waits = []
+    for _ in range(7):  # a starved Pico: nothing acknowledged
+        deadline = window.deadline()
+        assert deadline is not None
+        waits.append(round(deadline - now, 6))
+        assert window.pump(deadline - 0.001) == b""  # not before its time
+        now = deadline + 1e-9  # (float sums: the deadline itself may round short)
+        assert [seq for seq, _ in sent(window.pump(now))] == [1, 2, 3]
+    t = RETRANSMIT_TIMEOUT
+    assert waits == [t, 2 * t, 4 * t, 8 * t, 16 * t, 16 * t, 16 * t]
+    assert window.backoff == MAX_BACKOFF
+    window.on_ack(1, now + 0.01)  # progress: the timeout is back to its start
+    assert window.backoff == 1 and window.deadline() == pytest.approx(now + RETRANSMIT_TIMEOUT)
 
 
 def test_a_repeated_ack_before_the_oldest_resends_early() -> None:

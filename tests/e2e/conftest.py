@@ -2,32 +2,21 @@
 
 from __future__ import annotations
 
-import os
-import sys
 from collections.abc import Iterator
 
 import pytest
+from virtual import bad_exits, board_failed, interpreter
 
 from overseer.devices.pico_link import PicoLink
-from overseer.devices.virtual_pico import VirtualPico, find_micropython
-
-# Real MicroPython where its wheel installs (x86_64 Linux); CPython with the shims elsewhere.
-INTERPRETER = find_micropython()
-
-
-
-def board_failed(board: VirtualPico) -> str:
-    return f"the board's stderr:\n{board.stderr()[-3000:]}\nexit codes: {board.exit_codes}"
+from overseer.devices.virtual_pico import VirtualPico
 
 
 @pytest.fixture
 def board() -> Iterator[VirtualPico]:
-    # OVERSEER_E2E_CPYTHON=1 runs the firmware under CPython with its shims instead.
-    cpython = os.environ.get("OVERSEER_E2E_CPYTHON") or INTERPRETER is None
-    pico = VirtualPico(interpreter=sys.executable if cpython else INTERPRETER)
+    pico = VirtualPico(interpreter=interpreter())
     with pico:
         yield pico
-        assert not [c for c in pico.exit_codes if c not in (0, 75, -15)], board_failed(pico)
+        assert not bad_exits(pico), board_failed(pico)
 
 
 @pytest.fixture

@@ -44,7 +44,11 @@ def pico(board: VirtualPico, inbox: Inbox) -> Iterator[Pico]:
 def test_presses_arrive_as_the_apps_buttons(board: VirtualPico, inbox: Inbox, pico: Pico) -> None:
     board.press(p.Button.NEXT_AI_PIECE)
     board.press(p.Button.BACK, long=True)
-    assert [take(inbox), take(inbox)] == [Press(Button.NEXT), Press(Button.BACK, long=True)]
+    board.press(p.Button.OK, long=True)
+    board.press(p.Button.BACK)
+    # one Press each: a held BACK is only the undo, a held OK only an OK
+    assert [take(inbox) for _ in range(4)] == [
+        Press(Button.NEXT), Press(Button.BACK, long=True), Press(Button.OK), Press(Button.BACK)]
     assert inbox.get(0.3) is None
 
 

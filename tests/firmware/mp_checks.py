@@ -47,12 +47,24 @@ def dice_counts():
 
 
 def presses():
+    """A bounce, a short press, a long one, and a tap while the loop stalls 500 ms."""
+    now = [0]
     level = [1]
-    bs = buttons.Buttons([buttons.Button(4, lambda: level[0], 0)])
-    for t in range(3000):
-        level[0] = 0 if 100 <= t < 103 or 200 <= t < 300 or 1000 <= t < 1700 else 1
-        bs.update(t)
-    return bs.queue
+    edges = buttons.Edges(lambda: now[0])
+    edge = edges.catch(4, lambda: level[0])
+    bs = buttons.Buttons([buttons.Button(4, lambda: level[0], 0)], edges)
+    out = []
+    for t in range(4000):
+        now[0] = t
+        new = 0 if 100 <= t < 103 or 200 <= t < 300 or 1000 <= t < 1700 or 3100 <= t < 3200 else 1
+        if new != level[0]:
+            level[0] = new
+            edge(None)
+        if not 3000 <= t < 3500:  # the loop stalls from 3000 to 3500 ms
+            bs.update(t)
+            while bs.queue:
+                out.append([t] + list(bs.queue.pop(0)))
+    return out
 
 
 def sender():

@@ -4,6 +4,7 @@ import struct
 import zlib
 
 import app
+import buttons
 import dice
 import link
 from fwtools import FakeUrandom, Rig, of_type
@@ -24,7 +25,7 @@ def test_boot_heartbeats_then_ident_on_hello() -> None:
     assert len(beats) == 2
     assert beats[0][2] == struct.pack("<HH", 0x1234, 0)
     (ident,) = rig.hello()
-    assert ident == (link.IDENT, 0, struct.pack("<BH", 1, 0x1234) + app.FIRMWARE.encode())
+    assert ident == (link.IDENT, 0, struct.pack("<BH", 2, 0x1234) + app.FIRMWARE.encode())
 
 
 def test_no_reliable_message_before_the_first_hello() -> None:
@@ -34,8 +35,27 @@ def test_no_reliable_message_before_the_first_hello() -> None:
     assert of_type(rig.take(), link.BUTTON) == []
     rig.hello()
     rig.run(1)
-    (button,) = of_type(rig.take(), link.BUTTON)
-    assert button[1:] == (1, struct.pack("<HBB", 1, 1, 0))
+    down, short = of_type(rig.take(), link.BUTTON)
+    assert down[1:] == (1, struct.pack("<HBB", 1, 1, buttons.DOWN))
+    assert short[1:] == (2, struct.pack("<HBB", 2, 1, buttons.SHORT))
+
+
+def test_a_press_leaves_on_its_first_edge() -> None:
+    rig = Rig()
+    rig.run(900)
+    rig.hello()
+    rig.switches[1].set(0)
+    rig.run(1)
+    (down,) = of_type(rig.take(), link.BUTTON)  # the loop pass after the edge sends it
+    assert down[2] == struct.pack("<HBB", 1, 1, buttons.DOWN)
+    rig.send(link.ACK, bytes([down[1]]))
+    rig.run(buttons.LONG_MS)
+    (long,) = of_type(rig.take(), link.BUTTON)  # still held: LONG, before any release
+    assert long[2] == struct.pack("<HBB", 2, 1, buttons.LONG)
+    rig.send(link.ACK, bytes([long[1]]))
+    rig.switches[1].set(1)
+    rig.run(100)
+    assert of_type(rig.take(), link.BUTTON) == []  # the release says nothing after LONG
 
 
 def test_one_cumulative_ack_for_a_batch_of_reliable_messages() -> None:
@@ -169,24 +189,30 @@ def test_event_survives_a_reconnect_renumbered_with_the_same_event_id() -> None:
     rig.press(2, 700)
     first = set(of_type(rig.take(), link.BUTTON))  # sent, and sent again for want of an ACK
     assert first == {
-        (link.BUTTON, 1, struct.pack("<HBB", 1, 0, 0)),
-        (link.BUTTON, 2, struct.pack("<HBB", 2, 2, 1)),
+        (link.BUTTON, 1, struct.pack("<HBB", 1, 0, buttons.DOWN)),
+        (link.BUTTON, 2, struct.pack("<HBB", 2, 0, buttons.SHORT)),
+        (link.BUTTON, 3, struct.pack("<HBB", 3, 2, buttons.DOWN)),
+        (link.BUTTON, 4, struct.pack("<HBB", 4, 2, buttons.LONG)),
     }
-    rig.send(link.ACK, b"\x01")  # the first arrived
+    rig.send(link.ACK, b"\x02")  # the first press arrived
     rig.hello()  # replug
     rig.run(1)
     again = of_type(rig.take(), link.BUTTON)
-    assert again == [(link.BUTTON, 1, struct.pack("<HBB", 2, 2, 1))]
+    assert again == [
+        (link.BUTTON, 1, struct.pack("<HBB", 3, 2, buttons.DOWN)),
+        (link.BUTTON, 2, struct.pack("<HBB", 4, 2, buttons.LONG)),
+    ]
 
 
 def test_queue_of_32_then_queue_full_and_nothing_lost_or_doubled() -> None:
     rig = Rig()
     rig.run(900)
     rig.hello()
-    for _ in range(33):
+    for _ in range(18):  # 16 presses fill the queue (a DOWN and a SHORT each)
         rig.press(1, 30)
     msgs = rig.take()
-    assert of_type(msgs, link.ERROR) == [(link.ERROR, 0, bytes([link.ERROR_QUEUE_FULL]))]
+    full = (link.ERROR, 0, bytes([link.ERROR_QUEUE_FULL]))
+    assert of_type(msgs, link.ERROR) == [full, full]  # one for each press dropped whole
     seen = {}
     for _ in range(10):
         for m in of_type(msgs, link.BUTTON):

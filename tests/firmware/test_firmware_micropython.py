@@ -5,9 +5,11 @@ import json
 import struct
 import subprocess
 import sys
+import time
 import zlib
 from pathlib import Path
 
+import buttons
 import link
 import pytest
 from fwtools import (
@@ -60,8 +62,15 @@ def test_micropython_dice_are_exactly_fair(on_micropython: dict) -> None:
     assert rune == location == [64] + [32] * 6
 
 
-def test_micropython_buttons_debounce_and_long_press(on_micropython: dict) -> None:
-    assert on_micropython["presses"] == [[4, 0], [4, 1]]
+def test_micropython_buttons_first_edge_long_press_and_a_stall(on_micropython: dict) -> None:
+    down, long, short = buttons.DOWN, buttons.LONG, buttons.SHORT
+    release = buttons.RELEASE_MS
+    assert on_micropython["presses"] == [
+        [100, 4, down], [103 + release, 4, short],  # 3 ms: a press on its first edge
+        [200, 4, down], [300 + release, 4, short],
+        [1000, 4, down], [1000 + buttons.LONG_MS, 4, long],
+        [3500, 4, down], [3500, 4, short],  # the tap inside the stall: once, when it ends
+    ]
 
 
 def test_micropython_go_back_n(on_micropython: dict) -> None:
@@ -112,17 +121,30 @@ def test_virtual_board_buttons_from_outside(board: VirtualBoard) -> None:
     board.buttons("tap ok\nhold roll\npress choice\nrelease choice\n")
     seen = set()
 
-    def all_three(msg: tuple) -> bool:
+    def all_five(msg: tuple) -> bool:
         if msg[0] in (link.BUTTON, link.ROLL_RESULT):
             seen.add(msg[2])
-        return len(seen) == 3
+        return len(seen) == 5
 
-    got = board.wait_for(all_three)
+    got = board.wait_for(all_five)
     presses = {struct.unpack("<HBB", m[2]) for m in got if m[0] == link.BUTTON}
-    # event ids in the order events completed: the CHOICE press ends while the die tumbles
-    assert presses == {(1, 1, 0), (2, 2, 0)}
+    # event ids in the order events happened: the CHOICE press comes while the die tumbles
+    down, short = buttons.DOWN, buttons.SHORT
+    assert presses == {(1, 1, down), (2, 1, short), (3, 2, down), (4, 2, short)}
     (roll,) = {struct.unpack("<HHBB", m[2]) for m in got if m[0] == link.ROLL_RESULT}
-    assert roll[:3] == (3, 0, 1) and 1 <= roll[3] <= 6  # long ROLL: the Rune Die
+    assert roll[:3] == (5, 0, 1) and 1 <= roll[3] <= 6  # long ROLL: the Rune Die
+    board.close()
+
+
+def test_a_press_during_a_500_ms_stall_of_the_loop_arrives_once(board: VirtualBoard) -> None:
+    handshake(board)
+    start = time.monotonic()
+    board.buttons("stall 500\ntap ok\n")  # the 100 ms tap starts once the loop has stopped
+    got = board.wait_for(lambda m: m[0] == link.BUTTON and m[2][3] == buttons.SHORT)
+    assert time.monotonic() - start >= 0.45  # the loop did stop: nothing came out before
+    got += board.wait_for(lambda m: False, limit_s=1.0, fail=False)  # anything more?
+    events = {struct.unpack("<HBB", m[2]) for m in got if m[0] == link.BUTTON}
+    assert events == {(1, 1, buttons.DOWN), (2, 1, buttons.SHORT)}
     board.close()
 
 

@@ -1,6 +1,7 @@
 """The virtual board's stand-ins (firmware/unix): watchdog, reset, I2C bus, button commands."""
 
 import os
+import time
 
 import machine
 import pins
@@ -8,23 +9,76 @@ import pytest
 
 
 def test_watchdog_fed_in_time_does_nothing(monkeypatch) -> None:
-    clock = [1000]
-    monkeypatch.setattr(machine, "ticks_ms", lambda: clock[0])
+    clock, used = clocks(monkeypatch)
     wdt = machine.WDT(timeout=2000)
     for _ in range(5):
         clock[0] += 2000
+        used[0] += 2000
         wdt.feed()
 
 
-def test_watchdog_missed_resets_the_board(monkeypatch, capsys) -> None:
-    clock = [1000]
+def test_the_cpu_time_is_read_from_proc() -> None:
+    if not os.path.exists("/proc/self/stat"):
+        pytest.skip("no /proc here")
+    start = machine._cpu_ms()
+    end = time.process_time() + 0.2
+    while time.process_time() < end:
+        pass
+    assert start is not None and 150 <= machine._cpu_ms() - start <= 400
+
+
+def clocks(monkeypatch, cpu: int | None = 0) -> tuple[list[int], list]:
+    """A fake wall clock and a fake CPU time for the watchdog (None: the CPU time unknown)."""
+    clock, used = [1000], [cpu]
     monkeypatch.setattr(machine, "ticks_ms", lambda: clock[0])
+    monkeypatch.setattr(machine, "_cpu_ms", lambda: used[0])
+    return clock, used
+
+
+def test_watchdog_missed_resets_the_board(monkeypatch, capsys) -> None:
+    clock, used = clocks(monkeypatch)
     wdt = machine.WDT(timeout=2000)
     clock[0] += 2001
+    used[0] += 2001  # the firmware was busy all that time
     with pytest.raises(SystemExit) as exit_:
         wdt.feed()
     assert exit_.value.code == machine.RESET_STATUS == 75
     assert "watchdog" in capsys.readouterr().err
+
+
+def test_a_pass_the_host_did_not_run_is_no_watchdog_reset(monkeypatch, capsys) -> None:
+    clock, used = clocks(monkeypatch)
+    wdt = machine.WDT(timeout=2000)
+    clock[0] += 3000
+    used[0] += 150  # a starved test machine ran the process 150 ms of those 3 s
+    wdt.feed()
+    assert "took 3000 ms, of which the process ran at most 150 ms" in capsys.readouterr().err
+    clock[0] += 2001
+    used[0] += 2001
+    with pytest.raises(SystemExit):
+        wdt.feed()
+
+
+def test_without_the_cpu_time_wall_time_counts(monkeypatch) -> None:
+    clock, _used = clocks(monkeypatch, cpu=None)
+    wdt = machine.WDT(timeout=2000)
+    clock[0] += 2001
+    with pytest.raises(SystemExit):
+        wdt.feed()
+
+
+def test_a_stall_longer_than_the_watchdog_resets_the_board(monkeypatch) -> None:
+    clock, _used = clocks(monkeypatch)
+
+    class Presses:
+        stall_ms = 2500
+        threaded = True
+
+    monkeypatch.setattr(machine, "_presses", Presses())
+    monkeypatch.setattr(machine, "_sleep_ms", lambda ms: clock.__setitem__(0, clock[0] + ms))
+    wdt = machine.WDT(timeout=2000)
+    with pytest.raises(SystemExit):
+        wdt.feed()  # asleep on command, not waiting for a CPU: the firmware's own time
 
 
 def test_only_the_oled_answers_on_the_bus() -> None:
@@ -70,4 +124,51 @@ def test_button_commands_drive_the_pins(monkeypatch, capsys) -> None:
     assert levels[100] == levels[149] == (1, 1)  # then high
     assert levels[150] == (1, 0)  # the next line 50 ms after the release
     assert levels[-1] == (1, 0)  # pressed stays pressed
+    os.close(w)
+
+
+def threaded_presses(monkeypatch) -> tuple:
+    """A command pipe, its _Presses with an interrupt handler on OK, and what the handler saw:
+    (level, time) per edge."""
+    r, w = os.pipe()
+    monkeypatch.setenv("OVERSEER_BOARD_BUTTONS_FD", str(r))
+    presses = machine._Presses()
+    ok = dict((name, g) for name, _code, g in pins.BUTTONS)["ok"]
+    presses.pulled[ok] = presses.levels[ok] = 1
+    seen = []
+    both = machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING
+    presses.handlers[ok] = (lambda _pin: seen.append((presses.levels[ok], time.monotonic())),
+                            both, None)
+    presses.start()
+    return presses, w, seen
+
+
+def wait_until(test, timeout: float = 3.0) -> bool:
+    end = time.monotonic() + timeout
+    while not test() and time.monotonic() < end:
+        time.sleep(0.005)
+    return test()
+
+
+def test_interrupts_come_from_the_button_thread_as_the_levels_change(monkeypatch) -> None:
+    presses, w, seen = threaded_presses(monkeypatch)
+    os.write(w, b"tap ok\n")
+    assert wait_until(lambda: len(seen) == 2)
+    assert [level for level, _t in seen] == [0, 1]
+    assert seen[1][1] - seen[0][1] >= 0.095  # held 100 ms
+    os.close(w)
+    assert wait_until(lambda: presses.file is None)  # the thread ends with the pipe
+
+
+def test_stall_stops_the_loop_at_its_next_feed_while_the_switches_go_on(monkeypatch) -> None:
+    presses, w, seen = threaded_presses(monkeypatch)
+    monkeypatch.setattr(machine, "_presses", presses)
+    wdt = machine.WDT(timeout=2000)
+    os.write(w, b"stall 300\ntap ok\n")
+    assert wait_until(lambda: presses.stall_ms == 300)
+    assert seen == []  # the tap waits for the stall to begin
+    start = time.monotonic()
+    wdt.feed()  # the loop's pass: stalls here
+    assert time.monotonic() - start >= 0.3
+    assert [level for level, _t in seen] == [0, 1]  # the whole tap happened meanwhile
     os.close(w)

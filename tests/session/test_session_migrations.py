@@ -34,13 +34,22 @@ def _v1_games(db: sqlite3.Connection) -> None:
 
 
 def _v2_games(db: sqlite3.Connection) -> None:
-    """The same three games at v2: every event live, the v1 order kept in ``touched``."""
+    """The same three games at v2: every event live, the v1 order kept in ``touched``, a
+    retracted roll."""
     _v1_games(db)
     for gid, head, touched in ((1, 3, 2), (2, 0, 3), (3, 2, 1)):
         db.execute("UPDATE games SET head = ?, touched = ? WHERE id = ?", (head, touched, gid))
+    db.execute("INSERT INTO retracted (game_id, seq, kind, data, retracted_at)"
+               " VALUES (1, 3, 'answer', '{\"key\": \"roll\", \"value\": 4}', '')")
 
 
-POPULATE = {1: _v1_games, 2: _v2_games}
+def _v3_games(db: sqlite3.Connection) -> None:
+    """The same three games at v3, the first with the gadget's seats kept beside it."""
+    _v2_games(db)
+    db.execute("INSERT INTO gadget (game_id, data) VALUES (1, '{\"seats\": [\"red\"]}')")
+
+
+POPULATE = {1: _v1_games, 2: _v2_games, 3: _v3_games}
 
 
 def test_every_version_has_a_fixture():
@@ -61,6 +70,10 @@ def test_upgrade_from_every_earlier_version(tmp_path, version):
         assert {g.id: (g.head, g.length) for g in games} == {1: (3, 3), 2: (0, 0), 3: (2, 2)}
         assert [e.data["do"] for e in store.events(1)] == ["step0", "step1", "step2"]
         assert store.last_unfinished("catacombs").id == 1
+        assert {g.rules for g in games} == {None}  # written before rules versions were kept
+        assert store.snapshot_seqs(1, "any build") == []
+        assert store.gadget(1) == ({"seats": ["red"]} if version >= 3 else {})
+        assert len(store.retracted(1)) == (1 if version >= 2 else 0)
         plan = store.db.execute("EXPLAIN QUERY PLAN SELECT id FROM games WHERE game = 'x'"
                                 " AND finished = 0 ORDER BY touched DESC").fetchall()
         assert "games_resume" in " ".join(str(row) for row in plan)

@@ -186,7 +186,7 @@ def test_a_half_written_migration_is_damaged(tmp_path):
     path = tmp_path / "g.sqlite3"
     db = sqlite3.connect(path, isolation_level=None)
     migrate(db, 0, LATEST - 1)
-    db.execute("CREATE TABLE gadget (game_id INTEGER, data TEXT)")  # v3 begun, not recorded
+    db.execute("CREATE TABLE snapshots (game_id INTEGER)")  # the last update begun, not recorded
     db.close()
     _damaged(path, f"a half-written update: schema v{LATEST - 1} with parts of a later one")
 

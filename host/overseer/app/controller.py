@@ -623,6 +623,19 @@ def screen(app: App) -> Screen:
     return pages.idle_screen(view.title, view.idle_key, (hint, *view.status))
 
 
+def held_buttons(app: App) -> frozenset[Button]:
+    """The buttons whose held press means another thing than a short one in this state
+    (docs/buttons.md): a source that reports a press at its first edge must wait for these to
+    know which. BACK held undoes everywhere, CHOICE held steps back; NEXT held steps a number
+    down by five, on a number's question only."""
+    held = {Button.BACK, Button.CHOICE, Button.ROLL}
+    question = app.view.question
+    if not (app.notice or app.reading or app.menu is not None or question is None
+            or _is_list(question, app.entry)):
+        held.add(Button.NEXT)
+    return frozenset(held)
+
+
 def _target(app: App) -> str | None:
     """The hero targeted in the steps shown so far (an active character, a new turn clears
     it)."""

@@ -9,11 +9,11 @@ until ``close()``; they never keep a queue of their own for the app to poll.
 from __future__ import annotations
 
 import difflib
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from PIL import Image
 
-from overseer.app.events import Die, SetLeds
+from overseer.app.events import Button, Die, SetLeds
 from overseer.app.inbox import Inbox
 
 GLASS_SIZE = (128, 64)  # every Glass takes images of this size, mode "1"
@@ -40,6 +40,15 @@ class Source(Protocol):
 
 class Buttons(Source, Protocol):
     """The five buttons: ``Press`` inputs."""
+
+
+@runtime_checkable
+class EarlyButtons(Protocol):
+    """Buttons that put a press in at its first edge, before they know whether it is held
+    (the Pico's face): the shell tells them, after each screen, which buttons' held press
+    means something else on it; those wait for the release or the long-press time."""
+
+    def hold(self, buttons: frozenset[Button]) -> None: ...
 
 
 class Dice(Source, Protocol):

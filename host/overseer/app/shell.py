@@ -57,11 +57,11 @@ from overseer.app.controller import (
     Told,
     Undo,
 )
-from overseer.app.events import Input, RequestRoll, RollRefused, SetLeds, Tap
+from overseer.app.events import Button, Input, RequestRoll, RollRefused, SetLeds, Tap
 from overseer.app.flow import DICE_MODE, NEW_GAME, PARTY, Flow, MakeForm, NewGame, dice_form
 from overseer.app.inbox import Inbox
 from overseer.app.local import Local, LocalProcedure
-from overseer.app.ports import Dice, Glass, Leds, Source
+from overseer.app.ports import Dice, EarlyButtons, Glass, Leds, Source
 from overseer.app.view import GameView, StepView
 from overseer.rules.procedure import AnswerError, RulesError
 from overseer.screens.render import Screen, render
@@ -100,7 +100,9 @@ class Gadget:
         self.seen = 0  # the trace steps the controller has had
         self.app: App | None = None
         self.screen: Screen | None = None
-        for source in (*((dice,) if dice is not None else ()), *sources):
+        self.sources: tuple[Source, ...] = (*((dice,) if dice is not None else ()), *sources)
+        self.held: frozenset[Button] | None = None  # what the EarlyButtons were told last
+        for source in self.sources:
             source.start(self.inbox)
 
     # ------------------------------------------------------------------ opening, closing
@@ -250,6 +252,7 @@ class Gadget:
             assert self.app is not None
             if isinstance(effect, Show):
                 self.screen = effect.screen
+                self._hold()
                 self.glass.show(render(effect.screen))
             elif isinstance(effect, SetLeds):
                 self.leds.set(effect)
@@ -262,6 +265,17 @@ class Gadget:
                     self.dice.request(effect.die, effect.request)
             else:
                 queue += self._call(effect)
+
+    def _hold(self) -> None:
+        """Tell the buttons that report a press at its first edge which ones must wait on
+        the screen now (a held NEXT steps a number down by five, elsewhere it is NEXT)."""
+        assert self.app is not None
+        held = controller.held_buttons(self.app)
+        if held != self.held:
+            self.held = held
+            for source in self.sources:
+                if isinstance(source, EarlyButtons):
+                    source.hold(held)
 
     def _call(self, call: SessionCall) -> tuple[Effect, ...]:
         """Apply one call; the controller gets the new view, or why nothing changed."""

@@ -4,7 +4,15 @@ The face translates between the wire's numbers (``protocol.Button``, ``protocol.
 app's names (``events.Button``, ``events.Die``), turns a PIL image into the SSD1306's page
 layout for the link (which sends only the bytes that changed), and puts into the app's inbox:
 
-- ``Press`` for a button press (the ROLL button rolls instead: ``Rolled`` with request 0);
+- ``Press(button, long)`` once per press (the ROLL button rolls instead: ``Rolled`` with
+  request 0). The Pico reports DOWN when a switch closes, then LONG or SHORT. NEXT AI PIECE and
+  OK mean the same held or not on most screens (docs/buttons.md), so their ``Press`` goes in at
+  DOWN, at the first edge; for BACK/UNDO and CHOICE a held press is another action (undo, the
+  option before), and NEXT's is on a number being set (-5), and must not also do the short one,
+  so their ``Press`` waits for the Pico to know which: ``Press(button, True)`` at LONG (while
+  still held), ``Press(button)`` at SHORT (the release). ``hold(buttons)`` says which buttons
+  wait, for the screen now shown (the shell tells it after each screen); what DOWN decided
+  holds for that press, whatever screen comes before its release;
 - ``Rolled(die, face, request)`` for the answer to ``request(die, request)``;
 - ``RollRefused(request, reason)`` when that request will not be answered: the Pico refused it
   (``bad_roll``, ``busy``), no answer came in time (``timeout``), or the link went down first
@@ -53,8 +61,33 @@ BUTTONS = {
     p.Button.BACK: Button.BACK,
     p.Button.ROLL: Button.ROLL,
 }
+# Buttons whose held press does something else than a short one (docs/buttons.md), until the
+# shell says otherwise (``Pico.hold``): their Press waits for LONG or SHORT. The others' Press
+# goes in at DOWN, and LONG or SHORT say nothing.
+HELD_IS_ANOTHER_ACTION = frozenset({Button.BACK, Button.CHOICE, Button.ROLL})
 DICE = {p.Die.D12: Die.D12, p.Die.RUNE: Die.RUNE, p.Die.LOCATION: Die.LOCATION}
 WIRE_DICE = {die: wire for wire, die in DICE.items()}
+
+
+class Presses:
+    """The app's one ``Press`` per press from the Pico's DOWN, LONG and SHORT reports."""
+
+    def __init__(self, held: frozenset[Button] = HELD_IS_ANOTHER_ACTION) -> None:
+        self.held = held  # buttons whose Press waits for LONG or SHORT, from their next DOWN
+        self._waiting: set[Button] = set()  # pressed, their Press waiting for LONG or SHORT
+
+    def report(self, button: Button, press: p.Press) -> Press | None:
+        """The ``Press`` this report settles, else None."""
+        if press is p.Press.DOWN:
+            if button in self.held:
+                self._waiting.add(button)
+                return None
+            self._waiting.discard(button)
+            return Press(button)
+        if button not in self._waiting:
+            return None  # its Press went in at DOWN
+        self._waiting.discard(button)
+        return Press(button, press is p.Press.LONG)
 
 
 class Pico:
@@ -82,6 +115,7 @@ class Pico:
         self._requests: dict[int, int] = {}  # roll_id -> the app's request number
         self._early: dict[int, str] = {}  # roll_id -> why it failed before request() noted it
         self._ready = False
+        self._presses = Presses()
 
     # Source (Buttons, Dice)
 
@@ -96,6 +130,12 @@ class Pico:
 
     def close(self) -> None:
         self.link.close()
+
+    def hold(self, buttons: frozenset[Button]) -> None:
+        """From the next press on, ``buttons`` (besides ROLL) wait for LONG or SHORT: on the
+        screen now shown their held press means something else than a short one."""
+        with self._lock:
+            self._presses.held = frozenset(buttons) | {Button.ROLL}
 
     def wait_ready(self, timeout: float) -> p.Ident:
         """Block until the Pico answered; ProtocolMismatch (its message says what to flash) or
@@ -139,7 +179,7 @@ class Pico:
 
     def _translate(self, event: PicoEvent) -> Input | None:
         if isinstance(event, PressedButton):
-            return Press(BUTTONS[event.button], event.long)
+            return self._presses.report(BUTTONS[event.button], event.press)
         if isinstance(event, DieRolled):
             request = self._requests.pop(event.roll_id, 0) if event.roll_id else 0
             if event.roll_id and not request:

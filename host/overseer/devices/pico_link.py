@@ -82,10 +82,11 @@ class ProtocolMismatch(RuntimeError):
 
 @dataclass(frozen=True)
 class PressedButton:
-    """A button press the Pico reported (exactly once per press)."""
+    """What a button did, as the Pico reported it (each report exactly once): ``press`` is
+    DOWN when the switch closed, then LONG or SHORT (docs/protocol.md, Buttons)."""
 
     button: p.Button
-    long: bool
+    press: p.Press
     boot_id: int
     event_id: int
 
@@ -487,12 +488,13 @@ class PicoLink:
             self._set_state(LinkState.REFUSED)
             return b""
         if self._state is LinkState.READY:
-            if ident.boot_id == self._boot_id:
-                # The answer to an earlier HELLO: the Pico numbers its messages afresh from here
-                # (its own HELLO-time reset came before any message of ours it accepted).
-                self._receiver.reset()
-            else:
+            if ident.boot_id != self._boot_id:
                 self._begin_handshake()
+            # Same boot: the answer to an earlier HELLO (a HELLO repeated, or sent twice on a
+            # noisy cable). The Pico numbers its queue afresh from 1 then, but no ACK of ours
+            # can reach it between two HELLOs of one handshake, so every message keeps the
+            # number it had: keep counting. (Starting again from 1 here lost events: the ACKs
+            # we had sent made the Pico drop them, and it never sent them again.)
             return b""
         if self._boot_id is not None and ident.boot_id != self._boot_id:
             self.stats.restarts_seen += 1
@@ -569,11 +571,13 @@ class PicoLink:
     def _event_of(self, message: p.ButtonEvent | p.RollResult) -> PicoEvent | None:
         assert self._boot_id is not None
         if isinstance(message, p.ButtonEvent):
-            if message.button not in p.Button._value2member_map_:
+            if (message.button not in p.Button._value2member_map_
+                    or message.press not in p.Press._value2member_map_):
                 self.stats.invalid_events += 1
                 return None
             return PressedButton(
-                p.Button(message.button), message.long, self._boot_id, message.event_id
+                p.Button(message.button), p.Press(message.press), self._boot_id,
+                message.event_id,
             )
         if message.die not in p.Die._value2member_map_ or not (
             1 <= message.face <= p.FACES[p.Die(message.die)]

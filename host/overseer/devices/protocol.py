@@ -1,4 +1,4 @@
-"""The Pico link protocol, version 1 (docs/protocol.md): blocks, messages and a streaming decoder.
+"""The Pico link protocol, version 2 (docs/protocol.md): blocks, messages and a streaming decoder.
 
 A block is ``SYNC LEN SEQ TYPE PAYLOAD CRC32``. ``encode_block`` builds one; ``Decoder`` turns
 any stream of bytes into the good blocks it contains, resynchronising on garbage and never
@@ -13,7 +13,7 @@ import zlib
 from dataclasses import dataclass, field
 from enum import IntEnum
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # 2: a press is reported on its first edge (BUTTON press DOWN)
 SYNC = 0x7E
 MAX_PAYLOAD = 96
 HEADER_SIZE = 4  # SYNC, LEN, SEQ, TYPE
@@ -27,7 +27,7 @@ WINDOW = 8  # reliable messages in flight
 
 
 class MsgType(IntEnum):
-    """Every TYPE byte of protocol version 1."""
+    """Every TYPE byte of the protocol."""
 
     HELLO = 0x01
     FRAME_CHUNK = 0x02
@@ -62,6 +62,15 @@ class Button(IntEnum):
     CHOICE = 2
     BACK = 3
     ROLL = 4
+
+
+class Press(IntEnum):
+    """A BUTTON message's ``press``: DOWN when the switch closes (its first edge), then one of
+    LONG (still held 600 ms after DOWN) or SHORT (released before that)."""
+
+    DOWN = 0
+    LONG = 1
+    SHORT = 2
 
 
 class ErrorCode(IntEnum):
@@ -277,11 +286,11 @@ class Ident:
 class ButtonEvent:
     event_id: int
     button: int
-    long: bool
+    press: int  # a Press; the decoder keeps whatever number came, PicoLink checks it
     type = MsgType.BUTTON
 
     def payload(self) -> bytes:
-        return struct.pack("<HBB", self.event_id, self.button, int(self.long))
+        return struct.pack("<HBB", self.event_id, self.button, self.press)
 
 
 @dataclass(frozen=True)
@@ -356,8 +365,7 @@ def decode_message(block: Block) -> Message:
         protocol, boot_id = struct.unpack_from("<BH", p)
         return Ident(protocol, boot_id, p[3:].decode("ascii", errors="replace"))
     if t == MsgType.BUTTON:
-        event_id, button, press = struct.unpack("<HBB", p)
-        return ButtonEvent(event_id, button, press != 0)
+        return ButtonEvent(*struct.unpack("<HBB", p))
     if t == MsgType.ROLL_RESULT:
         return RollResult(*struct.unpack("<HHBB", p))
     if t == MsgType.PICO_HEARTBEAT:

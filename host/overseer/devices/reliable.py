@@ -2,10 +2,12 @@
 
 ``SendWindow`` numbers reliable messages, keeps at most 8 in flight (go-back-N), sends them all
 again when the oldest waited past the retransmit timeout, or one smoothed round trip after a
-repeated ACK reported a loss. ``Receiver`` accepts only the next SEQ. ``ByteErrors`` estimates
-the cable's byte error rate from the damaged blocks among the bytes received lately. Callers
-pass ``now`` (``time.monotonic()``); the link (``pico_link.PicoLink``) owns the port and the
-clock.
+repeated ACK reported a loss. Each timeout with no progress doubles the next (up to
+``MAX_BACKOFF`` times): a Pico starved of CPU is not buried under copies of the window it has
+not read yet; an ACK that settles something brings the timeout back. ``Receiver`` accepts only
+the next SEQ. ``ByteErrors`` estimates the cable's byte error rate from the damaged blocks
+among the bytes received lately. Callers pass ``now`` (``time.monotonic()``); the link
+(``pico_link.PicoLink``) owns the port and the clock.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from dataclasses import dataclass
 from overseer.devices import protocol as p
 
 RETRANSMIT_TIMEOUT = 0.030
+MAX_BACKOFF = 16  # the retransmit timeout grows to at most 16 x 30 ms while nothing is settled
 FAST_RETRANSMIT_FLOOR = 0.002  # a repeated ACK resends no sooner than this after the last send
 INITIAL_SRTT = 0.005  # the round-trip guess until ACKs measure it
 ERROR_WINDOW = 4096  # bytes: the span of the byte error estimate
@@ -54,6 +57,7 @@ class SendWindow:
         self.retransmits = 0  # go-back-N rounds, over every session
         self._seq = 0
         self._fast_at: float | None = None  # resend then: a repeated ACK reported a loss
+        self.backoff = 1  # the retransmit timeout's multiple: doubled by each timeout
 
     def reset(self) -> None:
         """A handshake: forget everything queued and in flight; numbering restarts at 1."""
@@ -61,6 +65,11 @@ class SendWindow:
         self.queued.clear()
         self._seq = 0
         self._fast_at = None
+        self.backoff = 1
+
+    def timeout(self) -> float:
+        """How long the oldest message in flight waits before the window goes again."""
+        return RETRANSMIT_TIMEOUT * self.backoff
 
     def put(self, message: p.Message, note: object = None) -> None:
         self.queued.append(Outgoing(message, note))
@@ -83,8 +92,10 @@ class SendWindow:
         out = bytearray()
         in_flight = self.in_flight
         fast = self._fast_at is not None and now >= self._fast_at
-        if in_flight and (fast or now - in_flight[0].sent_at >= RETRANSMIT_TIMEOUT):
+        if in_flight and (fast or now - in_flight[0].sent_at >= self.timeout()):
             self.retransmits += 1
+            if not fast:
+                self.backoff = min(2 * self.backoff, MAX_BACKOFF)
             for entry in in_flight:
                 out += p.encode(entry.message, entry.seq) * copies
                 entry.sent_at = now
@@ -110,6 +121,7 @@ class SendWindow:
                 self._fast_at = in_flight[0].sent_at + self._fast_timeout()
             return []
         self._fast_at = None
+        self.backoff = 1
         if in_flight[index].sends == 1:  # round trip samples only from unrepeated sends
             sample = now - in_flight[index].sent_at
             self.srtt = 0.875 * self.srtt + 0.125 * sample
@@ -119,7 +131,7 @@ class SendWindow:
         """When ``pump`` has something to send again without being asked, if ever."""
         times = []
         if self.in_flight:
-            times.append(self.in_flight[0].sent_at + RETRANSMIT_TIMEOUT)
+            times.append(self.in_flight[0].sent_at + self.timeout())
         if self._fast_at is not None:
             times.append(self._fast_at)
         return min(times, default=None)

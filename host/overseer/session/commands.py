@@ -17,6 +17,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
+from overseer import RULES_VERSION
 from overseer.games import GAMES
 from overseer.rules.procedure import describe
 from overseer.session import lock
@@ -72,7 +73,7 @@ def summary(store: Store, info: GameInfo) -> dict[str, Any]:
     its setup and its log folded; a log that no longer folds says so instead."""
     title = info.setup.get("title") or ""
     try:
-        state = Session(store, info, store.events(info.id)).state
+        state = Session(store, info).state
     except (LogError, SessionError) as err:
         return {"title": title, "heroes": [], "round": None, "problem": str(err)}
     people = getattr(state, "heroes", None) or getattr(state, "players", None) or {}
@@ -128,6 +129,10 @@ def _list(store: Store, args: argparse.Namespace) -> None:
         state = "finished" if info.finished else "in play"
         if "problem" in about:
             state = "does not replay: " + about["problem"]
+        elif info.rules != RULES_VERSION:
+            written = "before rules versions" if info.rules is None else \
+                f"rules version {info.rules}"
+            state += f" ({written}, this Overseer's is {RULES_VERSION})"
         title = about["title"] or (f"room: {about['room']}" if about.get("room") else "")
         rows.append((str(info.id), info.game, _cut(title, 32),
                      _cut(", ".join(about["heroes"]), 24),
@@ -148,6 +153,8 @@ def resumed(store: Store, game_id: int | None, game: str) -> Session:
 
 def _resume(store: Store, args: argparse.Namespace) -> None:
     session = resumed(store, args.id, args.game)
+    if session.notice:
+        print(f"overseer games resume: {session.notice}", file=sys.stderr)
     if not args.json:
         args.exit_code = args.play(session, args)  # the simulator, or the line mode
         return

@@ -1,10 +1,12 @@
 """Exported games: one game and its whole log in a versioned JSON file.
 
 ``{"kind": "overseer-game", "format": 1, "game", "setup", "seed", "dice", "events", "head",
-"finished", "retracted", "digest"}``. ``digest`` is the SHA-256 of the events
-(``overseer.session.events.digest``): an edited or damaged file is refused. A file is checked
-completely, and its log replayed through the rules, before anything is stored; a bad file
-changes nothing. A file from a newer format is refused with a message saying so.
+"finished", "retracted", "rules_version", "digest"}`` (``rules_version``: the rules version
+that last wrote the log, null when unknown; optional on import, older exports lack it).
+``digest`` is the SHA-256 of the events (``overseer.session.events.digest``): an edited or
+damaged file is refused. A file is checked completely, and its log replayed through the rules,
+before anything is stored; a bad file changes nothing. A file from a newer format is refused
+with a message saying so.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from typing import Any
 
 import overseer
 from overseer.games import GAMES
+from overseer.keys import BadInput, check_plain
+from overseer.scenario import read_json, upgrade
 from overseer.session.events import DICE_MODES, Event, digest, event_from_dict
 from overseer.session.session import Fold, LogError, apply_event, auto_answered, fold, game_spec
 from overseer.session.store import Store
@@ -42,6 +46,7 @@ def export_game(store: Store, game_id: int) -> dict[str, Any]:
         "dice": info.dice,
         "created": info.created,
         "finished": info.finished,
+        "rules_version": info.rules,
         "head": info.head,
         "events": [e.as_dict() for e in events],
         "retracted": store.retracted(game_id),
@@ -82,19 +87,11 @@ def read_export(path: str | Path) -> dict[str, Any]:
     """Load and check an export: format, fields, digest, and a replay of its log."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise ExportError(f"{path}: cannot read ({getattr(err, 'strerror', None) or err})") \
-            from err
-    if not text.strip():
-        raise ExportError(f"{path}: the file is empty")
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as err:
-        early = err.pos >= len(text.rstrip()) or err.msg.startswith("Unterminated string")
-        hint = " - the file ends early: truncated?" if early else ""
-        raise ExportError(f"{path}:{err.lineno}:{err.colno}: not valid JSON "
-                          f"({err.msg}){hint}") from err
+        if path.is_file() and not path.read_bytes().strip():
+            raise ExportError(f"{path}: the file is empty")
+        doc = read_json(path)
+    except ValueError as err:  # unreadable, not UTF-8, not JSON, nested beyond reason
+        raise ExportError(str(err)) from None
     if not isinstance(doc, dict) or doc.get("kind") != KIND:
         raise ExportError(f"{path}: not an Overseer game export (no \"kind\": \"{KIND}\")")
     fmt = _require(doc, "format", int, str(path))
@@ -106,7 +103,13 @@ def read_export(path: str | Path) -> dict[str, Any]:
     game = _require(doc, "game", str, str(path))
     if game not in GAMES:
         raise ExportError(f"{path}: 'game' must be one of {', '.join(GAMES)} (got {game!r})")
-    _require(doc, "setup", dict, str(path))
+    setup = _require(doc, "setup", dict, str(path))
+    try:
+        upgrade(setup, game)  # the checks a new game's setup passes: keys, types, sizes
+    except BadInput as err:
+        raise ExportError(f"{path}: {err.under('setup')}") from err
+    except (KeyError, TypeError, ValueError) as err:
+        raise ExportError(f"{path}: setup: {err}") from err
     seed = _require(doc, "seed", int, str(path))
     if not 0 <= seed < 1 << 63:
         raise ExportError(f"{path}: 'seed' must be from 0 to 2**63 - 1 (got {seed})")
@@ -114,10 +117,17 @@ def read_export(path: str | Path) -> dict[str, Any]:
         raise ExportError(f"{path}: 'dice' must be one of {', '.join(DICE_MODES)} "
                           f"(got {doc.get('dice')!r})")
     _require(doc, "finished", bool, str(path))
+    rules = doc.setdefault("rules_version", None)
+    if rules is not None and (not isinstance(rules, int) or isinstance(rules, bool)):
+        raise ExportError(f"{path}: 'rules_version' must be a whole number or null "
+                          f"(got {rules!r})")
     head = _require(doc, "head", int, str(path))
     raw = _require(doc, "events", list, str(path))
     try:
+        check_plain(raw, "events")
         events = [event_from_dict(item, f"{path}: events[{n}]") for n, item in enumerate(raw)]
+    except BadInput as err:
+        raise ExportError(f"{path}: {err}") from err
     except ValueError as err:
         raise ExportError(str(err)) from err
     if not 0 <= head <= len(events):
@@ -143,7 +153,7 @@ def _check_log(doc: dict[str, Any], where: str) -> None:
     inputs, never inside one."""
     events: list[Event] = doc["events"]
     try:
-        result = fold(game_spec(doc["game"]), doc["setup"], doc["dice"], [])
+        result = fold(game_spec(doc["game"]), doc["setup"], doc["dice"], [], doc["seed"])
         for n, event in enumerate(events):
             if n == doc["head"] and (not event.is_input or _torn(result)):
                 raise LogError("'head' falls inside an input")
@@ -170,13 +180,13 @@ def import_export(store: Store, doc: dict[str, Any]) -> tuple[int, bool]:
     if there is not None:
         return there, False
     return store.create_game(*fields[:4], doc["events"], doc["head"], doc["finished"],
-                             doc["retracted"]), True
+                             doc["retracted"], rules=doc["rules_version"]), True
 
 
 def replay(path: str | Path) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The trace of an exported game up to its head, and its final state as a dict."""
     doc = read_export(path)
     spec = game_spec(doc["game"])
-    result = fold(spec, doc["setup"], doc["dice"], doc["events"][:doc["head"]])
+    result = fold(spec, doc["setup"], doc["dice"], doc["events"][:doc["head"]], doc["seed"])
     return ([step.as_dict() for step in result.runner.trace],
             spec.state_dict(result.runner.state))

@@ -11,6 +11,10 @@ version or at the new one, never between. Never edit a released migration: add t
   ``retracted`` (seen dice results that were undone and then replaced: the mark stays).
 * v3: ``gadget``: what the table gadget keeps beside a game's log (a JSON object: the seat of
   each member of the party, whose LED lights). Not part of the game: the log stays the truth.
+* v4: resume in bounded time and the rules version: ``games.rules`` (the rules version that
+  last wrote the log, ``overseer.RULES_VERSION``; NULL for a game written before v4) and
+  ``snapshots`` (the folded state after the first ``seq`` events, pickled, under the rules
+  version and code fingerprint ``build`` it was taken with).
 """
 
 from __future__ import annotations
@@ -73,9 +77,21 @@ def _v3(db: sqlite3.Connection) -> None:
         )""")
 
 
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _v1, 2: _v2, 3: _v3}
+def _v4(db: sqlite3.Connection) -> None:
+    db.execute("ALTER TABLE games ADD COLUMN rules INTEGER")
+    db.execute("""
+        CREATE TABLE snapshots (
+            game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            seq INTEGER NOT NULL,
+            build TEXT NOT NULL,
+            state BLOB NOT NULL,
+            PRIMARY KEY (game_id, seq)
+        )""")
+
+
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _v1, 2: _v2, 3: _v3, 4: _v4}
 LATEST = max(MIGRATIONS)
-TABLES = {"games", "events", "retracted", "gadget"}
+TABLES = {"games", "events", "retracted", "gadget", "snapshots"}
 
 
 def migrate(db: sqlite3.Connection, current: int, target: int = LATEST) -> None:

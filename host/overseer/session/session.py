@@ -13,19 +13,39 @@ the same events. The undone tail stays in the store (across restarts) until a ne
 replaces it. As chance depends only on the seed and the count, re-asking after an undo gives the
 same roll. A result the table saw (the Pico's dice, the players' dice or tokens) can be undone,
 but stays marked: ``retracted`` in the store once a new input replaces it.
+
+Resume and undo take bounded time, whatever the game's length: every ``SNAPSHOT_EVERY`` events
+(at the first input that leaves no action running) the folded state is pickled into the store,
+in the input's own transaction, and a fold starts from the last snapshot at or before the head.
+A snapshot counts only under the build it was taken with (``build_id``: the rules version and
+the code and data files); a resume rebuilds them. Only the events a fold or an undo needs are
+read (``Log``), and the trace steps before the snapshot are folded again only if someone reads
+them (``Trace``).
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import io
 import json
+import logging
+import os
+import pickle
 import secrets
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast, overload
 
-from overseer import games
+import overseer
+from overseer import RULES_VERSION, clank_data, games, runebound_data
 from overseer import scenario as scenarios
 from overseer.chance import SeededChance
+from overseer.data import DATA_DIR
 from overseer.games import GameSpec
+from overseer.keys import BadInput, check_plain
+from overseer.rules.catacombs.carddata import CatacombsData
+from overseer.rules.clank.records import ClankData
 from overseer.rules.procedure import (
     AnswerError,
     DrawToken,
@@ -34,12 +54,17 @@ from overseer.rules.procedure import (
     Roll,
     RulesError,
     Runner,
+    Step,
     describe,
 )
+from overseer.rules.runebound.components import RuneboundData
 from overseer.session.events import DICE_MODES, Event, canonical, decode_answer, encode_answer
-from overseer.session.store import GameInfo, Store
+from overseer.session.store import GameInfo, Store, StoreError
+
+log = logging.getLogger(__name__)
 
 SOURCES = ("table", "pico")
+SNAPSHOT_EVERY = 100  # events between two snapshots of the folded state
 
 
 class SessionError(ValueError):
@@ -76,12 +101,28 @@ def auto_answered(question: Question, dice: str) -> bool:
 @dataclass(slots=True)
 class Fold:
     """The result of folding a log: the runner (state, trace, pending question), the dice
-    mode in force and how many chance events were folded."""
+    mode in force and how many chance events were folded. Given the ``seed``, every seeded
+    chance event is checked against it."""
 
     runner: Runner
     dice: str
     chance_count: int
+    seed: int | None = None
     retired: frozenset[str] = frozenset()  # the spec's retired question keys
+
+
+def _check_chance(fold: Fold, question: Roll | DrawToken | Pick, value: Any) -> None:
+    """A seeded answer must be what the seed gives at this count (an edited log, another
+    seed, or rules that ask another question here: the log does not replay)."""
+    if fold.seed is None:
+        return
+    try:
+        expected = encode_answer(SeededChance(fold.seed, fold.chance_count)(question))
+    except ValueError as err:
+        raise LogError(f"{describe(question)}: the seed cannot answer it ({err})") from None
+    if value != expected:
+        raise LogError(f"{describe(question)}: the log holds {json.dumps(value)}, but seeded "
+                       f"chance #{fold.chance_count} of this game gives {json.dumps(expected)}")
 
 
 def apply_event(fold: Fold, event: Event) -> None:
@@ -106,27 +147,216 @@ def apply_event(fold: Fold, event: Event) -> None:
             raise LogError(f"{describe(question)}: answered by "
                            f"{'the seed' if event.kind == 'chance' else 'the table'}, which "
                            f"the dice mode {fold.dice!r} does not allow")
+        if event.kind == "chance":
+            _check_chance(fold, cast(Roll | DrawToken | Pick, question), event.data["value"])
         runner.answer(decode_answer(question, event.data["value"]))
         if event.kind == "chance":
             fold.chance_count += 1
 
 
-def fold(spec: GameSpec, setup: dict[str, Any], dice: str,
-         events: list[Event]) -> Fold:
-    """The game after ``events``: build from the setup, replay every event in order. A stored
-    setup is a scenario-shaped document: format 2 (``"setup"`` inside) or, without
-    ``"format": 2``, format 1 shaped (games stored before format 2)."""
+def built(spec: GameSpec, setup: dict[str, Any], dice: str, seed: int | None = None) -> Fold:
+    """The game before any event: built from its setup. A stored setup is a scenario-shaped
+    document: format 2 (``"setup"`` inside) or, without ``"format": 2``, format 1 shaped
+    (games stored before format 2)."""
     try:
         state = spec.build(scenarios.setup_of(setup, spec))
     except (KeyError, TypeError, ValueError) as err:
         raise LogError(f"the setup does not build: {err}") from err
-    result = Fold(Runner(spec, state), dice, 0, spec.retired_keys)
-    for n, event in enumerate(events):
+    return Fold(Runner(spec, state), dice, 0, seed, spec.retired_keys)
+
+
+def replay(result: Fold, events: Sequence[Event], first: int = 0,
+           after: Callable[[int, Fold], None] | None = None) -> Fold:
+    """Feed ``events`` (numbered from ``first`` in messages) to a fold; ``after(seq, fold)``
+    is called after each, ``seq`` being how many events are folded then."""
+    for n, event in enumerate(events, first):
         try:
             apply_event(result, event)
         except (LogError, RulesError, AnswerError) as err:
             raise LogError(f"event #{n} ({event.kind}): {err}") from err
+        if after is not None:
+            after(n + 1, result)
     return result
+
+
+def fold(spec: GameSpec, setup: dict[str, Any], dice: str, events: Sequence[Event],
+         seed: int | None = None) -> Fold:
+    """The game after ``events``: built from the setup, every event replayed in order. Given
+    the game's ``seed``, a seeded roll or draw that is not what the seed gives is a
+    ``LogError``."""
+    return replay(built(spec, setup, dice, seed), events)
+
+
+# ---------------------------------------------------------------------- snapshots
+
+
+@functools.cache
+def build_id() -> str:
+    """What a snapshot was taken under: the rules version, and a fingerprint (name, size,
+    modification time) of every file of the package and the data folder. Pickled state is only
+    good for the code and data that made it: any change there, version raised or not, makes
+    the snapshots stale, and a resume rebuilds them. About a millisecond, once a process."""
+    digest = hashlib.sha256()
+    for root in (os.path.dirname(overseer.__file__), str(DATA_DIR)):
+        for line in sorted(_files(root)):
+            digest.update(line.encode())
+    return f"rules {RULES_VERSION}, files {digest.hexdigest()[:16]}"
+
+
+def _files(root: str) -> list[str]:
+    """``path\0size\0mtime`` of every file under ``root`` (``__pycache__`` left out)."""
+    out: list[str] = []
+    folders = [root] if os.path.isdir(root) else []
+    while folders:
+        with os.scandir(folders.pop()) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name != "__pycache__":
+                        folders.append(entry.path)
+                elif entry.is_file():
+                    stat = entry.stat()
+                    out.append(f"{entry.path[len(root):]}\0{stat.st_size}\0{stat.st_mtime_ns}")
+    return out
+
+
+# The loaded card data a game's state carries. The rules compare these by identity (one loaded
+# value per folder) and they are large, so a snapshot names them instead of pickling them, and
+# a resume puts back the very value a fresh build would use.
+SHARED_DATA: dict[type, tuple[str, Callable[[], object]]] = {
+    CatacombsData: ("catacombs", games.catacombs_data),
+    RuneboundData: ("runebound", runebound_data.default),
+    ClankData: ("clank", clank_data.default),
+}
+SHARED_BY_NAME = {name: loader for name, loader in SHARED_DATA.values()}
+
+
+class _Pickler(pickle.Pickler):
+    def persistent_id(self, obj: Any) -> str | None:
+        shared = SHARED_DATA.get(type(obj))
+        if shared is None:
+            return None
+        name, loader = shared
+        if obj is not loader():
+            raise pickle.PicklingError(f"the state holds {name} data from another folder")
+        return name
+
+
+class _Unpickler(pickle.Unpickler):
+    def persistent_load(self, pid: Any) -> object:
+        if pid not in SHARED_BY_NAME:
+            raise pickle.UnpicklingError(f"a snapshot names unknown data {pid!r}")
+        return SHARED_BY_NAME[pid]()
+
+
+def snapshot_of(result: Fold) -> bytes:
+    """The folded state at a moment no action is running, pickled: the rules' state is plain
+    dataclasses, which pickle keeps exactly (JSON would need a codec for every class of every
+    game); the card data it carries is named, not kept (``SHARED_DATA``)."""
+    runner = result.runner
+    assert not runner.busy, "a running action (a suspended generator) cannot be kept"
+    out = io.BytesIO()
+    _Pickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump(
+        (runner.state, len(runner.trace), runner.result, result.dice, result.chance_count))
+    return out.getvalue()
+
+
+def from_snapshot(spec: GameSpec, data: bytes, seed: int | None,
+                  early: Callable[[int], list[Step]]) -> Fold:
+    """The fold a snapshot kept, its card data the loaded one; ``early(n)`` gives the n trace
+    steps before it (on demand)."""
+    state, length, last, dice, count = _Unpickler(io.BytesIO(data)).load()
+    runner = Runner(spec, state)
+    runner.result = last
+    # Runner only appends to its trace; its readers (views, the terminal) take any Sequence.
+    runner.trace = cast(list[Step], Trace(length, early))
+    return Fold(runner, dice, count, seed, spec.retired_keys)
+
+
+class Trace(Sequence[Step]):
+    """The trace of a fold that began at a snapshot: the ``before`` steps made before it are
+    not in memory. Reading one of them (rare: a view shows the steps since it last looked)
+    folds the log from its start again, once."""
+
+    def __init__(self, before: int, early: Callable[[int], list[Step]]) -> None:
+        self._before = before
+        self._early = early
+        self._loaded: list[Step] | None = None if before else []
+        self._steps: list[Step] = []
+
+    def append(self, step: Step) -> None:
+        self._steps.append(step)
+
+    def __len__(self) -> int:
+        return self._before + len(self._steps)
+
+    def _first(self) -> list[Step]:
+        if self._loaded is None:
+            self._loaded = self._early(self._before)
+        return self._loaded
+
+    @overload
+    def __getitem__(self, index: int) -> Step: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Step]: ...
+
+    def __getitem__(self, index: int | slice) -> Step | list[Step]:
+        if isinstance(index, slice):
+            start, stop, stride = index.indices(len(self))
+            if stride == 1 and start >= self._before:
+                return self._steps[start - self._before:max(start, stop) - self._before]
+            return [self[i] for i in range(start, stop, stride)]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError("trace index out of range")
+        if index >= self._before:
+            return self._steps[index - self._before]
+        return self._first()[index]
+
+    def __iter__(self) -> Iterator[Step]:
+        if self._before:
+            yield from self._first()
+        yield from self._steps
+
+
+class Log:
+    """The events of one stored game (the undone tail included), read from the store when
+    first needed, a chunk at a time: a resumed game reads what its fold and undo need."""
+
+    CHUNK = 256
+
+    def __init__(self, store: Store, game_id: int, length: int) -> None:
+        self._store = store
+        self._id = game_id
+        self.length = length
+        self._cache: dict[int, Event] = {}
+
+    def __len__(self) -> int:
+        return self.length
+
+    def slice(self, start: int, stop: int) -> list[Event]:
+        stop = min(stop, self.length)
+        missing = [seq for seq in range(start, stop) if seq not in self._cache]
+        if missing:
+            first = missing[0] - missing[0] % self.CHUNK if len(missing) < self.CHUNK else \
+                missing[0]
+            rows = self._store.events(self._id, first, missing[-1] + 1)
+            self._cache.update(enumerate(rows, first))
+        return [self._cache[seq] for seq in range(start, stop)]
+
+    def __getitem__(self, seq: int) -> Event:
+        if not 0 <= seq < self.length:
+            raise IndexError(f"no event #{seq}")
+        if seq not in self._cache:
+            self.slice(seq, seq + 1)
+        return self._cache[seq]
+
+    def replace_from(self, seq: int, events: list[Event]) -> None:
+        """What the store now holds from ``seq`` on: ``events`` (the tail after them gone)."""
+        for old in [k for k in self._cache if k >= seq]:
+            del self._cache[old]
+        self._cache.update(enumerate(events, seq))
+        self.length = seq + len(events)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,20 +372,24 @@ class Undone:
 
 class Session:
     """One saved game being played. Every method that changes the game returns only after
-    the change is durable in the store."""
+    the change is durable in the store, in one transaction."""
 
-    def __init__(self, store: Store, info: GameInfo, events: list[Event]) -> None:
+    def __init__(self, store: Store, info: GameInfo) -> None:
         self.store = store
         self.id = info.id
         self.game = info.game
         self.setup = info.setup
         self.seed = info.seed
         self.dice_at_start = info.dice
+        self.rules = info.rules  # the rules version that last wrote the log
         self.spec = game_spec(info.game)
-        self.events = events  # all of them, the undone tail included
+        self.log = Log(store, info.id, info.length)  # all events, the undone tail included
         self.head = info.head
         self.finished = info.finished
-        self._refold()
+        self.notice: str | None = None  # what the table should know about this game
+        self._build = build_id()
+        self._snapshots = store.snapshot_seqs(info.id, self._build)
+        self._open()
 
     # ------------------------------------------------------------------ opening
 
@@ -173,20 +407,106 @@ class Session:
             raise SessionError(f"the {game} setup does not build: {err}") from err
         seed = secrets.randbits(63) if seed is None else seed
         game_id = store.create_game(game, setup, seed, dice)
-        return cls(store, store.game(game_id), [])
+        return cls(store, store.game(game_id))
 
     @classmethod
     def resume(cls, store: Store, game_id: int) -> Session:
-        return cls(store, store.game(game_id), store.events(game_id))
+        return cls(store, store.game(game_id))
 
     @classmethod
     def resume_last(cls, store: Store, game: str) -> Session | None:
         """The last unfinished game of this type, restored, or ``None``."""
         info = store.last_unfinished(game)
-        return None if info is None else cls(store, info, store.events(info.id))
+        return None if info is None else cls(store, info)
 
-    def _refold(self) -> None:
-        self.fold = fold(self.spec, self.setup, self.dice_at_start, self.events[:self.head])
+    @property
+    def events(self) -> list[Event]:
+        """Every event of the log, the undone tail included (read whole from the store)."""
+        return self.log.slice(0, len(self.log))
+
+    def _open(self) -> None:
+        """Fold the log to its head (keeping snapshots on the way where the store has none),
+        and say so when another rules version wrote it."""
+        other = self.rules != RULES_VERSION and len(self.log) > 0
+        written = (f"rules version {self.rules}" if self.rules is not None else
+                   "rules older than their version numbers")
+        try:
+            self._refold(keep=True)
+        except LogError as err:
+            if not other:
+                raise
+            raise LogError(f"game #{self.id} was saved under {written}; this Overseer has "
+                           f"rules version {RULES_VERSION}, and its log does not replay under "
+                           f"them ({err}). Export it to keep it: overseer games export "
+                           f"{self.id} FILE") from err
+        if other:
+            self.notice = (f"game #{self.id} was saved under {written}; this Overseer has "
+                           f"rules version {RULES_VERSION}: its log replays under them, and "
+                           f"play goes on under version {RULES_VERSION}")
+
+    def _refold(self, keep: bool = False) -> None:
+        """The fold of the log up to the head, from the last snapshot at or before it. With
+        ``keep``, snapshots are taken on the way wherever the store lacks them (a resume)."""
+        start = self._snapshot_at(self.head)
+        first, result = start if start is not None else (
+            0, built(self.spec, self.setup, self.dice_at_start, self.seed))
+        taken: list[tuple[int, bytes]] = []
+        last = [first]
+
+        def take(seq: int, result: Fold) -> None:
+            if seq - last[0] >= SNAPSHOT_EVERY and not result.runner.busy:
+                taken.append((seq, snapshot_of(result)))
+                last[0] = seq
+
+        self.fold = replay(result, self.log.slice(first, self.head), first,
+                           take if keep else None)
+        if taken:
+            try:
+                self.store.put_snapshots(self.id, self._build, taken)
+            except StoreError as err:  # a read-only or full store: resumes stay slow, that is all
+                log.warning("game #%d: its snapshots could not be kept: %s", self.id, err)
+                return
+            self._snapshots = sorted({*self._snapshots, *(seq for seq, _ in taken)})
+
+    def _snapshot_at(self, head: int) -> tuple[int, Fold] | None:
+        """The fold kept by the last snapshot at or before ``head``, if one loads."""
+        for seq in reversed(self._snapshots):
+            if seq > head:
+                continue
+            data = self.store.snapshot(self.id, seq, self._build)
+            if data is None:
+                continue
+            try:
+                return seq, from_snapshot(self.spec, data, self.seed,
+                                          lambda n, seq=seq: self._early_steps(seq, n))
+            except Exception as err:  # noqa: BLE001 - any unpickling failure: fold from earlier
+                log.warning("game #%d: snapshot at event %d does not load (%r)", self.id, seq,
+                            err)
+        return None
+
+    def _early_steps(self, seq: int, count: int) -> list[Step]:
+        """The trace of the first ``seq`` events, folded from the start again: ``count``
+        steps, as the snapshot at ``seq`` says."""
+        result = fold(self.spec, self.setup, self.dice_at_start, self.log.slice(0, seq),
+                      self.seed)
+        steps = list(result.runner.trace)
+        if len(steps) != count:
+            raise LogError(f"game #{self.id}: its first {seq} events fold to {len(steps)} "
+                           f"trace steps, but its snapshot there says {count}")
+        return steps
+
+    def _due_snapshot(self, end: int) -> tuple[str, bytes] | None:
+        """A snapshot to keep with the input that brings the head to ``end``, if one is due."""
+        if self.runner.busy:
+            return None
+        last = max((seq for seq in self._snapshots if seq <= self.head), default=0)
+        if end - last < SNAPSHOT_EVERY:
+            return None
+        try:
+            return self._build, snapshot_of(self.fold)
+        except (pickle.PicklingError, TypeError, AttributeError) as err:  # never stops play
+            log.warning("game #%d: the state does not pickle (%s): no snapshot", self.id, err)
+            return None
 
     # ------------------------------------------------------------------ what the table sees
 
@@ -218,14 +538,20 @@ class Session:
 
     @property
     def can_redo(self) -> bool:
-        return self.head < len(self.events)
+        return self.head < len(self.log)
 
     # ------------------------------------------------------------------ inputs
 
     def begin(self, action: dict[str, Any]) -> Question | None:
         """Start an action (``{"do": ...}``). Raises ``RulesError`` if the rules refuse it."""
         if not isinstance(action, dict) or "do" not in action:
-            raise SessionError(f"an action is an object with 'do' (got {action!r})")
+            got = "an object without 'do'" if isinstance(action, dict) else \
+                f"a {type(action).__name__}"
+            raise SessionError(f"an action is an object with 'do' (got {got})")
+        try:
+            check_plain(action, "action")  # sizes and depth first: nothing below recurses
+        except BadInput as err:
+            raise SessionError(f"the action is refused: {err}") from None
         try:
             action = json.loads(canonical(action))  # exactly what the store will hold
         except (TypeError, ValueError) as err:
@@ -266,13 +592,18 @@ class Session:
             self._refold()  # the rules may have moved before refusing: back to the log
             raise
         finished = self.spec.is_over(self.state)
+        end = self.head + len(new)
         try:
-            self.store.append(self.id, self.head, new, finished)
+            snapshot = self._due_snapshot(end)
+            self.store.append(self.id, self.head, new, finished, snapshot)
         except BaseException:
             self._refold()
             raise
-        self.events[self.head:] = new
-        self.head += len(new)
+        self.log.replace_from(self.head, new)
+        self._snapshots = [seq for seq in self._snapshots if seq <= self.head]
+        if snapshot is not None:
+            self._snapshots.append(end)
+        self.head = end
         self.finished = finished
         return self.pending
 
@@ -290,7 +621,7 @@ class Session:
 
     def _last_input(self) -> int:
         for seq in range(self.head - 1, -1, -1):
-            if self.events[seq].is_input:
+            if self.log[seq].is_input:
                 return seq
         raise SessionError("nothing to undo")
 
@@ -299,7 +630,7 @@ class Session:
         if self.head == 0:
             raise SessionError("nothing to undo")
         start = self._last_input()
-        dropped = tuple(self.events[start:self.head])
+        dropped = tuple(self.log.slice(start, self.head))
         self.store.set_head(self.id, start, finished=False)
         self.head = start
         self.finished = False
@@ -311,9 +642,9 @@ class Session:
         if not self.can_redo:
             raise SessionError("nothing to redo")
         end = self.head + 1
-        while end < len(self.events) and not self.events[end].is_input:
+        while end < len(self.log) and not self.log[end].is_input:
             end += 1
-        group = self.events[self.head:end]
+        group = self.log.slice(self.head, end)
         try:
             for event in group:
                 apply_event(self.fold, event)

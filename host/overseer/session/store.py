@@ -26,6 +26,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from overseer import RULES_VERSION
 from overseer.session.events import Event
 from overseer.session.migrations import APPLICATION_ID, LATEST, TABLES, migrate
 
@@ -34,6 +35,7 @@ _HEADER_SIZE = 100  # the database header; the application id is at bytes 68..71
 _SIDE_FILES = ("-wal", "-shm", "-journal")
 _SQLITE_CORRUPT, _SQLITE_NOTADB = 11, 26  # primary result codes of a damaged file
 RECOVER = "overseer games recover"
+_SQLITE_READONLY, _SQLITE_IOERR, _SQLITE_FULL, _SQLITE_CANTOPEN = 8, 10, 13, 14
 
 
 class StoreError(Exception):
@@ -58,6 +60,35 @@ class StoreDamaged(StoreError):
 class NoStore(StoreError):
     """No store file at that path (and the caller asked not to make one)."""
 
+class SaveError(StoreError):
+    """A write the store could not make: the disk is full (``reason`` "full"), the store is
+    read-only ("read-only") or the disk failed ("disk"). Nothing was changed, nothing saved
+    before is lost, and the same call can be made again once the cause is gone."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+def _save_error(path: Path, err: sqlite3.Error) -> StoreError:
+    """What a failed write tells the table: a ``SaveError`` for a full or read-only store or a
+    failing disk, else a plain ``StoreError``."""
+    code = getattr(err, "sqlite_errorcode", 0) & 0xFF
+    if code == _SQLITE_FULL:
+        return SaveError(f"the game store {path} is full (no room left on its disk): this step "
+                         f"was not saved, and the game stays at its last saved step. Make room "
+                         f"and try again", "full")
+    if code == _SQLITE_READONLY:
+        return SaveError(f"the game store {path} is read-only: this step was not saved, and the "
+                         f"game stays at its last saved step. Make the file writable and try "
+                         f"again", "read-only")
+    if code in (_SQLITE_IOERR, _SQLITE_CANTOPEN):
+        return SaveError(f"the game store {path} could not be written ({err}): this step was "
+                         f"not saved, and the game stays at its last saved step. Check the disk "
+                         f"and try again", "disk")
+    return StoreError(f"the store could not save ({err}); nothing was changed")
+
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,11 +103,13 @@ class GameInfo:
     finished: bool
     head: int
     length: int
+    rules: int | None  # the rules version that last wrote the log (None: before it was kept)
 
     def as_dict(self) -> dict[str, Any]:
         return {"id": self.id, "game": self.game, "seed": self.seed, "dice": self.dice,
                 "created": self.created, "updated": self.updated, "finished": self.finished,
-                "events": self.head, "undone_events": self.length - self.head}
+                "events": self.head, "undone_events": self.length - self.head,
+                "rules_version": self.rules}
 
 
 def _now() -> str:
@@ -214,6 +247,7 @@ class Store:
         self.path = Path(path)
         self.timeout = timeout  # how long to wait for another process holding the file
         self.notice: str | None = None  # what opening did that the user should hear about
+        self._reopen = False  # a write found the file read-only: open it again before the next
         if self.path.exists() and not self.path.is_file():
             raise StoreError(f"{self.path}: not a regular file; choose another store file")
         if not self.path.exists():
@@ -298,24 +332,31 @@ class Store:
     # ------------------------------------------------------------------ writing
 
     def _transaction(self):
-        return _Transaction(self.db)
+        if self._reopen:  # opened (or found) read-only: it may be writable now
+            self._check(self.path)
+            db = self._open()
+            self.db.close()
+            self.db = db
+            self._reopen = False
+        return _Transaction(self)
 
     def create_game(self, game: str, setup: dict[str, Any], seed: int, dice: str,
                     events: Sequence[Event] = (), head: int = 0, finished: bool = False,
                     retracted: Sequence[dict[str, Any]] = (), game_id: int | None = None,
-                    created: str | None = None) -> int:
-        """A new game (with its events and retracted results for an import); returns its id.
-        ``game_id`` and ``created`` keep a recovered game's own (a new id otherwise)."""
+                    created: str | None = None, rules: int | None = RULES_VERSION) -> int:
+        """A new game (with its events, retracted results and the rules version that wrote
+        them, for an import); returns its id. ``game_id`` and ``created`` keep a recovered
+        game's own (a new id otherwise)."""
         if not 0 <= seed < 1 << 63:
             raise StoreError(f"a seed is a whole number from 0 to 2**63 - 1 (got {seed})")
         now = _now()
         with self._transaction():
             cur = self.db.execute(
                 "INSERT INTO games (id, game, setup, seed, dice, created, updated, finished,"
-                " head, touched) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?,"
-                " (SELECT coalesce(max(touched), 0) + 1 FROM games))",
+                " head, touched, rules) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?,"
+                " (SELECT coalesce(max(touched), 0) + 1 FROM games), ?)",
                 (game_id, game, json.dumps(setup, sort_keys=True), seed, dice, created or now,
-                 now, int(finished), head))
+                 now, int(finished), head, rules))
             new_id = cur.lastrowid
             assert new_id is not None  # an INSERT sets it
             self._insert(new_id, 0, list(events))
@@ -343,9 +384,13 @@ class Store:
             [(game_id, start + i, e.kind, e.payload(), int(e.seen))
              for i, e in enumerate(events)])
 
-    def append(self, game_id: int, head: int, events: list[Event], finished: bool) -> None:
-        """Confirm one input: drop the undone tail from ``head`` on (seen dice results in it
-        are kept in ``retracted``), add ``events`` there, move the head past them."""
+    def append(self, game_id: int, head: int, events: list[Event], finished: bool,
+               snapshot: tuple[str, bytes] | None = None) -> None:
+        """Confirm one input, in one transaction: drop the undone tail from ``head`` on (seen
+        dice results in it are kept in ``retracted``; its snapshots go), add ``events`` there,
+        move the head past them, record this rules version as the log's, and keep
+        ``snapshot`` (its build and state) as the state after the new head."""
+        end = head + len(events)
         with self._transaction():
             self.db.execute(
                 "INSERT INTO retracted (game_id, seq, kind, data, retracted_at)"
@@ -353,18 +398,23 @@ class Store:
                 " WHERE game_id = ? AND seq >= ? AND seen = 1", (_now(), game_id, head))
             self.db.execute("DELETE FROM events WHERE game_id = ? AND seq >= ?",
                             (game_id, head))
+            self.db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq > ?",
+                            (game_id, head))
             self._insert(game_id, head, events)
-            self._touch(game_id, head + len(events), finished)
+            if snapshot is not None:
+                self._put_snapshot(game_id, end, *snapshot)
+            self._touch(game_id, end, finished, rules=True)
 
     def set_head(self, game_id: int, head: int, finished: bool) -> None:
         """Undo or redo: only the head moves; the events stay."""
         with self._transaction():
             self._touch(game_id, head, finished)
 
-    def _touch(self, game_id: int, head: int, finished: bool) -> None:
+    def _touch(self, game_id: int, head: int, finished: bool, rules: bool = False) -> None:
         cur = self.db.execute(
             "UPDATE games SET head = ?, finished = ?, updated = ?,"
-            " touched = (SELECT max(touched) + 1 FROM games) WHERE id = ?",
+            " touched = (SELECT max(touched) + 1 FROM games)"
+            + (f", rules = {RULES_VERSION}" if rules else "") + " WHERE id = ?",
             (head, int(finished), _now(), game_id))
         if cur.rowcount != 1:
             raise StoreError(f"no saved game #{game_id}")
@@ -383,6 +433,20 @@ class Store:
         row = self.db.execute("SELECT data FROM gadget WHERE game_id = ?", (game_id,)).fetchone()
         return {} if row is None else json.loads(row[0])
 
+    def _put_snapshot(self, game_id: int, seq: int, build: str, state: bytes) -> None:
+        self.db.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, build, state)"
+                        " VALUES (?, ?, ?, ?)", (game_id, seq, build, state))
+
+    def put_snapshots(self, game_id: int, build: str, states: Sequence[tuple[int, bytes]]
+                      ) -> None:
+        """Keep ``states`` (seq, state) of one build, in place of the game's snapshots of any
+        other build (a resume rebuilding them after the rules or the code changed)."""
+        with self._transaction():
+            self.db.execute("DELETE FROM snapshots WHERE game_id = ? AND build != ?",
+                            (game_id, build))
+            for seq, state in states:
+                self._put_snapshot(game_id, seq, build, state)
+
     def delete_game(self, game_id: int) -> None:
         with self._transaction():
             if self.db.execute("DELETE FROM games WHERE id = ?", (game_id,)).rowcount != 1:
@@ -391,12 +455,12 @@ class Store:
     # ------------------------------------------------------------------ reading
 
     _INFO = ("SELECT id, game, setup, seed, dice, created, updated, finished, head,"
-             " (SELECT count(*) FROM events WHERE game_id = games.id) FROM games")
+             " (SELECT count(*) FROM events WHERE game_id = games.id), rules FROM games")
 
     @staticmethod
     def _info(row: tuple) -> GameInfo:
         return GameInfo(row[0], row[1], json.loads(row[2]), row[3], row[4], row[5], row[6],
-                        bool(row[7]), row[8], row[9])
+                        bool(row[7]), row[8], row[9], row[10])
 
     def games(self, game: str | None = None) -> list[GameInfo]:
         """Saved games, the most recently played first."""
@@ -416,11 +480,25 @@ class Store:
                               " ORDER BY touched DESC LIMIT 1", (game,)).fetchone()
         return None if row is None else self._info(row)
 
-    def events(self, game_id: int) -> list[Event]:
-        """All events of a game, the undone tail included."""
+    def events(self, game_id: int, start: int = 0, stop: int | None = None) -> list[Event]:
+        """The events ``start`` to ``stop`` (all of them, the undone tail included, by
+        default)."""
         rows = self.db.execute("SELECT kind, data, seen FROM events WHERE game_id = ?"
-                               " ORDER BY seq", (game_id,))
+                               " AND seq >= ? AND seq < ? ORDER BY seq",
+                               (game_id, start, (1 << 62) if stop is None else stop))
         return [Event(kind, json.loads(data), bool(seen)) for kind, data, seen in rows]
+
+    def snapshot_seqs(self, game_id: int, build: str) -> list[int]:
+        """Where the game has snapshots of this build: their ``seq``, in order."""
+        rows = self.db.execute("SELECT seq FROM snapshots WHERE game_id = ? AND build = ?"
+                               " ORDER BY seq", (game_id, build))
+        return [row[0] for row in rows]
+
+    def snapshot(self, game_id: int, seq: int, build: str) -> bytes | None:
+        """The state kept after ``seq`` events under this build, or None."""
+        row = self.db.execute("SELECT state FROM snapshots WHERE game_id = ? AND seq = ?"
+                              " AND build = ?", (game_id, seq, build)).fetchone()
+        return None if row is None else row[0]
 
     def retracted(self, game_id: int) -> list[dict[str, Any]]:
         """Seen dice results that were undone and replaced by another input."""
@@ -431,24 +509,33 @@ class Store:
 
 
 class _Transaction:
-    """``BEGIN IMMEDIATE`` .. ``COMMIT`` (or ``ROLLBACK`` on any error)."""
+    """``BEGIN IMMEDIATE`` .. ``COMMIT`` (or ``ROLLBACK`` on any error); a failed write is a
+    ``StoreError`` (a ``SaveError`` when the store is full or read-only)."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.db = store.db
+
+    def _failed(self, err: sqlite3.Error) -> StoreError:
+        if getattr(err, "sqlite_errorcode", 0) & 0xFF == _SQLITE_READONLY:
+            self.store._reopen = True  # opened read-only: the next write opens it again
+        return _save_error(self.store.path, err)
 
     def __enter__(self) -> None:
         try:
             self.db.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as err:
-            raise StoreError(f"the store could not save ({err}); nothing was changed") from err
+            raise self._failed(err) from err
 
     def __exit__(self, kind, value, tb) -> None:
         try:
-            self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+            if kind is None:
+                self.db.execute("COMMIT")
+            elif self.db.in_transaction:  # SQLite may have rolled back already (a full disk)
+                self.db.execute("ROLLBACK")
         except sqlite3.Error as err:
             if self.db.in_transaction:
                 self.db.execute("ROLLBACK")
-            raise StoreError(f"the store could not save ({err}); nothing was changed") from err
+            raise self._failed(err) from err
         if isinstance(value, sqlite3.Error):
-            raise StoreError(f"the store could not save ({value}); nothing was changed") \
-                from value
+            raise self._failed(value) from value
