@@ -1,6 +1,7 @@
 # Off-board stand-in for the Pico's `machine` module: Pin (with its edge interrupts), I2C (playing
 # the SSD1306), WDT, reset.
 # The contract with the outside world (button commands, the OLED image file) is in README.md.
+import _thread  # in MicroPython's Unix port and in CPython
 import gc
 import os
 import select
@@ -9,8 +10,6 @@ import time
 
 import pins
 from ticks import ticks_add, ticks_diff, ticks_ms
-
-import _thread  # in MicroPython's Unix port and in CPython
 
 RESET_STATUS = 75  # exit status of machine.reset(): the launcher may start the board again
 

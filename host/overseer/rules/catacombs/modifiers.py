@@ -170,8 +170,8 @@ def capture_coin(hero: Hero) -> Step:
 
 
 def reckless(hero: Hero) -> Step:
-    """Ice Box: Reckless Shot Modifier: the hero's shots now hurt teammates, for the rest of the
-    game, even if the hero is killed."""
+    """Ice Box: Reckless Shot Modifier: from now on the hero's shots hurt teammates too, until
+    the game ends; a hero destroyed later keeps the card."""
     already = hero.reckless
     hero.reckless = True
     text = (f"{hero.name} is already reckless" if already else
