@@ -19,6 +19,7 @@ from overseer import service
 from overseer.devices.nfc import Reader
 from overseer.devices.tags import CardRef
 from overseer.devices.virtual_pico import VirtualPico, find_micropython
+from overseer.screens.render import frame_bytes, render
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -175,6 +176,10 @@ def choose_catacombs(running: Running, board: VirtualPico) -> None:
         if screen is None or screen.title != WHICH_GAME:
             break
         before = screen
+        # As at the table: the press comes once the board shows the question (a press while
+        # the board still shows its own boot screen is the board's, not the gadget's).
+        want = frame_bytes(render(screen))
+        assert board.wait_oled(lambda frame, want=want: frame == want, 20) is not None
         board.press(Button.OK if screen.rows[screen.cursor] == "Catacombs" else Button.CHOICE)
         assert wait_for(lambda before=before: running.gadget.screen != before)
     assert wait_for(lambda: running.screen_title() == FIRST)
