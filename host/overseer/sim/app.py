@@ -3,8 +3,9 @@ LEDs, a card reader, the dice, and the log of every step with its rulebook secti
 
 What it shows is the box's own: the glass is the virtual Pico's OLED RAM, read back from the
 board; the LEDs are what the gadget set. Keys press the board's buttons (``sim.keys``); a
-tapped card goes through the simulated reader into the gadget's inbox. Every step is saved
-before the glass shows it, so q, Ctrl-C or a closed terminal loses nothing.
+tapped card is a written NTAG215 held on the emulated PN532 reader, read by nfcpy as on the Pi
+(``sim.reader``; without nfcpy it goes straight into the gadget's inbox, and the log says so).
+Every step is saved before the glass shows it, so q, Ctrl-C or a closed terminal loses nothing.
 """
 
 from __future__ import annotations
