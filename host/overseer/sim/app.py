@@ -108,6 +108,8 @@ class Simulator(App[int]):
         self.query_one(Dice).border_subtitle = LONG_HINT
         self.query_one(StepLog).note("Keys below press the box's buttons; t holds a card to "
                                      "the reader; q quits (every step is saved).")
+        if self.running.box.reader_note is not None:
+            self.query_one(StepLog).note(self.running.box.reader_note)
         self.running.start()
         self.set_interval(TICK, self.tick)
         self.tick()

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 HOLD = 0.3  # seconds a tapped card stays on the reader at least
 MAX_HOLD = 5.0  # seconds it stays at most, when the reader has not dealt with it yet
 INTERVAL = 0.05  # seconds between two looks of the reader
+REPEAT_WINDOW = 2.0  # seconds in which the same card again is ignored, as at the table
 LIST_TARGET = 0x4A  # the PN532's InListPassiveTarget: the reader looking for a tag
 
 
@@ -41,7 +42,7 @@ class EmulatedReader:
     ``said`` counts what the reader put into the inbox (taps and notices)."""
 
     def __init__(self, *, hold: float = HOLD, max_hold: float = MAX_HOLD,
-                 interval: float = INTERVAL, repeat_window: float = 2.0) -> None:
+                 interval: float = INTERVAL, repeat_window: float = REPEAT_WINDOW) -> None:
         from overseer.devices.pn532_emulator import PtyPn532
 
         self.hold, self.max_hold = hold, max_hold
@@ -149,5 +150,5 @@ def card_reader() -> tuple[EmulatedReader | SimTags, str | None]:
     else (no nfcpy) ``SimTags``, and why."""
     why = driver_missing()
     if why is None:
-        return EmulatedReader(), None
+        return EmulatedReader(repeat_window=REPEAT_WINDOW), None
     return SimTags(), f"The card reader is simulated without the driver: {why}."
