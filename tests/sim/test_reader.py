@@ -13,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from test_app import Table, new_game  # noqa: E402
 
-from overseer.app.events import ReaderNotice, Tap  # noqa: E402
+from overseer.app.events import Input, ReaderNotice, Tap  # noqa: E402
 from overseer.app.inbox import Inbox  # noqa: E402
 from overseer.app.sim import SimTags  # noqa: E402
 from overseer.devices.nfc import NfcTags  # noqa: E402
@@ -31,7 +31,7 @@ READ_IN = 10.0  # seconds a tap may take on a loaded machine
 IN_PICO_CS = 0x42  # the PN532's InCommunicateThru: how nfcpy reads a Type 2 tag's pages
 
 
-def taken(inbox: Inbox) -> object:
+def taken(inbox: Inbox) -> Input:
     item = inbox.get(READ_IN)
     assert item is not None, "the reader put nothing"
     return item
