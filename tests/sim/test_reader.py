@@ -18,7 +18,7 @@ from overseer.app.inbox import Inbox  # noqa: E402
 from overseer.app.sim import SimTags  # noqa: E402
 from overseer.devices.nfc import NfcTags  # noqa: E402
 from overseer.devices.pn532_emulator import Ntag215  # noqa: E402
-from overseer.devices.tags import CardRef  # noqa: E402
+from overseer.devices.tags import CardRef, TagError  # noqa: E402
 from overseer.sim import reader as sim_reader  # noqa: E402
 from overseer.sim.app import Simulator  # noqa: E402
 from overseer.sim.reader import EmulatedReader, card_reader, uid_of  # noqa: E402
@@ -83,10 +83,14 @@ def test_the_same_card_after_the_window_counts_again(reading):
     assert len(reader.stickers) == 1  # the same sticker, written once
 
 
-def test_a_card_not_in_the_data_is_refused_before_it_is_tapped(reading):
-    reader, _ = reading
-    with pytest.raises(ValueError, match="orcc"):
-        reader.tap("catacombs", "monster", "orcc")
+def test_any_card_of_the_picker_is_written_and_read_and_a_bad_id_refused(reading):
+    reader, inbox = reading
+    reader.tap("catacombs", "hero", "elf")  # hero cards: no tags written at the table yet
+    assert taken(inbox) == Tap("catacombs", "hero", "elf")
+    with pytest.raises(TagError, match="card is lower-case letters"):
+        reader.tap("catacombs", "monster", "Orc!")
+    with pytest.raises(TagError, match="kind is lower-case letters"):
+        reader.tap("catacombs", "", "orc")
 
 
 def test_without_nfcpy_the_reader_is_simulated_and_says_why(monkeypatch):

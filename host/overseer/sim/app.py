@@ -222,7 +222,11 @@ class Simulator(App[int]):
         self.set_focus(None)
         if event.card is not None:
             card = event.card
-            self.running.box.tags.tap(card.game, card.kind, card.id)
+            try:
+                self.running.box.tags.tap(card.game, card.kind, card.id)
+            except ValueError as err:  # a record no tag could hold: said, nothing tapped
+                log.note(f"Not tapped: {card.label}: {err}.")
+                return
             log.note(f"Tapped {card.label}.")
 
     def action_leave(self) -> None:

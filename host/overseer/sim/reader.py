@@ -23,7 +23,7 @@ from overseer.app.events import Input
 from overseer.app.inbox import Inbox
 from overseer.app.sim import SimTags
 from overseer.devices.nfc import NfcTags, ReaderLost, load_nfcpy
-from overseer.devices.tags import CardRef, check_card
+from overseer.devices.tags import CardRef, card_record
 
 if TYPE_CHECKING:
     from overseer.devices.pn532_emulator import Ntag215, PtyPn532
@@ -32,7 +32,6 @@ HOLD = 0.3  # seconds a tapped card stays on the reader at least
 MAX_HOLD = 5.0  # seconds it stays at most, when the reader has not dealt with it yet
 INTERVAL = 0.05  # seconds between two looks of the reader
 REPEAT_WINDOW = 2.0  # seconds in which the same card again is ignored, as at the table
-LIST_TARGET = 0x4A  # the PN532's InListPassiveTarget: the reader looking for a tag
 
 
 class EmulatedReader:
@@ -72,8 +71,10 @@ class EmulatedReader:
             self._said.notify_all()
 
     def tap(self, game: str, kind: str, card: str) -> None:
-        """Hold the card's sticker on the reader (in a thread), then lift it off."""
-        ref = check_card(game, kind, card)
+        """Hold the card's sticker on the reader (in a thread), then lift it off. A card whose
+        record cannot be written (an empty or upper-case id) is refused here (TagError)."""
+        ref = CardRef(game, kind, card)
+        card_record(ref)  # any card of the picker, hero cards too (``tags write`` has none yet)
         threading.Thread(target=self._hold, args=(ref,), name="sim-tap", daemon=True).start()
 
     def sticker(self, ref: CardRef) -> Ntag215:
@@ -112,15 +113,16 @@ class EmulatedReader:
             time.sleep(max(0.0, placed + self.hold - time.monotonic()))
             with self.emulator.lock:
                 chip.remove()
-                lifted = len(chip.commands)
+                lifted = chip.looks
             self._until_sensed_empty(lifted)
 
-    def _until_sensed_empty(self, since: int) -> None:
-        """Wait until the reader looked for a tag (InListPassiveTarget) after ``since``."""
+    def _until_sensed_empty(self, looks: int) -> None:
+        """Wait until the reader has looked for a tag again since it had looked ``looks``
+        times (it then knows the card was taken away)."""
         deadline = time.monotonic() + self.max_hold
         while time.monotonic() < deadline:
             with self.emulator.lock:
-                if LIST_TARGET in self.emulator.chip.commands[since:]:
+                if self.emulator.chip.looks > looks:
                     return
             time.sleep(self.port.interval / 2)
 
