@@ -21,12 +21,14 @@ from overseer.devices.pn532_emulator import Ntag215  # noqa: E402
 from overseer.devices.tags import CardRef, TagError  # noqa: E402
 from overseer.sim import reader as sim_reader  # noqa: E402
 from overseer.sim.app import Simulator  # noqa: E402
+from overseer.sim.cards import Card, catalogue  # noqa: E402
 from overseer.sim.reader import EmulatedReader, card_reader, uid_of  # noqa: E402
 from overseer.sim.running import Running  # noqa: E402
 from overseer.sim.widgets import StepLog  # noqa: E402
 
 ORC = CardRef("catacombs", "monster", "orc")
 ROOM = CardRef("catacombs", "room", "bholoth-cemetery")
+BAD = Card("catacombs", "monster", "Bad!", "Bad card")
 READ_IN = 10.0  # seconds a tap may take on a loaded machine
 IN_PICO_CS = 0x42  # the PN532's InCommunicateThru: how nfcpy reads a Type 2 tag's pages
 
@@ -108,7 +110,7 @@ def test_without_nfcpy_the_reader_is_simulated_and_says_why(monkeypatch):
 
 async def tap_in_the_simulator(path, game_id, check) -> None:
     running = Running(path, game_id)
-    app = Simulator(running)
+    app = Simulator(running, [*catalogue(), BAD])
     try:
         async with app.run_test(size=(80, 24)) as pilot:
             table = Table(pilot, running)
@@ -143,6 +145,12 @@ def test_a_card_tapped_in_the_simulator_goes_through_the_emulated_reader(tmp_pat
         await table.pilot.press("t", *"bholoth cemetery", "enter")  # again, at once
         await table.until(lambda g: g.screen.key == "Ignored", READ_IN, "the notice")
         assert "again within 60 s" in " ".join(table.gadget.screen.lines)
+        said = reader.said
+        await table.pilot.press("t", *"bad card", "enter")  # no record can hold its id
+        await table.pilot.pause(0.5)
+        assert "Not tapped: monster: Bad card (catacombs Bad!): a card's card is lower-case " \
+            "letters" in log_text(app)
+        assert reader.said == said and not app.failure
 
     path = tmp_path / "games.sqlite3"
     asyncio.run(tap_in_the_simulator(path, new_game(path), check))
