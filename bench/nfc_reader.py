@@ -28,16 +28,13 @@ from pathlib import Path
 
 from PIL import Image
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "devices"))
-
-from pn532_emulator import Ntag215, PtyPn532  # noqa: E402
-
-from overseer.app.events import Button, Press  # noqa: E402
-from overseer.app.inbox import Inbox  # noqa: E402
-from overseer.app.shell import Gadget  # noqa: E402
-from overseer.app.sim import SimLeds  # noqa: E402
-from overseer.devices.nfc import NfcTags, Reader  # noqa: E402
-from overseer.devices.tags import CardRef  # noqa: E402
+from overseer.app.events import Button, Press
+from overseer.app.inbox import Inbox
+from overseer.app.shell import Gadget
+from overseer.app.sim import SimLeds
+from overseer.devices.nfc import NfcTags, Reader
+from overseer.devices.pn532_emulator import Ntag215, PtyPn532
+from overseer.devices.tags import CardRef
 
 INTERVAL = 0.1  # as NfcTags polls at the table
 

@@ -10,10 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from pn532_emulator import PtyPn532
 
 from overseer import doctor
 from overseer.devices import protocol as p
+from overseer.devices.pn532_emulator import PtyPn532
 from overseer.session import lock
 
 ROOT = Path(__file__).resolve().parents[2]

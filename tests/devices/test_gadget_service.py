@@ -12,11 +12,11 @@ import time
 from pathlib import Path
 
 import pytest
-from pn532_emulator import LoopTTY, Ntag215, Pn532, PtyPn532
 
 from overseer import config as cfg
 from overseer import service
 from overseer.devices.nfc import Reader
+from overseer.devices.pn532_emulator import LoopTTY, Ntag215, Pn532, PtyPn532
 from overseer.devices.tags import CardRef
 from overseer.devices.virtual_pico import VirtualPico, find_micropython
 from overseer.screens.render import frame_bytes, render

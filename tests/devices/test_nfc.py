@@ -1,14 +1,14 @@
 """The NFC reader adapter under the real nfcpy, talking to the byte-level PN532 emulator
-(tests/devices/pn532_emulator.py), in-process and behind a pty."""
+(overseer.devices.pn532_emulator), in-process and behind a pty."""
 
 from __future__ import annotations
 
 import pytest
-from pn532_emulator import LoopTTY, Ntag215, Pn532, PtyPn532, frame_of
 
 from overseer.app.events import ReaderNotice, Tap, UnknownTap
 from overseer.app.inbox import Inbox
 from overseer.devices.nfc import NfcTags, Reader, ReaderLost, TagWatcher
+from overseer.devices.pn532_emulator import LoopTTY, Ntag215, Pn532, PtyPn532, frame_of
 from overseer.devices.tags import CardRef, TagMap
 
 ROOM = CardRef("catacombs", "room", "zothas-gatehouse")

@@ -7,12 +7,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from pn532_emulator import LoopTTY, Ntag215, Pn532
 
 from overseer import games
 from overseer.app.events import Button
 from overseer.app.tour import Table as Driver
 from overseer.devices.nfc import Reader, TagWatcher
+from overseer.devices.pn532_emulator import LoopTTY, Ntag215, Pn532
 from overseer.devices.tags import CardRef, TagMap
 
 ROOM = CardRef("catacombs", "room", "bholoth-cemetery")

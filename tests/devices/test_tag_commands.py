@@ -8,10 +8,10 @@ import json
 import sys
 
 import pytest
-from pn532_emulator import Ntag215, PtyPn532
 
 from overseer.cli import main
 from overseer.devices.nfc import Reader
+from overseer.devices.pn532_emulator import Ntag215, PtyPn532
 from overseer.devices.tags import CardRef, TagMap, card_record
 
 
@@ -153,8 +153,7 @@ def test_read_prints_what_the_tag_names(monkeypatch, emulator, tmp_path):
 
 
 def test_a_garbled_answer_while_writing_writes_the_same_tag_again():
-    from pn532_emulator import LoopTTY, Pn532
-
+    from overseer.devices.pn532_emulator import LoopTTY, Pn532
     from overseer.devices.tag_commands import write_cards
 
     chip = Pn532()
@@ -181,7 +180,7 @@ def test_a_garbled_answer_while_writing_writes_the_same_tag_again():
 
 def chip_tag_with(tag: Ntag215, ref: CardRef) -> None:
     """Write ``ref`` on ``tag`` with the real writer, on a reader of its own."""
-    from pn532_emulator import LoopTTY, Pn532
+    from overseer.devices.pn532_emulator import LoopTTY, Pn532
 
     chip = Pn532()
     chip.place(tag)

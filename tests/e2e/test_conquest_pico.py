@@ -20,15 +20,14 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 from pico_table import BACK, CHOICE, PicoTable
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "app"))
-sys.path.insert(0, str(Path(__file__).parents[1] / "devices"))
 
 from conquest_table import Players, new_four_player_game, tutorial_script  # noqa: E402
-from pn532_emulator import Ntag215, Pn532, PtyPn532  # noqa: E402
 from test_conquest_flow import MORE_DRAWS, TURN_8, TURN_9, TURN_10, TUTORIAL  # noqa: E402
 
 from overseer.devices.leds import DIM, GpioLeds  # noqa: E402
 from overseer.devices.nfc import NfcTags, Reader  # noqa: E402
 from overseer.devices.pins import seat_leds  # noqa: E402
+from overseer.devices.pn532_emulator import Ntag215, Pn532, PtyPn532  # noqa: E402
 from overseer.devices.tags import CardRef  # noqa: E402
 from overseer.devices.virtual_pico import VirtualPico  # noqa: E402
 from overseer.rules.conquest.carddata import load_cards  # noqa: E402
@@ -39,7 +38,7 @@ TAP_TIMEOUT = 15.0
 
 def written(ref: CardRef, uid: bytes) -> Ntag215:
     """A sticker with the card's record written on it by the real writer."""
-    from pn532_emulator import LoopTTY
+    from overseer.devices.pn532_emulator import LoopTTY
 
     tag = Ntag215(uid)
     chip = Pn532()

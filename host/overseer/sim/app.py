@@ -3,8 +3,9 @@ LEDs, a card reader, the dice, and the log of every step with its rulebook secti
 
 What it shows is the box's own: the glass is the virtual Pico's OLED RAM, read back from the
 board; the LEDs are what the gadget set. Keys press the board's buttons (``sim.keys``); a
-tapped card goes through the simulated reader into the gadget's inbox. Every step is saved
-before the glass shows it, so q, Ctrl-C or a closed terminal loses nothing.
+tapped card is a written NTAG215 held on the emulated PN532 reader, read by nfcpy as on the Pi
+(``sim.reader``; without nfcpy it goes straight into the gadget's inbox, and the log says so).
+Every step is saved before the glass shows it, so q, Ctrl-C or a closed terminal loses nothing.
 """
 
 from __future__ import annotations
@@ -107,6 +108,8 @@ class Simulator(App[int]):
         self.query_one(Dice).border_subtitle = LONG_HINT
         self.query_one(StepLog).note("Keys below press the box's buttons; t holds a card to "
                                      "the reader; q quits (every step is saved).")
+        if self.running.box.reader_note is not None:
+            self.query_one(StepLog).note(self.running.box.reader_note)
         self.running.start()
         self.set_interval(TICK, self.tick)
         self.tick()
@@ -219,7 +222,11 @@ class Simulator(App[int]):
         self.set_focus(None)
         if event.card is not None:
             card = event.card
-            self.running.box.tags.tap(card.game, card.kind, card.id)
+            try:
+                self.running.box.tags.tap(card.game, card.kind, card.id)
+            except ValueError as err:  # a record no tag could hold: said, nothing tapped
+                log.note(f"Not tapped: {card.label}: {err}.")
+                return
             log.note(f"Tapped {card.label}.")
 
     def action_leave(self) -> None:

@@ -5,7 +5,9 @@ The Pico is the one a table would plug in: ``devices.virtual_pico.VirtualPico`` 
 firmware (MicroPython's Unix port, else CPython with the firmware's shims) at the far end of a
 pty, and the host talks to it through ``devices.pico.Pico`` exactly as to a Pico on USB (Glass,
 Buttons, Dice). A key is a press on the board's pin; what the simulator draws is the board's
-own OLED RAM. The LEDs and the reader are ``app.sim``'s adapters of the app's ports.
+own OLED RAM. The LEDs are ``app.sim``'s; the card reader is ``sim.reader``'s: the emulated
+PN532 read by nfcpy as on the Pi, or (without nfcpy) ``app.sim.SimTags``, and ``reader_note``
+says why.
 """
 
 from __future__ import annotations
@@ -14,10 +16,11 @@ from collections import deque
 
 from overseer.app.events import Button, Input, Press, Rolled, RollRefused
 from overseer.app.inbox import Inbox
-from overseer.app.sim import SimLeds, SimTags
+from overseer.app.sim import SimLeds
 from overseer.devices.pico import BUTTONS, Pico
 from overseer.devices.pico_link import ProtocolMismatch
 from overseer.devices.virtual_pico import VirtualPico
+from overseer.sim.reader import card_reader
 
 PINS = {button: wire for wire, button in BUTTONS.items()}  # the app's button -> the board's pin
 READY_TIMEOUT = 15.0  # seconds for the board to boot and answer the handshake
@@ -54,7 +57,7 @@ class VirtualBox:
         self.board = VirtualPico(interpreter)
         self.pico: Pico | None = None
         self.leds = SimLeds()
-        self.tags = SimTags()
+        self.tags, self.reader_note = card_reader()
         self.inbox = WatchedInbox()
         self.closed = False
 

@@ -46,6 +46,7 @@ REGISTERS = {TX_MODE: 0x80, RX_MODE: 0x80, 0x6305: 0x00, 0x6304: 0x80, FIFO_DATA
 NTAG215_VERSION = bytes.fromhex("0004040201001103")
 NTAG215_PAGES = 135  # 0-134: UID and lock (0-2), CC (3), user (4-129), lock and config (130-134)
 ACK_4BIT, NAK_4BIT = 0x0A, 0x00
+COMMANDS_KEPT = 4096
 
 
 def crc_a(data: bytes) -> bytes:
@@ -127,7 +128,10 @@ class Pn532:
         self._selected: Ntag215 | None = None
         self._listed_nothing = True
         self._last = b""  # the last response frame (sent again on a NACK)
-        self.commands: list[int] = []  # command codes received, in order
+        # the last command codes received, in order (bounded: the simulator's reader polls
+        # for hours)
+        self.commands: deque[int] = deque(maxlen=COMMANDS_KEPT)
+        self.looks = 0  # InListPassiveTarget commands received: the reader looking for a tag
         self.extended = 0  # extended frames received (and answered in kind)
         # faults
         self.silent = False
@@ -259,6 +263,7 @@ class Pn532:
 
     def _in_list_passive_target(self, params: bytes) -> bytes:
         self.field = True
+        self.looks += 1
         brty, wanted = params[1], params[2:]
         tag = self.tag
         if brty != 0 or tag is None or (wanted and _plain_uid(wanted) != tag.uid):
