@@ -5,8 +5,7 @@ behind a pty, read by nfcpy through ``devices.nfc.NfcTags`` exactly as the Pi re
 writer (once per card), holds the sticker on the emulated reader until the reader has dealt
 with it (a ``Tap``, or a notice such as the same card again within the window) and at least
 ``hold`` seconds (``hold_for``), then lifts it off, as a card held on the reader and taken
-away. So the gadget
-gets what it gets on the Pi, notices included.
+away. So the gadget gets what it gets on the Pi, notices included.
 
 Without nfcpy (it loads libusb-1.0 even for a serial reader: a laptop may not have it)
 ``card_reader`` gives ``SimTags`` instead, which puts the ``Tap`` straight into the inbox, and
