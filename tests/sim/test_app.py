@@ -95,6 +95,9 @@ class Table:
         await self.key("o")
         assert self.gadget.app.menu is not None, f"no menu: {self.gadget.screen}"
         for _ in range(12):
+            if self.gadget.app.notice:  # the card reader's word over the menu (OK puts it away)
+                await self.key("o")
+                continue
             if word in self.gadget.screen.rows[self.gadget.screen.cursor]:
                 return await self.key("o")
             await self.key("c")
