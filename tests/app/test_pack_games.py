@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from overseer.app import clank, pack_tour, runebound
-from overseer.app.tour import BACK, NEXT, OK, Table, _Album
+from overseer.app.tour import BACK, NEXT, OK, Album, Table
 from overseer.rules.clank.records import REWARD_PARTS
 
 SEED = 11
@@ -21,7 +21,7 @@ class Played:
     def __init__(self, store: Path) -> None:
         self.store = store
         self.tables = [Table(store, seed=SEED)]
-        self.album = _Album(self.tables[0])
+        self.album = Album(self.tables[0])
 
     def reopen(self) -> Table:
         self.tables[-1].close()

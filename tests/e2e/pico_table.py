@@ -21,10 +21,10 @@ from PIL import Image
 from overseer.app.events import Button, Press
 from overseer.app.shell import Gadget
 from overseer.app.sim import SimLeds, SimTags
+from overseer.app.tour import TableMoves
 from overseer.devices.pico import Pico
 from overseer.devices.virtual_pico import VirtualPico
 from overseer.screens.render import Screen, frame_bytes, from_frame_bytes
-from overseer.session.session import Session
 from overseer.sim.box import PINS, READY_TIMEOUT, WatchedInbox
 from overseer.sim.running import SentGlass
 
@@ -39,7 +39,7 @@ SETTLE = 10.0  # seconds for the board's OLED to hold the gadget's frame
 LOST = 3.0
 
 
-class PicoTable:
+class PicoTable(TableMoves):
     """The table at a Gadget on ``store``, its Pico the virtual ``board`` (already running)."""
 
     def __init__(self, board: VirtualPico, store: Path, seed: int, leds: Any = None,
@@ -68,18 +68,6 @@ class PicoTable:
 
     # ------------------------------------------------------------------ what the table sees
 
-    @property
-    def screen(self) -> Screen:
-        assert self.gadget.screen is not None
-        return self.gadget.screen
-
-    @property
-    def session(self) -> Session:
-        session = self.gadget.session
-        if session is None:
-            raise AssertionError("no game yet: the new game's questions are on the glass")
-        return session
-
     def oled(self) -> Image.Image:
         """What the board's OLED shows now."""
         frame = self.board.oled()
@@ -99,10 +87,6 @@ class PicoTable:
         return got
 
     # ------------------------------------------------------------------ inputs
-
-    def _note(self) -> None:
-        if not self.shown or self.shown[-1] != self.gadget.screen:
-            self.shown.append(self.screen)
 
     def _take(self) -> None:
         """Act on every input already in the inbox (the link's, the reader's)."""
@@ -153,43 +137,6 @@ class PicoTable:
         self._take()
         self.settle()
         return self.screen
-
-    def pick(self, label: str) -> Screen:
-        """CHOICE until ``label`` is under the cursor, then OK."""
-        rows = self.screen.rows
-        if label not in rows:
-            raise AssertionError(f"{label!r} not in {rows} ({self.screen.title})")
-        for _ in range(len(rows)):
-            if self.screen.rows[self.screen.cursor] == label:
-                return self.press(OK)
-            self.press(CHOICE)
-        raise AssertionError(f"the cursor never reached {label!r}")
-
-    def choose_game(self, label: str = "Catacombs") -> Screen:
-        """A new game's first question when the gadget plays more than one game: ``label``."""
-        if self.screen.title == "Which game?":
-            return self.pick(label)
-        return self.screen
-
-    def number(self, value: int) -> Screen:
-        """Step the number on the glass to ``value`` (CHOICE up, NEXT down), then OK."""
-        if self.screen.number is None:
-            raise AssertionError(f"no number on the glass: {self.screen}")
-        while self.screen.number != value:
-            self.press(CHOICE if self.screen.number < value else NEXT)
-        return self.press(OK)
-
-    def read(self) -> list[Screen]:
-        """OK through the steps (and any message) until a question or the idle screen."""
-        pages = []
-        for _ in range(500):
-            app = self.gadget.app
-            assert app is not None
-            if not (app.reading or app.notice):
-                return pages
-            pages.append(self.screen)
-            self.press(OK)
-        raise AssertionError("the steps never ended")
 
     def close(self) -> None:
         """The host goes: the store and its lock released, the link closed; the board runs on."""

@@ -16,7 +16,7 @@ import pytest
 from pico_table import PicoTable
 
 from overseer.app import pack_tour
-from overseer.app.tour import _Album
+from overseer.app.tour import Album
 from overseer.devices.virtual_pico import VirtualPico
 
 SEED = 11
@@ -33,7 +33,7 @@ def test_a_whole_clank_game_through_the_pico(board: VirtualPico, tmp_path: Path)
         return tables[-1]
 
     try:
-        album = _Album(tables[0])  # type: ignore[arg-type]
+        album = Album(tables[0])  # type: ignore[arg-type]
         table = pack_tour.play_clank(tables[0], album, reopen)
         assert table.session.finished
         assert table.session.state_dict()["over"]["totals"] == {"P1": 3, "P2": 1}

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from overseer.app import forms
 from overseer.app.local import Ask, LocalProcedure
 from overseer.app.view import MenuItem
 from overseer.games import GameSpec
@@ -118,16 +119,20 @@ def party_screens(blocks: Sequence[tuple[str, str, Sequence[str]]]) -> tuple[Scr
                  for n, (h, key, lines) in enumerate(parts))
 
 
-def move_forms(spec: GameSpec, form: Callable[[Move[Any], Any, Names], MakeForm],
-               title: Callable[[Move[Any]], str]
+def move_forms(spec: GameSpec, custom: Mapping[str, Callable[[Any, Names], LocalProcedure]],
+               prompts: Mapping[str, Mapping[str, str]], short: Mapping[str, str]
                ) -> Callable[[str, Any, Names], tuple[MakeForm, str] | None]:
-    """A flow's ``form_of`` where every form is a move's (the rules refuse the completed
-    action, with their reason, when the move cannot be played)."""
+    """A flow's ``form_of`` where every form is a move's: its ``custom`` form, else the
+    generic one with the move's ``prompts``, titled by its ``short`` label (the rules refuse
+    the completed action, with their reason, when the move cannot be played)."""
     def form_of(name: str, state: Any, names: Names) -> tuple[MakeForm, str] | None:
         move = spec.moves.moves.get(name)
         if move is None:
             return None
-        return form(move, state, names), title(move)
+        own = custom.get(name)
+        make: MakeForm = (lambda: own(state, names)) if own is not None else \
+            (lambda: forms.named_form(move, state, names, prompts.get(name)))
+        return make, short.get(name, move.label)
     return form_of
 
 

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from overseer.app.tour import BACK, CHOICE, OK, Shot, Table, _Album
+from overseer.app.tour import BACK, CHOICE, OK, Album, Shot, Table
 from overseer.rules.runebound.state import CURSED, DESTROYED
 from overseer.screens.render import Screen, render
 from overseer.screens.shots import save
@@ -41,7 +41,7 @@ def menu(t: Any, label: str) -> Screen:
     return t.pick(label)
 
 
-def refused(t: Any, before: dict[str, Any], album: _Album | None = None, name: str = "",
+def refused(t: Any, before: dict[str, Any], album: Album | None = None, name: str = "",
             caption: str = "") -> str:
     """The glass says the input was not taken, and the game is as it was; the message."""
     screen = t.screen
@@ -64,7 +64,7 @@ def tick(t: Any, labels: tuple[str, ...]) -> Screen:
 # --------------------------------------------------------------------------- Clank!
 
 
-def play_clank(t: Any, album: _Album, reopen: Reopen) -> Any:
+def play_clank(t: Any, album: Album, reopen: Reopen) -> Any:
     """Two players: the setup, a Temple offering each (a second one refused, an occupied
     column refused), Medusa fought on entering (undone and answered again), the gadget
     restarted, the Sphinx's riddle, a TROPHY card the data lacks, a look-up by a tapped card,
@@ -234,7 +234,7 @@ def _level_three(t: Any, spent: int = 0) -> None:
     t.read()
 
 
-def play_runebound(t: Any, album: _Album, reopen: Reopen) -> Any:
+def play_runebound(t: Any, album: Album, reopen: Reopen) -> Any:
     """Two heroes: the setup (a town with a figure refused), the trading pool, the Curse
     cards (a second Level I card and a Level III card without a card of its deck refused), a
     town freed with its immediate Market step, a destroyed town refused, an undo, the gadget
@@ -376,7 +376,7 @@ def play_runebound(t: Any, album: _Album, reopen: Reopen) -> Any:
 # --------------------------------------------------------------------------- pictures
 
 
-def _play(play: Callable[[Any, _Album, Reopen], Any]) -> tuple[Shot, ...]:
+def _play(play: Callable[[Any, Album, Reopen], Any]) -> tuple[Shot, ...]:
     with tempfile.TemporaryDirectory(prefix="overseer-pack-tour-") as folder:
         store = Path(folder) / "games.sqlite3"
         holder = [Table(store, seed=SEED)]
@@ -385,7 +385,7 @@ def _play(play: Callable[[Any, _Album, Reopen], Any]) -> tuple[Shot, ...]:
             holder[0].close()
             holder[0] = Table(store, seed=SEED)
             return holder[0]
-        album = _Album(holder[0])
+        album = Album(holder[0])
         play(holder[0], album, reopen)
         holder[0].close()
     return tuple(album.shots)

@@ -242,18 +242,6 @@ FORMS: dict[str, Callable[[RuneboundState, Mapping[str, str]], LocalProcedure]] 
 }
 
 
-def form(move: Move[Any], state: RuneboundState, names: Mapping[str, str]
-         ) -> Callable[[], LocalProcedure]:
-    custom = FORMS.get(move.name)
-    if custom is not None:
-        return lambda: custom(state, names)
-    return lambda: forms.named_form(move, state, names, PROMPTS.get(move.name))
-
-
-def form_title(move: Move[Any]) -> str:
-    return SHORT.get(move.name, move.label)
-
-
 # --------------------------------------------------------------------------- the glass
 
 
@@ -366,6 +354,6 @@ def tap_actions(state: RuneboundState, legal: list[Move[Any]]
 FLOW = Flow(
     game=GAME, label="Runebound", spec=SPEC, wizard=wizard, labels=labels, relabel=relabel,
     relabel_text=relabel_text, relabel_question=relabel_question, default_seats=default_seats,
-    cards=cards, menu=menu, form_of=move_forms(SPEC, form, form_title),
+    cards=cards, menu=menu, form_of=move_forms(SPEC, FORMS, PROMPTS, SHORT),
     option_names=no_option_names, title=title, idle_key=idle_key,
     status=status, party_pages=party_pages, tap_actions=tap_actions)

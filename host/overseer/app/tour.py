@@ -25,16 +25,16 @@ OK, CHOICE, NEXT, BACK = Button.OK, Button.CHOICE, Button.NEXT, Button.BACK
 SEED = 11
 
 
-class Table:
-    """The table at a Gadget on ``store`` (MemoryGlass, SimLeds, the given dice)."""
+class TableMoves:
+    """What any table at a Gadget does with its buttons, given ``press`` (and ``gadget``):
+    pick a row, choose the game, step a number, read the steps. ``Table`` below presses in
+    memory; the end-to-end tests' ``PicoTable`` presses a virtual Pico's pins."""
 
-    def __init__(self, store: Path, seed: int = SEED, dice=None, game_id: int | None = None
-                 ) -> None:
-        self.glass, self.leds = MemoryGlass(), SimLeds()
-        self.gadget = Gadget(store, self.glass, self.leds, dice=dice, seed=seed)
-        self.shown: list[Screen] = []
-        self.gadget.open(game_id)
-        self._note()
+    gadget: Gadget
+    shown: list[Screen]  # every screen the glass showed, in order
+
+    def press(self, button: Button, long: bool = False, times: int = 1) -> Screen:
+        raise NotImplementedError
 
     @property
     def screen(self) -> Screen:
@@ -52,21 +52,6 @@ class Table:
     def _note(self) -> None:
         if not self.shown or self.shown[-1] != self.gadget.screen:
             self.shown.append(self.screen)
-
-    def _take(self) -> None:
-        while self.gadget.step(0):
-            self._note()
-
-    def press(self, button: Button, long: bool = False, times: int = 1) -> Screen:
-        for _ in range(times):
-            self.gadget.inbox.put(Press(button, long))
-            self._take()
-        return self.screen
-
-    def tap(self, kind: str, card: str, game: str = "catacombs") -> Screen:
-        self.gadget.inbox.put(Tap(game, kind, card))
-        self._take()
-        return self.screen
 
     def pick(self, label: str) -> Screen:
         """CHOICE until ``label`` is under the cursor, then OK."""
@@ -105,6 +90,33 @@ class Table:
             self.press(OK)
         raise AssertionError("the steps never ended")
 
+
+class Table(TableMoves):
+    """The table at a Gadget on ``store`` (MemoryGlass, SimLeds, the given dice)."""
+
+    def __init__(self, store: Path, seed: int = SEED, dice=None, game_id: int | None = None
+                 ) -> None:
+        self.glass, self.leds = MemoryGlass(), SimLeds()
+        self.gadget = Gadget(store, self.glass, self.leds, dice=dice, seed=seed)
+        self.shown: list[Screen] = []
+        self.gadget.open(game_id)
+        self._note()
+
+    def _take(self) -> None:
+        while self.gadget.step(0):
+            self._note()
+
+    def press(self, button: Button, long: bool = False, times: int = 1) -> Screen:
+        for _ in range(times):
+            self.gadget.inbox.put(Press(button, long))
+            self._take()
+        return self.screen
+
+    def tap(self, kind: str, card: str, game: str = "catacombs") -> Screen:
+        self.gadget.inbox.put(Tap(game, kind, card))
+        self._take()
+        return self.screen
+
     def close(self) -> None:
         self.gadget.close()
 
@@ -116,7 +128,7 @@ class Shot:
     screen: Screen
 
 
-class _Album:
+class Album:
     def __init__(self, table: Table) -> None:
         self.table = table
         self.shots: list[Shot] = []
@@ -128,7 +140,7 @@ class _Album:
         self.add(name, caption, next(p for p in pages if p.key == key))
 
 
-def _new_game(t: Table, album: _Album) -> None:
+def _new_game(t: Table, album: Album) -> None:
     if t.screen.title == "Which game?":
         album.add("new-game", "A new game: which game (when the box plays more than one)")
         t.choose_game()
@@ -163,7 +175,7 @@ def _new_game(t: Table, album: _Album) -> None:
     album.first(t.read(), "Glaaoth", "stage", "The campaign's stage: its room")
 
 
-def _room(t: Table, album: _Album) -> None:
+def _room(t: Table, album: Album) -> None:
     t.press(OK)
     t.pick("Set up a room")
     album.add("room-which", "Which Room card: tap it, or choose (long lists in groups)")
@@ -193,7 +205,7 @@ def _room(t: Table, album: _Album) -> None:
     album.add("idle-battle", "The battle: NEXT AI PIECE")
 
 
-def _battle(t: Table, album: _Album) -> None:
+def _battle(t: Table, album: Album) -> None:
     t.press(NEXT)
     pages = t.read()
     album.first(pages, "Minotaur", "active", "The active character")
@@ -230,7 +242,7 @@ def _battle(t: Table, album: _Album) -> None:
     album.add("party-ai", "... and the AI pieces left", party[-1])
 
 
-def _end(t: Table, album: _Album, store: Path) -> None:
+def _end(t: Table, album: Album, store: Path) -> None:
     for piece, hero in (("Orc A", "Hero 1"), ("Orc B", "Elf")):
         t.press(OK)
         t.pick("Hit an AI piece")
@@ -278,7 +290,7 @@ def _end(t: Table, album: _Album, store: Path) -> None:
     t.close()
 
 
-def _lord(t: Table, album: _Album) -> None:
+def _lord(t: Table, album: Album) -> None:
     """The campaign's Lord, not in the card data, entered off its card; the dice changed."""
     t.press(OK)
     t.pick("Choose the Lord")
@@ -311,7 +323,7 @@ def shots() -> tuple[Shot, ...]:
     with tempfile.TemporaryDirectory(prefix="overseer-tour-") as folder:
         store = Path(folder) / "games.sqlite3"
         table = Table(store)
-        album = _Album(table)
+        album = Album(table)
         _new_game(table, album)
         _room(table, album)
         _battle(table, album)
