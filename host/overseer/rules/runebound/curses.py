@@ -17,7 +17,15 @@ from overseer.rules.runebound import rulebook, victory
 from overseer.rules.runebound.components import ROMAN
 from overseer.rules.runebound.kinds import Key, StepKind
 from overseer.rules.runebound.market import market_step
-from overseer.rules.runebound.state import ADVENTURE, CURSED, FREED, MARKET, RuneboundState
+from overseer.rules.runebound.state import (
+    ADVENTURE,
+    CURSED,
+    FREED,
+    MARKET,
+    Hero,
+    RuneboundState,
+    TownState,
+)
 from overseer.rules.runebound.turns import check_turn, current, in_play
 
 LEVEL_RULE = {1: rulebook.LEVEL_I, 2: rulebook.LEVEL_II, 3: rulebook.LEVEL_III}
@@ -73,16 +81,23 @@ def _attempt_problem(state: RuneboundState) -> str | None:
     return None
 
 
-def level_one_problem(state: RuneboundState) -> str | None:
-    problem = _attempt_problem(state)
-    if problem:
-        return problem
+def _attempt(state: RuneboundState) -> tuple[Hero, TownState, str]:
+    """The hero whose turn it is, their cursed town and its Curse deck's title (after
+    ``_attempt_problem`` found nothing in the way)."""
     assert state.turn is not None
     hero = state.heroes[state.turn.hero]
     assert hero.town is not None
     town = state.towns[hero.town]
     assert town.curse is not None
-    title = state.data.curses[town.curse].title
+    return hero, town, state.data.curses[town.curse].title
+
+
+def level_one_problem(state: RuneboundState) -> str | None:
+    problem = _attempt_problem(state)
+    if problem:
+        return problem
+    hero, town, title = _attempt(state)
+    assert town.curse is not None
     had = state.claimed_of(hero.id, town.curse, 1)
     if had:
         return (f"{hero.name} already has a Level I card of the {title} ({had[0]}): a hero "
@@ -96,12 +111,8 @@ def level_three_problem(state: RuneboundState) -> str | None:
     problem = _attempt_problem(state)
     if problem:
         return problem
-    assert state.turn is not None
-    hero = state.heroes[state.turn.hero]
-    assert hero.town is not None
-    town = state.towns[hero.town]
+    hero, town, title = _attempt(state)
     assert town.curse is not None
-    title = state.data.curses[town.curse].title
     if not (state.claimed_of(hero.id, town.curse, 1) or state.claimed_of(hero.id, town.curse, 2)):
         return (f"{hero.name} has no Level I or II card of the {title} claimed: only such a "
                 f"hero may face its Level III card")
