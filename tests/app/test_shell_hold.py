@@ -9,12 +9,13 @@ from pathlib import Path
 from overseer.app.controller import held_buttons
 from overseer.app.events import Button, Press
 from overseer.app.inbox import Inbox
+from overseer.app.ports import EarlyButtons
 from overseer.app.shell import Gadget
 from overseer.app.sim import MemoryGlass, SimLeds
 from overseer.rules.procedure import EnterNumber
 
 
-class EarlyRecorder:
+class EarlyRecorder(EarlyButtons):
     """An EarlyButtons source that keeps what it is told."""
 
     def __init__(self) -> None:

@@ -9,7 +9,8 @@ until ``close()``; they never keep a queue of their own for the app to poll.
 from __future__ import annotations
 
 import difflib
-from typing import Protocol, runtime_checkable
+from abc import ABC, abstractmethod
+from typing import Protocol
 
 from PIL import Image
 
@@ -42,12 +43,13 @@ class Buttons(Source, Protocol):
     """The five buttons: ``Press`` inputs."""
 
 
-@runtime_checkable
-class EarlyButtons(Protocol):
+class EarlyButtons(ABC):
     """Buttons that put a press in at its first edge, before they know whether it is held
     (the Pico's face): the shell tells them, after each screen, which buttons' held press
-    means something else on it; those wait for the release or the long-press time."""
+    means something else on it; those wait for the release or the long-press time. A source
+    is one by deriving from this class (not by having some attribute named ``hold``)."""
 
+    @abstractmethod
     def hold(self, buttons: frozenset[Button]) -> None: ...
 
 

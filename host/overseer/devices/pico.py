@@ -39,7 +39,7 @@ from overseer.app.events import (
     RollRefused,
 )
 from overseer.app.inbox import Inbox
-from overseer.app.ports import check_glass_image
+from overseer.app.ports import EarlyButtons, check_glass_image
 from overseer.devices import protocol as p
 from overseer.devices.frames import vlsb
 from overseer.devices.pico_link import (
@@ -90,7 +90,7 @@ class Presses:
         return Press(button, press is p.Press.LONG)
 
 
-class Pico:
+class Pico(EarlyButtons):
     """Glass, Buttons and Dice over the Pico link; ``start(inbox)`` brings the link up."""
 
     def __init__(
