@@ -12,10 +12,10 @@ from overseer.rules.procedure import Procedure, RulesError, Step
 
 def next_ai_piece(battle: Battle, params: NoParams) -> Procedure:
     """Activate the next AI piece of the round; a new round starts when all have acted."""
-    if not any(p.alive for p in battle.pieces.values()):
-        raise RulesError("no AI piece is left on the playmat")
     waiting = order.waiting(battle)
-    if not waiting:
+    if not waiting:  # a piece waiting to act is alive: only now can none be left
+        if not any(p.alive for p in battle.pieces.values()):
+            raise RulesError("no AI piece is left on the playmat")
         battle.round += 1
         battle.acted.clear()
         yield Step(StepKind.ROUND, rulebook.STEP1,

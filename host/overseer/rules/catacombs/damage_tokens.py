@@ -19,6 +19,8 @@ def levels(shot: Shot) -> list[int]:
     # Red Box: AI Player Behaviour, damage tokens: boulder draws two level 3 tokens.
     if shot.kind == "boulder":
         return [3, 3]
+    if not shot.modifiers:
+        return [2] if shot.kind in HEAVY else [1]
     mods = [m for m in shot.modifiers if m not in IGNORED
             and not (m == "target" and shot.kind == "melee")]
     if "critical" in mods:  # critical: one level 3 token

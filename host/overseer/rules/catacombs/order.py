@@ -12,9 +12,10 @@ from overseer.rules.procedure import ChooseOne, Procedure, Step
 def order_key(battle: Battle, piece: Piece) -> tuple[int, int]:
     """A piece's place by the Character Order tiles, then by the Monster Order tiles (a tile
     not laid out sorts last)."""
-    chars, monsters = battle.character_order, battle.monster_order
-    return (chars.index(piece.order_tile) if piece.order_tile in chars else len(chars),
-            monsters.index(piece.type) if piece.type in monsters else len(monsters))
+    chars, monsters, tile, kind = (battle.character_order, battle.monster_order,
+                                   piece.order_tile, piece.type)
+    return (chars.index(tile) if tile in chars else len(chars),
+            monsters.index(kind) if kind in monsters else len(monsters))
 
 
 def waiting(battle: Battle) -> list[Piece]:
@@ -45,7 +46,7 @@ def next_active(battle: Battle, pieces: list[Piece]) -> Procedure:
     # Red Box: AI Player Behaviour, step 1: tile order, ties by Monster tiles, then Direction.
     keys = [order_key(battle, p) for p in pieces]
     best = min(keys)
-    tied = [p for p, key in zip(pieces, keys, strict=True) if key == best]
+    tied = [p for p, key in zip(pieces, keys) if key == best]  # keys: one a piece
     why = "character_tile"
     if len(tied) > 1:
         ids = tuple(p.id for p in tied)
@@ -55,7 +56,7 @@ def next_active(battle: Battle, pieces: list[Piece]) -> Procedure:
         why = "direction_tile"
     else:
         piece = tied[0]
-        if sum(1 for key in keys if key[0] == best[0]) > 1:
+        if [key[0] for key in keys].count(best[0]) > 1:
             why = "monster_tile"
     yield Step(StepKind.ACTIVE_CHARACTER, rulebook.STEP1,
                f"{piece.name} ({piece.id}) acts: {piece.order_tile} tile"

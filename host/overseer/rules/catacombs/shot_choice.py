@@ -44,13 +44,12 @@ def roll_band(count: int, purpose: str) -> Procedure:
 def choose_sequence(battle: Battle, piece: Piece) -> Procedure:
     """Return the index of the sequence to perform, with a trace step saying why."""
     sequences = piece.sequences
-    labels = [" then ".join(s.label() for s in seq) for seq in sequences]
 
     def chosen(index: int, how: str, text: str, **data: object) -> Step:
+        shots = [s.label() for s in sequences[index]]
         return Step(StepKind.SHOT_SEQUENCE, rulebook.SHOT_CHOICE,
-                    f"{piece.name}: {labels[index]} ({text})",
-                    {"piece": piece.id, "sequence": index, "how": how,
-                     "shots": [s.label() for s in sequences[index]], **data})
+                    f"{piece.name}: {' then '.join(shots)} ({text})",
+                    {"piece": piece.id, "sequence": index, "how": how, "shots": shots, **data})
 
     if len(sequences) == 1:
         how = "single" if len(sequences[0]) == 1 else "one_sequence"
@@ -62,7 +61,8 @@ def choose_sequence(battle: Battle, piece: Piece) -> Procedure:
         yield chosen(index, "lord_d12", f"Catacomb Lord, D12 {face}", face=face)
         return index
     row = battle.data.behaviour[piece.type]
-    preferred = [i for i, seq in enumerate(sequences) if prefers(row.shot_preference, seq)]
+    preference = row.shot_preference
+    preferred = [i for i, seq in enumerate(sequences) if prefers(preference, seq)]
     verified = row.is_verified("shot_preference")
     if len(preferred) == 1:
         yield chosen(preferred[0], "preferred", f"preferred: {row.shot_preference}",

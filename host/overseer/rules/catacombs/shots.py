@@ -40,11 +40,8 @@ def ruler_of(battle: Battle, piece: Piece) -> int:
 
 
 def target_name(battle: Battle, target: Target) -> str:
-    if target.id in battle.heroes:
-        return battle.heroes[target.id].name
-    if target.id in battle.pieces:
-        return battle.pieces[target.id].name
-    return target.id
+    found = battle.heroes.get(target.id) or battle.pieces.get(target.id)
+    return target.id if found is None else found.name
 
 
 def rush(battle: Battle, piece: Piece, target: Target, why: str = "rush") -> Procedure:
@@ -72,19 +69,22 @@ def resolve_hit(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedu
     """Draw the shot's damage tokens, inflict them, apply modifiers, push if no zero token
     came; a reset icon returns the discards afterwards. A mount is invulnerable: a hit on it
     goes to its rider, or does no damage when no one rides it (Ice Box: Mounts)."""
+    label = shot.label()
     tokens = []
     for level in damage_tokens.levels(shot):
         tokens.append((yield from damage_tokens.draw(battle, level, f"{piece.name}: "
-                                                     f"{shot.label()} on {hero.name}")))
-    total = sum(t.value for t in tokens)
-    zero = any(t.value == 0 for t in tokens)
+                                                     f"{label} on {hero.name}")))
+    values = [t.value for t in tokens]
+    total = sum(values)
+    zero = 0 in values
     taker = bearer(battle, hero)  # before the damage: a rider it kills no longer rides
     if total > 0:
-        yield from wound(battle, hero, total, rulebook.TOKENS, f"{piece.name}'s {shot.label()}")
-        yield from apply_modifiers(battle, piece, taker or hero, shot, taker is None)
+        yield from wound(battle, hero, total, rulebook.TOKENS, f"{piece.name}'s {label}")
+        if shot.modifiers:
+            yield from apply_modifiers(battle, piece, taker or hero, shot, taker is None)
     else:
         yield Step(StepKind.MISS, rulebook.TOKENS,
-                   f"{piece.name}'s {shot.label()} misses {hero.name} "
+                   f"{piece.name}'s {label} misses {hero.name} "
                    "(zero token)", {"piece": piece.id, "target": hero.id})
     # Red Box: Clock Template (errata): no zero token drawn, the target is pushed (even one that
     # took no damage; a rider is knocked off its mount); the fear modifier also moves a
@@ -92,7 +92,7 @@ def resolve_hit(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedu
     fear = "fear" in shot.modifiers and total > 0
     pushed = taker or hero
     if (not zero or fear) and pushed.alive and pushed.away is None:
-        why = f"hit by {piece.name}'s {shot.label()}" + (" (fear)" if fear else "")
+        why = f"hit by {piece.name}'s {label}" + (" (fear)" if fear else "")
         yield from clock.push(battle, pushed.id, why)
     yield from damage_tokens.settle(battle, tokens)
     return total
@@ -297,12 +297,14 @@ def condition_step(piece: Piece, shot: Shot, met: bool) -> Step:
 def perform_shot(battle: Battle, piece: Piece, target: Target, shot: Shot,
                  depth: int, act: Act) -> Procedure:
     """One shot. Returns True when the sequence ends here (teleport)."""
-    kind = shot.kind
+    kind, label = shot.kind, shot.label()
     hero = battle.heroes.get(target.id) if target.kind == TargetKind.ENEMY else None
-    must = MUST_NOTES.get(shot.must or "", "")
-    yield Step(StepKind.SHOT, rulebook.PERFORM, f"{piece.name}: {shot.label()}{must}",
-               {"piece": piece.id, "shot": shot.label(), "target": target.id,
-                **({"must": shot.must} if shot.must else {})})
+    data = {"piece": piece.id, "shot": label, "target": target.id}
+    must = ""
+    if shot.must:
+        data["must"] = shot.must
+        must = MUST_NOTES.get(shot.must, "")
+    yield Step(StepKind.SHOT, rulebook.PERFORM, f"{piece.name}: {label}{must}", data)
     if hero is not None and (not hero.alive or hero.away is not None):
         yield Step(StepKind.NO_EFFECT, rulebook.PERFORM, f"{hero.name} is no longer on the playmat",
                    {"piece": piece.id, "target": hero.id})

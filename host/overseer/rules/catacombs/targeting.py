@@ -75,11 +75,11 @@ def equally_closest(battle: Battle, piece: Piece, ids: list[str], what: str) -> 
 def advanced_target(battle: Battle, piece: Piece) -> Procedure:
     """Advanced Target Selection, items 1 to 3, in order; None when none applies."""
     # Red Box: AI Player Behaviour, Advanced Target Selection, 1: a frozen teammate.
-    frozen = [p.id for p in battle.pieces.values() if p.alive and p.frozen and p.id != piece.id]
+    frozen = [p.id for p in battle.pieces.values() if p.frozen and p.alive and p.id != piece.id]
     options: list[tuple[TargetKind, list[str], str]] = [
         (TargetKind.FROZEN_TEAMMATE, frozen, "frozen teammates")]
     # 2: a teammate for the repeat shot, only if this character has one.
-    if any(s.kind == "repeat" for seq in piece.sequences for s in seq):
+    if piece.has_shot("repeat"):
         mates = [p.id for p in battle.pieces.values()
                  if p.alive and p.id != piece.id and not p.frozen and not p.teleported]
         options.append((TargetKind.REPEAT_TEAMMATE, mates, "teammates"))
@@ -87,6 +87,8 @@ def advanced_target(battle: Battle, piece: Piece) -> Procedure:
     if piece.riding is None:
         options.append((TargetKind.WYVERN, list(battle.wyverns), "wild wyverns"))
     for kind, ids, what in options:
+        if not ids:  # none to look for (in_sight would see none)
+            continue
         seen = yield from in_sight(battle, piece, ids, what)
         if seen:
             chosen = yield from closest(battle, piece, seen, what[:-1])
@@ -100,8 +102,9 @@ def advanced_target(battle: Battle, piece: Piece) -> Procedure:
 
 def _numeric(key: Callable[[Hero], int], best: Callable[[list[int]], int]):
     def keep(heroes: list[Hero]) -> list[Hero]:
-        value = best([key(h) for h in heroes])
-        return [h for h in heroes if key(h) == value]
+        values = [key(h) for h in heroes]
+        value = best(values)
+        return [h for h, v in zip(heroes, values) if v == value]
     return keep
 
 
