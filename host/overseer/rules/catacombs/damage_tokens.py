@@ -7,6 +7,11 @@ from overseer.rules.catacombs.kinds import StepKind
 from overseer.rules.catacombs.state import Battle, Shot
 from overseer.rules.procedure import DrawToken, Procedure, Step, Token
 
+# The members the hot path reads, bound once: reading a member off an Enum class goes
+# through EnumType.__getattr__ in Python 3.11, several times slower than a global.
+TOKEN = StepKind.TOKEN
+
+
 # Shots that draw a level 2 token even unmodified (the sword is a bite: New Character Shots).
 HEAVY = frozenset({"roll", "bite", "devour", "giant_fireball", "sword"})
 # Modifiers the AI ignores when choosing the level: chain (ignored by the AI player, step 5
@@ -46,7 +51,7 @@ def draw(battle: Battle, level: int, purpose: str) -> Procedure:
     if not physical:
         bag.take(token)
     verified = physical or battle.data.tokens_verified
-    yield Step(StepKind.TOKEN, rulebook.TOKENS,
+    yield Step(TOKEN, rulebook.TOKENS,
                f"level {level} damage token: {token.label()}"
                f"{'' if verified else ' (unverified token values)'}",
                {"level": level, "value": token.value, "reset": token.reset,

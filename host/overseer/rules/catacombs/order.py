@@ -8,6 +8,11 @@ from overseer.rules.catacombs.kinds import Key, StepKind
 from overseer.rules.catacombs.state import Battle, Piece
 from overseer.rules.procedure import ChooseOne, Procedure, Step
 
+# The members the hot path reads, bound once: reading a member off an Enum class goes
+# through EnumType.__getattr__ in Python 3.11, several times slower than a global.
+ACTIVE_CHARACTER = StepKind.ACTIVE_CHARACTER
+
+
 
 def order_key(battle: Battle, piece: Piece) -> tuple[int, int]:
     """A piece's place by the Character Order tiles, then by the Monster Order tiles (a tile
@@ -46,7 +51,7 @@ def next_active(battle: Battle, pieces: list[Piece]) -> Procedure:
     # Red Box: AI Player Behaviour, step 1: tile order, ties by Monster tiles, then Direction.
     keys = [order_key(battle, p) for p in pieces]
     best = min(keys)
-    tied = [p for p, key in zip(pieces, keys) if key == best]  # keys: one a piece
+    tied = [p for p, key in zip(pieces, keys, strict=True) if key == best]
     why = "character_tile"
     if len(tied) > 1:
         ids = tuple(p.id for p in tied)
@@ -58,7 +63,7 @@ def next_active(battle: Battle, pieces: list[Piece]) -> Procedure:
         piece = tied[0]
         if [key[0] for key in keys].count(best[0]) > 1:
             why = "monster_tile"
-    yield Step(StepKind.ACTIVE_CHARACTER, rulebook.STEP1,
+    yield Step(ACTIVE_CHARACTER, rulebook.STEP1,
                f"{piece.name} ({piece.id}) acts: {piece.order_tile} tile"
                f"{', ' + piece.type + ' monster tile' if why != 'character_tile' else ''}",
                {"piece": piece.id, "why": why, "character_tile": piece.order_tile,

@@ -8,6 +8,11 @@ from overseer.rules.catacombs.kinds import StepKind
 from overseer.rules.catacombs.state import RANGED, Battle, Piece, Shot
 from overseer.rules.procedure import Die, Procedure, Roll, Step
 
+# The members the hot path reads, bound once: reading a member off an Enum class goes
+# through EnumType.__getattr__ in Python 3.11, several times slower than a global.
+SHOT_SEQUENCE, D12 = StepKind.SHOT_SEQUENCE, Die.D12
+
+
 MELEE = frozenset({"melee"})
 
 
@@ -32,7 +37,7 @@ def d12_band(face: int, count: int) -> int | None:
 
 def roll_band(count: int, purpose: str) -> Procedure:
     while True:
-        face = yield Roll(Die.D12, purpose)
+        face = yield Roll(D12, purpose)
         index = d12_band(face, count)
         if index is not None:
             return face, index
@@ -47,7 +52,7 @@ def choose_sequence(battle: Battle, piece: Piece) -> Procedure:
 
     def chosen(index: int, how: str, text: str, **data: object) -> Step:
         shots = [s.label() for s in sequences[index]]
-        return Step(StepKind.SHOT_SEQUENCE, rulebook.SHOT_CHOICE,
+        return Step(SHOT_SEQUENCE, rulebook.SHOT_CHOICE,
                     f"{piece.name}: {' then '.join(shots)} ({text})",
                     {"piece": piece.id, "sequence": index, "how": how, "shots": shots, **data})
 

@@ -17,6 +17,12 @@ from overseer.rules.catacombs.state import BY_HAND, CHARACTER_DAMAGE, Battle, He
 from overseer.rules.catacombs.targeting import Target, closest, in_sight
 from overseer.rules.procedure import ChooseSome, Die, Pick, Procedure, Roll, Step, YesNo
 
+# The members the hot path reads, bound once: reading a member off an Enum class goes
+# through EnumType.__getattr__ in Python 3.11, several times slower than a global.
+SHOT, MOVE, MISS, TEMPLATE = StepKind.SHOT, StepKind.MOVE, StepKind.MISS, Key.TEMPLATE
+ENEMY, FROZEN_TEAMMATE, WYVERN = TargetKind.ENEMY, TargetKind.FROZEN_TEAMMATE, TargetKind.WYVERN
+
+
 # How a piece acts at once (activation.activate): the piece, why it acts, the repeat depth.
 Act = Callable[[Battle, Piece, str, int], Procedure]
 
@@ -49,16 +55,16 @@ def rush(battle: Battle, piece: Piece, target: Target, why: str = "rush") -> Pro
     adjacent to the target if the ruler would carry the piece past it."""
     ruler = ruler_of(battle, piece)
     name = target_name(battle, target)
-    yield Step(StepKind.MOVE, rulebook.PERFORM,
+    yield Step(MOVE, rulebook.PERFORM,
                f"{piece.name}: {why} toward {name} with Ruler {ruler}, passing through "
                f"obstacles; if the ruler reaches past {name}, stop adjacent to it",
                {"piece": piece.id, "toward": target.id, "ruler": ruler, "why": why})
-    if target.kind == TargetKind.FROZEN_TEAMMATE:
+    if target.kind == FROZEN_TEAMMATE:
         battle.pieces[target.id].frozen = False
         yield Step(StepKind.FREED, rulebook.PERFORM,
                    f"{name} is freed: the ice shot piece is removed",
                    {"piece": target.id})
-    elif target.kind == TargetKind.WYVERN:
+    elif target.kind == WYVERN:
         battle.wyverns.remove(target.id)
         piece.riding = target.id
         yield Step(StepKind.RIDES, rulebook.PERFORM, f"{piece.name} now rides {name}",
@@ -83,7 +89,7 @@ def resolve_hit(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedu
         if shot.modifiers:
             yield from apply_modifiers(battle, piece, taker or hero, shot, taker is None)
     else:
-        yield Step(StepKind.MISS, rulebook.TOKENS,
+        yield Step(MISS, rulebook.TOKENS,
                    f"{piece.name}'s {label} misses {hero.name} "
                    "(zero token)", {"piece": piece.id, "target": hero.id})
     # Red Box: Clock Template (errata): no zero token drawn, the target is pushed (even one that
@@ -298,13 +304,13 @@ def perform_shot(battle: Battle, piece: Piece, target: Target, shot: Shot,
                  depth: int, act: Act) -> Procedure:
     """One shot. Returns True when the sequence ends here (teleport)."""
     kind, label = shot.kind, shot.label()
-    hero = battle.heroes.get(target.id) if target.kind == TargetKind.ENEMY else None
+    hero = battle.heroes.get(target.id) if target.kind == ENEMY else None
     data = {"piece": piece.id, "shot": label, "target": target.id}
     must = ""
     if shot.must:
         data["must"] = shot.must
         must = MUST_NOTES.get(shot.must, "")
-    yield Step(StepKind.SHOT, rulebook.PERFORM, f"{piece.name}: {label}{must}", data)
+    yield Step(SHOT, rulebook.PERFORM, f"{piece.name}: {label}{must}", data)
     if hero is not None and (not hero.alive or hero.away is not None):
         yield Step(StepKind.NO_EFFECT, rulebook.PERFORM, f"{hero.name} is no longer on the playmat",
                    {"piece": piece.id, "target": hero.id})
@@ -352,13 +358,13 @@ def character_damage(battle: Battle, piece: Piece, target: Target, shot: Shot) -
     """Melee, bite, roll...: reposition as a rush, then the Attack template must cover the
     target; if it does, draw and resolve the damage tokens."""
     yield from rush(battle, piece, target, "reposition for " + shot.label())
-    if target.kind != TargetKind.ENEMY:
+    if target.kind != ENEMY:
         return
     hero = battle.heroes[target.id]
     covered = yield YesNo(f"Place the Attack template over {piece.name} (visible through the "
-                          f"hole). Does it cover {hero.name}, even partly?", Key.TEMPLATE)
+                          f"hole). Does it cover {hero.name}, even partly?", TEMPLATE)
     if not covered:
-        yield Step(StepKind.MISS, rulebook.PERFORM,
+        yield Step(MISS, rulebook.PERFORM,
                    f"the Attack template does not reach {hero.name}",
                    {"piece": piece.id, "target": hero.id})
         return
@@ -373,7 +379,7 @@ def ranged(battle: Battle, piece: Piece, target: Target, shot: Shot) -> Procedur
                    "where it lands: place its piece as the card says (it stays on the playmat)",
                    {"piece": piece.id, "shot": shot.label(), "implemented": False})
         return
-    hero: Hero | None = battle.heroes.get(target.id) if target.kind == TargetKind.ENEMY else None
+    hero: Hero | None = battle.heroes.get(target.id) if target.kind == ENEMY else None
     if "target" in shot.modifiers:
         hero = yield from target_ranged(battle, piece)
         if hero is None:
