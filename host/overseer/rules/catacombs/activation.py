@@ -36,7 +36,9 @@ def next_ai_piece(battle: Battle, params: NoParams) -> Procedure:
     piece = yield from order.next_active(battle, waiting)
     battle.acted.append(piece.id)
     yield from activate(battle, piece, "turn", 0)
-    yield from end.said(battle, None)  # a battle goes on before every press
+    ended = end.said(battle, None)  # a battle goes on before every press
+    if ended is not None:
+        yield ended
     return piece.id
 
 
@@ -92,8 +94,9 @@ def stone_traps_step() -> Step:
 
 
 def choose_target(battle: Battle, piece: Piece, advanced: bool) -> Procedure:
-    if advanced:
-        found = yield from targeting.advanced_target(battle, piece)
+    options = targeting.advanced_candidates(battle, piece) if advanced else None
+    if options:  # a question only when there is a candidate to look for
+        found = yield from targeting.advanced_target(battle, piece, options)
         if found is not None:
             return found
     enemies = battle.enemies()

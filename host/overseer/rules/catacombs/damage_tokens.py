@@ -59,15 +59,15 @@ def draw(battle: Battle, level: int, purpose: str) -> Procedure:
     return token
 
 
-def settle(battle: Battle, tokens: list[Token]) -> Procedure:
-    """After the drawn tokens are resolved: a reset icon returns every discard to its bag."""
-    if any(t.reset for t in tokens) and not battle.options.physical_tokens:
+def settle(battle: Battle, tokens: list[Token]) -> Step | None:
+    """After the drawn tokens are resolved: a reset icon returns every discard to its bag.
+    The step that says so, or None (no reset icon: the caller yields nothing)."""
+    if not any(t.reset for t in tokens):
+        return None
+    if not battle.options.physical_tokens:
         for bag in battle.damage.values():
             bag.reshuffle()
-        yield Step(StepKind.RESET, rulebook.TOKENS,
-                   "reset icon: all discarded damage tokens go back "
-                   "into their bags", {})
-    elif any(t.reset for t in tokens):
-        yield Step(StepKind.RESET, rulebook.TOKENS,
-                   "reset icon: put every discarded damage token back "
-                   "into its bag, face down", {})
+        return Step(StepKind.RESET, rulebook.TOKENS,
+                    "reset icon: all discarded damage tokens go back into their bags", {})
+    return Step(StepKind.RESET, rulebook.TOKENS,
+                "reset icon: put every discarded damage token back into its bag, face down", {})

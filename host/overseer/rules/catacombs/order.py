@@ -14,13 +14,13 @@ ACTIVE_CHARACTER = StepKind.ACTIVE_CHARACTER
 
 
 
-def order_key(battle: Battle, piece: Piece) -> tuple[int, int]:
-    """A piece's place by the Character Order tiles, then by the Monster Order tiles (a tile
-    not laid out sorts last)."""
-    chars, monsters, tile, kind = (battle.character_order, battle.monster_order,
-                                   piece.order_tile, piece.type)
-    return (chars.index(tile) if tile in chars else len(chars),
-            monsters.index(kind) if kind in monsters else len(monsters))
+def order_keys(battle: Battle, pieces: list[Piece]) -> list[tuple[int, int]]:
+    """Each piece's place by the Character Order tiles, then by the Monster Order tiles (a
+    tile not laid out sorts last)."""
+    chars, monsters = battle.character_order, battle.monster_order
+    last_char, last_monster = len(chars), len(monsters)
+    return [(chars.index(p.order_tile) if p.order_tile in chars else last_char,
+             monsters.index(p.type) if p.type in monsters else last_monster) for p in pieces]
 
 
 def waiting(battle: Battle) -> list[Piece]:
@@ -49,7 +49,7 @@ def next_active(battle: Battle, pieces: list[Piece]) -> Procedure:
     """Yield the steps choosing the next active character of ``pieces`` (those ``waiting``,
     at least one); return it."""
     # Red Box: AI Player Behaviour, step 1: tile order, ties by Monster tiles, then Direction.
-    keys = [order_key(battle, p) for p in pieces]
+    keys = order_keys(battle, pieces)
     best = min(keys)
     tied = [p for p, key in zip(pieces, keys, strict=True) if key == best]
     why = "character_tile"

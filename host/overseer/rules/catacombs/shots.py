@@ -100,7 +100,9 @@ def resolve_hit(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedu
     if (not zero or fear) and pushed.alive and pushed.away is None:
         why = f"hit by {piece.name}'s {label}" + (" (fear)" if fear else "")
         yield from clock.push(battle, pushed.id, why)
-    yield from damage_tokens.settle(battle, tokens)
+    reset = damage_tokens.settle(battle, tokens)
+    if reset is not None:
+        yield reset
     return total
 
 
@@ -448,7 +450,9 @@ def portal_trap(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedu
         yield Step(StepKind.MISS, rulebook.TOKENS,
                    f"the portal trap misses {hero.name} (zero token)",
                    {"piece": piece.id, "target": hero.id})
-        yield from damage_tokens.settle(battle, [token])
+        reset = damage_tokens.settle(battle, [token])
+        if reset is not None:
+            yield reset
         return
     face = yield Roll(Die.D12, f"portal trap on {hero.name}")
     row = next(r for r in battle.data.portal_trap if r["low"] <= face <= r["high"])
@@ -459,7 +463,9 @@ def portal_trap(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedu
     yield from wound(battle, hero, row["damage"], rulebook.NEW_RANGED, "portal trap")
     if hero.alive:
         yield from portal_outcome(battle, hero, row["outcome"])
-    yield from damage_tokens.settle(battle, [token])
+    reset = damage_tokens.settle(battle, [token])
+    if reset is not None:
+        yield reset
 
 
 def portal_outcome(battle: Battle, hero: Hero, outcome: str) -> Procedure:

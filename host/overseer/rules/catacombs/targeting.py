@@ -79,23 +79,30 @@ def equally_closest(battle: Battle, piece: Piece, ids: list[str], what: str) -> 
                    "closest", {"piece": piece.id, "question": Key.EQUALLY_CLOSE})
 
 
-def advanced_target(battle: Battle, piece: Piece) -> Procedure:
-    """Advanced Target Selection, items 1 to 3, in order; None when none applies."""
+def advanced_candidates(battle: Battle, piece: Piece) -> list[tuple[TargetKind, list[str], str]]:
+    """Advanced Target Selection, items 1 to 3, in order: the kind of target, the pieces that
+    could be it (none is left out), and what the table is asked to look for."""
     # Red Box: AI Player Behaviour, Advanced Target Selection, 1: a frozen teammate.
+    options: list[tuple[TargetKind, list[str], str]] = []
     frozen = [p.id for p in battle.pieces.values() if p.frozen and p.alive and p.id != piece.id]
-    options: list[tuple[TargetKind, list[str], str]] = [
-        (FROZEN_TEAMMATE, frozen, "frozen teammates")]
+    if frozen:
+        options.append((FROZEN_TEAMMATE, frozen, "frozen teammates"))
     # 2: a teammate for the repeat shot, only if this character has one.
     if piece.has_shot("repeat"):
         mates = [p.id for p in battle.pieces.values()
                  if p.alive and p.id != piece.id and not p.frozen and not p.teleported]
-        options.append((REPEAT_TEAMMATE, mates, "teammates"))
+        if mates:
+            options.append((REPEAT_TEAMMATE, mates, "teammates"))
     # 3: a wild wyvern to ride, unless this character already rides one.
-    if piece.riding is None:
+    if piece.riding is None and battle.wyverns:
         options.append((WYVERN, list(battle.wyverns), "wild wyverns"))
+    return options
+
+
+def advanced_target(battle: Battle, piece: Piece,
+                    options: list[tuple[TargetKind, list[str], str]]) -> Procedure:
+    """The first of the ``advanced_candidates`` the piece sees; None when it sees none."""
     for kind, ids, what in options:
-        if not ids:  # none to look for (in_sight would see none)
-            continue
         seen = yield from in_sight(battle, piece, ids, what)
         if seen:
             chosen = yield from closest(battle, piece, seen, what[:-1])
