@@ -595,7 +595,8 @@ class Session:
         end = self.head + len(new)
         try:
             snapshot = self._due_snapshot(end)
-            self.store.append(self.id, self.head, new, finished, snapshot)
+            self.store.append(self.id, self.head, new, finished, snapshot,
+                              tail=self.head < len(self.log))
         except BaseException:
             self._refold()
             raise
