@@ -19,7 +19,7 @@ import dataclasses
 import re
 import string
 from collections.abc import Callable, Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -156,8 +156,15 @@ def relabel_text(text: str, battle: Battle, names: Mapping[str, str],
     ids = sorted((i for i in names if "-" in i or any(c.isdigit() for c in i)), key=len,
                  reverse=True)
     for ident in ids:
-        text = re.sub(rf"(?<![\w-]){re.escape(ident)}(?![\w-])", names[ident], text)
+        if ident in text:  # the pattern cannot match where the id is not written
+            text = _bare_id(ident).sub(names[ident], text)
     return text
+
+
+@lru_cache(maxsize=4096)
+def _bare_id(ident: str) -> re.Pattern[str]:
+    """The id written as a word of its own (not inside a longer id)."""
+    return re.compile(rf"(?<![\w-]){re.escape(ident)}(?![\w-])")
 
 
 def relabel(step: Step, battle: Battle, names: Mapping[str, str]) -> Step:

@@ -72,7 +72,14 @@ def fit(text: str, columns: int) -> str:
 
 
 def wrap(text: str, width: int = COLUMNS) -> list[str]:
-    return textwrap.wrap(plain(text), width) or [""]
+    return list(_wrapped(text, width))
+
+
+@lru_cache(maxsize=1024)
+def _wrapped(text: str, width: int) -> tuple[str, ...]:
+    """The lines of ``text`` (kept: the same prompts and status lines are wrapped again at
+    every press, and a text's lines never change)."""
+    return tuple(textwrap.wrap(plain(text), width) or [""])
 
 
 @dataclass(frozen=True)
