@@ -760,8 +760,8 @@ def form_of(name: str, battle: Battle, names: Mapping[str, str]
     (when the rules allow it now); None for anything else (a form kept across a restart is
     then dropped)."""
     move = MOVES.moves.get(name)
-    if move is None or not move.available(battle):
-        return None
+    if move is None or not fields(move.params) or not move.available(battle):
+        return None  # NEXT AI PIECE (no parameters) goes straight to the session
     return form(move, battle, names), SHORT.get(move.name, move.label)
 
 
