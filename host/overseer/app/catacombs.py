@@ -140,6 +140,8 @@ def relabel_text(text: str, battle: Battle, names: Mapping[str, str],
     lettered = _lettered(battle, names)
     people = {**battle.heroes, **battle.pieces}
     for pid, who in people.items():
+        if pid not in text:  # both forms below write the id
+            continue
         label = names.get(pid, who.name)
         text = text.replace(f"{who.name} ({pid}, ", f"{label} (")
         text = text.replace(f"{who.name} ({pid})", label)
@@ -153,12 +155,18 @@ def relabel_text(text: str, battle: Battle, names: Mapping[str, str],
         if not others:
             longer = [n for n in piece_names if name in n and n != name]
             text = _bare(text, name, lettered[pid], longer)
-    ids = sorted((i for i in names if "-" in i or any(c.isdigit() for c in i)), key=len,
-                 reverse=True)
+    ids = sorted(filter(_is_id, names), key=len, reverse=True)
     for ident in ids:
         if ident in text:  # the pattern cannot match where the id is not written
             text = _bare_id(ident).sub(names[ident], text)
     return text
+
+
+@lru_cache(maxsize=4096)
+def _is_id(name: str) -> bool:
+    """Whether a key of the names is an id written in the rules' text (it has a hyphen or a
+    digit: ``orc-1``, ``hero2``), which the text gets by its name."""
+    return "-" in name or any(c.isdigit() for c in name)
 
 
 @lru_cache(maxsize=4096)

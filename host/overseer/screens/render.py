@@ -127,16 +127,17 @@ class Face:
 # --------------------------------------------------------------------------- layout
 
 
-def key_lines(key: str) -> tuple[str, list[str]]:
+@lru_cache(maxsize=1024)
+def key_lines(key: str) -> tuple[str, tuple[str, ...]]:
     """The face and the lines of a key word: 12x24 when it fits on one line, else 8x16 on one
-    line, else 8x16 wrapped over two."""
+    line, else 8x16 wrapped over two (kept: a screen's layout asks for them several times)."""
     key = plain(key)
     if len(key) <= WIDTH // 12:
-        return "12x24", [key]
+        return "12x24", (key,)
     if len(key) <= KEY_COLUMNS:
-        return "8x16", [key]
+        return "8x16", (key,)
     rows = textwrap.wrap(key, KEY_COLUMNS) or [""]
-    return "8x16", [*rows[:1], fit(" ".join(rows[1:]), KEY_COLUMNS)]
+    return "8x16", (*rows[:1], fit(" ".join(rows[1:]), KEY_COLUMNS))
 
 
 def _key_height(screen: Screen) -> int:
