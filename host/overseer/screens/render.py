@@ -180,6 +180,13 @@ def detail_rows(screen: Screen) -> int:
     return max((HEIGHT - used) // LINE, 0)
 
 
+@lru_cache(maxsize=1024)
+def rows_under(key: str) -> int:
+    """``detail_rows`` of a page with a title and this key word only (no key word: ``""``),
+    kept per key word: the pages of every step and prompt ask it."""
+    return detail_rows(Screen("", key=key))
+
+
 # --------------------------------------------------------------------------- drawing
 
 
