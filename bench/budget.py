@@ -22,7 +22,9 @@ and the whole process's (the link's threads too). The session's COMMITs per pres
 
 Baselines in the same run: a pty echo of one BUTTON-sized block (a thread at the other end), a
 bare INSERT + COMMIT with fsync on the same disk, drawing one line of text into a blank 128x64
-image, ``Image.tobytes`` of the frame, and the link alone showing the same frames to the OLED.
+image with ``ImageDraw.text`` (in the gadget's 5x8 face; and in Pillow's default font, which a
+new Draw loads again each time), ``Image.tobytes`` of the frame, and the link alone showing the
+same frames to the OLED.
 
     PYTHONPATH=host .venv/bin/python bench/budget.py [--presses 200] [--cpython]
 
@@ -48,7 +50,7 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -62,6 +64,7 @@ from overseer.devices import pico as pico_face  # noqa: E402
 from overseer.devices import protocol as p  # noqa: E402
 from overseer.devices.pico_link import PicoLink  # noqa: E402
 from overseer.devices.virtual_pico import find_micropython  # noqa: E402
+from overseer.screens.render import face  # noqa: E402
 from overseer.sim.box import PINS, VirtualBox  # noqa: E402
 from overseer.sim.running import Running  # noqa: E402
 
@@ -246,12 +249,15 @@ def commit_baseline(folder: Path, rounds: int) -> tuple[list[float], list[float]
     return times, cpus
 
 
-def draw_baseline(rounds: int) -> list[float]:
+def draw_baseline(rounds: int, font: ImageFont.ImageFont | None = None) -> list[float]:
+    """One line of text into a blank image through ``ImageDraw.text``: in the gadget's 5x8
+    face, or (``font`` None) Pillow's default font, which ImageDraw loads again for every new
+    Draw (a FreeType font decoded and opened: most of that figure)."""
     times = []
     for _ in range(rounds):
         start = time.perf_counter()
         image = Image.new("1", (128, 64))
-        ImageDraw.Draw(image).text((0, 0), "Next AI piece", fill=1)
+        ImageDraw.Draw(image).text((0, 0), "Next AI piece", font=font, fill=1)
         times.append((time.perf_counter() - start) * 1000)
     return times
 
@@ -315,7 +321,8 @@ def main(argv: list[str]) -> int:
             "pty_echo_one_button_block": figures([t * 1000 for t in thread_echo(300, block)]),
             "bare_insert_commit_fsync": figures(commit_wall),
             "bare_insert_commit_fsync_cpu": figures(commit_cpu),
-            "draw_one_line_of_text": figures(draw_baseline(300)),
+            "draw_one_line_of_text": figures(draw_baseline(300, face("5x8"))),
+            "draw_one_line_default_font": figures(draw_baseline(300)),
             "image_tobytes": figures(tobytes_baseline(300)),
             "link_alone_show_to_oled": figures(link_alone),
         }

@@ -125,6 +125,11 @@ def _schema(cls: type) -> tuple[dict[str, Any], list[str]]:
     return typing.get_type_hints(cls), [f.name for f in fields(cls)]
 
 
+def hints(cls: type) -> dict[str, Any]:
+    """A parameter class's field types by name (read once; do not change the dict)."""
+    return _schema(cls)[0]
+
+
 def from_json(cls: type[P], data: dict[str, Any], move: str) -> P:
     """Build ``cls`` from a JSON object, refusing unknown keys, missing ones and wrong types.
     ``data`` holds the parameters only (no ``do``)."""

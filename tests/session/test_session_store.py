@@ -251,6 +251,30 @@ def test_a_write_that_fails_raises_a_store_error_and_saves_nothing(tmp_path):
         assert not store.db.in_transaction
 
 
+def test_an_append_with_no_tail_to_drop_adds_the_events_and_moves_the_head(tmp_path):
+    with _filled(tmp_path / "g.sqlite3") as store:
+        (gid,) = [g.id for g in store.games()]
+        store.append(gid, 2, [Event("action", {"do": "y"})], finished=False, tail=False)
+        info = store.game(gid)
+        assert (info.head, info.length) == (3, 3)
+        assert store.events(gid)[2] == Event("action", {"do": "y"})
+
+
+def test_an_append_told_wrongly_there_is_no_tail_is_refused_and_saves_nothing(tmp_path):
+    """The caller's word that nothing lies past the head is checked by the events' primary
+    key: a tail there makes the insert fail, and nothing is written."""
+    with _filled(tmp_path / "g.sqlite3") as store:
+        (gid,) = [g.id for g in store.games()]
+        store.set_head(gid, 1, finished=False)  # an undo: one event past the head
+        before = (store.game(gid), store.events(gid))
+        with pytest.raises(StoreError, match="could not save .*UNIQUE.*nothing was changed"):
+            store.append(gid, 1, [Event("answer", {"key": "k", "value": 4})], finished=False,
+                         tail=False)
+        after = store.game(gid)
+        assert (after.head, after.length, store.events(gid)) == (1, 2, before[1])
+        assert not store.db.in_transaction
+
+
 def test_the_gadget_keeps_its_own_object_beside_a_game(tmp_path):
     with Store(tmp_path / "g.sqlite3") as store:
         game = store.create_game("catacombs", {}, 1, "seeded")

@@ -19,7 +19,7 @@ import dataclasses
 import re
 import string
 from collections.abc import Callable, Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -140,6 +140,8 @@ def relabel_text(text: str, battle: Battle, names: Mapping[str, str],
     lettered = _lettered(battle, names)
     people = {**battle.heroes, **battle.pieces}
     for pid, who in people.items():
+        if pid not in text:  # both forms below write the id
+            continue
         label = names.get(pid, who.name)
         text = text.replace(f"{who.name} ({pid}, ", f"{label} (")
         text = text.replace(f"{who.name} ({pid})", label)
@@ -153,11 +155,24 @@ def relabel_text(text: str, battle: Battle, names: Mapping[str, str],
         if not others:
             longer = [n for n in piece_names if name in n and n != name]
             text = _bare(text, name, lettered[pid], longer)
-    ids = sorted((i for i in names if "-" in i or any(c.isdigit() for c in i)), key=len,
-                 reverse=True)
+    ids = sorted(filter(_is_id, names), key=len, reverse=True)
     for ident in ids:
-        text = re.sub(rf"(?<![\w-]){re.escape(ident)}(?![\w-])", names[ident], text)
+        if ident in text:  # the pattern cannot match where the id is not written
+            text = _bare_id(ident).sub(names[ident], text)
     return text
+
+
+@lru_cache(maxsize=4096)
+def _is_id(name: str) -> bool:
+    """Whether a key of the names is an id written in the rules' text (it has a hyphen or a
+    digit: ``orc-1``, ``hero2``), which the text gets by its name."""
+    return "-" in name or any(c.isdigit() for c in name)
+
+
+@lru_cache(maxsize=4096)
+def _bare_id(ident: str) -> re.Pattern[str]:
+    """The id written as a word of its own (not inside a longer id)."""
+    return re.compile(rf"(?<![\w-]){re.escape(ident)}(?![\w-])")
 
 
 def relabel(step: Step, battle: Battle, names: Mapping[str, str]) -> Step:
@@ -753,8 +768,8 @@ def form_of(name: str, battle: Battle, names: Mapping[str, str]
     (when the rules allow it now); None for anything else (a form kept across a restart is
     then dropped)."""
     move = MOVES.moves.get(name)
-    if move is None or not move.available(battle):
-        return None
+    if move is None or not fields(move.params) or not move.available(battle):
+        return None  # NEXT AI PIECE (no parameters) goes straight to the session
     return form(move, battle, names), SHORT.get(move.name, move.label)
 
 

@@ -647,14 +647,14 @@ def _target(app: App) -> str | None:
     return app.target
 
 
-def _lights(app: App) -> tuple[SeatLight, ...]:
-    """The game's own lights (``GameView.lights``), then the targeted hero's seat on; on a
+def _lights(app: App, target: str | None) -> tuple[SeatLight, ...]:
+    """The game's own lights (``GameView.lights``), then the ``target`` hero's seat on; on a
     question, the seat that answers pulses: the seat of the hero (or seat) under the cursor,
     else the targeted hero's."""
     seats = app.view.seats
     lit: dict[int, str] = {seat: mode for seat, mode in app.view.lights.items() if mode != "off"}
-    if app.target is not None and app.target in seats:
-        lit[seats[app.target]] = "on"
+    if target is not None and target in seats:
+        lit[seats[target]] = "on"
     question = app.view.question
     if not app.reading and app.menu is None and not app.notice and question is not None:
         option = None
@@ -663,19 +663,19 @@ def _lights(app: App) -> tuple[SeatLight, ...]:
             option = question.options[app.entry.cursor]
         if option is not None and option in seats:
             lit[seats[option]] = "pulse"
-        elif app.target is not None and app.target in seats:
-            lit[seats[app.target]] = "pulse"
+        elif target is not None and target in seats:
+            lit[seats[target]] = "pulse"
     return tuple(SeatLight(seat, mode) for seat, mode in sorted(lit.items()))
 
 
 def _out(app: App, force: bool = False) -> Result:
     """The state with the glass and the lights it implies, and the effects that change them."""
-    app = replace(app, target=_target(app))
+    target = _target(app)
     effects: list[Effect] = []
-    now = screen(app)
+    now = screen(app)  # the screen does not depend on the target
     if force or now != app.shown:
         effects.append(Show(now))
-    lights = _lights(app)
+    lights = _lights(app, target)
     if lights != app.lights:
         effects.append(SetLeds(lights))
-    return replace(app, shown=now, lights=lights), tuple(effects)
+    return replace(app, target=target, shown=now, lights=lights), tuple(effects)

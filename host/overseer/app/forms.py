@@ -16,7 +16,7 @@ from typing import Any
 
 from overseer.app.local import Ask, LocalProcedure
 from overseer.moves import Move
-from overseer.params import ask_of, fields
+from overseer.params import ask_of, fields, hints
 from overseer.rules.procedure import ChooseOne, EnterNumber, Question
 
 NONE = "-"  # the option "none of these" for an optional choice
@@ -40,7 +40,7 @@ def askable(move: Move[Any], state: Any) -> bool:
 
 def form(move: Move[Any], state: Any) -> Form:
     """Ask the move's parameters; returns the action (``{"do": name, ...}``)."""
-    hints = typing.get_type_hints(move.params)
+    types = hints(move.params)
     action: dict[str, Any] = {"do": move.name}
     for f in fields(move.params):
         ask = ask_of(f)
@@ -58,7 +58,7 @@ def form(move: Move[Any], state: Any) -> Form:
             chosen = yield ChooseOne(prompt, options, f.name)
             if chosen != NONE:
                 action[f.name] = chosen
-        elif _is_int(hints[f.name]):
+        elif _is_int(types[f.name]):
             action[f.name] = yield EnterNumber(prompt, f.name, ask.low, ask.high)
     return action
 

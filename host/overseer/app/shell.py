@@ -445,6 +445,25 @@ class Gadget:
                                step.data.get("verified") is not False)
                       for n, step in enumerate(trace[since:], since))
         self.seen = len(trace)
+        question = session.pending
+        idle = self._idle_view(session, names) if question is None else {}
+        if question is not None:
+            names = {**names, **flow.option_names(battle, question)}
+            question = flow.relabel_question(question, battle, names, trace)
+        return GameView(
+            flow.game, question=question, steps=steps, trace_length=len(trace), names=names,
+            cards=flow.cards(battle), seats=self.seats, can_undo=session.can_undo,
+            can_redo=session.can_redo, over=session.finished,
+            result=(flow.spec.result(battle) or "") if session.finished else "",
+            title=flow.title(battle), lights=flow.lights(battle, self.seats, session.pending),
+            **idle)
+
+    def _idle_view(self, session: Session, names: dict[str, str]) -> dict[str, Any]:
+        """The view's fields the controller reads only when no question waits (the menu,
+        NEXT AI PIECE, the idle screen, what a tapped card begins): not worked out while one
+        does."""
+        flow = self.flow
+        battle = session.state
         legal = [] if session.finished else flow.spec.legal_actions(battle)
         main = flow.spec.main_move
         next_action = {"do": main} if main and any(m.name == main for m in legal) else None
@@ -455,21 +474,10 @@ class Gadget:
                                         names)
         else:
             refusal = ""
-        result = flow.spec.result(battle) if session.finished else None
-        question = session.pending
-        if question is not None:
-            names = {**names, **flow.option_names(battle, question)}
-            question = flow.relabel_question(question, battle, names, trace)
-        return GameView(
-            flow.game, question=question, menu=flow.menu(battle, legal, session.finished),
-            next_action=next_action, next_refusal=refusal, steps=steps,
-            trace_length=len(trace), names=names, cards=flow.cards(battle),
-            seats=self.seats, can_undo=session.can_undo, can_redo=session.can_redo,
-            over=session.finished, result=result or "", title=flow.title(battle),
-            status=flow.status(battle, names),
-            idle_key=flow.idle_key(battle, last_action(session)),
-            tap_actions=flow.tap_actions(battle, legal) if session.pending is None else {},
-            lights=flow.lights(battle, self.seats, session.pending))
+        return {"menu": flow.menu(battle, legal, session.finished), "next_action": next_action,
+                "next_refusal": refusal, "status": flow.status(battle, names),
+                "idle_key": flow.idle_key(battle, last_action(session)),
+                "tap_actions": flow.tap_actions(battle, legal)}
 
 
 def replayed(made: tuple[Callable[[], LocalProcedure], str], answers: Any) -> Local | None:
@@ -487,8 +495,10 @@ def replayed(made: tuple[Callable[[], LocalProcedure], str], answers: Any) -> Lo
 
 
 def last_action(session: Session) -> str | None:
-    """The name of the last action the log holds (under the head)."""
-    for event in reversed(session.events[:session.head]):
+    """The name of the last action the log holds (under the head), read back from the head
+    (not the whole log copied at every press)."""
+    for seq in range(session.head - 1, -1, -1):
+        event = session.log[seq]
         if event.kind == "action":
             return event.data.get("do")
     return None

@@ -63,6 +63,10 @@ class GameView:
     - ``lights``: the game's own seat lights by seat (``on``, ``dim``, ``pulse``: a turn
       tracker, the seats that answer the question); a target's and the cursor's lights go
       over them.
+
+    ``menu``, ``next_action``, ``next_refusal``, ``status``, ``idle_key`` and ``tap_actions``
+    are read only when no question waits (the menu, NEXT AI PIECE and the idle
+    screen belong there): a shell may leave them at their defaults while one does.
     """
 
     game: str

@@ -26,7 +26,7 @@ from overseer.rules.procedure import (
     describe,
 )
 from overseer.screens import catacombs, clank, conquest, runebound
-from overseer.screens.render import Face, Screen, detail_rows, wrap
+from overseer.screens.render import Face, Screen, rows_under, wrap
 
 TITLE_COLUMNS = 23  # the title bar's characters beside a mark (5x8)
 DIE_NAMES = {Die.D12: "D12", Die.RUNE: "Rune Die", Die.LOCATION: "Location Die"}
@@ -56,10 +56,10 @@ def text_pages(title: str, key: str, text: str, mark: str = "") -> tuple[Screen,
     """A key word over a text that may need several screens: the first page has the key word,
     the next ones give the whole screen to the text. Each page says where it is ("2/3")."""
     rows = wrap(text) if text else []
-    first = detail_rows(Screen(title, key=key))
+    first = rows_under(key)
     chunks = [rows[:first]]
     rest = rows[first:]
-    per = detail_rows(Screen(title))
+    per = rows_under("")
     while rest:
         chunks.append(rest[:per])
         rest = rest[per:]
@@ -141,7 +141,7 @@ def roll_screen(question: Roll, title: str, face: int | None, rolling: bool) -> 
         return Screen(title, ("your own die's face", NUMBER_KEYS), "?", number=face)
     key = "Rolling" if rolling else "ROLL"
     rows = wrap(question.purpose)
-    room = detail_rows(Screen(title, key=key))
+    room = rows_under(key)
     if len(rows) > room:
         rows = []  # the purpose was on the page before
     if len(rows) < room:
@@ -151,7 +151,7 @@ def roll_screen(question: Roll, title: str, face: int | None, rolling: bool) -> 
 
 def roll_fits(question: Roll) -> bool:
     """Whether the roll screen shows the roll's purpose (else a page before it does)."""
-    return len(wrap(question.purpose)) <= detail_rows(Screen("", key="ROLL"))
+    return len(wrap(question.purpose)) <= rows_under("ROLL")
 
 
 def intro_pages(game: str, question: Question) -> tuple[Screen, ...]:
@@ -178,6 +178,6 @@ def menu_screen(labels: tuple[str, ...], cursor: int) -> Screen:
 def idle_screen(title: str, key: str, status: tuple[str, ...]) -> Screen:
     """Between actions: the key word over the status lines (each wrapped; what does not fit
     is left out)."""
-    room = detail_rows(Screen(title, key=key))
+    room = rows_under(key)
     rows = [row for line in status for row in wrap(line)]
     return Screen(title, tuple(rows[:room]), "", key=key)

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import textwrap
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -41,9 +42,27 @@ def face(size: str) -> ImageFont.ImageFont:
     return ImageFont.load(str(FONTS / f"spleen-{size}.pil"))
 
 
+@lru_cache(maxsize=1024)
+def _mask(size: str, text: str) -> Any:
+    """The 1-bit mask of ``text`` in a face, as ``ImageFont.getmask`` makes it (Pillow's core
+    image; never changed once made, so kept: titles, labels and names come back press after
+    press)."""
+    return face(size).font.getmask(text, "1")
+
+
+def _text(ink: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, size: str,
+          fill: int) -> None:
+    """``ink.text(xy, text, font=face(size), fill=fill)`` for one line of a bitmap face, the
+    same pixels without ImageDraw.text's general path (anchors, lines, strokes, colour fonts),
+    which costs several times the drawing itself."""
+    ink.draw.draw_bitmap(xy, _mask(size, text), fill)
+
+
 def plain(text: str) -> str:
     """The text in characters the faces draw (printable ASCII; anything else is "?")."""
     text = text.translate(_PLAIN)
+    if text.isascii() and text.isprintable():  # the usual text: nothing to replace
+        return text
     return "".join(c if " " <= c <= "~" else "?" for c in text)
 
 
@@ -53,7 +72,14 @@ def fit(text: str, columns: int) -> str:
 
 
 def wrap(text: str, width: int = COLUMNS) -> list[str]:
-    return textwrap.wrap(plain(text), width) or [""]
+    return list(_wrapped(text, width))
+
+
+@lru_cache(maxsize=1024)
+def _wrapped(text: str, width: int) -> tuple[str, ...]:
+    """The lines of ``text`` (kept: the same prompts and status lines are wrapped again at
+    every press, and a text's lines never change)."""
+    return tuple(textwrap.wrap(plain(text), width) or [""])
 
 
 @dataclass(frozen=True)
@@ -101,16 +127,17 @@ class Face:
 # --------------------------------------------------------------------------- layout
 
 
-def key_lines(key: str) -> tuple[str, list[str]]:
+@lru_cache(maxsize=1024)
+def key_lines(key: str) -> tuple[str, tuple[str, ...]]:
     """The face and the lines of a key word: 12x24 when it fits on one line, else 8x16 on one
-    line, else 8x16 wrapped over two."""
+    line, else 8x16 wrapped over two (kept: a screen's layout asks for them several times)."""
     key = plain(key)
     if len(key) <= WIDTH // 12:
-        return "12x24", [key]
+        return "12x24", (key,)
     if len(key) <= KEY_COLUMNS:
-        return "8x16", [key]
+        return "8x16", (key,)
     rows = textwrap.wrap(key, KEY_COLUMNS) or [""]
-    return "8x16", [*rows[:1], fit(" ".join(rows[1:]), KEY_COLUMNS)]
+    return "8x16", (*rows[:1], fit(" ".join(rows[1:]), KEY_COLUMNS))
 
 
 def _key_height(screen: Screen) -> int:
@@ -153,22 +180,28 @@ def detail_rows(screen: Screen) -> int:
     return max((HEIGHT - used) // LINE, 0)
 
 
+@lru_cache(maxsize=1024)
+def rows_under(key: str) -> int:
+    """``detail_rows`` of a page with a title and this key word only (no key word: ``""``),
+    kept per key word: the pages of every step and prompt ask it."""
+    return detail_rows(Screen("", key=key))
+
+
 # --------------------------------------------------------------------------- drawing
 
 
 def _bar(ink: ImageDraw.ImageDraw, screen: Screen) -> None:
-    small = face("5x8")
     ink.rectangle((0, 0, WIDTH - 1, BAR - 1), fill=1)
     right = WIDTH
     if screen.mark:  # white on a black tab at the bar's right end
         right -= 9
         ink.rectangle((right, 0, WIDTH - 1, BAR - 1), fill=0)
-        ink.text((right + 2, 1), screen.mark, font=small, fill=1)
+        _text(ink, (right + 2, 1), screen.mark, "5x8", 1)
     if screen.page is not None and screen.page[1] > 1:
         label = f"{screen.page[0]}/{screen.page[1]}"
         right -= 5 * len(label) + 2
-        ink.text((right, 1), label, font=small, fill=0)
-    ink.text((2, 1), fit(plain(screen.title), (right - 4) // 5), font=small, fill=0)
+        _text(ink, (right, 1), label, "5x8", 0)
+    _text(ink, (2, 1), fit(plain(screen.title), (right - 4) // 5), "5x8", 0)
 
 
 def _key(ink: ImageDraw.ImageDraw, screen: Screen, y: int) -> int:
@@ -177,7 +210,7 @@ def _key(ink: ImageDraw.ImageDraw, screen: Screen, y: int) -> int:
     if screen.inverse_key:
         ink.rectangle((0, y, WIDTH - 1, y + height * len(rows)), fill=1)
     for row in rows:
-        ink.text((1, y), row, font=face(size), fill=0 if screen.inverse_key else 1)
+        _text(ink, (1, y), row, size, 0 if screen.inverse_key else 1)
         y += height
     return y + 2
 
@@ -187,7 +220,7 @@ def _number(ink: ImageDraw.ImageDraw, screen: Screen, y: int) -> int:
     width = 12 * len(text)
     x = (WIDTH - width) // 2
     ink.rectangle((x - 8, y, x + width + 7, y + 25), outline=1)
-    ink.text((x, y + 1), text, font=face("12x24"), fill=1)
+    _text(ink, (x, y + 1), text, "12x24", 1)
     # arrows at the box's right: CHOICE steps the number up, NEXT down
     ax = x + width + 12
     ink.polygon([(ax, y + 11), (ax + 6, y + 11), (ax + 3, y + 5)], fill=1)
@@ -212,7 +245,7 @@ def _options(ink: ImageDraw.ImageDraw, screen: Screen, y: int) -> int:
                 ink.rectangle((x + 2, box + 2, x + 5, box + 5), fill=0 if on else 1)
             x += 11
         columns = _row_columns(screen, int(size.split("x")[0]))
-        ink.text((x, y), fit(plain(rows[n]), columns), font=face(size), fill=0 if on else 1)
+        _text(ink, (x, y), fit(plain(rows[n]), columns), size, 0 if on else 1)
         y += row
     if shown < len(rows):  # a scroll bar: where the window is in the list
         top, bottom = TOP + _key_height(screen), y - 1
@@ -228,7 +261,6 @@ def render(screen: Screen) -> Image.Image:
     """The screen as a 128x64 image in mode "1" (1 = a lit pixel)."""
     image = Image.new("1", (WIDTH, HEIGHT), 0)
     ink = ImageDraw.Draw(image)
-    ink.fontmode = "1"
     _bar(ink, screen)
     y = TOP
     if screen.key:
@@ -237,9 +269,8 @@ def render(screen: Screen) -> Image.Image:
         y = _number(ink, screen, y)
     if screen.rows:
         y = _options(ink, screen, y)
-    small = face("5x8")
     for line in screen.lines[: max((HEIGHT - y) // LINE, 0)]:
-        ink.text((1, y), fit(plain(line), COLUMNS), font=small, fill=1)
+        _text(ink, (1, y), fit(plain(line), COLUMNS), "5x8", 1)
         y += LINE
     return image
 

@@ -352,9 +352,11 @@ class Log:
         return self._cache[seq]
 
     def replace_from(self, seq: int, events: list[Event]) -> None:
-        """What the store now holds from ``seq`` on: ``events`` (the tail after them gone)."""
-        for old in [k for k in self._cache if k >= seq]:
-            del self._cache[old]
+        """What the store now holds from ``seq`` on: ``events`` (the tail after them gone).
+        Only the events from ``seq`` to the old end are looked at (none when nothing was
+        undone), not the whole log."""
+        for old in range(seq, self.length):
+            self._cache.pop(old, None)
         self._cache.update(enumerate(events, seq))
         self.length = seq + len(events)
 
@@ -595,7 +597,8 @@ class Session:
         end = self.head + len(new)
         try:
             snapshot = self._due_snapshot(end)
-            self.store.append(self.id, self.head, new, finished, snapshot)
+            self.store.append(self.id, self.head, new, finished, snapshot,
+                              tail=self.head < len(self.log))
         except BaseException:
             self._refold()
             raise

@@ -238,6 +238,11 @@ def _verdict(path: Path, app_id: int, version: int, tables: set[str],
     return None
 
 
+_TOUCH = ("UPDATE games SET head = ?, finished = ?, updated = ?,"
+          " touched = (SELECT max(touched) + 1 FROM games) WHERE id = ?")
+_TOUCH_RULES = _TOUCH.replace(" WHERE", f", rules = {RULES_VERSION} WHERE")
+
+
 class Store:
     """Every saved game of one file. Each write is one transaction, durable on return."""
 
@@ -385,37 +390,40 @@ class Store:
              for i, e in enumerate(events)])
 
     def append(self, game_id: int, head: int, events: list[Event], finished: bool,
-               snapshot: tuple[str, bytes] | None = None) -> None:
+               snapshot: tuple[str, bytes] | None = None, tail: bool = True) -> None:
         """Confirm one input, in one transaction: drop the undone tail from ``head`` on (seen
         dice results in it are kept in ``retracted``; its snapshots go), add ``events`` there,
         move the head past them, record this rules version as the log's, and keep
-        ``snapshot`` (its build and state) as the state after the new head."""
+        ``snapshot`` (its build and state) as the state after the new head. ``tail=False``:
+        the caller knows the log ends at ``head`` (nothing was undone), so there is no tail to
+        drop and those statements are left out (were it wrong, the events' primary key refuses
+        the insert and nothing is written)."""
         end = head + len(events)
+        now = _now()
         with self._transaction():
-            self.db.execute(
-                "INSERT INTO retracted (game_id, seq, kind, data, retracted_at)"
-                " SELECT game_id, seq, kind, data, ? FROM events"
-                " WHERE game_id = ? AND seq >= ? AND seen = 1", (_now(), game_id, head))
-            self.db.execute("DELETE FROM events WHERE game_id = ? AND seq >= ?",
-                            (game_id, head))
-            self.db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq > ?",
-                            (game_id, head))
+            if tail:
+                self.db.execute(
+                    "INSERT INTO retracted (game_id, seq, kind, data, retracted_at)"
+                    " SELECT game_id, seq, kind, data, ? FROM events"
+                    " WHERE game_id = ? AND seq >= ? AND seen = 1", (now, game_id, head))
+                self.db.execute("DELETE FROM events WHERE game_id = ? AND seq >= ?",
+                                (game_id, head))
+                self.db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq > ?",
+                                (game_id, head))
             self._insert(game_id, head, events)
             if snapshot is not None:
                 self._put_snapshot(game_id, end, *snapshot)
-            self._touch(game_id, end, finished, rules=True)
+            self._touch(game_id, end, finished, rules=True, now=now)
 
     def set_head(self, game_id: int, head: int, finished: bool) -> None:
         """Undo or redo: only the head moves; the events stay."""
         with self._transaction():
             self._touch(game_id, head, finished)
 
-    def _touch(self, game_id: int, head: int, finished: bool, rules: bool = False) -> None:
+    def _touch(self, game_id: int, head: int, finished: bool, rules: bool = False,
+               now: str | None = None) -> None:
         cur = self.db.execute(
-            "UPDATE games SET head = ?, finished = ?, updated = ?,"
-            " touched = (SELECT max(touched) + 1 FROM games)"
-            + (f", rules = {RULES_VERSION}" if rules else "") + " WHERE id = ?",
-            (head, int(finished), _now(), game_id))
+            _TOUCH_RULES if rules else _TOUCH, (head, int(finished), now or _now(), game_id))
         if cur.rowcount != 1:
             raise StoreError(f"no saved game #{game_id}")
 
