@@ -67,7 +67,8 @@ def test_micropython_buttons_first_edge_long_press_and_a_stall(on_micropython: d
     lockout = buttons.LOCKOUT_MS
     assert on_micropython["presses"] == [
         [100, 4, down], [100 + lockout, 4, short],  # 3 ms: released inside its lockout
-        [200, 4, down], [300, 4, short],  # the release on its first edge
+        [200, 4, down], [300, 4, short],  # the release on its first edge, its chatter nothing
+        [307 + lockout, 4, down], [400, 4, short],  # a lockout after the chatter: a new press
         [1000, 4, down], [1000 + buttons.LONG_MS, 4, long],
         [3500, 4, down], [3500, 4, short],  # the tap inside the stall: once, when it ends
     ]
