@@ -305,6 +305,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--against", type=Path,
                         help="another firmware folder, measured first in the same run")
     args = parser.parse_args(argv)
+    args.firmware = args.firmware.resolve()  # the board runs in a folder of its own
+    args.against = args.against and args.against.resolve()
     interpreter = sys.executable if args.cpython or find_micropython() is None else None
     runs = {}
     if args.against is not None:
