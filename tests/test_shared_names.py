@@ -186,6 +186,41 @@ def test_every_member_is_used_by_the_rules(game: str) -> None:
         assert referenced(folder, kinds) == set(kinds)
 
 
+def member_aliases(source: str, names: set[str]) -> set[str]:
+    """The module-level names bound to an enum member (``SHOT = StepKind.SHOT``, or several in
+    one tuple assignment) that the module never reads: an alias left unused would count its
+    member as used above."""
+    tree = ast.parse(source)
+    bound: set[str] = set()
+    for node in tree.body:
+        if not isinstance(node, ast.Assign) or len(node.targets) != 1:
+            continue
+        target, value = node.targets[0], node.value
+        pairs = (zip(target.elts, value.elts, strict=True)
+                 if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple)
+                 else [(target, value)])
+        for name, member in pairs:
+            if isinstance(name, ast.Name) and isinstance(member, ast.Attribute) \
+                    and isinstance(member.value, ast.Name) and member.value.id in names:
+                bound.add(name.id)
+    read = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return bound - read
+
+
+@pytest.mark.parametrize("game", ["catacombs", "conquest"])
+def test_a_member_bound_to_a_module_name_is_read_there(game: str) -> None:
+    names = {enum.__name__ for enum in ENUMS}
+    unread = {path.name: member_aliases(path.read_text(encoding="utf-8"), names)
+              for path in (HOST / "rules" / game).glob("*.py")}
+    assert {name: left for name, left in unread.items() if left} == {}
+
+
+def test_the_alias_check_catches_an_unread_alias() -> None:
+    source = ("SHOT, MOVE = StepKind.SHOT, StepKind.MOVE\nLOS = Key.LOS\n"
+              "def f():\n    return SHOT, Key.TEMPLATE\n")
+    assert member_aliases(source, {"StepKind", "Key"}) == {"MOVE", "LOS"}
+
+
 @pytest.mark.parametrize("enum", ENUMS, ids=lambda e: f"{e.__module__}.{e.__name__}")
 def test_a_member_reads_and_writes_as_its_string(enum: type[StrEnum]) -> None:
     """What keeps traces, scenario files and session logs byte for byte as before."""

@@ -45,15 +45,16 @@ class SeededChance:
             yield splitmix64(base + i)
 
     def _below(self, n: int) -> int:
-        """``uniform_below(n, self._words())``, its first word tried without the generator
-        (it is taken unless rejected): every roll and draw of a game comes through here."""
+        """``uniform_below(n, self._words())`` without the generator: every roll and draw of a
+        game comes through here."""
         base = splitmix64(self.seed ^ (self.count * 0xD1B54A32D192ED03 & _MASK))
-        candidate = splitmix64(base + 1) >> (64 - max(1, (n - 1).bit_length()))
-        if candidate < n:
-            return candidate
-        words = self._words()
-        next(words)  # the first word, rejected above
-        return uniform_below(n, words)
+        shift = 64 - max(1, (n - 1).bit_length())
+        i = 1
+        while True:
+            candidate = splitmix64(base + i) >> shift
+            if candidate < n:
+                return candidate
+            i += 1
 
     def __call__(self, question: Roll | DrawToken | Pick) -> int | Token | str:
         self.count += 1  # the n-th answer is drawn from the words of count n

@@ -20,6 +20,7 @@ import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from PIL import Image
@@ -127,11 +128,35 @@ def open_box(config: Config, store: Any, say: Callable[[str], None]) -> Box:
     return Box(pico, Glasses(*glasses), leds, tags, factory, problems)
 
 
+def open_gadget(store: Path, box: Box, sources: tuple[Any, ...],
+                say: Callable[[str], None]) -> tuple[Any, str | None]:
+    """The Gadget on ``store``, and what to tell the table first. A damaged store is recovered
+    first, as ``overseer games recover`` does (the box has no keyboard to run it): the games
+    that can be read saved into a new store, the damaged file kept aside byte for byte; the
+    report goes to ``say`` (the journal) and a short account to the glass."""
+    from overseer.app.shell import Gadget
+    from overseer.session.recover import recover
+    from overseer.session.store import StoreDamaged
+
+    try:
+        return Gadget(store, box.glass, box.leds, dice=box.pico, sources=sources), None
+    except StoreDamaged as err:
+        say(f"the game store {err.path} is damaged ({err.why}): saving what can be read "
+            "into a new store, as `overseer games recover` does")
+    report = recover(store)
+    for line in report.lines():
+        say(line)
+    saved = len(report.saved)
+    text = (f"The game store was damaged. {saved} game{'' if saved == 1 else 's'} saved"
+            f"{f', {len(report.lost)} lost' if report.lost else ''}; the damaged file is "
+            f"kept as {report.aside.name}.")
+    return Gadget(store, box.glass, box.leds, dice=box.pico, sources=sources), text
+
+
 def run(config: Config, db: str | None, stop: threading.Event,
         say: Callable[[str], None] = log.warning, pico_wait: float = PICO_WAIT,
         on_start: Callable[[Any], None] | None = None) -> int:
     """Play on the box until ``stop`` is set; the exit status (2: it could not start)."""
-    from overseer.app.shell import Gadget
     from overseer.devices.pico_link import ProtocolMismatch
     from overseer.devices.ports import find_pico_ports
     from overseer.session.lock import StoreInUse
@@ -147,12 +172,14 @@ def run(config: Config, db: str | None, stop: threading.Event,
     try:
         sources = (box.tags,) if box.tags is not None else ()
         try:
-            gadget = Gadget(store, box.glass, box.leds, dice=box.pico, sources=sources)
+            gadget, repaired = open_gadget(store, box, sources, say)
         except (StoreInUse, StoreError) as err:
             say(str(err))
             return 2
         try:
             gadget.open()
+            if repaired is not None:
+                gadget.tell("Store repaired", repaired)
             if on_start is not None:
                 on_start(gadget)
             try:

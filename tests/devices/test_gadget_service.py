@@ -316,3 +316,44 @@ def test_overseer_gadget_stops_on_sigterm_as_systemd_stops_it(tmp_path):
                       "waiting for it (overseer doctor says more)\n")
     assert status == 0
     assert (tmp_path / "games.db").exists()
+
+
+def test_a_damaged_store_is_recovered_and_the_table_told(tmp_path):
+    import json
+
+    from overseer.data import DATA_DIR
+    from overseer.session.session import Session
+    from overseer.session.store import Store, StoreDamaged
+
+    db = tmp_path / "games.db"
+    demo = json.loads((DATA_DIR / "demo" / "catacombs.json").read_text())
+    with Store(db) as store:
+        for seed in range(30):  # enough games for the store to have a page to lose
+            Session.new(store, "catacombs", demo, seed=seed)
+        store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    data = bytearray(db.read_bytes())
+    data[-4096:-3996] = b"\xff" * 100  # scribble over the last page's b-tree header
+    db.write_bytes(bytes(data))
+    with pytest.raises(StoreDamaged):
+        Store(db)
+    damaged = bytes(data)
+    path = write(tmp_path / "box.toml", '[nfc]\nenabled = false\n[leds]\nenabled = false\n'
+                 '[pico]\nport = "/dev/null-pico"\n')
+    running = Running(cfg.load({"OVERSEER_CONFIG": str(path)}), db, pico_wait=0.2)
+    try:
+        assert wait_for(lambda: running.gadget is not None)
+        screen = running.gadget.screen
+        assert screen.key == "Store repaired"
+        text = " ".join(screen.lines)
+        assert "The game store was damaged." in text and "games saved" in text
+    finally:
+        status = running.close()
+    assert status == 0
+    assert " is damaged (" in running.said[0]
+    assert running.said[0].endswith("saving what can "
+                                    "be read into a new store, as `overseer games recover` does")
+    assert any(line.startswith("the damaged store (") for line in running.said)
+    aside = [p for p in tmp_path.iterdir() if p.name.startswith("games.db.damaged-")]
+    assert len(aside) == 1 and aside[0].read_bytes() == damaged  # kept byte for byte
+    with Store(db) as store:
+        assert store.integrity() == ["ok"] and store.games()

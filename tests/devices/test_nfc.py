@@ -29,6 +29,7 @@ class Table:
     """A watcher on an in-process emulated reader, with what it put and said."""
 
     def __init__(self, tmp_path, **options) -> None:
+        options.setdefault("patience", 0)  # a failure is said at once unless a test says
         self.chip = Pn532()
         self.clock = Clock()
         self.inputs: list[Tap | UnknownTap] = []
@@ -270,20 +271,62 @@ def test_a_garbled_frame_while_sensing_does_not_lose_the_reader(table):
 def test_a_reader_that_stops_answering_is_reopened(table):
     table.poll()
     table.chip.silent = True
-    table.poll()
+    table.poll()  # the sense fails, the probe too, and opening it again at once
+    assert table.opened == 2
     assert table.notices == ["the NFC reader stopped answering (Input/output error); "
                              "reopening it"]
     table.clock.now += 1
     table.poll()  # still silent: opening fails, quietly this time
-    assert table.opened == 2 and len(table.notices) == 1
+    assert table.opened == 3 and len(table.notices) == 1
     table.chip.silent = False
     table.clock.now += 1
     table.chip.place(written_tag(ROOM))
     table.poll()
-    assert table.opened == 3
+    assert table.opened == 4
     assert table.notices[1:] == ["the NFC reader answers again"]
     table.poll()
     assert table.inputs == [Tap(*vars_of(ROOM))]
+
+
+def test_a_reader_that_misses_a_beat_is_opened_again_without_a_word(table):
+    table.poll()
+    table.chip.drop = 2  # the sense and the probe go unanswered; the reopening is answered
+    table.poll()
+    assert table.opened == 2 and table.notices == [] and table.chip.drop == 0
+    table.chip.place(written_tag(ROOM))
+    table.poll()
+    assert table.inputs == [Tap(*vars_of(ROOM))] and table.notices == []
+
+
+def test_a_reader_slow_to_start_is_not_said_when_it_answers_within_its_patience(tmp_path):
+    table = Table(tmp_path, patience=3)
+    table.chip.silent = True
+    for _ in range(3):  # failing at 0, 1.1 and 2.2 s
+        table.poll()
+        table.clock.now += 1
+    assert table.opened == 3 and table.notices == []
+    table.chip.silent = False
+    table.chip.place(written_tag(ROOM))
+    table.poll()
+    assert table.opened == 4 and table.notices == []  # nothing was said, so no "back" either
+    assert table.inputs == [Tap(*vars_of(ROOM))]
+
+
+def test_a_reader_that_stays_silent_past_its_patience_is_said_once_by_its_first_failure(
+        tmp_path):
+    table = Table(tmp_path, patience=3)
+    table.poll()
+    table.chip.silent = True
+    table.poll()  # it stops answering at 0.1 s; opening it again at once fails too
+    for _ in range(3):
+        table.clock.now += 1
+        table.poll()
+    assert table.notices == ["the NFC reader stopped answering (Input/output error); "
+                             "reopening it"]  # at 3.4 s, the first failure said
+    table.chip.silent = False
+    table.clock.now += 1
+    table.poll()
+    assert table.notices[1:] == ["the NFC reader answers again"]
 
 
 def test_a_reader_missing_at_start_is_said_once_and_tried_again(table):
@@ -336,7 +379,8 @@ def test_the_pty_reader_is_reopened_after_it_went_silent():
     notices: list[str] = []
     said: list[ReaderNotice] = []
     with PtyPn532() as emulator:
-        tags = NfcTags(emulator.path, interval=0.01, notify=notices.append, reopen_after=0.05)
+        tags = NfcTags(emulator.path, interval=0.01, notify=notices.append, reopen_after=0.05,
+                       patience=0.2)
         tags.start(inbox)
         try:
             with emulator.lock:

@@ -243,6 +243,14 @@ class Gadget:
         self._apply(effects)
         return True
 
+    def tell(self, key: str, text: str) -> None:
+        """A message over the current screen, from outside the table's inputs (nothing
+        changes; OK puts it away)."""
+        if self.app is None:
+            raise RuntimeError("open the gadget first")
+        self.app, effects = controller.say(self.app, key, text)
+        self._apply(effects)
+
     # ------------------------------------------------------------------ effects
 
     def _apply(self, effects: tuple[Effect, ...]) -> None:

@@ -295,6 +295,7 @@ NOT_READ = "Tag not read"
 TAG_PROBLEM = "Tag problem"
 READER_LOST = "Reader lost"
 READER_BACK = "Reader back"
+PATIENCE = 3.0  # seconds a reader may fail to open or answer before the table is told
 
 
 class TagWatcher:
@@ -309,7 +310,7 @@ class TagWatcher:
                  notify: Notify | None = None, say: Say | None = None,
                  clock: Callable[[], float] = time.monotonic,
                  repeat_window: float = 2.0, attempts: int = 3, reopen_after: float = 1.0,
-                 where: str = "the NFC reader") -> None:
+                 patience: float = PATIENCE, where: str = "the NFC reader") -> None:
         self._open_reader = open_reader
         self._put = put
         self._notify = notify
@@ -319,10 +320,12 @@ class TagWatcher:
         self.repeat_window = repeat_window
         self.attempts = attempts
         self.reopen_after = reopen_after
+        self.patience = patience
         self.where = where
         self.reader: Reader | None = None
         self._next_open = 0.0
         self._lost = False  # said that the reader is lost, not yet that it is back
+        self._failing: tuple[float, str] | None = None  # since when, and the first failure
         self._held: str | None = None  # the UID on the reader, already counted (or failed)
         self._held_key: object | None = None  # what the tag on the reader counted as
         self._last: tuple[object, float] | None = None  # the last thing counted, last seen
@@ -379,28 +382,44 @@ class TagWatcher:
         try:
             self.reader = self._open_reader()
         except OSError as err:
-            self._next_open = self.clock() + self.reopen_after
-            if not self._lost:
-                self._lost = True
-                self.notify(f"{err}; trying again every {self.reopen_after:g} s", READER_LOST)
+            self._failed(f"{err}; trying again every {self.reopen_after:g} s")
             return None
+        self._failing = None
         if self._lost:
             self._lost = False
             self.notify(f"{self.where} answers again", READER_BACK)
         return self.reader
 
     def _trouble(self, reader: Reader, err: OSError) -> None:
-        """An I/O error: a garbled answer if the reader still answers, else the reader is lost
-        and closed (``poll`` reopens it)."""
+        """An I/O error: a garbled answer if the reader still answers; else it is closed and
+        opened again at once, quietly (a missed beat, as on a busy machine); only when that
+        fails too is the reader lost (said; ``poll`` reopens it)."""
         if reader.probe():
             log.debug("a garbled answer from the reader: %s", err)
             return
         self.close()
         self._held = None
-        self._lost = True
-        self._next_open = self.clock() + self.reopen_after
-        self.notify(f"{self.where} stopped answering ({_why(err)}); reopening it",
-                    READER_LOST)
+        try:
+            self.reader = self._open_reader()
+        except OSError as again:
+            log.debug("opening the reader again at once: %s", again)
+        else:
+            log.info("%s missed an answer (%s); opened again", self.where, _why(err))
+            return
+        self._failed(f"{self.where} stopped answering ({_why(err)}); reopening it")
+
+    def _failed(self, text: str) -> None:
+        """The reader cannot be used now: tried again in ``reopen_after`` seconds, and said
+        (the first failure's ``text``) once it has failed for ``patience`` seconds in a row; a
+        reader slow to start or missing a beat on a busy machine is not news."""
+        now = self.clock()
+        if self._failing is None:
+            self._failing = (now, text)
+        self._next_open = now + self.reopen_after
+        since, first = self._failing
+        if not self._lost and now - since >= self.patience:
+            self._lost = True
+            self.notify(first, READER_LOST)
 
     def _read(self, reader: Reader, target: Any, uid: str) -> TagRead | None:
         """Read the tag, trying ``attempts`` times; None (and a notice) when it failed."""

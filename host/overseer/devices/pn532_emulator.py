@@ -19,7 +19,8 @@ The host side is the real driver library (nfcpy); this is the far end of its ser
 Faults for the tests: ``remove_after_reads`` (the tag leaves mid-read), ``fail_reads`` (READ
 commands the tag does not answer), ``garble`` (the next response frames get a bad checksum;
 ``garble_code``: the next answer to one command),
-``silent`` (the chip answers nothing at all).
+``silent`` (the chip answers nothing at all), ``drop`` (the next host frames go unanswered: a
+reader that misses a beat, then answers again).
 """
 
 from __future__ import annotations
@@ -135,6 +136,7 @@ class Pn532:
         self.extended = 0  # extended frames received (and answered in kind)
         # faults
         self.silent = False
+        self.drop = 0
         self.garble = 0
         self.garble_code: int | None = None  # garble the next answer to this command only
         self.fail_reads = 0
@@ -164,6 +166,9 @@ class Pn532:
             if frame is None:
                 break
             if self.silent:
+                continue
+            if self.drop:
+                self.drop -= 1
                 continue
             out += self._answer(frame)
         return bytes(out)

@@ -39,6 +39,8 @@ class Step:
 
 
 # --------------------------------------------------------------------------- questions
+# Not frozen, like ``Step``: a question is made for every roll and choice and never changed
+# (a frozen dataclass sets each field through ``object.__setattr__``, several times slower).
 
 class ChanceKey(StrEnum):
     """The keys the chance questions have unless a game gives its own."""
@@ -48,7 +50,7 @@ class ChanceKey(StrEnum):
     PICK = "pick"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Roll:
     """Roll a die: ``d12``, ``rune`` (the black Rune Die) or ``location`` (the red Location
     Die). Answer: the face, 1..faces."""
@@ -81,7 +83,7 @@ class Token:
         return f"{self.value}{' (reset)' if self.reset else ''}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class DrawToken:
     """Draw one token from a bag. ``remaining`` is the bag's content when the engine tracks
     it, or empty in physical-token mode (then the players draw and enter what they drew).
@@ -101,7 +103,7 @@ class DrawToken:
         return answer
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Pick:
     """Draw one of ``options`` blind (a card from a shuffled deck, a tile from a face-down
     stack). A shuffle is a run of picks. Answer: the id drawn. ``physical``: the players draw
@@ -121,7 +123,7 @@ class Pick:
         return answer
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ChooseOne:
     """Pick one of ``options`` (ids). Answer: the chosen id."""
 
@@ -136,7 +138,7 @@ class ChooseOne:
         return answer
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ChooseSome:
     """Pick any number of ``options`` (ids), none included. Answer: a tuple of ids."""
 
@@ -146,14 +148,16 @@ class ChooseSome:
     chance = False
 
     def check(self, answer: Any) -> tuple[str, ...]:
-        if not isinstance(answer, list | tuple) or any(a not in self.options for a in answer):
-            raise AnswerError(self, answer, f"a list drawn from {', '.join(self.options)}")
+        options = self.options
+        if not isinstance(answer, (list, tuple)) or \
+                [a for a in answer if a not in options]:
+            raise AnswerError(self, answer, f"a list drawn from {', '.join(options)}")
         if len(set(answer)) != len(answer):
             raise AnswerError(self, answer, "a list without repeats")
-        return tuple(a for a in self.options if a in answer)
+        return tuple([a for a in options if a in answer])
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class YesNo:
     prompt: str
     key: str
@@ -165,7 +169,7 @@ class YesNo:
         return answer
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class EnterNumber:
     """A number the players read off a physical component (a poison card's value...)."""
 

@@ -9,13 +9,19 @@ from overseer.rules.catacombs.no_target import no_target
 from overseer.rules.catacombs.state import Battle, Piece
 from overseer.rules.procedure import Procedure, RulesError, Step
 
+# The members the hot path reads, bound once: reading a member off an Enum class goes
+# through EnumType.__getattr__ in Python 3.11, several times slower than a global.
+FROZEN_TEAMMATE, REPEAT_TEAMMATE, WYVERN = (TargetKind.FROZEN_TEAMMATE,
+                                            TargetKind.REPEAT_TEAMMATE, TargetKind.WYVERN)
+
+
 
 def next_ai_piece(battle: Battle, params: NoParams) -> Procedure:
     """Activate the next AI piece of the round; a new round starts when all have acted."""
-    if not any(p.alive for p in battle.pieces.values()):
-        raise RulesError("no AI piece is left on the playmat")
     waiting = order.waiting(battle)
-    if not waiting:
+    if not waiting:  # a piece waiting to act is alive: only now can none be left
+        if not any(p.alive for p in battle.pieces.values()):
+            raise RulesError("no AI piece is left on the playmat")
         battle.round += 1
         battle.acted.clear()
         yield Step(StepKind.ROUND, rulebook.STEP1,
@@ -30,7 +36,9 @@ def next_ai_piece(battle: Battle, params: NoParams) -> Procedure:
     piece = yield from order.next_active(battle, waiting)
     battle.acted.append(piece.id)
     yield from activate(battle, piece, "turn", 0)
-    yield from end.said(battle, None)  # a battle goes on before every press
+    ended = end.said(battle, None)  # a battle goes on before every press
+    if ended is not None:
+        yield ended
     return piece.id
 
 
@@ -58,11 +66,11 @@ def activate(battle: Battle, piece: Piece, why: str, depth: int) -> Procedure:
     if target is None:
         yield from no_target(battle, piece)
         return
-    if target.kind in (TargetKind.FROZEN_TEAMMATE, TargetKind.WYVERN):
+    if target.kind in (FROZEN_TEAMMATE, WYVERN):
         # Overseer's ruling: a friendly target or a wyvern is reached by a rush only.
         yield from shots.rush(battle, piece, target)
         return
-    if target.kind == TargetKind.REPEAT_TEAMMATE:
+    if target.kind == REPEAT_TEAMMATE:
         index = next(i for i, seq in enumerate(piece.sequences)
                      if any(s.kind == "repeat" for s in seq))
         yield Step(StepKind.SHOT_SEQUENCE, rulebook.ADVANCED,
@@ -86,8 +94,9 @@ def stone_traps_step() -> Step:
 
 
 def choose_target(battle: Battle, piece: Piece, advanced: bool) -> Procedure:
-    if advanced:
-        found = yield from targeting.advanced_target(battle, piece)
+    options = targeting.advanced_candidates(battle, piece) if advanced else None
+    if options:  # a question only when there is a candidate to look for
+        found = yield from targeting.advanced_target(battle, piece, options)
         if found is not None:
             return found
     enemies = battle.enemies()

@@ -7,6 +7,11 @@ from overseer.rules.catacombs.kinds import StepKind
 from overseer.rules.catacombs.state import Battle, Shot
 from overseer.rules.procedure import DrawToken, Procedure, Step, Token
 
+# The members the hot path reads, bound once: reading a member off an Enum class goes
+# through EnumType.__getattr__ in Python 3.11, several times slower than a global.
+TOKEN = StepKind.TOKEN
+
+
 # Shots that draw a level 2 token even unmodified (the sword is a bite: New Character Shots).
 HEAVY = frozenset({"roll", "bite", "devour", "giant_fireball", "sword"})
 # Modifiers the AI ignores when choosing the level: chain (ignored by the AI player, step 5
@@ -19,6 +24,8 @@ def levels(shot: Shot) -> list[int]:
     # Red Box: AI Player Behaviour, damage tokens: boulder draws two level 3 tokens.
     if shot.kind == "boulder":
         return [3, 3]
+    if not shot.modifiers:
+        return [2] if shot.kind in HEAVY else [1]
     mods = [m for m in shot.modifiers if m not in IGNORED
             and not (m == "target" and shot.kind == "melee")]
     if "critical" in mods:  # critical: one level 3 token
@@ -44,7 +51,7 @@ def draw(battle: Battle, level: int, purpose: str) -> Procedure:
     if not physical:
         bag.take(token)
     verified = physical or battle.data.tokens_verified
-    yield Step(StepKind.TOKEN, rulebook.TOKENS,
+    yield Step(TOKEN, rulebook.TOKENS,
                f"level {level} damage token: {token.label()}"
                f"{'' if verified else ' (unverified token values)'}",
                {"level": level, "value": token.value, "reset": token.reset,
@@ -52,15 +59,15 @@ def draw(battle: Battle, level: int, purpose: str) -> Procedure:
     return token
 
 
-def settle(battle: Battle, tokens: list[Token]) -> Procedure:
-    """After the drawn tokens are resolved: a reset icon returns every discard to its bag."""
-    if any(t.reset for t in tokens) and not battle.options.physical_tokens:
+def settle(battle: Battle, tokens: list[Token]) -> Step | None:
+    """After the drawn tokens are resolved: a reset icon returns every discard to its bag.
+    The step that says so, or None (no reset icon: the caller yields nothing)."""
+    if not any(t.reset for t in tokens):
+        return None
+    if not battle.options.physical_tokens:
         for bag in battle.damage.values():
             bag.reshuffle()
-        yield Step(StepKind.RESET, rulebook.TOKENS,
-                   "reset icon: all discarded damage tokens go back "
-                   "into their bags", {})
-    elif any(t.reset for t in tokens):
-        yield Step(StepKind.RESET, rulebook.TOKENS,
-                   "reset icon: put every discarded damage token back "
-                   "into its bag, face down", {})
+        return Step(StepKind.RESET, rulebook.TOKENS,
+                    "reset icon: all discarded damage tokens go back into their bags", {})
+    return Step(StepKind.RESET, rulebook.TOKENS,
+                "reset icon: put every discarded damage token back into its bag, face down", {})

@@ -8,7 +8,7 @@ from enum import StrEnum
 from overseer.rules.catacombs import rulebook
 from overseer.rules.catacombs.kinds import StepKind
 from overseer.rules.catacombs.state import Battle
-from overseer.rules.procedure import Procedure, Step
+from overseer.rules.procedure import Step
 
 
 class Outcome(StrEnum):
@@ -57,8 +57,10 @@ SAID = {
 }
 
 
-def said(battle: Battle, before: Outcome | None) -> Procedure:
-    """When the action just taken ended the battle, say how (the next press says it too)."""
+def said(battle: Battle, before: Outcome | None) -> Step | None:
+    """When the action just taken ended the battle, the step that says how (the next press
+    says it too); otherwise None."""
     after = outcome(battle)
     if after is not None and after != before:
-        yield Step(StepKind(after), rulebook.BATTLE_END, SAID[after], {"outcome": str(after)})
+        return Step(StepKind(after), rulebook.BATTLE_END, SAID[after], {"outcome": str(after)})
+    return None

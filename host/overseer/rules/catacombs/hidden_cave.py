@@ -216,7 +216,9 @@ def _visit(battle: Battle, hero_id: str, shot_icons: int | None, antient: str | 
         token = yield from damage_tokens.draw(battle, level, f"against the Kraken ({n + 1} of "
                                                              f"{count})")
         tokens.append(token)
-    yield from damage_tokens.settle(battle, tokens)
+    reset = damage_tokens.settle(battle, tokens)
+    if reset is not None:
+        yield reset
     total = sum(t.value for t in tokens)
     # Overseer's ruling: the book does not say who wins a tie; the hero must beat the Kraken.
     wins = total > strength

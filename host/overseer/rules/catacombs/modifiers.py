@@ -10,6 +10,11 @@ from overseer.rules.catacombs.kinds import Key, StepKind
 from overseer.rules.catacombs.state import BY_HAND_MODIFIERS, Battle, Hero, Piece, Shot
 from overseer.rules.procedure import DrawToken, EnterNumber, Pick, Procedure, Step, Token
 
+# The members the hot path reads, bound once: reading a member off an Enum class goes
+# through EnumType.__getattr__ in Python 3.11, several times slower than a global.
+DAMAGE = StepKind.DAMAGE
+
+
 MOUNT = "mount"  # the invulnerable kind of the Heroic Forces (Ice Box: Mounts)
 MOUNT_AWAY = "with_rider"  # a mount out of play with its dead rider, back with the hero
 # Modifiers that act on the character the shot hurt; an invulnerable mount takes none of them.
@@ -51,7 +56,7 @@ def wound(battle: Battle, hero: Hero, amount: int, rule: str, why: str) -> Proce
                    {"mount": hero.id, "rider": taker.id, "amount": amount})
     before = taker.health
     taker.health = max(0, taker.health - amount)
-    yield Step(StepKind.DAMAGE, rule, f"{taker.name} loses {before - taker.health} health ({why}): "
+    yield Step(DAMAGE, rule, f"{taker.name} loses {before - taker.health} health ({why}): "
                f"{taker.health} left", {"target": taker.id, "amount": before - taker.health,
                                         "health": taker.health})
     if not taker.alive:

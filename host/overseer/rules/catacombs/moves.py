@@ -52,7 +52,9 @@ def _end_said(proc: Callable[[Battle, Any], Procedure]) -> Callable[[Battle, Any
     def run(battle: Battle, params: Any) -> Procedure:
         before = end.outcome(battle)
         result = yield from proc(battle, params)
-        yield from end.said(battle, before)
+        ended = end.said(battle, before)
+        if ended is not None:
+            yield ended
         return result
     return run
 

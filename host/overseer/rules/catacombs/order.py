@@ -8,13 +8,19 @@ from overseer.rules.catacombs.kinds import Key, StepKind
 from overseer.rules.catacombs.state import Battle, Piece
 from overseer.rules.procedure import ChooseOne, Procedure, Step
 
+# The members the hot path reads, bound once: reading a member off an Enum class goes
+# through EnumType.__getattr__ in Python 3.11, several times slower than a global.
+ACTIVE_CHARACTER = StepKind.ACTIVE_CHARACTER
 
-def order_key(battle: Battle, piece: Piece) -> tuple[int, int]:
-    """A piece's place by the Character Order tiles, then by the Monster Order tiles (a tile
-    not laid out sorts last)."""
+
+
+def order_keys(battle: Battle, pieces: list[Piece]) -> list[tuple[int, int]]:
+    """Each piece's place by the Character Order tiles, then by the Monster Order tiles (a
+    tile not laid out sorts last)."""
     chars, monsters = battle.character_order, battle.monster_order
-    return (chars.index(piece.order_tile) if piece.order_tile in chars else len(chars),
-            monsters.index(piece.type) if piece.type in monsters else len(monsters))
+    last_char, last_monster = len(chars), len(monsters)
+    return [(chars.index(p.order_tile) if p.order_tile in chars else last_char,
+             monsters.index(p.type) if p.type in monsters else last_monster) for p in pieces]
 
 
 def waiting(battle: Battle) -> list[Piece]:
@@ -43,7 +49,7 @@ def next_active(battle: Battle, pieces: list[Piece]) -> Procedure:
     """Yield the steps choosing the next active character of ``pieces`` (those ``waiting``,
     at least one); return it."""
     # Red Box: AI Player Behaviour, step 1: tile order, ties by Monster tiles, then Direction.
-    keys = [order_key(battle, p) for p in pieces]
+    keys = order_keys(battle, pieces)
     best = min(keys)
     tied = [p for p, key in zip(pieces, keys, strict=True) if key == best]
     why = "character_tile"
@@ -55,9 +61,9 @@ def next_active(battle: Battle, pieces: list[Piece]) -> Procedure:
         why = "direction_tile"
     else:
         piece = tied[0]
-        if sum(1 for key in keys if key[0] == best[0]) > 1:
+        if [key[0] for key in keys].count(best[0]) > 1:
             why = "monster_tile"
-    yield Step(StepKind.ACTIVE_CHARACTER, rulebook.STEP1,
+    yield Step(ACTIVE_CHARACTER, rulebook.STEP1,
                f"{piece.name} ({piece.id}) acts: {piece.order_tile} tile"
                f"{', ' + piece.type + ' monster tile' if why != 'character_tile' else ''}",
                {"piece": piece.id, "why": why, "character_tile": piece.order_tile,

@@ -8,6 +8,11 @@ from overseer.rules.catacombs.kinds import StepKind
 from overseer.rules.catacombs.state import RANGED, Battle, Piece, Shot
 from overseer.rules.procedure import Die, Procedure, Roll, Step
 
+# The members the hot path reads, bound once: reading a member off an Enum class goes
+# through EnumType.__getattr__ in Python 3.11, several times slower than a global.
+SHOT_SEQUENCE, D12 = StepKind.SHOT_SEQUENCE, Die.D12
+
+
 MELEE = frozenset({"melee"})
 
 
@@ -32,7 +37,7 @@ def d12_band(face: int, count: int) -> int | None:
 
 def roll_band(count: int, purpose: str) -> Procedure:
     while True:
-        face = yield Roll(Die.D12, purpose)
+        face = yield Roll(D12, purpose)
         index = d12_band(face, count)
         if index is not None:
             return face, index
@@ -44,13 +49,12 @@ def roll_band(count: int, purpose: str) -> Procedure:
 def choose_sequence(battle: Battle, piece: Piece) -> Procedure:
     """Return the index of the sequence to perform, with a trace step saying why."""
     sequences = piece.sequences
-    labels = [" then ".join(s.label() for s in seq) for seq in sequences]
 
     def chosen(index: int, how: str, text: str, **data: object) -> Step:
-        return Step(StepKind.SHOT_SEQUENCE, rulebook.SHOT_CHOICE,
-                    f"{piece.name}: {labels[index]} ({text})",
-                    {"piece": piece.id, "sequence": index, "how": how,
-                     "shots": [s.label() for s in sequences[index]], **data})
+        shots = [s.label() for s in sequences[index]]
+        return Step(SHOT_SEQUENCE, rulebook.SHOT_CHOICE,
+                    f"{piece.name}: {' then '.join(shots)} ({text})",
+                    {"piece": piece.id, "sequence": index, "how": how, "shots": shots, **data})
 
     if len(sequences) == 1:
         how = "single" if len(sequences[0]) == 1 else "one_sequence"
@@ -62,7 +66,8 @@ def choose_sequence(battle: Battle, piece: Piece) -> Procedure:
         yield chosen(index, "lord_d12", f"Catacomb Lord, D12 {face}", face=face)
         return index
     row = battle.data.behaviour[piece.type]
-    preferred = [i for i, seq in enumerate(sequences) if prefers(row.shot_preference, seq)]
+    preference = row.shot_preference
+    preferred = [i for i, seq in enumerate(sequences) if prefers(preference, seq)]
     verified = row.is_verified("shot_preference")
     if len(preferred) == 1:
         yield chosen(preferred[0], "preferred", f"preferred: {row.shot_preference}",

@@ -17,6 +17,12 @@ from overseer.rules.catacombs.state import BY_HAND, CHARACTER_DAMAGE, Battle, He
 from overseer.rules.catacombs.targeting import Target, closest, in_sight
 from overseer.rules.procedure import ChooseSome, Die, Pick, Procedure, Roll, Step, YesNo
 
+# The members the hot path reads, bound once: reading a member off an Enum class goes
+# through EnumType.__getattr__ in Python 3.11, several times slower than a global.
+SHOT, MOVE, MISS, TEMPLATE = StepKind.SHOT, StepKind.MOVE, StepKind.MISS, Key.TEMPLATE
+ENEMY, FROZEN_TEAMMATE, WYVERN = TargetKind.ENEMY, TargetKind.FROZEN_TEAMMATE, TargetKind.WYVERN
+
+
 # How a piece acts at once (activation.activate): the piece, why it acts, the repeat depth.
 Act = Callable[[Battle, Piece, str, int], Procedure]
 
@@ -40,11 +46,8 @@ def ruler_of(battle: Battle, piece: Piece) -> int:
 
 
 def target_name(battle: Battle, target: Target) -> str:
-    if target.id in battle.heroes:
-        return battle.heroes[target.id].name
-    if target.id in battle.pieces:
-        return battle.pieces[target.id].name
-    return target.id
+    found = battle.heroes.get(target.id) or battle.pieces.get(target.id)
+    return target.id if found is None else found.name
 
 
 def rush(battle: Battle, piece: Piece, target: Target, why: str = "rush") -> Procedure:
@@ -52,16 +55,16 @@ def rush(battle: Battle, piece: Piece, target: Target, why: str = "rush") -> Pro
     adjacent to the target if the ruler would carry the piece past it."""
     ruler = ruler_of(battle, piece)
     name = target_name(battle, target)
-    yield Step(StepKind.MOVE, rulebook.PERFORM,
+    yield Step(MOVE, rulebook.PERFORM,
                f"{piece.name}: {why} toward {name} with Ruler {ruler}, passing through "
                f"obstacles; if the ruler reaches past {name}, stop adjacent to it",
                {"piece": piece.id, "toward": target.id, "ruler": ruler, "why": why})
-    if target.kind == TargetKind.FROZEN_TEAMMATE:
+    if target.kind == FROZEN_TEAMMATE:
         battle.pieces[target.id].frozen = False
         yield Step(StepKind.FREED, rulebook.PERFORM,
                    f"{name} is freed: the ice shot piece is removed",
                    {"piece": target.id})
-    elif target.kind == TargetKind.WYVERN:
+    elif target.kind == WYVERN:
         battle.wyverns.remove(target.id)
         piece.riding = target.id
         yield Step(StepKind.RIDES, rulebook.PERFORM, f"{piece.name} now rides {name}",
@@ -72,19 +75,22 @@ def resolve_hit(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedu
     """Draw the shot's damage tokens, inflict them, apply modifiers, push if no zero token
     came; a reset icon returns the discards afterwards. A mount is invulnerable: a hit on it
     goes to its rider, or does no damage when no one rides it (Ice Box: Mounts)."""
+    label = shot.label()
     tokens = []
     for level in damage_tokens.levels(shot):
         tokens.append((yield from damage_tokens.draw(battle, level, f"{piece.name}: "
-                                                     f"{shot.label()} on {hero.name}")))
-    total = sum(t.value for t in tokens)
-    zero = any(t.value == 0 for t in tokens)
+                                                     f"{label} on {hero.name}")))
+    values = [t.value for t in tokens]
+    total = sum(values)
+    zero = 0 in values
     taker = bearer(battle, hero)  # before the damage: a rider it kills no longer rides
     if total > 0:
-        yield from wound(battle, hero, total, rulebook.TOKENS, f"{piece.name}'s {shot.label()}")
-        yield from apply_modifiers(battle, piece, taker or hero, shot, taker is None)
+        yield from wound(battle, hero, total, rulebook.TOKENS, f"{piece.name}'s {label}")
+        if shot.modifiers:
+            yield from apply_modifiers(battle, piece, taker or hero, shot, taker is None)
     else:
-        yield Step(StepKind.MISS, rulebook.TOKENS,
-                   f"{piece.name}'s {shot.label()} misses {hero.name} "
+        yield Step(MISS, rulebook.TOKENS,
+                   f"{piece.name}'s {label} misses {hero.name} "
                    "(zero token)", {"piece": piece.id, "target": hero.id})
     # Red Box: Clock Template (errata): no zero token drawn, the target is pushed (even one that
     # took no damage; a rider is knocked off its mount); the fear modifier also moves a
@@ -92,9 +98,11 @@ def resolve_hit(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedu
     fear = "fear" in shot.modifiers and total > 0
     pushed = taker or hero
     if (not zero or fear) and pushed.alive and pushed.away is None:
-        why = f"hit by {piece.name}'s {shot.label()}" + (" (fear)" if fear else "")
+        why = f"hit by {piece.name}'s {label}" + (" (fear)" if fear else "")
         yield from clock.push(battle, pushed.id, why)
-    yield from damage_tokens.settle(battle, tokens)
+    reset = damage_tokens.settle(battle, tokens)
+    if reset is not None:
+        yield reset
     return total
 
 
@@ -297,12 +305,14 @@ def condition_step(piece: Piece, shot: Shot, met: bool) -> Step:
 def perform_shot(battle: Battle, piece: Piece, target: Target, shot: Shot,
                  depth: int, act: Act) -> Procedure:
     """One shot. Returns True when the sequence ends here (teleport)."""
-    kind = shot.kind
-    hero = battle.heroes.get(target.id) if target.kind == TargetKind.ENEMY else None
-    must = MUST_NOTES.get(shot.must or "", "")
-    yield Step(StepKind.SHOT, rulebook.PERFORM, f"{piece.name}: {shot.label()}{must}",
-               {"piece": piece.id, "shot": shot.label(), "target": target.id,
-                **({"must": shot.must} if shot.must else {})})
+    kind, label = shot.kind, shot.label()
+    hero = battle.heroes.get(target.id) if target.kind == ENEMY else None
+    data = {"piece": piece.id, "shot": label, "target": target.id}
+    must = ""
+    if shot.must:
+        data["must"] = shot.must
+        must = MUST_NOTES.get(shot.must, "")
+    yield Step(SHOT, rulebook.PERFORM, f"{piece.name}: {label}{must}", data)
     if hero is not None and (not hero.alive or hero.away is not None):
         yield Step(StepKind.NO_EFFECT, rulebook.PERFORM, f"{hero.name} is no longer on the playmat",
                    {"piece": piece.id, "target": hero.id})
@@ -350,13 +360,13 @@ def character_damage(battle: Battle, piece: Piece, target: Target, shot: Shot) -
     """Melee, bite, roll...: reposition as a rush, then the Attack template must cover the
     target; if it does, draw and resolve the damage tokens."""
     yield from rush(battle, piece, target, "reposition for " + shot.label())
-    if target.kind != TargetKind.ENEMY:
+    if target.kind != ENEMY:
         return
     hero = battle.heroes[target.id]
     covered = yield YesNo(f"Place the Attack template over {piece.name} (visible through the "
-                          f"hole). Does it cover {hero.name}, even partly?", Key.TEMPLATE)
+                          f"hole). Does it cover {hero.name}, even partly?", TEMPLATE)
     if not covered:
-        yield Step(StepKind.MISS, rulebook.PERFORM,
+        yield Step(MISS, rulebook.PERFORM,
                    f"the Attack template does not reach {hero.name}",
                    {"piece": piece.id, "target": hero.id})
         return
@@ -371,7 +381,7 @@ def ranged(battle: Battle, piece: Piece, target: Target, shot: Shot) -> Procedur
                    "where it lands: place its piece as the card says (it stays on the playmat)",
                    {"piece": piece.id, "shot": shot.label(), "implemented": False})
         return
-    hero: Hero | None = battle.heroes.get(target.id) if target.kind == TargetKind.ENEMY else None
+    hero: Hero | None = battle.heroes.get(target.id) if target.kind == ENEMY else None
     if "target" in shot.modifiers:
         hero = yield from target_ranged(battle, piece)
         if hero is None:
@@ -440,7 +450,9 @@ def portal_trap(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedu
         yield Step(StepKind.MISS, rulebook.TOKENS,
                    f"the portal trap misses {hero.name} (zero token)",
                    {"piece": piece.id, "target": hero.id})
-        yield from damage_tokens.settle(battle, [token])
+        reset = damage_tokens.settle(battle, [token])
+        if reset is not None:
+            yield reset
         return
     face = yield Roll(Die.D12, f"portal trap on {hero.name}")
     row = next(r for r in battle.data.portal_trap if r["low"] <= face <= r["high"])
@@ -451,7 +463,9 @@ def portal_trap(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedu
     yield from wound(battle, hero, row["damage"], rulebook.NEW_RANGED, "portal trap")
     if hero.alive:
         yield from portal_outcome(battle, hero, row["outcome"])
-    yield from damage_tokens.settle(battle, [token])
+    reset = damage_tokens.settle(battle, [token])
+    if reset is not None:
+        yield reset
 
 
 def portal_outcome(battle: Battle, hero: Hero, outcome: str) -> Procedure:

@@ -221,6 +221,14 @@ class Piece:
     def alive(self) -> bool:
         return self.health > 0
 
+    def has_shot(self, kind: str) -> bool:
+        """A shot of ``kind`` is in one of its sequences."""
+        for sequence in self.sequences:
+            for shot in sequence:
+                if shot.kind == kind:
+                    return True
+        return False
+
     @property
     def is_lord(self) -> bool:
         return self.type == "lord"

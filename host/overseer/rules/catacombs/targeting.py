@@ -12,6 +12,13 @@ from overseer.rules.catacombs.order import direction_prompt, scanning
 from overseer.rules.catacombs.state import Battle, Hero, Piece
 from overseer.rules.procedure import ChooseOne, ChooseSome, Procedure, Step
 
+# The members the hot path reads, bound once: reading a member off an Enum class goes
+# through EnumType.__getattr__ in Python 3.11, several times slower than a global.
+TARGET, LOS, CLOSEST = StepKind.TARGET, Key.LOS, Key.CLOSEST
+ENEMY, FROZEN_TEAMMATE, REPEAT_TEAMMATE, WYVERN = (
+    TargetKind.ENEMY, TargetKind.FROZEN_TEAMMATE, TargetKind.REPEAT_TEAMMATE, TargetKind.WYVERN)
+
+
 
 @dataclass(frozen=True, slots=True)
 class Target:
@@ -31,7 +38,7 @@ def in_sight(battle: Battle, piece: Piece, ids: list[str], what: str) -> Procedu
     ruler = battle.data.behaviour[piece.type].ruler
     seen = yield ChooseSome(
         f"LOS check for {piece.name} ({piece.id}): Ruler {ruler}, 360 degrees, out to the "
-        f"playmat's edge. Which {what} are in its line of sight?", tuple(ids), Key.LOS)
+        f"playmat's edge. Which {what} are in its line of sight?", tuple(ids), LOS)
     return list(seen)
 
 
@@ -46,7 +53,7 @@ def closest(battle: Battle, piece: Piece, ids: list[str], what: str) -> Procedur
         return ids[0]
     chosen = yield ChooseOne(
         f"Which {what} is closest to {piece.name} ({piece.id})? If equally close, the first "
-        f"{scanning(battle)}.", tuple(ids), Key.CLOSEST)
+        f"{scanning(battle)}.", tuple(ids), CLOSEST)
     return chosen
 
 
@@ -58,7 +65,7 @@ def equally_closest(battle: Battle, piece: Piece, ids: list[str], what: str) -> 
         return list(ids)
     chosen = yield ChooseOne(
         f"Which {what} is closest to {piece.name} ({piece.id})? If two or more are equally "
-        f"close, answer {TIE}.", (*ids, TIE), Key.CLOSEST)
+        f"close, answer {TIE}.", (*ids, TIE), CLOSEST)
     if chosen != TIE:
         return [chosen]
     if len(ids) == 2:
@@ -72,25 +79,34 @@ def equally_closest(battle: Battle, piece: Piece, ids: list[str], what: str) -> 
                    "closest", {"piece": piece.id, "question": Key.EQUALLY_CLOSE})
 
 
-def advanced_target(battle: Battle, piece: Piece) -> Procedure:
-    """Advanced Target Selection, items 1 to 3, in order; None when none applies."""
+def advanced_candidates(battle: Battle, piece: Piece) -> list[tuple[TargetKind, list[str], str]]:
+    """Advanced Target Selection, items 1 to 3, in order: the kind of target, the pieces that
+    could be it (none is left out), and what the table is asked to look for."""
     # Red Box: AI Player Behaviour, Advanced Target Selection, 1: a frozen teammate.
-    frozen = [p.id for p in battle.pieces.values() if p.alive and p.frozen and p.id != piece.id]
-    options: list[tuple[TargetKind, list[str], str]] = [
-        (TargetKind.FROZEN_TEAMMATE, frozen, "frozen teammates")]
+    options: list[tuple[TargetKind, list[str], str]] = []
+    frozen = [p.id for p in battle.pieces.values() if p.frozen and p.alive and p.id != piece.id]
+    if frozen:
+        options.append((FROZEN_TEAMMATE, frozen, "frozen teammates"))
     # 2: a teammate for the repeat shot, only if this character has one.
-    if any(s.kind == "repeat" for seq in piece.sequences for s in seq):
+    if piece.has_shot("repeat"):
         mates = [p.id for p in battle.pieces.values()
                  if p.alive and p.id != piece.id and not p.frozen and not p.teleported]
-        options.append((TargetKind.REPEAT_TEAMMATE, mates, "teammates"))
+        if mates:
+            options.append((REPEAT_TEAMMATE, mates, "teammates"))
     # 3: a wild wyvern to ride, unless this character already rides one.
-    if piece.riding is None:
-        options.append((TargetKind.WYVERN, list(battle.wyverns), "wild wyverns"))
+    if piece.riding is None and battle.wyverns:
+        options.append((WYVERN, list(battle.wyverns), "wild wyverns"))
+    return options
+
+
+def advanced_target(battle: Battle, piece: Piece,
+                    options: list[tuple[TargetKind, list[str], str]]) -> Procedure:
+    """The first of the ``advanced_candidates`` the piece sees; None when it sees none."""
     for kind, ids, what in options:
         seen = yield from in_sight(battle, piece, ids, what)
         if seen:
             chosen = yield from closest(battle, piece, seen, what[:-1])
-            yield Step(StepKind.TARGET, rulebook.ADVANCED,
+            yield Step(TARGET, rulebook.ADVANCED,
                        f"{piece.name} targets {chosen}: nearest {what[:-1]} in sight",
                        {"piece": piece.id, "target": chosen, "column": "advanced",
                         "criterion": kind, "candidates": seen})
@@ -100,8 +116,9 @@ def advanced_target(battle: Battle, piece: Piece) -> Procedure:
 
 def _numeric(key: Callable[[Hero], int], best: Callable[[list[int]], int]):
     def keep(heroes: list[Hero]) -> list[Hero]:
-        value = best([key(h) for h in heroes])
-        return [h for h in heroes if key(h) == value]
+        values = [key(h) for h in heroes]
+        value = best(values)
+        return [h for h, v in zip(heroes, values, strict=True) if v == value]
     return keep
 
 
@@ -125,11 +142,11 @@ def select_target(battle: Battle, piece: Piece, visible: list[Hero]) -> Procedur
     """Step 3: the Primary, Secondary and Tie Breaker columns of the piece's type, then the
     Direction tiles. ``visible`` holds at least one enemy."""
     if len(visible) == 1:
-        yield Step(StepKind.TARGET, rulebook.STEP3,
+        yield Step(TARGET, rulebook.STEP3,
                    f"{piece.name} targets {visible[0].name}: the only "
                    "enemy in sight", {"piece": piece.id, "target": visible[0].id,
                                       "column": "only", "candidates": [visible[0].id]})
-        return Target(visible[0].id, TargetKind.ENEMY)
+        return Target(visible[0].id, ENEMY)
     row = battle.data.behaviour[piece.type]
     candidates = list(visible)
     # Red Box: AI Player Behaviour, step 3 (errata): Primary, Secondary, Tie Breaker columns.
@@ -143,19 +160,19 @@ def select_target(battle: Battle, piece: Piece, visible: list[Hero]) -> Procedur
         else:
             candidates = CRITERIA[criterion](candidates)
         if len(candidates) == 1:
-            yield Step(StepKind.TARGET, rulebook.STEP3,
+            yield Step(TARGET, rulebook.STEP3,
                        f"{piece.name} targets {candidates[0].name}: {column.replace('_', ' ')} "
                        f"column, {criterion.replace('_', ' ')}",
                        {"piece": piece.id, "target": candidates[0].id, "column": column,
                         "criterion": criterion, "candidates": before,
                         "verified": row.is_verified(column)})
-            return Target(candidates[0].id, TargetKind.ENEMY)
+            return Target(candidates[0].id, ENEMY)
     # Still tied: the first Direction tile, then the second.
     ids = tuple(h.id for h in candidates)
     chosen = yield ChooseOne(direction_prompt(battle, "of " + ", ".join(
         h.name for h in candidates)), ids, Key.FIRST_BY_DIRECTION)
-    yield Step(StepKind.TARGET, rulebook.STEP3,
+    yield Step(TARGET, rulebook.STEP3,
                f"{piece.name} targets {battle.heroes[chosen].name}: still tied, direction tiles",
                {"piece": piece.id, "target": chosen, "column": "direction",
                 "candidates": list(ids)})
-    return Target(chosen, TargetKind.ENEMY)
+    return Target(chosen, ENEMY)

@@ -35,7 +35,7 @@ class FriendlyFireError(AnswerError, RulesError):
     """A teammate's disc given as hit for damage. Nothing was applied."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # a question, not frozen like its base (procedure.py)
 class ChooseHits(ChooseSome):
     """Which enemy discs a shot hit directly. Naming a teammate is refused with the rule."""
 
