@@ -3,22 +3,32 @@ gadget: the real firmware (MicroPython over a pty, else CPython with its shims),
 Pico's device face, the shell stepping in its own thread (``sim.running.Running``, as the
 simulator runs it), the controller, the render, and the frame back over the link.
 
-Figures (p50, p99), each a few hundred presses:
+A press is timed from the edge its ``Press`` waits for: the switch closing for a button whose
+held press means nothing else on the screen shown (NEXT AI PIECE in a battle: the Pico face puts
+it in at DOWN), the switch opening for one whose held press is another action (CHOICE: it waits
+for SHORT or LONG). Figures (p50, p99), each a few hundred presses:
 
 - ``CHOICE, release to frame``: the button held 100 ms (as ``VirtualPico.press`` holds a tap),
-  timed from its release (the firmware reports a press on release) to the board's OLED RAM
-  holding the gadget's next frame; CHOICE cycles the new game's long list of heroes, so every
-  press moves the cursor and changes the frame.
+  timed from its release to the board's OLED RAM holding the gadget's next frame; CHOICE cycles
+  the new game's long list of heroes, so every press moves the cursor and changes the frame.
 - ``CHOICE, VirtualPico.press to frame``: the same from the call of ``VirtualPico.press`` (its
   100 ms of held pin included).
-- ``NEXT AI PIECE, release to frame``: a single-room battle (the gadget's seeded dice), each
-  activation's first screen; the rest of each activation is read and answered through the inbox.
-- ``release to Press in the inbox``: the host event alone (no screen), for the CHOICE presses.
+- ``NEXT AI PIECE, switch closing to frame``: a single-room battle (the gadget's seeded dice),
+  each activation's first screen; the rest of each activation is read and answered through the
+  inbox.
+- ``CHOICE, release to Press in the inbox``: the host event alone (no screen).
+
+The card reader is the in-memory one (the bench puts its taps into the inbox): the emulated
+PN532's polling is ``bench/nfc_reader.py``'s to measure, and on a loaded machine its notices
+("Reader lost") would land on the screens the bench steps through.
 
 Baseline in the same run: the link's own round trip of the same frames (``Pico.show`` to the
-board's acknowledgement and its OLED RAM holding it), with no button and no gadget.
+board's acknowledgement and its OLED RAM holding it), with no button and no gadget. With
+``--against DIR`` the whole run is made twice, on that firmware folder first (e.g. main's,
+``git archive main firmware | tar -x -C /tmp/main``, then ``--against /tmp/main/firmware``), then
+on ``--firmware`` (the repository's by default), and both are printed.
 
-    PYTHONPATH=host .venv/bin/python bench/gadget.py [--presses 300] [--cpython]
+    PYTHONPATH=host .venv/bin/python bench/gadget.py [--presses 300] [--cpython] [--against DIR]
 
 Writes bench/results/gadget.json. Aim (issue 14): press to new frame p99 < 30 ms.
 """
@@ -34,9 +44,12 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+from overseer.app import controller
 from overseer.app.events import Button, Input, Press, Tap
-from overseer.devices.virtual_pico import find_micropython
+from overseer.app.sim import SimTags
+from overseer.devices.virtual_pico import FIRMWARE, find_micropython
 from overseer.rules.procedure import ChooseSome
 from overseer.screens.render import frame_bytes, from_frame_bytes
 from overseer.sim.box import PINS, VirtualBox
@@ -89,8 +102,8 @@ class Bench:
             raise RuntimeError(f"the gadget did not settle after {item}")
 
     def timed_press(self, button: Button, tap: bool = False) -> tuple[float, float] | None:
-        """Press ``button`` on the board; (release to Press in the inbox, to the new frame),
-        or from the ``VirtualPico.press`` call when ``tap``. None: lost."""
+        """Press ``button`` on the board; (the edge its Press waits for to Press in the inbox,
+        to the new frame), or from the ``VirtualPico.press`` call when ``tap``. None: lost."""
         inbox, board = self.running.inbox, self.box.board
         before, frame = inbox.presses, self.box.oled()
 
@@ -98,9 +111,13 @@ class Bench:
             return inbox.presses > before and self.box.oled() != frame and self.settled()
 
         pin = PINS[button]
+        at_edge = button not in controller.held_buttons(self.app())
         if tap:
             start = time.perf_counter()
             board.press(pin)
+        elif at_edge:
+            start = time.perf_counter()
+            board.button_down(pin)
         else:
             board.button_down(pin)
             time.sleep(HOLD)
@@ -108,11 +125,19 @@ class Bench:
             board.button_up(pin)
         came = self.until(lambda: inbox.presses > before)
         shown = self.until(new_frame) if came is not None else None
+        if at_edge and not tap:
+            time.sleep(max(0.0, start + HOLD - time.perf_counter()))
+            board.button_up(pin)
         if came is None or shown is None:
             self.lost += 1
             self.until(self.settled, 10.0)
             return None
         return came - start, shown - start
+
+    def app(self) -> controller.App:
+        with self.running.reading() as gadget:
+            assert gadget.app is not None
+            return gadget.app
 
     # ------------------------------------------------------------------ the game's inputs
 
@@ -128,7 +153,7 @@ class Bench:
                 self.put(Press(Button.OK))
                 return
             self.put(Press(Button.CHOICE))
-        raise RuntimeError(f"no {label!r} in {self.screen.rows}")
+        raise RuntimeError(f"no {label!r} in {self.screen}")
 
     def number(self, value: int) -> None:
         while self.screen.number != value:
@@ -202,15 +227,20 @@ def link_round_trips(bench: Bench, frames: list[bytes], rounds: int) -> list[flo
     return times
 
 
-def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(description="press to new frame through the virtual Pico")
-    parser.add_argument("--presses", type=int, default=300)
-    parser.add_argument("--cpython", action="store_true", help="the firmware on CPython's shims")
-    args = parser.parse_args(argv)
-    interpreter = sys.executable if args.cpython or find_micropython() is None else None
+def bench_box(interpreter: str | None, firmware: Path) -> VirtualBox:
+    """The virtual box on ``firmware``, its card reader the in-memory one."""
+    box = VirtualBox(interpreter, firmware)
+    box.tags.close()
+    box.tags, box.reader_note = SimTags(), None
+    return box
+
+
+def measure(firmware: Path, interpreter: str | None, presses: int) -> dict[str, Any]:
+    """One whole run on the board running ``firmware``: the figures by name."""
     load = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="bench-gadget-") as folder:
-        running = Running(Path(folder) / "games.db", seed=SEED, box=VirtualBox(interpreter))
+        box = bench_box(interpreter, firmware)
+        running = Running(Path(folder) / "games.db", seed=SEED, box=box)
         try:
             running.start()
             bench = Bench(running)
@@ -218,7 +248,7 @@ def main(argv: list[str]) -> int:
             bench.choose_catacombs()
             release, tapped, host = [], [], []
             frames: list[bytes] = []
-            for n in range(args.presses):  # "Who joins the party?": every CHOICE moves
+            for n in range(presses):  # "Who joins the party?": every CHOICE moves
                 got = bench.timed_press(Button.CHOICE, tap=n % 4 == 3)
                 if got is None:
                     continue
@@ -231,7 +261,7 @@ def main(argv: list[str]) -> int:
             baseline = link_round_trips(bench, frames, len(frames))
             bench.single_room()
             activations: list[float] = []
-            while bench.next_possible() and len(activations) < args.presses:
+            while bench.next_possible() and len(activations) < presses:
                 got = bench.timed_press(Button.NEXT)
                 if got is not None:
                     activations.append(got[1])
@@ -240,26 +270,53 @@ def main(argv: list[str]) -> int:
             lost = bench.lost
         finally:
             running.close()
-    results = {
+    return {
+        "firmware": str(firmware),
         "choice_release_to_frame": figures(release),
         "choice_press_call_to_frame": figures(tapped),
-        "next_release_to_frame": figures(activations) if activations else None,
-        "release_to_inbox": figures(host),
+        "next_down_to_frame": figures(activations) if activations else None,
+        "choice_release_to_inbox": figures(host),
         "baseline_link_show_to_oled": figures(baseline),
         "lost_presses": lost,
         "firmware_on": interp,
         "load_average": [round(x, 2) for x in load],
+        "load_average_after": [round(x, 2) for x in os.getloadavg()],
     }
-    print(f"firmware on {interp}; load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+
+
+def report(results: dict[str, Any]) -> None:
+    load, after = results["load_average"], results["load_average_after"]
+    print(f"firmware {results['firmware']} on {results['firmware_on']}; load average "
+          f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f} (after: {after[0]:.2f})")
     print(line("CHOICE, release to frame", results["choice_release_to_frame"]))
     print(line("CHOICE, VirtualPico.press to frame", results["choice_press_call_to_frame"]))
-    if activations:
-        print(line("NEXT AI PIECE, release to frame", results["next_release_to_frame"]))
-    print(line("release to Press in the inbox", results["release_to_inbox"]))
+    if results["next_down_to_frame"]:
+        print(line("NEXT AI PIECE, switch closing to frame", results["next_down_to_frame"]))
+    print(line("CHOICE, release to Press in the inbox", results["choice_release_to_inbox"]))
     print(line("baseline: link show to OLED", results["baseline_link_show_to_oled"]))
-    print(f"lost presses (pressed again never): {lost}")
+    print(f"lost presses (pressed again never): {results['lost_presses']}")
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description="press to new frame through the virtual Pico")
+    parser.add_argument("--presses", type=int, default=300)
+    parser.add_argument("--cpython", action="store_true", help="the firmware on CPython's shims")
+    parser.add_argument("--firmware", type=Path, default=FIRMWARE, help="the firmware folder")
+    parser.add_argument("--against", type=Path,
+                        help="another firmware folder, measured first in the same run")
+    args = parser.parse_args(argv)
+    args.firmware = args.firmware.resolve()  # the board runs in a folder of its own
+    args.against = args.against and args.against.resolve()
+    interpreter = sys.executable if args.cpython or find_micropython() is None else None
+    runs = {}
+    if args.against is not None:
+        runs["against"] = measure(args.against, interpreter, args.presses)
+        report(runs["against"])
+        print()
+    runs["firmware"] = measure(args.firmware, interpreter, args.presses)
+    report(runs["firmware"])
     Path("bench/results").mkdir(parents=True, exist_ok=True)
-    Path("bench/results/gadget.json").write_text(json.dumps(results, indent=2) + "\n")
+    Path("bench/results/gadget.json").write_text(json.dumps(runs, indent=2) + "\n")
     return 0
 
 

@@ -1,15 +1,21 @@
-# Buttons: a press is reported on its first edge; edges are caught by pin interrupt into a ring,
-# so a main loop that stalls longer than a press lasts still sees it (docs/protocol.md, Buttons).
+# Buttons: a press is reported on its first edge, and so is its release; edges are caught by pin
+# interrupt into a ring, so a main loop that stalls longer than a press lasts still sees it
+# (docs/protocol.md, Buttons).
 #
 # Each button reports, in order, DOWN on the falling edge that starts a press, then exactly one
-# of LONG (still held LONG_MS after DOWN) or SHORT (released before that). The press locks the
-# button out: nothing more is a press until the line has stayed high RELEASE_MS, so contact
-# bounce on press or release (edges a few ms apart) is never a second press.
+# of LONG (still held LONG_MS after DOWN) or SHORT (on the first rising edge that releases it).
+# Contact bounce is locked out on both sides, without waiting for it to end:
+# - after DOWN, rising edges within LOCKOUT_MS are bounce; a press whose line is open when that
+#   lockout ends was released inside it, and its SHORT comes then;
+# - after the release, a falling edge starts a new press only once the line has been open
+#   LOCKOUT_MS since its last edge. A falling edge sooner than that is the contacts chattering on
+#   (or a glitch): no press, and the button waits for the line to open again, as for a switch
+#   held at boot.
 from array import array
 
-from ticks import ticks_diff
+from ticks import ticks_add, ticks_diff
 
-RELEASE_MS = 20  # the line must stay high this long before the press is over
+LOCKOUT_MS = 20  # after DOWN and after the release: edges this close to them are bounce
 LONG_MS = 600  # held at least this long after DOWN: a long press
 EDGES = 64  # edges the ring holds (a bounce makes a few; the loop takes them every ms or so)
 
@@ -66,40 +72,50 @@ class Button:
         self.code = code
         self.read = read
         self.level = read()
-        self.level_at = now  # when the line last changed
-        self.down = self.level == 0  # in a press (from DOWN until the release is over)
+        self.down = self.level == 0  # in a press: from its first edge to its release
+        # when the line last changed (open at boot: open long enough for a press)
+        self.level_at = now if self.down else ticks_add(now, -LOCKOUT_MS)
         self.down_at = now
         self.long = False  # LONG reported for this press
-        self.armed = not self.down  # a switch held at boot reports nothing until released
+        self.armed = not self.down  # the press is reported (not chatter, nor one held at boot)
 
     def edge(self, level: int, t: int, out: list) -> None:
         """The line changed to ``level`` at ``t`` (edges come in time order)."""
         if ticks_diff(t, self.level_at) < 0:
             t = self.level_at  # a resync after lost edges may have gone ahead of the ring
         self.advance(t, out)
-        if not self.down and level == 0:
-            self.down = True
-            self.down_at = t
-            self.long = False
-            if self.armed:
-                out.append((self.code, DOWN))
+        quiet = ticks_diff(t, self.level_at) >= LOCKOUT_MS  # no edge for a lockout before this
         self.level = level
         self.level_at = t
+        if not self.down:
+            if level == 0:  # a press if the line was quiet, else chatter: wait for it to open
+                self.down = True
+                self.down_at = t
+                self.long = False
+                self.armed = quiet
+                if quiet:
+                    out.append((self.code, DOWN))
+        elif level == 1 and not (self.armed and ticks_diff(t, self.down_at) < LOCKOUT_MS):
+            self.release(out)
 
     def advance(self, t: int, out: list) -> None:
         """Time has reached ``t`` with the line unchanged since its last edge."""
         if not self.down:
             return
-        held_until = self.level_at if self.level else t
-        if not self.long and ticks_diff(held_until, self.down_at) >= LONG_MS:
+        if self.level == 1:  # opened inside the lockout after DOWN: released when it ends
+            if ticks_diff(t, self.down_at) >= LOCKOUT_MS:
+                self.release(out)
+        elif not self.long and ticks_diff(t, self.down_at) >= LONG_MS:
             self.long = True
             if self.armed:
                 out.append((self.code, LONG))
-        if self.level and ticks_diff(t, self.level_at) >= RELEASE_MS:
-            self.down = False
-            if self.armed and not self.long:
-                out.append((self.code, SHORT))
-            self.armed = True
+
+    def release(self, out: list) -> None:
+        """The press is over: SHORT, unless it was LONG or not reported."""
+        self.down = False
+        if self.armed and not self.long:
+            out.append((self.code, SHORT))
+        self.armed = True
 
 
 class Buttons:

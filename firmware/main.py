@@ -1,5 +1,6 @@
 # The Pico's firmware entry point: wires the hardware to the App and runs the loop.
 # On the Pico this file runs at boot; off-board firmware/unix/board.py calls run().
+import gc
 import os
 
 import micropython
@@ -63,6 +64,7 @@ def maintenance() -> bool:
 def run() -> None:
     if maintenance():
         return
+    gc.collect()  # the imports' garbage gone first: the board's buffers are not split by it
     board = Board()
     while not board.usb.closed:
         board.tick()

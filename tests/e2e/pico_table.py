@@ -31,8 +31,8 @@ from overseer.sim.running import SentGlass
 OK, CHOICE, NEXT, BACK = Button.OK, Button.CHOICE, Button.NEXT, Button.BACK
 SETTLE = 10.0  # seconds for the board's OLED to hold the gadget's frame
 # A short press is the pin down, then up: the board holds each line at least 50 ms in real time
-# (firmware/unix/machine.py, its shortest step, more than the 20 ms debounce), half its 100 ms
-# tap, so a game of 300 presses spends 15 s less holding pins. A board process starved of CPU
+# (firmware/unix/machine.py, its shortest step, more than the firmware's 20 ms lockouts), half
+# its 100 ms tap, so a game of 300 presses spends 15 s less holding pins. A board process starved of CPU
 # that long never samples it low and the press is lost, as a real switch pressed too briefly
 # would be (tests/sim/test_app.py says the same). With no press in the inbox after this long,
 # once more.

@@ -47,7 +47,8 @@ def dice_counts():
 
 
 def presses():
-    """A bounce, a short press, a long one, and a tap while the loop stalls 500 ms."""
+    """A 3 ms press, a short press whose release chatters, a second press a lockout after the
+    last edge of that chatter, a long one, and a tap while the loop stalls 500 ms."""
     now = [0]
     level = [1]
     edges = buttons.Edges(lambda: now[0])
@@ -56,7 +57,9 @@ def presses():
     out = []
     for t in range(4000):
         now[0] = t
-        new = 0 if 100 <= t < 103 or 200 <= t < 300 or 1000 <= t < 1700 or 3100 <= t < 3200 else 1
+        closed = (100 <= t < 103 or 200 <= t < 300 or 302 <= t < 304 or 306 <= t < 307
+                  or 327 <= t < 400 or 1000 <= t < 1700 or 3100 <= t < 3200)
+        new = 0 if closed else 1
         if new != level[0]:
             level[0] = new
             edge(None)

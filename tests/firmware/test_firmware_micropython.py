@@ -64,10 +64,11 @@ def test_micropython_dice_are_exactly_fair(on_micropython: dict) -> None:
 
 def test_micropython_buttons_first_edge_long_press_and_a_stall(on_micropython: dict) -> None:
     down, long, short = buttons.DOWN, buttons.LONG, buttons.SHORT
-    release = buttons.RELEASE_MS
+    lockout = buttons.LOCKOUT_MS
     assert on_micropython["presses"] == [
-        [100, 4, down], [103 + release, 4, short],  # 3 ms: a press on its first edge
-        [200, 4, down], [300 + release, 4, short],
+        [100, 4, down], [100 + lockout, 4, short],  # 3 ms: released inside its lockout
+        [200, 4, down], [300, 4, short],  # the release on its first edge, its chatter nothing
+        [307 + lockout, 4, down], [400, 4, short],  # a lockout after the chatter: a new press
         [1000, 4, down], [1000 + buttons.LONG_MS, 4, long],
         [3500, 4, down], [3500, 4, short],  # the tap inside the stall: once, when it ends
     ]

@@ -13,13 +13,14 @@ says why.
 from __future__ import annotations
 
 from collections import deque
+from pathlib import Path
 
 from overseer.app.events import Button, Input, Press, Rolled, RollRefused
 from overseer.app.inbox import Inbox
 from overseer.app.sim import SimLeds
 from overseer.devices.pico import BUTTONS, Pico
 from overseer.devices.pico_link import ProtocolMismatch
-from overseer.devices.virtual_pico import VirtualPico
+from overseer.devices.virtual_pico import FIRMWARE, VirtualPico
 from overseer.sim.reader import card_reader
 
 PINS = {button: wire for wire, button in BUTTONS.items()}  # the app's button -> the board's pin
@@ -53,8 +54,9 @@ class VirtualBox:
     """The virtual Pico (``board``, its device face ``pico``), the seat LEDs and the reader;
     what they put goes into ``inbox``."""
 
-    def __init__(self, interpreter: str | None = None) -> None:
-        self.board = VirtualPico(interpreter)
+    def __init__(self, interpreter: str | None = None, firmware: Path = FIRMWARE) -> None:
+        """``firmware``: the folder the board runs (the repository's ``firmware/``)."""
+        self.board = VirtualPico(interpreter, firmware)
         self.pico: Pico | None = None
         self.leds = SimLeds()
         self.tags, self.reader_note = card_reader()
