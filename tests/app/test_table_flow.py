@@ -1,6 +1,6 @@
 """Catacombs at the table (app/catacombs.py): identical monsters lettered in every sentence,
 the forms' questions and the actions they make, the new game's questions, long lists in two
-steps, the heroes' data."""
+steps, the heroes of the data in the new game."""
 
 from __future__ import annotations
 
@@ -324,7 +324,8 @@ def test_the_new_game_lists_the_heroes_of_the_data():
     assert options(local) == ("elf", "ulom", "yilleph", "hero-1")
     assert asked(local).cards == {("hero", h): h for h in ("elf", "ulom", "yilleph")}
     joined = run(lambda: flow.wizard((1, 2, 3, 4), pico=False), "ulom", "seat-2")
-    assert asked(joined).question.prompt == "Ulom: health?"  # the data's name, shortened
+    health = asked(joined).question
+    assert isinstance(health, EnterNumber) and health.prompt == "Ulom: health?"  # its short name
 
 
 def test_a_tapped_room_or_lord_card_begins_its_setup_when_it_can():
