@@ -113,8 +113,7 @@ def load_table(path: Path, table: str, fields: dict[str, Field],
                key: str = "id") -> list[dict[str, Any]]:
     """Load the ``[[table]]`` records of one file, each checked against ``fields`` plus
     ``source`` and ``verified``. Unknown fields are refused with the closest known one (a typo
-must not pass silently);
-    ``key`` values must be unique."""
+    must not pass silently); ``key`` values must be unique."""
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as err:
