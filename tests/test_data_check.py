@@ -31,7 +31,7 @@ def test_a_bad_field_and_a_missing_file_are_named(tmp_path: Path, capsys) -> Non
     assert main(["data", "check", str(folder)]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith(f"{folder / 'catacombs'}: BAD: {monsters}:{line}: record monster ")
-    assert out[0].endswith("field 'nmae': unknown field")
+    assert out[0].endswith("field 'nmae': unknown field; did you mean 'name'?")
     assert out[1] == f"{folder / 'clank'}: BAD: {folder / 'clank' / 'rooms.toml'}: cannot read:" \
         " No such file or directory"
     assert out[2:] == [f"{folder / 'conquest'}: ok", f"{folder / 'runebound'}: ok"]

@@ -22,6 +22,7 @@ from overseer.data import (
     list_of,
     load_table,
     one_of,
+    only_tables,
 )
 from overseer.rules.catacombs.carddata import Behaviour, CatacombsData, Record
 from overseer.rules.catacombs.cards import (
@@ -32,7 +33,7 @@ from overseer.rules.catacombs.cards import (
     QUADRANTS,
     split_entry,
 )
-from overseer.rules.catacombs.state import parse_sequence
+from overseer.rules.catacombs.state import ENEMY_KINDS, parse_sequence
 from overseer.rules.procedure import Token
 
 FOLDER = DATA_DIR / "catacombs"
@@ -372,6 +373,29 @@ def _hidden_cave(path: Path) -> tuple[tuple[str, ...], Record]:
         raise DataError(path, field_line(path, start, "value"), "setting 'token_level'",
                         "value", "token_level must be set to 1, 2 or 3")
     return tuple(r["name"] for r in items), settings["token_level"]
+
+
+# --------------------------------------------------------------------------- heroes
+
+HERO_SIDES = ("base", "catacomb")
+HERO_FIELDS = {
+    "id": Field(str),
+    "name": Field(str),
+    "kind": Field(str, check=one_of(*ENEMY_KINDS)),
+    "side": Field(str, check=one_of(*HERO_SIDES)),
+    "notes": Field(str, required=False),
+}
+
+
+def heroes(folder: Path | None = None) -> dict[str, Record]:
+    """The heroes of ``folder``'s heroes.toml (data/catacombs/ by default) by id, checked: the
+    ones a new game lists and whose cards get tags. The rules never read them (a battle's heroes
+    come from its setup), so they are not part of ``CatacombsData``; ``games.catacombs_heroes``
+    keeps the loaded value."""
+    path = (FOLDER if folder is None else folder) / "heroes.toml"
+    records = load_table(path, "hero", HERO_FIELDS)
+    only_tables(path, "hero")
+    return _by_id(records)
 
 
 # --------------------------------------------------------------------------- the whole folder

@@ -16,6 +16,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from overseer.keys import suggestion
+
 
 def data_dir() -> Path:
     """Where the game data is: the folder ``OVERSEER_DATA`` names, else the copy an installed
@@ -110,8 +112,8 @@ def field_line(path: Path, start: int | None, name: str) -> int | None:
 def load_table(path: Path, table: str, fields: dict[str, Field],
                key: str = "id") -> list[dict[str, Any]]:
     """Load the ``[[table]]`` records of one file, each checked against ``fields`` plus
-    ``source`` and ``verified``. Unknown fields are refused (a typo must not pass silently);
-    ``key`` values must be unique."""
+    ``source`` and ``verified``. Unknown fields are refused with the closest known one (a typo
+    must not pass silently); ``key`` values must be unique."""
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as err:
@@ -142,7 +144,7 @@ def load_table(path: Path, table: str, fields: dict[str, Field],
 
         for field_name in record:
             if field_name not in allowed:
-                raise fail(field_name, "unknown field")
+                raise fail(field_name, f"unknown field; {suggestion(field_name, allowed)}")
         for field_name, spec in allowed.items():
             if field_name not in record:
                 if spec.required:
@@ -164,3 +166,17 @@ def load_table(path: Path, table: str, fields: dict[str, Field],
             seen[record[key]] = start or 0
         record["_line"] = start
     return records
+
+
+def only_tables(path: Path, *tables: str) -> None:
+    """Refuse a top-level key of ``path`` that is none of ``tables``, with the closest one: a
+    misspelt ``[[table]]`` must not leave its records unread. Call it after ``load_table`` (which
+    says what is wrong with a file that does not read)."""
+    text = path.read_text(encoding="utf-8")
+    for key in tomllib.loads(text):
+        if key not in tables:
+            pattern = re.compile(r"^\s*(?:\[\[?\s*)?[\"']?" + re.escape(key) + r"[\"']?\s*[\]=.]")
+            line = next((n for n, row in enumerate(text.splitlines(), 1) if pattern.match(row)),
+                        None)
+            raise DataError(path, line, None, None,
+                            f"unknown table {key!r}; {suggestion(key, tables)}")

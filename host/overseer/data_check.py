@@ -11,10 +11,9 @@ from pathlib import Path
 
 def _catacombs(folder: Path) -> None:
     from overseer import catacombs_data
-    from overseer.app.catacombs import heroes
 
     catacombs_data.load(folder)
-    heroes.__wrapped__(folder)  # not the cached value: the file as it is now
+    catacombs_data.heroes(folder)  # not games' cached value: the file as it is now
 
 
 def _clank(folder: Path) -> None:

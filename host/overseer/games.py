@@ -69,6 +69,13 @@ def catacombs_data(folder: Path | None = None) -> CatacombsData:
     return catacombs_loader.load(folder)
 
 
+@cache
+def catacombs_heroes(folder: Path | None = None) -> dict[str, dict[str, Any]]:
+    """The heroes of ``folder``'s heroes.toml (data/catacombs/ by default) by id, loaded and
+    validated once per folder: the new game's list, the hero cards a tap names."""
+    return catacombs_loader.heroes(folder)
+
+
 def _build_battle(setup: dict[str, Any]) -> Battle:
     return catacombs_scenario.build(setup, catacombs_data())
 

@@ -1,6 +1,6 @@
 """Catacombs at the table (app/catacombs.py): identical monsters lettered in every sentence,
 the forms' questions and the actions they make, the new game's questions, long lists in two
-steps, the heroes' data."""
+steps, the heroes of the data in the new game."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from overseer import games
 from overseer.app import catacombs as flow
 from overseer.app.local import Local
 from overseer.chance import SeededChance
-from overseer.data import DataError
 from overseer.rules.procedure import (
     AnswerError,
     ChooseOne,
@@ -320,14 +319,13 @@ def test_the_party_has_at_most_four_heroes():
     assert options(local) == ("companion", "done")
 
 
-def test_heroes_come_from_the_data_with_their_source(tmp_path):
-    listed = flow.heroes()
-    assert {"elf", "ulom", "yilleph"} <= set(listed)
-    assert all(r["source"].startswith("000_") and r["verified"] for r in listed.values())
-    (tmp_path / "heroes.toml").write_text('[[hero]]\nid = "x"\nname = "X"\nkind = "wizard"\n'
-                                          'side = "base"\nsource = "s"\nverified = false\n')
-    with pytest.raises(DataError, match="heroes.toml:4: record hero 'x', field 'kind'"):
-        flow.heroes(tmp_path)
+def test_the_new_game_lists_the_heroes_of_the_data():
+    local = run(lambda: flow.wizard((1, 2, 3, 4), pico=False))
+    assert options(local) == ("elf", "ulom", "yilleph", "hero-1")
+    assert asked(local).cards == {("hero", h): h for h in ("elf", "ulom", "yilleph")}
+    joined = run(lambda: flow.wizard((1, 2, 3, 4), pico=False), "ulom", "seat-2")
+    health = asked(joined).question
+    assert isinstance(health, EnterNumber) and health.prompt == "Ulom: health?"  # its short name
 
 
 def test_a_tapped_room_or_lord_card_begins_its_setup_when_it_can():

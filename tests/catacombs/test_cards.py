@@ -187,6 +187,45 @@ def test_sequences_hold_shots_only_no_connectors():
                     assert Shot.parse(text).kind not in ("then", "elastic"), record["name"]
 
 
+# --------------------------------------------------------------------------- heroes.toml
+
+
+def test_the_heroes_load_with_their_source():
+    heroes = catacombs_data.heroes()
+    assert list(heroes) == ["elf", "ulom", "yilleph"]
+    assert heroes["ulom"]["name"] == "Ulom the Merman" and heroes["ulom"]["side"] == "catacomb"
+    assert all(r["source"].startswith("000_") and r["verified"] for r in heroes.values())
+    assert games.catacombs_heroes() is games.catacombs_heroes()  # loaded once
+
+
+HERO_CASES = [
+    ('kind = "hero"\nside = "base"', 'kind = "wizard"\nside = "base"', "kind",
+     "'wizard' is not one of 'hero', 'familiar'"),
+    ('side = "base"', 'side = "red"', "side", "'red' is not one of 'base', 'catacomb'"),
+    ('name = "Elf"', 'nmae = "Elf"', "nmae", "unknown field; did you mean 'name'?"),
+    ('id = "ulom"', 'id = "elf"', "id", "duplicate id 'elf'"),
+]
+
+
+@pytest.mark.parametrize("old,new,field,message", HERO_CASES,
+                         ids=[c[2] for c in HERO_CASES])
+def test_a_malformed_hero_names_file_line_and_field(tmp_path, old, new, field, message):
+    path, line = broken(tmp_path, "heroes.toml", old, new)
+    with pytest.raises(DataError) as caught:
+        catacombs_data.heroes(path.parent)
+    text = str(caught.value)
+    assert f"{path}:{line}:" in text and f"field '{field}'" in text and message in text, text
+
+
+def test_a_misspelt_hero_table_is_refused_with_the_right_one(tmp_path):
+    path = edited(data_folder(tmp_path), "heroes.toml", "[[hero]]\nid = \"ulom\"",
+                  "[[heroes]]\nid = \"ulom\"")
+    line = path.read_text(encoding="utf-8").splitlines().index("[[heroes]]") + 1
+    with pytest.raises(DataError, match=re.escape(f"{path}:{line}: unknown table 'heroes'; did "
+                                                  "you mean 'hero'?")):
+        catacombs_data.heroes(path.parent)
+
+
 # --------------------------------------------------------------------------- a folder of one's own
 
 

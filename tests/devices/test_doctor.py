@@ -49,7 +49,7 @@ def test_the_reader_on_the_emulator_is_found_and_a_missing_pico_is_a_problem(tmp
     assert lines[3] == f"ok    nfc    the NFC reader answers on {emulator.path}: PN532v1.6 at " \
                        f"{emulator.path}"
     assert lines[4] == "--    oled   no I2C bus /dev/i2c-97, so no Pi-side OLED (optional)"
-    assert lines[6].startswith("ok    data   the card data loads (118 catacombs, 56 conquest")
+    assert lines[6].startswith("ok    data   the card data loads (121 catacombs, 56 conquest")
     assert lines[-1] in ("1 problem: pico", "2 problems: pico, leds")
     assert "Traceback" not in result.stdout + result.stderr
 
@@ -220,12 +220,13 @@ def test_leds_that_cannot_be_driven_say_what_to_do(tmp_path):
 def test_the_card_data_loads_and_the_tag_map_names_real_cards(tmp_path):
     from overseer.devices.tags import CardRef, TagMap
 
-    TagMap(tmp_path / "tags.toml").assign("04A1B2C3D4E5F6", CardRef("catacombs", "room",
-                                                                   "bholoth-cemetery"))
+    tag_map = TagMap(tmp_path / "tags.toml")
+    tag_map.assign("04A1B2C3D4E5F6", CardRef("catacombs", "room", "bholoth-cemetery"))
+    tag_map.assign("04A1B2C3D4E5F7", CardRef("catacombs", "hero", "yilleph"))
     found = doctor.check_data(args(tmp_path))
     assert found.ok
-    assert found.text == ("the card data loads (118 catacombs, 56 conquest cards with tags); "
-                          "the tag map's 1 tags name real cards")
+    assert found.text == ("the card data loads (121 catacombs, 56 conquest cards with tags); "
+                          "the tag map's 2 tags name real cards")
 
 
 def test_a_tag_map_naming_no_card_is_a_problem(tmp_path):

@@ -195,3 +195,40 @@ def test_a_reader_that_stops_answering_is_said_and_reopened(reading):
     reading.table.press(OK)
     reading.hold(written(ROOM))
     assert snapshot(reading) != before
+
+
+def test_a_hero_card_tapped_answers_who_joins_the_party(tmp_path):
+    r = Reading(tmp_path)
+    try:
+        t = r.table
+        assert t.choose_game().title == "Who joins the party?"
+        r.hold(written(CardRef("catacombs", "hero", "ulom")))  # as `tags write` writes it
+        assert t.screen.title == "Seat for Ulom?"
+        t.pick("Seat 2")
+        t.number(9)
+        assert t.screen.title == "Who joins the party?" and "Ulom" not in t.screen.rows
+        t.pick("Done")
+        for _ in range(5):
+            t.press(OK)
+        t.press(NEXT)
+        t.pick("Off")
+        t.pick("A single room")
+        t.read()
+        assert t.screen.key == "Set up"
+        assert list(games.CATACOMBS.state_dict(t.session.state)["heroes"]) == ["ulom"]
+        assert t.gadget.seats == {"ulom": 2}
+        assert t.session.state.heroes["ulom"].name == "Ulom the Merman"
+    finally:
+        r.close()
+
+
+def test_a_hero_tag_named_by_the_tag_map_answers_too(tmp_path):
+    r = Reading(tmp_path)
+    try:
+        TagMap(tmp_path / "tags.toml").assign(UIDS[2].hex(), CardRef("catacombs", "hero",
+                                                                     "yilleph"))
+        assert r.table.choose_game().title == "Who joins the party?"
+        r.hold(written(None, 2))  # a blank sticker, known by its UID
+        assert r.table.screen.title == "Seat for Yilleph?"
+    finally:
+        r.close()

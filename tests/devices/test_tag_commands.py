@@ -96,10 +96,35 @@ def test_write_says_plainly_when_there_is_no_reader(capsys, tmp_path):
                                        f"{tmp_path / 'ttyX'}: No such file or directory\n")
 
 
+def test_write_puts_the_heroes_of_heroes_toml_on_tags(monkeypatch, emulator):
+    hand = Hand(emulator, [blank(n) for n in range(3)])
+    assert run(monkeypatch, hand, "tags", "write", "catacombs", "--kind", "hero",
+               "--port", emulator.path) == 0
+    assert [names(tag) for tag in hand.used] == [b"1 catacombs hero elf", b"1 catacombs hero ulom",
+                                                 b"1 catacombs hero yilleph"]
+    out = hand.getvalue().splitlines()
+    assert out[1] == "[1/3] hero Elf (elf): hold a tag on the reader"
+    assert out[3].startswith("[2/3] hero Ulom the Merman (ulom): take the last tag away")
+    assert out[-1] == "all 3 tags written and checked"
+    assert [read_back(tag) for tag in hand.used] == [CardRef("catacombs", "hero", card)
+                                                     for card in ("elf", "ulom", "yilleph")]
+
+
+def test_write_of_the_whole_game_ends_with_the_heroes(monkeypatch, emulator):
+    hand = Hand(emulator, [blank(n) for n in range(3)])
+    assert run(monkeypatch, hand, "tags", "write", "catacombs", "--start", "119",
+               "--port", emulator.path) == 0
+    out = hand.getvalue().splitlines()
+    assert out[0].startswith("writing 3 catacombs card tags")
+    assert out[1] == "[119/121] hero Elf (elf): hold a tag on the reader"
+    assert [names(tag) for tag in hand.used] == [b"1 catacombs hero elf", b"1 catacombs hero ulom",
+                                                 b"1 catacombs hero yilleph"]
+
+
 def test_write_refuses_an_unknown_kind(capsys, tmp_path):
-    assert main(["tags", "write", "catacombs", "--kind", "hero", "--port", "x"]) == 2
-    assert capsys.readouterr().err == ("overseer tags write: catacombs has no 'hero' cards: the "
-                                       "kinds are lord, monster, room\n")
+    assert main(["tags", "write", "catacombs", "--kind", "heroes", "--port", "x"]) == 2
+    assert capsys.readouterr().err == ("overseer tags write: catacombs has no 'heroes' cards: the "
+                                       "kinds are hero, lord, monster, room\n")
 
 
 def test_register_by_uid_needs_no_reader(capsys, tmp_path):
@@ -117,6 +142,19 @@ def test_register_refuses_a_card_the_game_has_not(capsys, tmp_path):
                  "--db", str(tmp_path / "g.sqlite3")]) == 2
     assert "catacombs has no room 'zotha'" in capsys.readouterr().err
     assert not (tmp_path / "tags.toml").exists()
+
+
+def test_register_a_hero_card_and_refuse_a_misspelt_one(capsys, tmp_path):
+    db = str(tmp_path / "games.sqlite3")
+    assert main(["tags", "register", "catacombs", "hero", "ulom", "--uid", "04112233445577",
+                 "--db", db]) == 0
+    assert TagMap(tmp_path / "tags.toml").get("04112233445577") == CardRef("catacombs", "hero",
+                                                                          "ulom")
+    assert main(["tags", "register", "catacombs", "hero", "yileph", "--uid", "04112233445588",
+                 "--db", db]) == 2
+    assert capsys.readouterr().err.endswith("catacombs has no hero 'yileph': did you mean "
+                                            "'yilleph'?\n")
+    assert TagMap(tmp_path / "tags.toml").get("04112233445588") is None
 
 
 def test_register_the_tag_on_the_reader(monkeypatch, emulator, tmp_path):
@@ -176,6 +214,19 @@ def test_a_garbled_answer_while_writing_writes_the_same_tag_again():
     assert said[1].endswith("): writing it again")
     assert said[2] == "    tag 04102030405003: written and read back"
     assert names(tag) == b"1 conquest card salavi"
+
+
+def read_back(tag: Ntag215) -> CardRef | None:
+    """The card ``tag`` names, read by the real reader code on a reader of its own."""
+    from overseer.devices.pn532_emulator import LoopTTY, Pn532
+
+    chip = Pn532()
+    chip.place(tag)
+    reader = Reader.on(LoopTTY(chip))
+    try:
+        return reader.read(reader.sense()).card
+    finally:
+        reader.close()
 
 
 def chip_tag_with(tag: Ntag215, ref: CardRef) -> None:

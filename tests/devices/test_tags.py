@@ -56,10 +56,14 @@ def test_a_card_with_spaces_cannot_be_written():
         card_record(CardRef("catacombs", "room", "Zotha's Gatehouse"))
 
 
-def test_every_catacombs_monster_room_and_lord_and_every_conquest_card_gets_a_tag():
+def test_every_catacombs_monster_room_lord_and_hero_and_every_conquest_card_gets_a_tag():
     catacombs = cards("catacombs")
     kinds = [ref.kind for ref, _ in catacombs]
     assert kinds.count("monster") == 44 and kinds.count("room") == 66 and kinds.count("lord") == 8
+    assert catacombs[-3:] == [(CardRef("catacombs", "hero", "elf"), "Elf"),
+                              (CardRef("catacombs", "hero", "ulom"), "Ulom the Merman"),
+                              (CardRef("catacombs", "hero", "yilleph"),
+                               "Yilleph the Illusionist")]  # last: older --start N still hold
     assert (ROOM, "Zotha's Gatehouse") in catacombs
     assert len({ref for ref, _ in catacombs}) == len(catacombs)
     conquest = cards("conquest")
@@ -77,6 +81,14 @@ def test_a_card_is_checked_with_a_suggestion():
         check_card("catacombs", "rooms", "x")
     with pytest.raises(TagError, match="no room 'zotha-gatehouse': did you mean 'zothas-gatehouse'"):
         check_card("catacombs", "room", "zotha-gatehouse")
+
+
+def test_a_hero_card_is_checked_against_heroes_toml_with_a_suggestion():
+    assert check_card("catacombs", "hero", "elf") == CardRef("catacombs", "hero", "elf")
+    with pytest.raises(TagError, match="catacombs has no hero 'ullom': did you mean 'ulom'"):
+        check_card("catacombs", "hero", "ullom")
+    with pytest.raises(TagError, match="catacombs has no 'heroes' cards: did you mean 'hero'"):
+        check_card("catacombs", "heroes", "elf")
 
 
 def test_uids_are_upper_case_hex():

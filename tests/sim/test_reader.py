@@ -97,7 +97,7 @@ def test_the_same_card_after_the_window_counts_again(reading):
 
 def test_any_card_of_the_picker_is_written_and_read_and_a_bad_id_refused(reading):
     reader, inbox = reading
-    reader.tap("catacombs", "hero", "elf")  # hero cards: no tags written at the table yet
+    reader.tap("catacombs", "hero", "elf")
     assert taken(inbox) == Tap("catacombs", "hero", "elf")
     with pytest.raises(TagError, match="card is lower-case letters"):
         reader.tap("catacombs", "monster", "Orc!")

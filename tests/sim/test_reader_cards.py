@@ -17,11 +17,15 @@ def test_every_card_of_the_data_is_there():
     assert len(have) == len(cards.catalogue())  # each once
 
 
-def test_heroes_come_from_their_file_and_its_absence_is_tolerated(tmp_path):
-    assert cards.heroes(tmp_path / "none.toml") == []
-    path = tmp_path / "heroes.toml"
-    path.write_text('[[hero]]\nid = "elf"\nname = "Elf"\n')
-    assert cards.heroes(path) == [Card("catacombs", "hero", "elf", "Elf")]
+def test_the_hero_cards_are_the_heroes_the_tags_are_written_for():
+    from overseer.devices.tags import cards as tagged
+
+    heroes = [c for c in cards.catalogue() if c.kind == "hero"]
+    assert heroes[0] == Card("catacombs", "hero", "elf", "Elf")
+    assert cards.catalogue()[:3] == heroes  # the picker lists them first
+    assert [(c.game, c.kind, c.id, c.name) for c in heroes] == [
+        (ref.game, ref.kind, ref.card, name) for ref, name in tagged("catacombs")
+        if ref.kind == "hero"]
 
 
 def test_found_by_label_name_or_id():

@@ -9,8 +9,8 @@ game on the five buttons.
 - ``labels`` and ``relabel``: identical monsters told apart ("Orc A", "Orc B") on every
   screen, from placement on;
 - the glass between actions: the menu's short labels, the idle screen's key word and status,
-  the party screen, what a tapped card begins;
-- ``heroes``: the heroes the table can choose (data/catacombs/heroes.toml).
+  the party screen, what a tapped card begins (a hero's card answers "Who joins the party?";
+  the heroes are data/catacombs/heroes.toml, ``games.catacombs_heroes``).
 """
 
 from __future__ import annotations
@@ -19,8 +19,7 @@ import dataclasses
 import re
 import string
 from collections.abc import Callable, Mapping, Sequence
-from functools import cache, lru_cache
-from pathlib import Path
+from functools import lru_cache
 from typing import Any
 
 from overseer import games
@@ -28,7 +27,6 @@ from overseer.app import forms
 from overseer.app.flow import DICE, DICE_MODE, NEW_GAME, PARTY, Flow, NewGame
 from overseer.app.local import Ask, LocalProcedure
 from overseer.app.view import MenuItem
-from overseer.data import DATA_DIR, Field, load_table, one_of
 from overseer.moves import Move
 from overseer.params import ask_of, fields
 from overseer.rules.catacombs import cards, end, entered
@@ -71,21 +69,6 @@ ORDER = ("damage_piece", "room_reward", "campaign_next", "setup_room", "choose_l
          "setup_lord_room", "hidden_cave_collect", "hidden_cave_visit", "hidden_cave_portal",
          "hidden_cave_leave", "campaign_start", "hidden_cave_setup", "update_hero", "end_game")
 IN_BATTLE_FIRST = ("damage_piece", "update_hero")
-
-
-# --------------------------------------------------------------------------- hero data
-
-HERO_FIELDS = {
-    "id": Field(str), "name": Field(str), "kind": Field(str, check=one_of(*ENEMY_KINDS)),
-    "side": Field(str, check=one_of("base", "catacomb")), "notes": Field(str, required=False),
-}
-
-
-@cache
-def heroes(folder: Path | None = None) -> dict[str, dict[str, Any]]:
-    """The heroes of data/catacombs/heroes.toml by id (``DataError`` names a bad record)."""
-    path = (folder or DATA_DIR / "catacombs") / "heroes.toml"
-    return {r["id"]: r for r in load_table(path, "hero", HERO_FIELDS)}
 
 
 # --------------------------------------------------------------------------- names
@@ -243,7 +226,7 @@ def default_seats(battle: Battle, seats: tuple[int, ...]) -> dict[str, int]:
 def hero_cards(battle: Battle) -> dict[tuple[str, str], str]:
     """A tapped hero card -> the party member it names (heroes joined from the list keep the
     card's id)."""
-    return {("hero", h): h for h in battle.heroes if h in heroes()}
+    return {("hero", h): h for h in battle.heroes if h in games.catacombs_heroes()}
 
 
 # --------------------------------------------------------------------------- lists
@@ -298,7 +281,7 @@ def _joiner_options(members: list[dict[str, Any]]) -> tuple[tuple[str, ...], dic
     names: dict[str, str] = {}
     party = _party(members)
     if len(party) < MAX_HEROES:
-        names.update((h, short_name(r["name"])) for h, r in heroes().items()
+        names.update((h, short_name(r["name"])) for h, r in games.catacombs_heroes().items()
                      if h not in taken and r["kind"] == "hero")
         n = 1
         while f"hero-{n}" in taken:
@@ -313,7 +296,7 @@ def _joiner_options(members: list[dict[str, Any]]) -> tuple[tuple[str, ...], dic
 def _member(pick: str, members: list[dict[str, Any]]) -> LocalProcedure:
     """A hero (from the list or generic), or a companion of a hero: its record."""
     if pick != COMPANION:
-        record = heroes().get(pick)
+        record = games.catacombs_heroes().get(pick)
         name = record["name"] if record else f"Hero {pick.removeprefix('hero-')}"
         return {"id": pick, "name": name, "kind": "hero"}
     kind = yield Ask(ChooseOne("Which kind?", COMPANIONS, "new_companion_kind"),
@@ -350,8 +333,9 @@ def wizard(seats: tuple[int, ...], pico: bool) -> LocalProcedure:
     members: list[dict[str, Any]] = []
     while True:
         options, names = _joiner_options(members)
+        known = games.catacombs_heroes()
         pick = yield Ask(ChooseOne("Who joins the party?", options, "new_member"), names=names,
-                         cards={("hero", h): h for h in options if h in heroes()})
+                         cards={("hero", h): h for h in options if h in known})
         if pick == DONE:
             break
         member = yield from _member(pick, members)

@@ -199,7 +199,7 @@ def add(sub: argparse._SubParsersAction) -> None:
     p = tsub.add_parser("write", parents=[reader],
                         help="write every card of a game on tags, one after another")
     p.add_argument("game", choices=list(CATALOGUES))
-    p.add_argument("--kind", help="only the cards of this kind (e.g. room)")
+    p.add_argument("--kind", help="only the cards of this kind (e.g. room, hero)")
     p.add_argument("--start", type=int, default=1, metavar="N", help="begin at card N")
     p.add_argument("--overwrite", action="store_true",
                    help="also write over tags that name another card or hold other data")

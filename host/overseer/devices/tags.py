@@ -40,8 +40,8 @@ class TagError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class CardRef:
-    """One card of one game: ``kind`` is the card's sort in that game (monster, room, lord;
-    Conquest: card) and ``card`` its id in the game's data."""
+    """One card of one game: ``kind`` is the card's sort in that game (Catacombs: monster, room,
+    lord, hero; Conquest: card) and ``card`` its id in the game's data."""
 
     game: str
     kind: str
@@ -103,12 +103,14 @@ def uid_text(uid: bytes) -> str:
 
 
 def _catacombs() -> dict[str, dict[str, str]]:
-    from overseer.catacombs_data import load  # the card data only when a game's tags are asked
+    from overseer import catacombs_data  # the card data only when a game's tags are asked
 
-    data = load()
+    data = catacombs_data.load()
+    heroes = catacombs_data.heroes()
+    # The heroes come last: a table that wrote part of the older list goes on with --start N.
     return {kind: {r["id"]: r["name"] for r in table.values()}
             for kind, table in (("monster", data.monsters), ("room", data.rooms),
-                                ("lord", data.lords))}
+                                ("lord", data.lords), ("hero", heroes))}
 
 
 def _conquest() -> dict[str, dict[str, str]]:
@@ -118,8 +120,7 @@ def _conquest() -> dict[str, dict[str, str]]:
                      for c in load_cards().values()}}
 
 
-# game -> its card sorts -> card id -> the name shown. Catacombs hero cards are not in data/,
-# so they have no tags yet (docs/hardware.md).
+# game -> its card sorts -> card id -> the name shown (docs/hardware.md, "Card tags").
 CATALOGUES: dict[str, Callable[[], dict[str, dict[str, str]]]] = {
     "catacombs": _catacombs,
     "conquest": _conquest,

@@ -1,21 +1,18 @@
 """Every card the virtual reader can be shown: the records of data/, as the reader reports them
 (``Tap(game, kind, card)``).
 
-Catacombs: heroes (data/catacombs/heroes.toml, when the data has it), monsters, rooms and Catacomb
-Lord setup cards; Conquest: its cards (kind ``card``). A card is found by its label, its id or
-its name; anything else is refused with the closest labels.
+Catacombs: heroes (data/catacombs/heroes.toml), monsters, rooms and Catacomb Lord setup cards;
+Conquest: its cards (kind ``card``): the cards ``overseer tags write`` puts on tags. A card is
+found by its label, its id or its name; anything else is refused with the closest labels.
 """
 
 from __future__ import annotations
 
 import difflib
-import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
 
 from overseer import games
-from overseer.data import DATA_DIR
 from overseer.rules.conquest.carddata import load_cards
 
 
@@ -44,20 +41,11 @@ def _records(table: dict[str, dict], game: str, kind: str) -> list[Card]:
     return list(seen.values())
 
 
-def heroes(path: Path | None = None) -> list[Card]:
-    """The hero cards of data/catacombs/heroes.toml; none while the data has no such file."""
-    path = path or DATA_DIR / "catacombs" / "heroes.toml"
-    if not path.exists():
-        return []
-    records = tomllib.loads(path.read_text(encoding="utf-8")).get("hero", [])
-    return [Card("catacombs", "hero", r["id"], r.get("name", r["id"])) for r in records]
-
-
 def catalogue() -> list[Card]:
     """Every card in data/, Catacombs first, in file order."""
     conquest = [Card("conquest", "card", c.id, c.title) for c in load_cards().values()]
     data = games.catacombs_data()
-    return [*heroes(),
+    return [*_records(games.catacombs_heroes(), "catacombs", "hero"),
             *_records(data.monsters, "catacombs", "monster"),
             *_records(data.rooms, "catacombs", "room"),
             *_records(data.lords, "catacombs", "lord"),

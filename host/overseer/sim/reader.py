@@ -74,7 +74,7 @@ class EmulatedReader:
         """Hold the card's sticker on the reader (in a thread), then lift it off. A card whose
         record cannot be written (an empty or upper-case id) is refused here (TagError)."""
         ref = CardRef(game, kind, card)
-        card_record(ref)  # any card of the picker, hero cards too (``tags write`` has none yet)
+        card_record(ref)
         threading.Thread(target=self._hold, args=(ref,), name="sim-tap", daemon=True).start()
 
     def sticker(self, ref: CardRef) -> Ntag215:
