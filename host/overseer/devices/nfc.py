@@ -101,11 +101,11 @@ class Reader:
         self.name = str(device)
 
     @classmethod
-    def open(cls, port: str, tries: int = 2) -> Reader:
+    def open(cls, port: str, tries: int = 3) -> Reader:
         """The PN532 on serial port ``port`` (a symlink such as /dev/serial0 is followed, so that
         nfcpy sees the Pi's mini UART by its name); ReaderLost when it cannot be opened or does
         not answer as a PN532 in ``tries`` starts (a PN532 just powered up may miss the
-        first)."""
+        first; a busy machine may miss a start's timeouts)."""
         load_nfcpy()
         from nfc.clf.transport import TTY
 
