@@ -51,6 +51,14 @@ def _cpu_ms():
     return None
 
 
+_panels = []  # the emulated SSD1306s that keep an image file
+
+
+def _save_panels():
+    for panel in _panels:
+        panel.save()
+
+
 class WDT:
     """The Pico's watchdog as far as a stand-in can be: a missed feed is noticed at the next
     feed() (it cannot interrupt a hung loop). A loop pass is measured by the time the firmware
@@ -67,6 +75,7 @@ class WDT:
         self.stalled = 0  # ms stalled on command since that reading: the firmware's own time
 
     def feed(self):
+        _save_panels()  # the OLED file: the panel as this loop pass left it
         presses = _presses
         if presses is not None and not presses.threaded:
             presses.start()  # the loop runs: pin interrupts from now on
@@ -278,6 +287,9 @@ class _Ssd1306:
         self.column = 0
         self.page = 0
         self.command = []  # a command waiting for its arguments
+        self.changed = False  # the RAM changed since the file was last written
+        if path:
+            _panels.append(self)
 
     def write(self, buf):
         i = 0
@@ -296,17 +308,14 @@ class _Ssd1306:
                 for b in buf[i + 1 :]:
                     self._byte(0, b)
                 i = n
-        if self.path:
-            self._save()
 
     def write_data(self, data):
         """A write of control byte 0x40 (Co = 0, data) followed by ``data``."""
         self._data(memoryview(data))
-        if self.path:
-            self._save()
 
     def _data(self, data):
         # copy row by row: a page's columns at a time, then wrap as _byte does
+        self.changed = True
         k = 0
         while k < len(data):
             take = min(len(data) - k, self.columns[1] - self.column + 1)
@@ -322,6 +331,7 @@ class _Ssd1306:
 
     def _byte(self, data, b):
         if data:
+            self.changed = True
             self.ram[self.page * 128 + self.column] = b
             self.column += 1
             if self.column > self.columns[1]:
@@ -342,6 +352,12 @@ class _Ssd1306:
             self.page = self.pages[0]
         self.command = []
 
+    def save(self):
+        """Write the RAM to the file if it changed since the last time."""
+        if self.changed:
+            self.changed = False
+            self._save()
+
     def _save(self):
         # whole images only: write a temporary file, then rename it to the path, so a reader
         # never sees half of one image and half of another
@@ -361,6 +377,8 @@ class I2C:
 
     def __init__(self, id, sda=None, scl=None, freq=400000):
         self.device = _Ssd1306(os.getenv("OVERSEER_BOARD_OLED"))
+        self.writes = 0  # I2C write transactions to the OLED (each one START, address, STOP)
+        self.sent = 0  # bytes sent in them after the address byte (control bytes included)
 
     def scan(self):
         return [self.ADDRESS]
@@ -368,6 +386,8 @@ class I2C:
     def writeto(self, addr, buf, stop=True):
         if addr != self.ADDRESS:
             raise OSError(19)  # ENODEV, as the Pico reports a missing device
+        self.writes += 1
+        self.sent += len(buf)
         self.device.write(buf)
         return len(buf)
 
@@ -375,6 +395,8 @@ class I2C:
         if addr != self.ADDRESS:
             raise OSError(19)
         if len(vector) == 2 and len(vector[0]) == 1 and vector[0][0] == 0x40:
+            self.writes += 1
+            self.sent += 1 + len(vector[1])
             self.device.write_data(vector[1])  # a control byte and the data: no joined copy
             return 1 + len(vector[1])
         return self.writeto(addr, b"".join(vector), stop)
