@@ -109,6 +109,14 @@ def _sleep_ms(ms):
         time.sleep(ms / 1000)
 
 
+def _sleep_us(us):
+    sleep_us = getattr(time, "sleep_us", None)  # MicroPython
+    if sleep_us:
+        sleep_us(us)
+    else:
+        time.sleep(us / 1_000_000)
+
+
 GPIOS = 30  # the RP2040 has GPIO 0 to 29
 
 
@@ -310,7 +318,7 @@ class _Ssd1306:
                 i = n
 
     def write_data(self, data):
-        """A write of control byte 0x40 (Co = 0, data) followed by ``data``."""
+        """``data`` after control byte 0x40 (Co = 0, data) in a write."""
         self._data(memoryview(data))
 
     def _data(self, data):
@@ -379,6 +387,16 @@ class I2C:
         self.device = _Ssd1306(os.getenv("OVERSEER_BOARD_OLED"))
         self.writes = 0  # I2C write transactions to the OLED (each one START, address, STOP)
         self.sent = 0  # bytes sent in them after the address byte (control bytes included)
+        # OVERSEER_BOARD_I2C_HZ: take as long as the bus would, 9 clocks a byte (8 bits and the
+        # ACK), the address byte included; unset, a write takes no time
+        hz = os.getenv("OVERSEER_BOARD_I2C_HZ")
+        self.byte_us = 9_000_000 // int(hz) if hz else 0
+
+    def _bus(self, n):
+        self.writes += 1
+        self.sent += n
+        if self.byte_us:
+            _sleep_us(self.byte_us * (n + 1))
 
     def scan(self):
         return [self.ADDRESS]
@@ -386,17 +404,25 @@ class I2C:
     def writeto(self, addr, buf, stop=True):
         if addr != self.ADDRESS:
             raise OSError(19)  # ENODEV, as the Pico reports a missing device
-        self.writes += 1
-        self.sent += len(buf)
+        self._bus(len(buf))
         self.device.write(buf)
         return len(buf)
 
     def writevto(self, addr, vector, stop=True):
+        """One write of the buffers of ``vector`` one after another (any buffers: bytes,
+        bytearray, memoryview), as the RP2040 port sends them."""
         if addr != self.ADDRESS:
             raise OSError(19)
-        if len(vector) == 2 and len(vector[0]) == 1 and vector[0][0] == 0x40:
-            self.writes += 1
-            self.sent += 1 + len(vector[1])
-            self.device.write_data(vector[1])  # a control byte and the data: no joined copy
-            return 1 + len(vector[1])
-        return self.writeto(addr, b"".join(vector), stop)
+        n = 0
+        for part in vector:
+            n += len(part)
+        first = vector[0] if vector else b""
+        if len(first) == 1 and first[0] == 0x40:  # control byte 0x40, then data: no joined copy
+            self._bus(n)
+            for part in vector[1:]:
+                self.device.write_data(part)
+            return n
+        joined = bytearray()
+        for part in vector:
+            joined.extend(part)
+        return self.writeto(addr, joined, stop)
