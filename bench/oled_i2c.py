@@ -26,11 +26,6 @@ from overseer.devices.frames import changed_chunks, vlsb
 from overseer.screens.render import Screen
 
 FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
-sys.path[:0] = [str(FIRMWARE / "unix"), str(FIRMWARE)]
-import machine  # noqa: E402  (the firmware's I2C stand-in)
-from display import Display  # noqa: E402
-from ssd1306 import SSD1306_I2C  # noqa: E402
-
 BYTE_US = 9 / 400_000 * 1_000_000  # 22.5 us a byte at 400 kHz
 BEFORE = 6 * (1 + 2) + 1 + 1025  # the old show(): 6 writes of [0x80, command], then the data
 
@@ -70,13 +65,18 @@ def play() -> tuple[list[bytes], list[str]]:
         return [vlsb(image) for image in table.glass.shown], table.made_by
 
 
-def wire_bytes(i2c: machine.I2C, action) -> int:
+def wire_bytes(i2c, action) -> int:
     writes, sent = i2c.writes, i2c.sent
     action()
     return (i2c.writes - writes) + (i2c.sent - sent)
 
 
 def main() -> None:
+    sys.path[:0] = [str(FIRMWARE / "unix"), str(FIRMWARE)]  # after the host's imports
+    import machine  # the firmware's I2C stand-in
+    from display import Display
+    from ssd1306 import SSD1306_I2C
+
     frames, made_by = play()
     i2c = machine.I2C(0)
     display = Display(SSD1306_I2C(128, 64, i2c))

@@ -2,6 +2,7 @@
 
 import random
 import zlib
+from collections.abc import Iterable
 
 import machine
 from display import Display
@@ -21,7 +22,8 @@ def glass(i2c: machine.I2C) -> bytes:
     return bytes(i2c.device.ram)
 
 
-def send(d: Display, screen_id: int, img: bytes, chunks=range(0, 1024, 64)) -> None:
+def send(d: Display, screen_id: int, img: bytes, chunks: Iterable[int] = range(0, 1024, 64)
+         ) -> None:
     for off in chunks:
         assert d.chunk(screen_id, off, img[off : off + 64])
 
@@ -135,7 +137,8 @@ def test_a_missing_display_does_not_stop_the_board() -> None:
 # Only what changed goes over I2C
 
 
-def shown(d: Display, screen_id: int, img: bytes, chunks=range(0, 1024, 64)) -> None:
+def shown(d: Display, screen_id: int, img: bytes, chunks: Iterable[int] = range(0, 1024, 64)
+          ) -> None:
     send(d, screen_id, img, chunks)
     assert d.accept(screen_id, zlib.crc32(img))
 
