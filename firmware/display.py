@@ -1,8 +1,11 @@
 # The OLED: host frames (assembled from chunks, shown only when FRAME_SHOW's CRC matches) and the
 # Pico's own screens (boot, die tumble and result, waiting for host, link lost).
+# A host image goes to the panel as the chunks (half pages) that changed since the panel last
+# showed a host image; anything else (an own screen, the first host image, a failed write) whole.
 import framebuf
 from dice import NAMES
 from link import crc32
+from ssd1306 import ALL, CHUNK
 
 SIZE = 1024  # 128 x 64, 1 bit per pixel, MONO_VLSB
 
@@ -14,6 +17,10 @@ class Display:
         self.shown_id = 0  # its screen id (0 = none yet)
         self.back = bytearray(SIZE)  # the host image being assembled
         self.back_id = -1
+        # chunk masks (bit i: bytes 64 i .. 64 i + 63): where back may differ from shown, and
+        # where shown may differ from the panel's RAM while it holds a host image
+        self.back_dirty = 0
+        self.dirty = ALL
         self.host_on_glass = False
         self._text = bytearray(32)  # a 32 x 8 scratch canvas for large text
         self._text_fb = framebuf.FrameBuffer(self._text, 32, 8, framebuf.MONO_VLSB)
@@ -24,6 +31,7 @@ class Display:
         if screen_id != self.back_id:
             self.back[:] = self.shown
             self.back_id = screen_id
+            self.back_dirty = 0
 
     def chunk(self, screen_id: int, offset: int, data) -> bool:
         """Copy data into the back buffer; False (nothing changed) if it does not fit."""
@@ -32,6 +40,9 @@ class Display:
             return False
         self._start(screen_id)
         self.back[offset:end] = data
+        if end > offset:
+            first = offset // CHUNK
+            self.back_dirty |= (2 << ((end - 1) // CHUNK)) - (1 << first)
         return True
 
     def accept(self, screen_id: int, crc: int) -> bool:
@@ -41,14 +52,20 @@ class Display:
             return False
         self.shown[:] = self.back
         self.shown_id = screen_id
+        self.dirty |= self.back_dirty
+        self.back_dirty = 0
         return True
 
     def show_host(self) -> bool:
         """Put the last accepted host image on the glass (False if there is none)."""
         if not self.shown_id:
             return False
-        self.oled.buffer[:] = self.shown
-        self.oled.show()
+        oled = self.oled
+        oled.buffer[:] = self.shown
+        failures = oled.failures
+        oled.show_chunks(self.dirty if self.host_on_glass else ALL)
+        # a write that failed leaves the panel unknown: the next host image goes whole
+        self.dirty = ALL if oled.failures != failures else 0
         self.host_on_glass = True
         return True
 

@@ -45,7 +45,7 @@ class Board:
         now = ticks_ms()
         if data:
             self.app.receive(data, now)
-            self.usb.send()  # the ACK leaves before step() blits (~25 ms for a frame at 400 kHz)
+            self.usb.send()  # the ACK leaves before step() blits (up to ~23 ms at 400 kHz)
         self.app.step(now)
         self.usb.send()
         self.wdt.feed()

@@ -1,6 +1,6 @@
 # SSD1306 OLED driver over I2C. The driver is a framebuf.FrameBuffer in MONO_VLSB, which is the
 # controller's own RAM layout (8 pages of `width` bytes, bit 0 the top row), so show() sends the
-# buffer as it is.
+# buffer as it is, and show_chunks() only the half pages that changed.
 import framebuf
 
 # Power-up sequence (SSD1306 datasheet, command table): display off, horizontal addressing,
@@ -13,6 +13,8 @@ _INIT = (
 )  # fmt: skip
 _COLUMN_ADDRESS = 0x21
 _PAGE_ADDRESS = 0x22
+CHUNK = 64  # a chunk is half a page: bit i of a chunk mask is page i // 2, columns 64 * (i % 2)
+ALL = 0xFFFF  # every chunk of a 128 x 64 panel
 
 
 class SSD1306_I2C(framebuf.FrameBuffer):
@@ -24,7 +26,10 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         self.failures = 0  # I2C writes that failed
         self.buffer = bytearray(width * height // 8)
         super().__init__(self.buffer, width, height, framebuf.MONO_VLSB)
+        self._view = memoryview(self.buffer)
         self._command = bytearray((0x80, 0))  # control byte: one command follows
+        # control byte 0x00: commands follow; then the column and the page window
+        self._window = bytearray((0x00, _COLUMN_ADDRESS, 0, width - 1, _PAGE_ADDRESS, 0, 0))
         self._data = (b"\x40", self.buffer)  # control byte: display data follows
         for c in _INIT:
             self.command(c)
@@ -36,9 +41,53 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         self._write(self.i2c.writeto, self._command)
 
     def show(self) -> None:
-        for c in (_COLUMN_ADDRESS, 0, self.width - 1, _PAGE_ADDRESS, 0, self.height // 8 - 1):
-            self.command(c)
+        """Send the whole buffer."""
+        self._set_window(0, self.width - 1, 0, self.height // 8 - 1)
         self._write(self.i2c.writevto, self._data)
+
+    def show_chunks(self, mask: int) -> None:
+        """Send only the chunks whose bit is set in ``mask`` (see CHUNK): pages next to each
+        other that need the same columns (the left half, the right half or both) go in one
+        window, so a run of whole pages is one write."""
+        if mask & ALL == ALL:
+            self.show()
+            return
+        pages = self.height // 8
+        page = 0
+        while page < pages:
+            halves = (mask >> (2 * page)) & 3  # 1: the left half, 2: the right half, 3: both
+            if not halves:
+                page += 1
+                continue
+            last = page
+            while last + 1 < pages and (mask >> (2 * last + 2)) & 3 == halves:
+                last += 1
+            self._send(page, last, halves)
+            page = last + 1
+
+    def _send(self, first: int, last: int, halves: int) -> None:
+        width = self.width
+        half = width // 2
+        left = half if halves == 2 else 0
+        right = half - 1 if halves == 1 else width - 1
+        self._set_window(left, right, first, last)
+        view = self._view
+        if halves == 3:  # whole pages: one run of the buffer
+            self._write(self.i2c.writevto, (b"\x40", view[first * width : (last + 1) * width]))
+            return
+        parts: list = [b"\x40"]
+        for page in range(first, last + 1):
+            start = page * width + left
+            parts.append(view[start : start + half])
+        self._write(self.i2c.writevto, parts)
+
+    def _set_window(self, left: int, right: int, first: int, last: int) -> None:
+        w = self._window
+        w[2] = left
+        w[3] = right
+        w[5] = first
+        w[6] = last
+        self._write(self.i2c.writeto, w)
 
     def _write(self, write, data):
         # a loose or missing display must not stop the buttons and dice: count and go on

@@ -51,6 +51,14 @@ def _cpu_ms():
     return None
 
 
+_panels = []  # the emulated SSD1306s that keep an image file
+
+
+def _save_panels():
+    for panel in _panels:
+        panel.save()
+
+
 class WDT:
     """The Pico's watchdog as far as a stand-in can be: a missed feed is noticed at the next
     feed() (it cannot interrupt a hung loop). A loop pass is measured by the time the firmware
@@ -67,6 +75,7 @@ class WDT:
         self.stalled = 0  # ms stalled on command since that reading: the firmware's own time
 
     def feed(self):
+        _save_panels()  # the OLED file: the panel as this loop pass left it
         presses = _presses
         if presses is not None and not presses.threaded:
             presses.start()  # the loop runs: pin interrupts from now on
@@ -98,6 +107,14 @@ def _sleep_ms(ms):
         sleep_ms(ms)
     else:
         time.sleep(ms / 1000)
+
+
+def _sleep_us(us):
+    sleep_us = getattr(time, "sleep_us", None)  # MicroPython
+    if sleep_us:
+        sleep_us(us)
+    else:
+        time.sleep(us / 1_000_000)
 
 
 GPIOS = 30  # the RP2040 has GPIO 0 to 29
@@ -278,6 +295,9 @@ class _Ssd1306:
         self.column = 0
         self.page = 0
         self.command = []  # a command waiting for its arguments
+        self.changed = False  # the RAM changed since the file was last written
+        if path:
+            _panels.append(self)
 
     def write(self, buf):
         i = 0
@@ -296,17 +316,14 @@ class _Ssd1306:
                 for b in buf[i + 1 :]:
                     self._byte(0, b)
                 i = n
-        if self.path:
-            self._save()
 
     def write_data(self, data):
-        """A write of control byte 0x40 (Co = 0, data) followed by ``data``."""
+        """``data`` after control byte 0x40 (Co = 0, data) in a write."""
         self._data(memoryview(data))
-        if self.path:
-            self._save()
 
     def _data(self, data):
         # copy row by row: a page's columns at a time, then wrap as _byte does
+        self.changed = True
         k = 0
         while k < len(data):
             take = min(len(data) - k, self.columns[1] - self.column + 1)
@@ -322,6 +339,7 @@ class _Ssd1306:
 
     def _byte(self, data, b):
         if data:
+            self.changed = True
             self.ram[self.page * 128 + self.column] = b
             self.column += 1
             if self.column > self.columns[1]:
@@ -342,6 +360,12 @@ class _Ssd1306:
             self.page = self.pages[0]
         self.command = []
 
+    def save(self):
+        """Write the RAM to the file if it changed since the last time."""
+        if self.changed:
+            self.changed = False
+            self._save()
+
     def _save(self):
         # whole images only: write a temporary file, then rename it to the path, so a reader
         # never sees half of one image and half of another
@@ -361,6 +385,18 @@ class I2C:
 
     def __init__(self, id, sda=None, scl=None, freq=400000):
         self.device = _Ssd1306(os.getenv("OVERSEER_BOARD_OLED"))
+        self.writes = 0  # I2C write transactions to the OLED (each one START, address, STOP)
+        self.sent = 0  # bytes sent in them after the address byte (control bytes included)
+        # OVERSEER_BOARD_I2C_HZ: take as long as the bus would, 9 clocks a byte (8 bits and the
+        # ACK), the address byte included; unset, a write takes no time
+        hz = os.getenv("OVERSEER_BOARD_I2C_HZ")
+        self.byte_us = 9_000_000 // int(hz) if hz else 0
+
+    def _bus(self, n):
+        self.writes += 1
+        self.sent += n
+        if self.byte_us:
+            _sleep_us(self.byte_us * (n + 1))
 
     def scan(self):
         return [self.ADDRESS]
@@ -368,13 +404,25 @@ class I2C:
     def writeto(self, addr, buf, stop=True):
         if addr != self.ADDRESS:
             raise OSError(19)  # ENODEV, as the Pico reports a missing device
+        self._bus(len(buf))
         self.device.write(buf)
         return len(buf)
 
     def writevto(self, addr, vector, stop=True):
+        """One write of the buffers of ``vector`` one after another (any buffers: bytes,
+        bytearray, memoryview), as the RP2040 port sends them."""
         if addr != self.ADDRESS:
             raise OSError(19)
-        if len(vector) == 2 and len(vector[0]) == 1 and vector[0][0] == 0x40:
-            self.device.write_data(vector[1])  # a control byte and the data: no joined copy
-            return 1 + len(vector[1])
-        return self.writeto(addr, b"".join(vector), stop)
+        n = 0
+        for part in vector:
+            n += len(part)
+        first = vector[0] if vector else b""
+        if len(first) == 1 and first[0] == 0x40:  # control byte 0x40, then data: no joined copy
+            self._bus(n)
+            for part in vector[1:]:
+                self.device.write_data(part)
+            return n
+        joined = bytearray()
+        for part in vector:
+            joined.extend(part)
+        return self.writeto(addr, joined, stop)

@@ -6,6 +6,7 @@ import sys
 from binascii import hexlify, unhexlify
 
 sys.path.insert(0, sys.argv[1])
+sys.path.append(sys.argv[1] + "/unix")  # machine's I2C stand-in (framebuf is built in here)
 
 import buttons  # noqa: E402
 import dice  # noqa: E402
@@ -92,6 +93,43 @@ def sender():
     return seqs
 
 
+def partial_shows():
+    """Host images changed a few chunks at a time (any offset and length), refused frames and
+    own screens between them, through the real driver on the I2C stand-in: after each show,
+    whether the panel's RAM is the shown image, and the bytes each show sent."""
+    import machine
+    from display import Display
+    from ssd1306 import SSD1306_I2C
+
+    i2c = machine.I2C(0)
+    d = Display(SSD1306_I2C(128, 64, i2c))
+    target = bytearray(1024)
+    seed = [7]
+
+    def rand(n):  # a small LCG (no random module needed)
+        seed[0] = (seed[0] * 1103515245 + 12345) & 0x7FFFFFFF
+        return seed[0] % n
+
+    out = []
+    for screen in range(1, 200):
+        for _ in range(1 + rand(4)):
+            offset = rand(1024)
+            data = bytes(rand(256) for _ in range(1 + rand(min(64, 1024 - offset))))
+            d.chunk(screen, offset, data)
+            target[offset : offset + len(data)] = data
+        if rand(10) == 0:
+            d.accept(screen, link.crc32(target) ^ 1)
+            target[:] = d.shown
+            continue
+        d.accept(screen, link.crc32(target))
+        if rand(8) == 0:
+            d.link_lost()
+        sent = i2c.sent
+        d.show_host()
+        out.append([bytes(i2c.device.ram) == bytes(target), i2c.sent - sent])
+    return out
+
+
 vectors = json.load(open(sys.argv[2]))
 print(json.dumps({
     "implementation": sys.implementation.name,
@@ -100,4 +138,5 @@ print(json.dumps({
     "dice": dice_counts(),
     "presses": presses(),
     "sender": sender(),
+    "partial_shows": partial_shows(),
 }))

@@ -271,3 +271,46 @@ def test_garbage_on_the_wire_changes_nothing() -> None:
     msgs = rig.take()
     assert of_type(msgs, link.ERROR) == [] and of_type(msgs, link.PICO_ACK) == []
     assert rig.glass == IMAGE
+
+
+def show_changed(rig: Rig, screen_id: int, image: bytes, offsets: list[int]) -> None:
+    """The host's way: only the chunks at ``offsets``, then FRAME_SHOW of the whole image."""
+    for off in offsets:
+        rig.send(link.FRAME_CHUNK, struct.pack("<HH", screen_id, off) + image[off : off + 64])
+    rig.send(link.FRAME_SHOW, struct.pack("<HI", screen_id, zlib.crc32(image)))
+
+
+def sent_in(rig: Rig, ms: int) -> int:
+    """Bytes the OLED received over I2C (after the address bytes) while the board ran ``ms``."""
+    before = rig.i2c.sent
+    rig.run(ms)
+    return rig.i2c.sent - before
+
+
+def test_a_changed_chunk_goes_alone_and_an_own_screen_makes_the_next_image_whole() -> None:
+    rig = Rig()
+    rig.run(900)
+    rig.hello()
+    rig.show_image(9, IMAGE)
+    assert sent_in(rig, 1) == 7 + 1 + 1024  # the first host image after the waiting screen
+    new = bytearray(IMAGE)
+    new[3 * 64] ^= 0xFF
+    show_changed(rig, 10, bytes(new), [3 * 64])
+    assert sent_in(rig, 1) == 7 + 1 + 64
+    assert rig.glass == new
+    rig.run(app.LINK_LOST_MS)  # silence: the link-lost screen
+    assert rig.display.on_glass() == 0
+    new[1000] ^= 0xFF
+    show_changed(rig, 11, bytes(new), [960])  # the link is back with a one-chunk change
+    assert sent_in(rig, 1) == 7 + 1 + 1024
+    assert rig.glass == new
+    rig.send(link.ROLL_REQUEST, struct.pack("<HB", 5, dice.LOCATION))  # the die takes the glass
+    for _ in range(10):
+        rig.send(link.HEARTBEAT)
+        rig.run(200)
+    assert rig.display.on_glass() == 0
+    ack_all(rig, rig.take())
+    new[0] ^= 0xFF
+    show_changed(rig, 12, bytes(new), [0])
+    assert sent_in(rig, 1) == 7 + 1 + 1024
+    assert rig.glass == new

@@ -1,6 +1,8 @@
 """The OLED: host frames appear only after their CRC checks; the Pico's own screens."""
 
+import random
 import zlib
+from collections.abc import Iterable
 
 import machine
 from display import Display
@@ -20,7 +22,8 @@ def glass(i2c: machine.I2C) -> bytes:
     return bytes(i2c.device.ram)
 
 
-def send(d: Display, screen_id: int, img: bytes, chunks=range(0, 1024, 64)) -> None:
+def send(d: Display, screen_id: int, img: bytes, chunks: Iterable[int] = range(0, 1024, 64)
+         ) -> None:
     for off in chunks:
         assert d.chunk(screen_id, off, img[off : off + 64])
 
@@ -129,3 +132,163 @@ def test_a_missing_display_does_not_stop_the_board() -> None:
     d.waiting()
     assert oled.failures > 0
     assert glass(i2c) == bytes(1024)
+
+
+# Only what changed goes over I2C
+
+
+def shown(d: Display, screen_id: int, img: bytes, chunks: Iterable[int] = range(0, 1024, 64)
+          ) -> None:
+    send(d, screen_id, img, chunks)
+    assert d.accept(screen_id, zlib.crc32(img))
+
+
+def written(i2c: machine.I2C, action) -> tuple[int, int]:
+    """(I2C writes, bytes after the address) that ``action()`` sent to the OLED."""
+    writes, sent = i2c.writes, i2c.sent
+    action()
+    return i2c.writes - writes, i2c.sent - sent
+
+
+WINDOW = 7  # control byte 0x00, then 0x21 first last, 0x22 first last
+WHOLE = (2, WINDOW + 1 + 1024)  # the window, then control byte 0x40 and the whole RAM
+
+
+def test_the_first_host_image_goes_whole() -> None:
+    d, i2c = make()
+    img = bytearray(1024)
+    img[128:192] = image(3)[128:192]
+    shown(d, 5, bytes(img), chunks=[128])  # one chunk sent: the rest zero, as on the panel
+    assert written(i2c, d.show_host) == WHOLE
+    assert glass(i2c) == d.shown
+
+
+def test_one_changed_chunk_writes_only_that_chunk() -> None:
+    d, i2c = make()
+    shown(d, 5, image(3))
+    d.show_host()
+    new = bytearray(image(3))
+    new[5 * 64 + 10] ^= 0xFF  # chunk 5: page 2, columns 64-127
+    shown(d, 6, bytes(new), chunks=[5 * 64])
+    assert written(i2c, d.show_host) == (2, WINDOW + 1 + 64)
+    assert glass(i2c) == new
+    assert bytes(i2c.device.ram[2 * 128 + 64 : 3 * 128]) == new[5 * 64 : 6 * 64]
+
+
+def test_changes_across_pages_write_one_window_per_run() -> None:
+    d, i2c = make()
+    old = image(3)
+    shown(d, 5, old)
+    d.show_host()
+    new = bytearray(old)
+    for chunk in (4, 5, 6, 7, 11):  # pages 2 and 3 whole, page 5's right half
+        new[chunk * 64] ^= 0x0F
+    shown(d, 6, bytes(new), chunks=[c * 64 for c in (4, 5, 6, 7, 11)])
+    assert written(i2c, d.show_host) == (4, WINDOW + 1 + 256 + WINDOW + 1 + 64)
+    assert glass(i2c) == new
+    newer = bytearray(new)
+    for chunk in (2, 4, 6):  # the left halves of pages 1, 2 and 3: one window, three parts
+        newer[chunk * 64 + 63] ^= 0x80
+    shown(d, 7, bytes(newer), chunks=[c * 64 for c in (2, 4, 6)])
+    assert written(i2c, d.show_host) == (2, WINDOW + 1 + 3 * 64)
+    assert glass(i2c) == newer
+
+
+def test_a_chunk_across_a_boundary_marks_both_halves() -> None:
+    d, i2c = make()
+    shown(d, 5, image(3))
+    d.show_host()
+    new = bytearray(image(3))
+    new[100:164] = bytes(64)  # bytes of chunk 1 (page 0 right) and chunk 2 (page 1 left)
+    assert d.chunk(7, 100, bytes(64))
+    assert d.accept(7, zlib.crc32(bytes(new)))
+    assert written(i2c, d.show_host) == (4, 2 * (WINDOW + 1 + 64))
+    assert glass(i2c) == new
+
+
+def test_frames_accepted_behind_the_glass_add_up() -> None:
+    d, i2c = make()
+    shown(d, 5, image(3))
+    d.show_host()
+    new = bytearray(image(3))
+    new[0] ^= 1
+    shown(d, 6, bytes(new), chunks=[0])  # accepted, not shown (a die holds the glass) ...
+    new[1023] ^= 1
+    shown(d, 7, bytes(new), chunks=[960])  # ... then the next one: both chunks are written
+    assert written(i2c, d.show_host) == (4, 2 * (WINDOW + 1 + 64))
+    assert glass(i2c) == new
+
+
+def test_a_refused_frame_marks_nothing() -> None:
+    d, i2c = make()
+    shown(d, 5, image(3))
+    d.show_host()
+    send(d, 6, image(5))  # every chunk, then a wrong CRC: the old image stays
+    assert not d.accept(6, 1234)
+    new = bytearray(image(3))
+    new[700] ^= 4
+    shown(d, 8, bytes(new), chunks=[640])  # a new screen starts again from the shown image
+    assert written(i2c, d.show_host) == (2, WINDOW + 1 + 64)
+    assert glass(i2c) == new
+
+
+def test_after_an_own_screen_the_host_image_goes_whole() -> None:
+    d, i2c = make()
+    shown(d, 5, image(3))
+    d.show_host()
+    for own in (d.waiting, d.link_lost, lambda: d.die(0, 7, 0), lambda: d.boot("x")):
+        own()
+        new = bytearray(d.shown)
+        new[0] ^= 1
+        shown(d, d.shown_id + 1, bytes(new), chunks=[0])
+        assert written(i2c, d.show_host) == WHOLE
+        assert glass(i2c) == new
+
+
+def test_after_a_failed_write_the_next_image_goes_whole() -> None:
+    d, i2c = make()
+    shown(d, 5, image(3))
+    d.show_host()
+    real = i2c.writevto
+
+    def loose(addr, vector, stop=True):
+        raise OSError(5)  # EIO: the cable came loose for a moment
+
+    i2c.writevto = loose
+    new = bytearray(image(3))
+    new[0] ^= 1
+    shown(d, 6, bytes(new), chunks=[0])
+    d.show_host()
+    assert glass(i2c) != new  # the panel missed it
+    i2c.writevto = real
+    new[1023] ^= 1
+    shown(d, 7, bytes(new), chunks=[960])
+    assert written(i2c, d.show_host) == WHOLE
+    assert glass(i2c) == new
+
+
+def test_the_panel_always_holds_the_shown_image() -> None:
+    """Random chunks (any offset and length), accepted and refused frames, own screens."""
+    rng = random.Random(11)
+    d, i2c = make()
+    target = bytearray(1024)
+    screen = 1
+    for _ in range(400):
+        roll = rng.random()
+        if roll < 0.6:
+            for _ in range(rng.randint(0, 4)):
+                offset = rng.randrange(1024)
+                data = rng.randbytes(rng.randint(1, min(64, 1024 - offset)))
+                assert d.chunk(screen, offset, data)
+                target[offset : offset + len(data)] = data
+            if rng.random() < 0.1:
+                assert not d.accept(screen, zlib.crc32(bytes(target)) ^ 1)
+                target[:] = d.shown
+            else:
+                assert d.accept(screen, zlib.crc32(bytes(target)))
+            screen += 1
+        elif roll < 0.9:
+            if d.show_host():
+                assert glass(i2c) == d.shown == target
+        else:
+            rng.choice((d.waiting, d.link_lost, lambda: d.die(1, 3, rng.randint(0, 5))))()

@@ -169,3 +169,11 @@ def test_compiled_firmware_runs_in_a_64k_heap(tmp_path: Path) -> None:
         assert board.proc.poll() is None
     finally:
         assert board.close() == 0, board.proc.stderr.read().decode()
+
+
+def test_micropython_partial_shows_leave_the_shown_image_on_the_panel(on_micropython: dict) -> None:
+    shows = on_micropython["partial_shows"]
+    assert all(ok for ok, _sent in shows)
+    sizes = {sent for _ok, sent in shows}
+    assert 7 + 1 + 1024 in sizes  # after the link-lost screen: whole
+    assert any(sent < 7 + 1 + 1024 for sent in sizes)  # otherwise what changed
