@@ -63,7 +63,7 @@ from overseer.app.inbox import Inbox
 from overseer.app.local import Local, LocalProcedure
 from overseer.app.ports import Dice, EarlyButtons, Glass, Leds, Source
 from overseer.app.view import GameView, StepView
-from overseer.rules.procedure import AnswerError, RulesError
+from overseer.rules.procedure import AnswerError, RulesError, Step
 from overseer.screens.render import Screen, render
 from overseer.session import lock
 from overseer.session.session import Session, SessionError, fold
@@ -415,6 +415,14 @@ class Gadget:
 
     def _names(self) -> dict[str, str]:
         return self.flow.labels(self.session.state) if self.session is not None else {}
+
+    def as_read(self, steps: Sequence[Step]) -> list[Step]:
+        """Trace steps as the table reads them on the glass (lettered pieces by their labels,
+        ids by their names), for a log beside the glass."""
+        if self.session is None:
+            return list(steps)
+        battle, names = self.session.state, self._names()
+        return [self.flow.relabel(step, battle, names) for step in steps]
 
     def _view(self) -> GameView:
         if self.local is not None:

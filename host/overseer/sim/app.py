@@ -146,12 +146,11 @@ class Simulator(App[int]):
             words = caption(gadget.screen)
             if self.query_one(Glass).border_subtitle != words:
                 self.query_one(Glass).border_subtitle = words
+            if session is not None:  # the steps first: a question or a notice comes after them
+                self._log(gadget, session.id, session.runner.trace)
             self._notice(gadget.screen)
             self._question(gadget.app.view.question if gadget.app is not None else None)
-            pending = session.pending if session is not None else None
-            self._dice(pending)
-            if session is not None:
-                self._log(session.id, session.runner.trace)
+            self._dice(session.pending if session is not None else None)
 
     def _notice(self, screen: Screen | None) -> None:
         """A message on the glass (a refusal, an undo) goes to the log too, in full."""
@@ -179,7 +178,7 @@ class Simulator(App[int]):
                  for r in reversed(self.running.inbox.rolls)]
         self.query_one(Dice).show(asked, rolls)
 
-    def _log(self, game_id: int, trace: Sequence) -> None:
+    def _log(self, gadget: Gadget, game_id: int, trace: Sequence) -> None:
         log = self.query_one(StepLog)
         if game_id != self.logged_game:
             self.logged_game, self.logged = game_id, 0
@@ -187,7 +186,7 @@ class Simulator(App[int]):
         if len(trace) < self.logged:
             log.note(f"Undone: back to step {len(trace)}.")
             self.logged = len(trace)
-        for step in trace[self.logged:]:
+        for step in gadget.as_read(trace[self.logged:]):
             log.step(step)
         self.logged = len(trace)
 
