@@ -135,6 +135,7 @@ def test_a_whole_campaign_game_at_the_table(tmp_path):
     # The heroes' side: the Elf hits the Minotaur (health 2) for 1.
     hit = heroes_side(table, "Hit an AI piece", "Minotaur", "Elf", amount=1)
     assert keys(hit) == ["Minotaur -1"]
+    assert table.screen.key == "Heroes' turn"  # still: the heroes' side goes on
     assert table.session.state.pieces["minotaur-1"].health == 1
 
     # Orc A; then Orc B: the gadget restarts while its question is on the glass.

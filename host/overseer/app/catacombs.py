@@ -843,6 +843,12 @@ def title(battle: Battle) -> str:
     return "Catacombs"
 
 
+# The actions that set a battle up: until an AI piece has acted, the idle screen says "Battle";
+# after one has (and while the table enters what the heroes did), "Heroes' turn".
+BATTLE_BEGINS = frozenset({None, "setup_room", "setup_lord_room", "campaign_start",
+                           "campaign_next"})
+
+
 def idle_key(battle: Battle, last: str | None) -> str:
     """The idle screen's key word: whose turn, or where the game stands."""
     outcome = end.outcome(battle)
@@ -851,7 +857,7 @@ def idle_key(battle: Battle, last: str | None) -> str:
     if outcome is end.Outcome.PARTY_DEFEATED:
         return "Defeated"
     if end.in_battle(battle):
-        return "Heroes' turn" if last == "next_ai_piece" else "Battle"
+        return "Battle" if last in BATTLE_BEGINS else "Heroes' turn"
     return "Set up" if battle.adventure.room is None else "Between"
 
 
