@@ -120,7 +120,7 @@ def test_a_whole_campaign_game_at_the_table(tmp_path):
                                   ("Infernal .. Phantom", "Minotaur", 1)], "No", 2)
     setup = table.read()
     assert {p.title for p in setup} == {"Setup", "Question"} and keys(setup)[0] == "Glaaoth"
-    assert table.screen.title == "Enter the number"  # vacant runes in the Monster Start Zone
+    assert table.screen.title == "Vacant runes?"  # vacant runes in the Monster Start Zone
     table.number(2)
     placed = [p for p in table.read() if p.title.startswith("Place piece")]
     assert keys(placed) == ["Minotaur", "Orc A", "Orc B"]  # identical monsters lettered
