@@ -81,6 +81,15 @@ def test_a_sentence_names_each_piece_as_the_table_knows_it(text, data, said):
     assert step.text == text  # the trace keeps its own words
 
 
+def test_a_sentence_names_the_room_by_its_card():
+    state = battle()
+    state.adventure.room = "bholoth-cemetery"
+    names = flow.labels(state)
+    assert names["bholoth-cemetery"] == "Bholoth Cemetery"
+    step = Step("game_over", "rule", "the game is over: room bholoth-cemetery", {})
+    assert flow.relabel(step, state, names).text == "the game is over: room Bholoth Cemetery"
+
+
 def test_a_question_is_relabelled_but_answered_with_the_rules_ids():
     state = battle()
     question = ChooseOne("Which of Orc (orc-1), Orc (orc-2) comes first?", ("orc-1", "orc-2"),

@@ -108,7 +108,21 @@ def labels(battle: Battle) -> dict[str, str]:
     for name, ids in same.items():
         if len(ids) > 1:
             names.update((pid, f"{name} {letter(n)}") for n, pid in enumerate(ids))
+    names.update(_room_names(battle))
     return names
+
+
+def _room_names(battle: Battle) -> dict[str, str]:
+    """The Room cards of this game by their names, for the rules' sentences that write a
+    room's id ("the game is over: room bholoth-cemetery")."""
+    out: dict[str, str] = {}
+    for room in (battle.adventure.room, *battle.adventure.visited):
+        if room and room != "lord" and room not in out:
+            try:
+                out[room] = entered.room_card(battle, room)["name"]
+            except KeyError:  # a room neither in the card data nor entered: its id will do
+                continue
+    return out
 
 
 def _lettered(battle: Battle, names: Mapping[str, str]) -> dict[str, str]:
