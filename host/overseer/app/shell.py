@@ -64,6 +64,7 @@ from overseer.app.local import Local, LocalProcedure
 from overseer.app.ports import Dice, EarlyButtons, Glass, Leds, Source
 from overseer.app.view import GameView, StepView
 from overseer.rules.procedure import AnswerError, RulesError, Step
+from overseer.screens import pages
 from overseer.screens.render import Screen, render
 from overseer.session import lock
 from overseer.session.session import Session, SessionError, fold
@@ -453,6 +454,8 @@ class Gadget:
                                step.data.get("verified") is not False)
                       for n, step in enumerate(trace[since:], since))
         self.seen = len(trace)
+        title = flow.title(battle)
+        step_title = pages.title_before(flow.game, trace, since, names, title) if steps else None
         question = session.pending
         idle = self._idle_view(session, names) if question is None else {}
         if question is not None:
@@ -463,7 +466,8 @@ class Gadget:
             cards=flow.cards(battle), seats=self.seats, can_undo=session.can_undo,
             can_redo=session.can_redo, over=session.finished,
             result=(flow.spec.result(battle) or "") if session.finished else "",
-            title=flow.title(battle), lights=flow.lights(battle, self.seats, session.pending),
+            step_title=step_title, title=title,
+            lights=flow.lights(battle, self.seats, session.pending),
             **idle)
 
     def _idle_view(self, session: Session, names: dict[str, str]) -> dict[str, Any]:
