@@ -136,6 +136,10 @@ async def play_a_room(path, game_id) -> None:
             await table.until(lambda g: g.screen is not None, what="the first screen")
             await table.glass_is_the_boards(app)
 
+            await pilot.press("x")  # no key of the box: the log says which are
+            await pilot.pause(0.1)
+            assert any(str(line.text).startswith("'x' presses nothing: n NEXT AI PIECE, o OK")
+                       for line in app.query_one(StepLog).lines)
             await table.menu("room")  # the menu's room set-up: which Room card?
             await table.until(lambda g: g.app.view.question is not None, what="the form")
             await pilot.pause(0.3)  # a tick of the simulator: the question goes to the log

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.events import Resize
+from textual.events import Key, Resize
 from textual.markup import escape
 from textual.widgets import Footer
 
@@ -59,6 +59,11 @@ def bindings() -> list[BindingType]:
         Binding("ctrl+c", "leave", "quit", show=False, priority=True),
     ]
     return keys
+
+
+BOUND = frozenset(key for b in bindings() if isinstance(b, Binding) for key in b.key.split(","))
+KEYS_SAID = (", ".join(f"{key} {label}" for key, _, label in PRESSES)
+             + ", u undo, t tap a card, q quit (Shift + letter: held)")
 
 
 class Simulator(App[int]):
@@ -227,6 +232,12 @@ class Simulator(App[int]):
                 log.note(f"Not tapped: {card.label}: {err}.")
                 return
             log.note(f"Tapped {card.label}.")
+
+    def on_key(self, event: Key) -> None:
+        """A letter that is no key of the box says which keys are (it presses nothing)."""
+        if self.picking or not event.is_printable or event.key in BOUND or event.key == "space":
+            return
+        self.query_one(StepLog).note(f"{event.character!r} presses nothing: {KEYS_SAID}.")
 
     def action_leave(self) -> None:
         self.exit(self._goodbye(0))
