@@ -326,7 +326,7 @@ def test_the_party_has_at_most_four_heroes():
     for n in range(1, 5):
         answers += [f"hero-{n}"] + ([f"seat-{n}"] if n < 4 else []) + [10]
     local = run(lambda: flow.wizard((1, 2, 3, 4), pico=False), *answers)
-    assert options(local) == ("companion", "done")
+    assert options(local) == ("done", "companion")  # the cursor starts on Done
 
 
 def test_heroes_come_from_the_data_with_their_source(tmp_path):

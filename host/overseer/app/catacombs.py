@@ -318,9 +318,11 @@ def _joiner_options(members: list[dict[str, Any]]) -> tuple[tuple[str, ...], dic
         while f"hero-{n}" in taken:
             n += 1
         names[f"hero-{n}"] = f"Hero {n}"
+    if len(party) == MAX_HEROES:  # no hero can join: Done is the likely answer, first
+        names[DONE] = "Done"
     if party:
         names[COMPANION] = "Familiar, ally"
-        names[DONE] = "Done"
+        names.setdefault(DONE, "Done")
     return tuple(names), names
 
 
