@@ -255,8 +255,11 @@ def test_bad_input_at_the_table_changes_nothing_and_says_why(tmp_path):
     table.press(BACK, long=True)
     assert table.screen.key == "No undo" and table.session.head == head
     table.press(OK)
-    assert table.tap("hero", "elf").key == "No question"  # a hero card begins nothing
+    assert table.tap("monster", "orc").key == "No question"  # a monster card begins nothing
     table.press(OK)
+    # A hero card with no question: what changed for that hero (BACK leaves it, unchanged).
+    assert table.tap("hero", "elf").title == "Elf: what changed?"
+    assert table.press(BACK).key == "Set up" and table.session.head == head
     assert table.tap("room", "bholoth-cemetery", game="conquest").key == "Wrong game"
     table.press(OK)
     table.tap("room", "bholoth-cemetery")

@@ -25,7 +25,7 @@ from typing import Any
 
 from overseer import games
 from overseer.app import forms
-from overseer.app.flow import DICE, DICE_MODE, NEW_GAME, PARTY, Flow, NewGame
+from overseer.app.flow import ANSWERED, DICE, DICE_MODE, NEW_GAME, PARTY, Flow, NewGame
 from overseer.app.local import Ask, LocalProcedure
 from overseer.app.view import MenuItem
 from overseer.data import DATA_DIR, Field, load_table, one_of
@@ -932,7 +932,7 @@ def _not_now(battle: Battle, card: str) -> str:
 def tap_actions(battle: Battle, legal: list[Move[Any]]
                 ) -> dict[tuple[str, str], Mapping[str, Any] | str]:
     """What a Room or a Catacomb Lord card begins when tapped with no question waiting (or
-    why it cannot now)."""
+    why it cannot now); a hero's card opens "Hero changed" for that hero."""
     moves = {m.name for m in legal}
     out: dict[tuple[str, str], Mapping[str, Any] | str] = {}
     choosable = set(options("setup_room", "room", battle)) if "setup_room" in moves else set()
@@ -956,6 +956,9 @@ def tap_actions(battle: Battle, legal: list[Move[Any]]
             out[("lord", lord_id)] = f"this game's Catacomb Lord is {lord}"
         else:
             out[("lord", lord_id)] = _not_now(battle, "Lord's room")
+    if "update_hero" in moves:  # a hero's card: what changed for that hero
+        for card, hero in hero_cards(battle).items():
+            out[card] = {"do": "update_hero", ANSWERED: {"form_hero": hero}}
     return out
 
 

@@ -40,7 +40,7 @@ names with identical monsters lettered, the seats of the party.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -58,7 +58,16 @@ from overseer.app.controller import (
     Undo,
 )
 from overseer.app.events import Button, Input, RequestRoll, RollRefused, SetLeds, Tap
-from overseer.app.flow import DICE_MODE, NEW_GAME, PARTY, Flow, MakeForm, NewGame, dice_form
+from overseer.app.flow import (
+    ANSWERED,
+    DICE_MODE,
+    NEW_GAME,
+    PARTY,
+    Flow,
+    MakeForm,
+    NewGame,
+    dice_form,
+)
 from overseer.app.inbox import Inbox
 from overseer.app.local import Local, LocalProcedure
 from overseer.app.ports import Dice, EarlyButtons, Glass, Leds, Source
@@ -324,8 +333,10 @@ class Gadget:
         if self.session is None:
             return Refused("there is no game here yet")
         made = self._form_of(name) if isinstance(name, str) else None
+        answered = action.pop(ANSWERED, {})
         if made is not None and set(action) == {"do"}:
             local = Local(made[0], made[1], leaves=True)
+            _answer_ahead(local, answered)
             if not local.done:
                 self.local, self.form_name = local, name
                 return None
@@ -504,6 +515,16 @@ def replayed(made: tuple[Callable[[], LocalProcedure], str], answers: Any) -> Lo
     except (AnswerError, ValueError):
         return None
     return None if local.done else local
+
+
+def _answer_ahead(local: Local, answered: Mapping[str, Any]) -> None:
+    """Answer the form's questions whose answers the table gave with the action (a tapped
+    card's), while they come first; an answer the question refuses is left to the table."""
+    while not local.done and local.ask is not None and local.ask.question.key in answered:
+        try:
+            local.answer(answered[local.ask.question.key])
+        except AnswerError:
+            return
 
 
 def last_action(session: Session) -> str | None:
