@@ -87,6 +87,7 @@ def test_every_catacombs_key_has_a_short_form_or_is_titled_by_its_prompt() -> No
     assert all(isinstance(k, catacombs_kinds.Key) for k in short)
     assert not short & catacombs_screens.BY_PROMPT
     assert short | catacombs_screens.BY_PROMPT == set(catacombs_kinds.Key)
+    assert all(len(text) <= pages.TITLE_COLUMNS for text in catacombs_screens.SHORT.values())
 
 
 def test_the_games_screens_are_the_ones_checked_here() -> None:

@@ -120,7 +120,7 @@ def test_a_whole_campaign_game_at_the_table(tmp_path):
                                   ("Infernal .. Phantom", "Minotaur", 1)], "No", 2)
     setup = table.read()
     assert {p.title for p in setup} == {"Setup", "Question"} and keys(setup)[0] == "Glaaoth"
-    assert table.screen.title == "Enter the number"  # vacant runes in the Monster Start Zone
+    assert table.screen.title == "Vacant runes?"  # vacant runes in the Monster Start Zone
     table.number(2)
     placed = [p for p in table.read() if p.title.startswith("Place piece")]
     assert keys(placed) == ["Minotaur", "Orc A", "Orc B"]  # identical monsters lettered
@@ -135,6 +135,7 @@ def test_a_whole_campaign_game_at_the_table(tmp_path):
     # The heroes' side: the Elf hits the Minotaur (health 2) for 1.
     hit = heroes_side(table, "Hit an AI piece", "Minotaur", "Elf", amount=1)
     assert keys(hit) == ["Minotaur -1"]
+    assert table.screen.key == "Heroes' turn"  # still: the heroes' side goes on
     assert table.session.state.pieces["minotaur-1"].health == 1
 
     # Orc A; then Orc B: the gadget restarts while its question is on the glass.
@@ -254,8 +255,11 @@ def test_bad_input_at_the_table_changes_nothing_and_says_why(tmp_path):
     table.press(BACK, long=True)
     assert table.screen.key == "No undo" and table.session.head == head
     table.press(OK)
-    assert table.tap("hero", "elf").key == "No question"  # a hero card begins nothing
+    assert table.tap("monster", "orc").key == "No question"  # a monster card begins nothing
     table.press(OK)
+    # A hero card with no question: what changed for that hero (BACK leaves it, unchanged).
+    assert table.tap("hero", "elf").title == "Elf: what changed?"
+    assert table.press(BACK).key == "Set up" and table.session.head == head
     assert table.tap("room", "bholoth-cemetery", game="conquest").key == "Wrong game"
     table.press(OK)
     table.tap("room", "bholoth-cemetery")

@@ -246,3 +246,33 @@ def test_a_card_tapped_over_a_message_answers_the_question_under_it(tmp_path):
     assert table.tap("hero", "elf").key == "Not an answer"
     assert table.tap("room", "bholoth-cemetery").key == "Bholoth Cemetery"
     table.close()
+
+
+def test_steps_redone_after_an_undone_heroes_side_keep_the_acting_pieces_title(tmp_path):
+    """The heroes' side entered after an AI piece's turn, then both undone (BACK held twice:
+    the hit, the turn's last answer) and the answer redone: its steps are the piece's, titled
+    by it again, not by the heroes' side undone in between."""
+    from test_gadget_game import ai_turn, heroes_side, keys
+
+    table = Driver(tmp_path / "games.db")
+    new_game(table)
+    table.tap("room", "bholoth-cemetery")
+    while table.session.pending is not None or table.gadget.app.reading:
+        table.read()
+        if table.session.pending is not None:
+            table.press(Button.OK)
+    pages, asked = ai_turn(table)
+    acting = next(p.title for p in pages if p.key == p.title)  # its active-character page
+    assert asked and acting.startswith(("Skeleton Warrior", "Orc"))
+    answered = [p for p in pages if p.title == acting]
+    hit = heroes_side(table, "Hit an AI piece", "Orc A", "Elf", amount=1)
+    assert keys(hit)[0] == "Orc A -1" and hit[0].title == "Heroes' side"
+    table.press(Button.BACK, long=True)
+    table.press(Button.OK)
+    table.press(Button.BACK, long=True)  # the turn's last answer
+    assert table.screen.key == "Undone"
+    table.press(Button.CHOICE)  # redo
+    redone = table.read()
+    assert redone and {p.title for p in redone} == {acting}
+    assert redone == answered[-len(redone):]
+    table.close()

@@ -80,6 +80,15 @@ def test_a_sentence_names_each_piece_as_the_table_knows_it(text, data, said):
     assert step.text == text  # the trace keeps its own words
 
 
+def test_a_sentence_names_the_room_by_its_card():
+    state = battle()
+    state.adventure.room = "bholoth-cemetery"
+    names = flow.labels(state)
+    assert names["bholoth-cemetery"] == "Bholoth Cemetery"
+    step = Step("game_over", "rule", "the game is over: room bholoth-cemetery", {})
+    assert flow.relabel(step, state, names).text == "the game is over: room Bholoth Cemetery"
+
+
 def test_a_question_is_relabelled_but_answered_with_the_rules_ids():
     state = battle()
     question = ChooseOne("Which of Orc (orc-1), Orc (orc-2) comes first?", ("orc-1", "orc-2"),
@@ -316,7 +325,7 @@ def test_the_party_has_at_most_four_heroes():
     for n in range(1, 5):
         answers += [f"hero-{n}"] + ([f"seat-{n}"] if n < 4 else []) + [10]
     local = run(lambda: flow.wizard((1, 2, 3, 4), pico=False), *answers)
-    assert options(local) == ("companion", "done")
+    assert options(local) == ("done", "companion")  # the cursor starts on Done
 
 
 def test_the_new_game_lists_the_heroes_of_the_data():

@@ -212,7 +212,7 @@ def test_a_whole_campaign_game_through_the_pico(board: VirtualPico, store: Path,
                                       ("Infernal .. Phantom", "Minotaur", 1)], "No", 2)
         setup = table.read()
         assert {p.title for p in setup} == {"Setup", "Question"} and keys(setup)[0] == "Glaaoth"
-        assert table.screen.title == "Enter the number"  # vacant runes in the Start Zone
+        assert table.screen.title == "Vacant runes?"  # vacant runes in the Start Zone
         table.number(2)
         placed = []
         while table.gadget.app is not None and table.gadget.app.reading:

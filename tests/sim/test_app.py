@@ -136,6 +136,10 @@ async def play_a_room(path, game_id) -> None:
             await table.until(lambda g: g.screen is not None, what="the first screen")
             await table.glass_is_the_boards(app)
 
+            await pilot.press("x")  # no key of the box: the log says which are
+            await pilot.pause(0.1)
+            assert any(str(line.text).startswith("'x' presses nothing: n NEXT AI PIECE, o OK")
+                       for line in app.query_one(StepLog).lines)
             await table.menu("room")  # the menu's room set-up: which Room card?
             await table.until(lambda g: g.app.view.question is not None, what="the form")
             await pilot.pause(0.3)  # a tick of the simulator: the question goes to the log
@@ -147,10 +151,19 @@ async def play_a_room(path, game_id) -> None:
             await table.until(lambda g: g.session.events, what="the room's set-up")
             assert "Tapped room: Bholoth Cemetery" in "\n".join(
                 str(line.text) for line in app.query_one(StepLog).lines)
+            await table.until(lambda g: isinstance(g.app.view.question, Roll), what="a roll")
+            await pilot.pause(0.3)  # a tick: the steps and the question reach the log
+            logged = [str(line.text) for line in app.query_one(StepLog).lines]
+            asked = logged.index(f"? {full_prompt(table.gadget.app.view.question)}")
+            assert any(line.startswith("Battle Room: Bholoth") for line in logged[:asked])
             await table.read_and_answer()
             assert table.gadget.session.state.adventure.room == ROOM
             battle = table.gadget.session.state
             assert len(battle.pieces) == 5
+            await pilot.pause(0.3)
+            logged = "\n".join(str(line.text) for line in app.query_one(StepLog).lines)
+            assert "1. Skeleton Warrior A (level-1 tile)" in logged  # the glass's labels
+            assert "skeleton-warrior-1" not in logged
 
             await table.key("n")  # NEXT AI PIECE: the first monster acts
             await table.read_and_answer()

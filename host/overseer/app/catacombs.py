@@ -24,7 +24,7 @@ from typing import Any
 
 from overseer import games
 from overseer.app import forms
-from overseer.app.flow import DICE, DICE_MODE, NEW_GAME, PARTY, Flow, NewGame
+from overseer.app.flow import ANSWERED, DICE, DICE_MODE, NEW_GAME, PARTY, Flow, NewGame
 from overseer.app.local import Ask, LocalProcedure
 from overseer.app.view import MenuItem
 from overseer.moves import Move
@@ -91,7 +91,21 @@ def labels(battle: Battle) -> dict[str, str]:
     for name, ids in same.items():
         if len(ids) > 1:
             names.update((pid, f"{name} {letter(n)}") for n, pid in enumerate(ids))
+    names.update(_room_names(battle))
     return names
+
+
+def _room_names(battle: Battle) -> dict[str, str]:
+    """The Room cards of this game by their names, for the rules' sentences that write a
+    room's id ("the game is over: room bholoth-cemetery")."""
+    out: dict[str, str] = {}
+    for room in (battle.adventure.room, *battle.adventure.visited):
+        if room and room != "lord" and room not in out:
+            try:
+                out[room] = entered.room_card(battle, room)["name"]
+            except KeyError:  # a room neither in the card data nor entered: its id will do
+                continue
+    return out
 
 
 def _lettered(battle: Battle, names: Mapping[str, str]) -> dict[str, str]:
@@ -287,9 +301,11 @@ def _joiner_options(members: list[dict[str, Any]]) -> tuple[tuple[str, ...], dic
         while f"hero-{n}" in taken:
             n += 1
         names[f"hero-{n}"] = f"Hero {n}"
+    if len(party) == MAX_HEROES:  # no hero can join: Done is the likely answer, first
+        names[DONE] = "Done"
     if party:
         names[COMPANION] = "Familiar, ally"
-        names[DONE] = "Done"
+        names.setdefault(DONE, "Done")
     return tuple(names), names
 
 
@@ -827,6 +843,12 @@ def title(battle: Battle) -> str:
     return "Catacombs"
 
 
+# The actions that set a battle up: until an AI piece has acted, the idle screen says "Battle";
+# after one has (and while the table enters what the heroes did), "Heroes' turn".
+BATTLE_BEGINS = frozenset({None, "setup_room", "setup_lord_room", "campaign_start",
+                           "campaign_next"})
+
+
 def idle_key(battle: Battle, last: str | None) -> str:
     """The idle screen's key word: whose turn, or where the game stands."""
     outcome = end.outcome(battle)
@@ -835,7 +857,7 @@ def idle_key(battle: Battle, last: str | None) -> str:
     if outcome is end.Outcome.PARTY_DEFEATED:
         return "Defeated"
     if end.in_battle(battle):
-        return "Heroes' turn" if last == "next_ai_piece" else "Battle"
+        return "Battle" if last in BATTLE_BEGINS else "Heroes' turn"
     return "Set up" if battle.adventure.room is None else "Between"
 
 
@@ -894,7 +916,7 @@ def _not_now(battle: Battle, card: str) -> str:
 def tap_actions(battle: Battle, legal: list[Move[Any]]
                 ) -> dict[tuple[str, str], Mapping[str, Any] | str]:
     """What a Room or a Catacomb Lord card begins when tapped with no question waiting (or
-    why it cannot now)."""
+    why it cannot now); a hero's card opens "Hero changed" for that hero."""
     moves = {m.name for m in legal}
     out: dict[tuple[str, str], Mapping[str, Any] | str] = {}
     choosable = set(options("setup_room", "room", battle)) if "setup_room" in moves else set()
@@ -918,6 +940,9 @@ def tap_actions(battle: Battle, legal: list[Move[Any]]
             out[("lord", lord_id)] = f"this game's Catacomb Lord is {lord}"
         else:
             out[("lord", lord_id)] = _not_now(battle, "Lord's room")
+    if "update_hero" in moves:  # a hero's card: what changed for that hero
+        for card, hero in hero_cards(battle).items():
+            out[card] = {"do": "update_hero", ANSWERED: {"form_hero": hero}}
     return out
 
 

@@ -208,7 +208,8 @@ def refresh(app: App, view: GameView) -> Result:
         return _out(app)
     taken_back = app.view.trace_length - view.trace_length
     kept = tuple(p for p in app.reel if 0 <= p.index < view.trace_length)
-    title = next((p.screen.title for p in reversed(kept)), app.title)
+    title = view.step_title if view.step_title is not None else next(
+        (p.screen.title for p in reversed(kept)), app.title)
     known = {p.index for p in kept}
     fresh: list[Page] = []
     for seen in view.steps:

@@ -27,6 +27,9 @@ NEW_GAME = "gadget.new_game"
 DICE_MODE = "gadget.dice"
 APP_ACTIONS = (PARTY, NEW_GAME, DICE_MODE)
 DICE = {"pico": "The Pico's", "seeded": "The gadget's", "table": "Our own dice"}
+# A begun action's key for its form's first answers, by question key, given for the table (a
+# hero card tapped at the idle screen opens "Hero changed" with that hero chosen).
+ANSWERED = "gadget.answered"
 
 
 @dataclass(frozen=True)

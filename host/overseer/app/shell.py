@@ -40,7 +40,7 @@ names with identical monsters lettered, the seats of the party.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -58,12 +58,22 @@ from overseer.app.controller import (
     Undo,
 )
 from overseer.app.events import Button, Input, RequestRoll, RollRefused, SetLeds, Tap
-from overseer.app.flow import DICE_MODE, NEW_GAME, PARTY, Flow, MakeForm, NewGame, dice_form
+from overseer.app.flow import (
+    ANSWERED,
+    DICE_MODE,
+    NEW_GAME,
+    PARTY,
+    Flow,
+    MakeForm,
+    NewGame,
+    dice_form,
+)
 from overseer.app.inbox import Inbox
 from overseer.app.local import Local, LocalProcedure
 from overseer.app.ports import Dice, EarlyButtons, Glass, Leds, Source
 from overseer.app.view import GameView, StepView
-from overseer.rules.procedure import AnswerError, RulesError
+from overseer.rules.procedure import AnswerError, RulesError, Step
+from overseer.screens import pages
 from overseer.screens.render import Screen, render
 from overseer.session import lock
 from overseer.session.session import Session, SessionError, fold
@@ -323,8 +333,10 @@ class Gadget:
         if self.session is None:
             return Refused("there is no game here yet")
         made = self._form_of(name) if isinstance(name, str) else None
+        answered = action.pop(ANSWERED, {})
         if made is not None and set(action) == {"do"}:
             local = Local(made[0], made[1], leaves=True)
+            _answer_ahead(local, answered)
             if not local.done:
                 self.local, self.form_name = local, name
                 return None
@@ -416,6 +428,14 @@ class Gadget:
     def _names(self) -> dict[str, str]:
         return self.flow.labels(self.session.state) if self.session is not None else {}
 
+    def as_read(self, steps: Sequence[Step]) -> list[Step]:
+        """Trace steps as the table reads them on the glass (lettered pieces by their labels,
+        ids by their names), for a log beside the glass."""
+        if self.session is None:
+            return list(steps)
+        battle, names = self.session.state, self._names()
+        return [self.flow.relabel(step, battle, names) for step in steps]
+
     def _view(self) -> GameView:
         if self.local is not None:
             return self._local_view(self.local)
@@ -445,6 +465,8 @@ class Gadget:
                                step.data.get("verified") is not False)
                       for n, step in enumerate(trace[since:], since))
         self.seen = len(trace)
+        title = flow.title(battle)
+        step_title = pages.title_before(flow.game, trace, since, names, title) if steps else None
         question = session.pending
         idle = self._idle_view(session, names) if question is None else {}
         if question is not None:
@@ -455,7 +477,8 @@ class Gadget:
             cards=flow.cards(battle), seats=self.seats, can_undo=session.can_undo,
             can_redo=session.can_redo, over=session.finished,
             result=(flow.spec.result(battle) or "") if session.finished else "",
-            title=flow.title(battle), lights=flow.lights(battle, self.seats, session.pending),
+            step_title=step_title, title=title,
+            lights=flow.lights(battle, self.seats, session.pending),
             **idle)
 
     def _idle_view(self, session: Session, names: dict[str, str]) -> dict[str, Any]:
@@ -492,6 +515,16 @@ def replayed(made: tuple[Callable[[], LocalProcedure], str], answers: Any) -> Lo
     except (AnswerError, ValueError):
         return None
     return None if local.done else local
+
+
+def _answer_ahead(local: Local, answered: Mapping[str, Any]) -> None:
+    """Answer the form's questions whose answers the table gave with the action (a tapped
+    card's), while they come first; an answer the question refuses is left to the table."""
+    while not local.done and local.ask is not None and local.ask.question.key in answered:
+        try:
+            local.answer(answered[local.ask.question.key])
+        except AnswerError:
+            return
 
 
 def last_action(session: Session) -> str | None:

@@ -50,6 +50,8 @@ class GameView:
       ``next_refusal`` says why;
     - ``steps``: the trace steps new since the last view; ``trace_length``: the whole trace's
       length now (shorter after an undo: the controller drops the steps that are gone);
+      ``step_title``: the title the first of ``steps`` takes when it sets none (the character
+      acting in the steps before it); ``None``: the title of the last step the controller had;
     - ``names``: display names by id (heroes, pieces, cards: whatever options name);
     - ``cards``: a tapped card's option id by (card kind, card id), where they differ;
     - ``seats``: a hero's seat (its LED) by hero id;
@@ -76,6 +78,7 @@ class GameView:
     next_refusal: str = ""
     steps: tuple[StepView, ...] = ()
     trace_length: int = 0
+    step_title: str | None = None
     names: Mapping[str, str] = field(default_factory=dict)
     cards: Mapping[tuple[str, str], str] = field(default_factory=dict)
     seats: Mapping[str, int] = field(default_factory=dict)

@@ -30,13 +30,20 @@ SHORT: dict[str, str] = {  # by Key
     Key.LORD_PLAYMAT: "Which playmat (left)?",
     Key.LORD_SECOND_PLAYMAT: "A second playmat?",
     Key.LORD_PLAYMAT_RIGHT: "Which playmat (right)?",
+    Key.EQUALLY_CLOSE: "Equally closest?",
+    Key.WYVERN_SHIELD: "Wyvern shields rider?",
+    Key.UNITS: "How many pieces?",
+    Key.START_ZONE_RUNES: "Vacant runes?",
+    Key.REWARD_SPELL: "Spell card icon?",
+    Key.REWARD_GOLD: "Gold on the card?",
+    Key.SPELL_HERO: "Spell card to whom?",
+    Key.CAMPAIGN_CHOICE: "Which room next?",
+    Key.CAMPAIGN_FIRST: "Which room first?",
 }
-# The questions with no short form: their own prompt, or the kind of answer they want, titles
-# them (``pages.short_prompt``). Every key is in SHORT or here (tests/test_shared_names.py).
-BY_PROMPT = frozenset({
-    Key.EQUALLY_CLOSE, Key.WYVERN_SHIELD, Key.UNITS, Key.START_ZONE_RUNES, Key.REWARD_SPELL,
-    Key.REWARD_GOLD, Key.SPELL_HERO, Key.CAMPAIGN_CHOICE, Key.CAMPAIGN_FIRST,
-})
+# The questions with no short form: their own prompt, or the kind of answer they want ("Enter
+# the number"), titles them (``pages.short_prompt``). Every key is in SHORT or here
+# (tests/test_shared_names.py); a title that says what is asked reads better, so none is now.
+BY_PROMPT: frozenset[Key] = frozenset()
 
 
 def _after(text: str, sep: str = ": ") -> str:

@@ -9,7 +9,7 @@ a game without one still shows every step, keyed by its kind.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from overseer.rules.procedure import (
@@ -76,6 +76,21 @@ def step_pages(game: str, step: Step, verified: bool, names: Mapping[str, str],
     found = step_face(game, step, namer(names))
     title = found.title or title
     return text_pages(title, found.key, found.detail, "" if verified else "!"), title
+
+
+LOOK_BACK = 200  # steps a title is looked for before the first new one (a title is never far)
+
+
+def title_before(game: str, trace: Sequence[Step], index: int, names: Mapping[str, str],
+                 default: str) -> str:
+    """The title the step at ``index`` takes when it sets none: that of the last step before
+    it that sets one (the character acting, "Heroes' side", "Setup"), else ``default``."""
+    name = namer(names)
+    for step in reversed(trace[max(0, index - LOOK_BACK):index]):
+        found = FACES[game](step, name) if game in FACES else None
+        if found is not None and found.title:
+            return found.title
+    return default
 
 
 # --------------------------------------------------------------------------- questions

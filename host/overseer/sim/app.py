@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.events import Resize
+from textual.events import Key, Resize
 from textual.markup import escape
 from textual.widgets import Footer
 
@@ -59,6 +59,11 @@ def bindings() -> list[BindingType]:
         Binding("ctrl+c", "leave", "quit", show=False, priority=True),
     ]
     return keys
+
+
+BOUND = frozenset(key for b in bindings() if isinstance(b, Binding) for key in b.key.split(","))
+KEYS_SAID = (", ".join(f"{key} {label}" for key, _, label in PRESSES)
+             + ", u undo, t tap a card, q quit (Shift + letter: held)")
 
 
 class Simulator(App[int]):
@@ -146,12 +151,11 @@ class Simulator(App[int]):
             words = caption(gadget.screen)
             if self.query_one(Glass).border_subtitle != words:
                 self.query_one(Glass).border_subtitle = words
+            if session is not None:  # the steps first: a question or a notice comes after them
+                self._log(gadget, session.id, session.runner.trace)
             self._notice(gadget.screen)
             self._question(gadget.app.view.question if gadget.app is not None else None)
-            pending = session.pending if session is not None else None
-            self._dice(pending)
-            if session is not None:
-                self._log(session.id, session.runner.trace)
+            self._dice(session.pending if session is not None else None)
 
     def _notice(self, screen: Screen | None) -> None:
         """A message on the glass (a refusal, an undo) goes to the log too, in full."""
@@ -179,7 +183,7 @@ class Simulator(App[int]):
                  for r in reversed(self.running.inbox.rolls)]
         self.query_one(Dice).show(asked, rolls)
 
-    def _log(self, game_id: int, trace: Sequence) -> None:
+    def _log(self, gadget: Gadget, game_id: int, trace: Sequence) -> None:
         log = self.query_one(StepLog)
         if game_id != self.logged_game:
             self.logged_game, self.logged = game_id, 0
@@ -187,7 +191,7 @@ class Simulator(App[int]):
         if len(trace) < self.logged:
             log.note(f"Undone: back to step {len(trace)}.")
             self.logged = len(trace)
-        for step in trace[self.logged:]:
+        for step in gadget.as_read(trace[self.logged:]):
             log.step(step)
         self.logged = len(trace)
 
@@ -228,6 +232,12 @@ class Simulator(App[int]):
                 log.note(f"Not tapped: {card.label}: {err}.")
                 return
             log.note(f"Tapped {card.label}.")
+
+    def on_key(self, event: Key) -> None:
+        """A letter that is no key of the box says which keys are (it presses nothing)."""
+        if self.picking or not event.is_printable or event.key in BOUND or event.key == "space":
+            return
+        self.query_one(StepLog).note(f"{event.character!r} presses nothing: {KEYS_SAID}.")
 
     def action_leave(self) -> None:
         self.exit(self._goodbye(0))

@@ -92,7 +92,7 @@ class Plain:
             if len(trace) < self.logged:
                 self.write(f"  (undone: back to step {len(trace)})")
                 self.logged = len(trace)
-            for step in trace[self.logged:]:
+            for step in self.gadget.as_read(trace[self.logged:]):
                 self.write(step_line(step))
             self.logged = len(trace)
         if self.gadget.screen is not None:
