@@ -162,7 +162,7 @@ async def play_a_room(path, game_id) -> None:
             assert len(battle.pieces) == 5
             await pilot.pause(0.3)
             logged = "\n".join(str(line.text) for line in app.query_one(StepLog).lines)
-            assert "1. Skeleton Warrior A (level-1 tile)" in logged  # the glass's labels
+            assert "1. Skeleton Warrior A (Level 1 monsters tile)" in logged  # the glass's labels
             assert "skeleton-warrior-1" not in logged
 
             await table.key("n")  # NEXT AI PIECE: the first monster acts

@@ -36,7 +36,7 @@ def test_a_battle_round_in_words(monkeypatch, capsys, db):
     lines = ["next", *READ, "yes", "", "10", "-1", "2r", *[""] * 6, "quit"]
     code, out, err = plain(monkeypatch, capsys, db, lines, *NEW)
     assert code == 0, err
-    assert "  - Sewer Rat acts: level-1 tile, brown monster tile  [Red Box: AI Player Behaviour, step 1]" in out
+    assert "  - Sewer Rat acts: Level 1 monsters tile, brown monster tile  [Red Box: AI Player Behaviour, step 1]" in out
     assert refusals(out) == ["a token's value is 0 to 9 here, not 10",
                              "a token's value is 0 to 9 here, not -1"]
     assert "level 2 damage token: 2 (reset)" in out

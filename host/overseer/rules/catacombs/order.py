@@ -23,6 +23,13 @@ def order_keys(battle: Battle, pieces: list[Piece]) -> list[tuple[int, int]]:
              monsters.index(p.type) if p.type in monsters else last_monster) for p in pieces]
 
 
+def tile_text(battle: Battle, tile: str) -> str:
+    """A tile as printed (its ``text`` in tiles.toml), for the table; its id if the data has
+    none."""
+    record = battle.data.tiles.get(tile)
+    return record["text"] if record is not None else tile
+
+
 def waiting(battle: Battle) -> list[Piece]:
     """Pieces that have not acted this round and can act (alive; a frozen piece waits for a
     teammate to free it: Overseer's ruling)."""
@@ -64,7 +71,7 @@ def next_active(battle: Battle, pieces: list[Piece]) -> Procedure:
         if [key[0] for key in keys].count(best[0]) > 1:
             why = "monster_tile"
     yield Step(ACTIVE_CHARACTER, rulebook.STEP1,
-               f"{piece.name} ({piece.id}) acts: {piece.order_tile} tile"
+               f"{piece.name} ({piece.id}) acts: {tile_text(battle, piece.order_tile)} tile"
                f"{', ' + piece.type + ' monster tile' if why != 'character_tile' else ''}",
                {"piece": piece.id, "why": why, "character_tile": piece.order_tile,
                 "monster_tile": piece.type})

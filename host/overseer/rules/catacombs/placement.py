@@ -9,6 +9,7 @@ from typing import Any
 
 from overseer.rules.catacombs import cards
 from overseer.rules.catacombs.kinds import Key, StepKind
+from overseer.rules.catacombs.order import tile_text
 from overseer.rules.catacombs.rulebook import CASTLES, LORD_PLACED_LAST, SETUP
 from overseer.rules.catacombs.state import Battle, Piece
 from overseer.rules.procedure import EnterNumber, Procedure, Step
@@ -103,7 +104,7 @@ def walk(battle: Battle, record: dict[str, Any], pieces: list[Piece], lord: Piec
         spot, where, printed = next(spots)
         placed.append((piece.id, spot))
         yield Step(StepKind.PLACE, SETUP,
-                   f"{n}. {piece.name} ({piece.id}, {piece.order_tile} tile): "
+                   f"{n}. {piece.name} ({piece.id}, {tile_text(battle, piece.order_tile)} tile): "
                    f"{where}", {"piece": piece.id, "order": n, "spot": spot,
                                 "verified": printed and rule_verified})
     if lord is not None:

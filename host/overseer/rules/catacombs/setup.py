@@ -273,13 +273,14 @@ def draw_direction(battle: Battle) -> Procedure:
         left.remove(second)
         if tiles[second]["colour"] != tiles[first]["colour"]:
             break
-        yield Step(StepKind.DIRECTION_DISCARD, SETUP, f"{second} is {tiles[second]['colour']} like "
-                   f"{first}: discard it and draw again", {"tile": second})
+        yield Step(StepKind.DIRECTION_DISCARD, SETUP,
+                   f"'{tiles[second]['text']}' is {tiles[second]['colour']} like "
+                   f"'{tiles[first]['text']}': discard it and draw again", {"tile": second})
     # Laid out green first, then blue: the book's placement example reads the green tile as the
     # first Direction tile (Overseer's reading; the tiles are read left to right).
     shown = sorted([first, second], key=lambda t: tiles[t]["colour"] != "green")
     yield Step(StepKind.DIRECTION, SETUP, "Direction tiles, left to right: " + ", ".join(
-        f"{t} ({tiles[t]['colour']}: {tiles[t]['text']})" for t in shown)
+        f"{tiles[t]['text']} ({tiles[t]['colour']})" for t in shown)
         + " (green laid first: Overseer's reading)",
         {"tiles": shown, "drawn": [first, second], "verified": False})
     return shown
