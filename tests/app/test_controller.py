@@ -394,7 +394,7 @@ def test_an_undo_names_what_it_took_back_as_the_glass_showed_it():
     text = " ".join(glass(app).lines)
     gone = [k for k in dict.fromkeys(shown[1:]) if k]  # the first step stays
     assert glass(app).key == "Undone" and gone[0] in text and "step" not in text
-    assert text.startswith("Last press taken back: " + ", ".join(gone[:c.UNDONE_SHOWN]))
+    assert text.startswith("Taken back: " + ", ".join(gone[:c.UNDONE_SHOWN]))
 
 
 def test_no_undo_says_why_as_the_view_tells_it():

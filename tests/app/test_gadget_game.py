@@ -159,7 +159,7 @@ def test_a_whole_campaign_game_at_the_table(tmp_path):
     assert table.session.state.heroes["hero-1"].gold == 1
     table.press(BACK, long=True)
     assert table.screen.key == "Undone"
-    assert " ".join(table.screen.lines).startswith("Last press taken back: Orc A -1, Orc A down")
+    assert " ".join(table.screen.lines).startswith("Taken back: Orc A -1, Orc A down and more.")
     assert table.session.state.pieces["orc-1"].alive
     assert table.session.state.heroes["hero-1"].gold == 0
     table.press(CHOICE)  # redo

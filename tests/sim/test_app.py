@@ -176,7 +176,7 @@ async def play_a_room(path, game_id) -> None:
             logged = [str(line.text) for line in app.query_one(StepLog).lines]
             undone = [line for line in logged if line.startswith("Taken back: ")]
             notice = next(line for line in logged if line.startswith("Undone: "))
-            assert undone and notice.startswith("Undone: Last press taken back: ")
+            assert undone and notice.startswith("Undone: Taken back: ")
             assert not any("step" in line for line in (*undone, notice))  # no step numbers
             assert "Skeleton Warrior A" in " ".join(undone)  # the glass's label
             await table.key("o")

@@ -76,7 +76,7 @@ TOKEN_HIGH = 9  # the highest token value the table can enter (the values are no
 TARGET_ENDS = (StepKind.ACTIVE_CHARACTER, ConquestKind.TURN)
 LONG_STEP = 5  # a held CHOICE steps a number by this much
 REDO = "Redo"
-UNDONE_SHOWN = 3  # an undo's notice names this many of the steps it took back
+UNDONE_SHOWN = 2  # an undo's notice names this many of the steps it took back
 
 # --------------------------------------------------------------------------- effects
 
@@ -317,8 +317,8 @@ def _undone(app: App, gone: tuple[str, ...]) -> App:
     as the glass showed them), and how to put it back."""
     text = "Last press taken back"
     if gone:
-        more = ", ..." if len(gone) > UNDONE_SHOWN else ""
-        text += f": {', '.join(gone[:UNDONE_SHOWN])}{more}"
+        more = " and more" if len(gone) > UNDONE_SHOWN else ""
+        text = f"Taken back: {', '.join(gone[:UNDONE_SHOWN])}{more}"
     text += ". CHOICE: redo, OK: go on." if app.view.can_redo else "."
     return replace(_say(app, "Undone", text), redo_offer=app.view.can_redo)
 
