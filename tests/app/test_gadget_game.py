@@ -260,6 +260,23 @@ def test_back_held_before_any_game_says_nothing_was_entered(tmp_path):
     assert table.press(OK) == first
 
 
+def test_the_playmats_checklist_says_that_next_finishes_it(tmp_path):
+    table = Driver(tmp_path / "games.db", seed=SEED)
+    table.choose_game()
+    table.tap("hero", "elf")
+    table.pick("Seat 1")
+    table.number(10)
+    table.pick("Done")
+    for _ in range(4):
+        table.press(OK)
+    table.pick("Our own dice")
+    assert table.screen.title == "Expansion playmats?"
+    assert table.screen.lines == ("OK ticks, NEXT: done",)
+    table.press(OK)  # ticks the first
+    assert table.screen.selected == frozenset({0}) and table.screen.lines
+    assert table.press(NEXT).title == "Hidden Cave?"  # NEXT answered, as the line says
+
+
 def test_bad_input_at_the_table_changes_nothing_and_says_why(tmp_path):
     table = battle(tmp_path)
     head = table.session.head
