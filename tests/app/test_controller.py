@@ -383,6 +383,27 @@ def test_back_held_with_nothing_to_undo_says_so():
     assert glass(after) == glass(app)
 
 
+def test_an_undo_names_what_it_took_back_as_the_glass_showed_it():
+    app, _ = c.start(view(TEMPLATE, STEPS, can_undo=True))
+    shown = []
+    while app.reading:
+        shown.append(glass(app).key)
+        app, _ = run(app, OK)
+    app, _ = run(app, Press(BACK, long=True))
+    app, _ = c.refresh(app, view(None, STEPS[:1], can_undo=True, can_redo=True))
+    text = " ".join(glass(app).lines)
+    gone = [k for k in dict.fromkeys(shown[1:]) if k]  # the first step stays
+    assert glass(app).key == "Undone" and gone[0] in text and "step" not in text
+    assert text.startswith("Taken back: " + ", ".join(gone[:c.UNDONE_SHOWN]))
+
+
+def test_no_undo_says_why_as_the_view_tells_it():
+    app, _ = c.start(view(CLOSEST, undo_refusal="nothing has been entered yet"))
+    after, effects = run(app, Press(BACK, long=True))
+    assert calls(effects) == [] and glass(after).key == "No undo"
+    assert "nothing has been entered yet" in " ".join(glass(after).lines)
+
+
 def test_undo_then_redo_from_its_notice():
     app = asked(TEMPLATE)
     app, effects = run(app, Press(BACK, long=True))

@@ -159,6 +159,7 @@ def test_a_whole_campaign_game_at_the_table(tmp_path):
     assert table.session.state.heroes["hero-1"].gold == 1
     table.press(BACK, long=True)
     assert table.screen.key == "Undone"
+    assert " ".join(table.screen.lines).startswith("Taken back: Orc A -1, Orc A down and more.")
     assert table.session.state.pieces["orc-1"].alive
     assert table.session.state.heroes["hero-1"].gold == 0
     table.press(CHOICE)  # redo
@@ -249,11 +250,39 @@ def battle(tmp_path, dice: str = "Our own dice") -> Driver:
     return table
 
 
+def test_back_held_before_any_game_says_nothing_was_entered(tmp_path):
+    table = Driver(tmp_path / "games.db", seed=SEED)
+    first = table.screen
+    table.press(BACK, long=True)
+    said = " ".join(table.screen.lines)
+    assert table.screen.key == "No undo" and "nothing has been entered yet" in said
+    assert "game" not in said and table.gadget.session is None
+    assert table.press(OK) == first
+
+
+def test_the_playmats_checklist_says_that_next_finishes_it(tmp_path):
+    table = Driver(tmp_path / "games.db", seed=SEED)
+    table.choose_game()
+    table.tap("hero", "elf")
+    table.pick("Seat 1")
+    table.number(10)
+    table.pick("Done")
+    for _ in range(4):
+        table.press(OK)
+    table.pick("Our own dice")
+    assert table.screen.title == "Expansion playmats?"
+    assert table.screen.lines == ("OK ticks, NEXT: done",)
+    table.press(OK)  # ticks the first
+    assert table.screen.selected == frozenset({0}) and table.screen.lines
+    assert table.press(NEXT).title == "Hidden Cave?"  # NEXT answered, as the line says
+
+
 def test_bad_input_at_the_table_changes_nothing_and_says_why(tmp_path):
     table = battle(tmp_path)
     head = table.session.head
     table.press(BACK, long=True)
     assert table.screen.key == "No undo" and table.session.head == head
+    assert "the game is at its start" in " ".join(table.screen.lines)
     table.press(OK)
     assert table.tap("monster", "orc").key == "No question"  # a monster card begins nothing
     table.press(OK)

@@ -23,7 +23,18 @@ from overseer.rules.procedure import (
     describe,
 )
 from overseer.screens import pages
-from overseer.screens.render import COLUMNS, Screen, detail_rows, key_lines, option_face, plain
+from overseer.screens.render import (
+    COLUMNS,
+    HEIGHT,
+    TOP,
+    WIDTH,
+    Screen,
+    detail_rows,
+    key_lines,
+    option_face,
+    plain,
+    render,
+)
 
 SCENARIOS = sorted((Path(__file__).parents[1] / "scenarios").glob("*/*.json"))
 
@@ -125,3 +136,20 @@ def test_screen_values_are_checked() -> None:
         Screen("x", options=("a", "b"), cursor=2)
     assert Screen("x", options=("a",), done="Done", cursor=1).rows == ("a", "Done")
     assert plain("Elf\u2019s \u2014 caf\u00e9") == "Elf's - caf?"
+
+
+@pytest.mark.parametrize("count", [1, 2, 11])
+def test_a_checklist_says_under_its_list_how_to_tick_and_finish(count: int) -> None:
+    labels = tuple(f"D12 {n}" for n in range(2, 2 + count))
+    screen = pages.choice_screen("Expansion playmats?", labels, 0, frozenset())
+    assert screen.lines == (pages.TICK_KEYS,) and "NEXT: done" in pages.TICK_KEYS
+    assert len(pages.TICK_KEYS) <= COLUMNS and detail_rows(screen) >= 1  # drawn, never cut
+    assert option_face(screen) == ("8x16", 16)  # a row of the list still reads at 8x16
+    image = render(screen)
+    y = TOP + 16 * min(count + 1, 2)  # the hint's row, under the rows shown
+    assert image.crop((0, y, WIDTH, y + 8)).getbbox() is not None
+    assert image.crop((0, y + 9, WIDTH, HEIGHT)).getbbox() is None
+
+
+def test_a_single_choice_list_has_no_hint_line() -> None:
+    assert pages.choice_screen("Closest?", ("Elf", "Dwarf"), 0).lines == ()

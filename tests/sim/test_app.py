@@ -172,6 +172,13 @@ async def play_a_room(path, game_id) -> None:
             await table.key("u")  # BACK held: undo
             await table.until(lambda g: g.session.head < head, what="the undo")
             assert table.gadget.screen.key == "Undone"
+            await pilot.pause(0.3)
+            logged = [str(line.text) for line in app.query_one(StepLog).lines]
+            undone = [line for line in logged if line.startswith("Taken back: ")]
+            notice = next(line for line in logged if line.startswith("Undone: "))
+            assert undone and notice.startswith("Undone: Taken back: ")
+            assert not any("step" in line for line in (*undone, notice))  # no step numbers
+            assert "Skeleton Warrior A" in " ".join(undone)  # the glass's label
             await table.key("o")
             await table.key("n")
             await table.read_and_answer()

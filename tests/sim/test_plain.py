@@ -79,6 +79,7 @@ def test_undo_and_resume_by_id(monkeypatch, capsys, db):
     assert main(["games", "resume", str(first.id), "--plain", "--db", str(db)]) == 0
     out = capsys.readouterr().out
     assert f"Game #{first.id}" in out and "Undone" in out
+    assert "  (taken back) " in out and "back to step" not in out
     with Store(db) as store:
         assert store.game(first.id).head == 0
         assert store.game(other.id).head == 0

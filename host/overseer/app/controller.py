@@ -76,6 +76,7 @@ TOKEN_HIGH = 9  # the highest token value the table can enter (the values are no
 TARGET_ENDS = (StepKind.ACTIVE_CHARACTER, ConquestKind.TURN)
 LONG_STEP = 5  # a held CHOICE steps a number by this much
 REDO = "Redo"
+UNDONE_SHOWN = 2  # an undo's notice names this many of the steps it took back
 
 # --------------------------------------------------------------------------- effects
 
@@ -206,7 +207,8 @@ def refresh(app: App, view: GameView) -> Result:
     call = app.waiting
     if call is None and view == app.view:
         return _out(app)
-    taken_back = app.view.trace_length - view.trace_length
+    gone = tuple(dict.fromkeys(p.screen.key for p in app.reel
+                               if p.index >= view.trace_length and p.screen.key))
     kept = tuple(p for p in app.reel if 0 <= p.index < view.trace_length)
     title = view.step_title if view.step_title is not None else next(
         (p.screen.title for p in reversed(kept)), app.title)
@@ -231,7 +233,7 @@ def refresh(app: App, view: GameView) -> Result:
                   entry=_first_entry(view.question, view.number_start), menu=None,
                   notice=(), notice_at=0, redo_offer=False, waiting=None, rolling=0)
     if isinstance(call, Undo):
-        app = _undone(app, taken_back)
+        app = _undone(app, gone)
     return _out(app)
 
 
@@ -306,15 +308,17 @@ def _why(reason: str) -> str:
 
 def _undo(app: App) -> Result:
     if not app.view.can_undo:
-        return _out(_say(app, "No undo", "Nothing to undo: the game is at its start."))
+        return _out(_say(app, "No undo", f"Nothing to undo: {app.view.undo_refusal}."))
     return _call(app, Undo())
 
 
-def _undone(app: App, taken_back: int) -> App:
-    """The notice after an undo: what went, and how to put it back."""
+def _undone(app: App, gone: tuple[str, ...]) -> App:
+    """The notice after an undo: what went (the key words of the steps it took off the glass,
+    as the glass showed them), and how to put it back."""
     text = "Last press taken back"
-    if taken_back > 0:
-        text += f" ({taken_back} step{'s' if taken_back > 1 else ''})"
+    if gone:
+        more = " and more" if len(gone) > UNDONE_SHOWN else ""
+        text = f"Taken back: {', '.join(gone[:UNDONE_SHOWN])}{more}"
     text += ". CHOICE: redo, OK: go on." if app.view.can_redo else "."
     return replace(_say(app, "Undone", text), redo_offer=app.view.can_redo)
 

@@ -450,6 +450,7 @@ class Gadget:
                         names=names,
                         seats={**self.seats, **ask.seats},
                         can_undo=bool(local.answers) or self.session is not None,
+                        undo_refusal="nothing has been entered yet",  # no game, no answer
                         title=local.title, number_start=ask.start, back_leaves=True,
                         next_refusal="answer these questions first, or BACK to leave them",
                         lights={} if self.session is None else self.flow.lights(

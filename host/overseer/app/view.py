@@ -64,7 +64,9 @@ class GameView:
       id): the action, or the reason it cannot be begun now;
     - ``lights``: the game's own seat lights by seat (``on``, ``dim``, ``pulse``: a turn
       tracker, the seats that answer the question); a target's and the cursor's lights go
-      over them.
+      over them;
+    - ``undo_refusal``: why there is nothing to undo, said when BACK is held and ``can_undo``
+      is false.
 
     ``menu``, ``next_action``, ``next_refusal``, ``status``, ``idle_key`` and ``tap_actions``
     are read only when no question waits (the menu, NEXT AI PIECE and the idle
@@ -93,6 +95,7 @@ class GameView:
     back_leaves: bool = False
     tap_actions: Mapping[tuple[str, str], Mapping[str, Any] | str] = field(default_factory=dict)
     lights: Mapping[int, str] = field(default_factory=dict)
+    undo_refusal: str = "the game is at its start"
 
     def name(self, ident: str) -> str:
         return self.names.get(ident, ident)

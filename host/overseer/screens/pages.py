@@ -31,6 +31,7 @@ from overseer.screens.render import Face, Screen, rows_under, wrap
 TITLE_COLUMNS = 23  # the title bar's characters beside a mark (5x8)
 DIE_NAMES = {Die.D12: "D12", Die.RUNE: "Rune Die", Die.LOCATION: "Location Die"}
 DONE = "Done"  # the last row of a ChooseSome list
+TICK_KEYS = "OK ticks, NEXT: done"  # the line under a ChooseSome list
 
 
 Namer = Callable[[str], str]
@@ -136,9 +137,13 @@ def option_labels(question: ChooseOne | ChooseSome | Pick, names: Mapping[str, s
 
 def choice_screen(title: str, labels: tuple[str, ...], cursor: int,
                   ticked: frozenset[int] | None = None) -> Screen:
-    """A list to choose from; ``ticked`` (several may be chosen) adds a last row, Done."""
-    return Screen(title, (), "?", options=labels, cursor=cursor, selected=ticked,
-                  done=DONE if ticked is not None else "")
+    """A list to choose from; ``ticked`` (several may be chosen) adds a last row, Done, and a
+    line under the list that says how to tick and how to finish (the Done row is often out of
+    sight)."""
+    if ticked is None:
+        return Screen(title, (), "?", options=labels, cursor=cursor)
+    return Screen(title, (TICK_KEYS,), "?", options=labels, cursor=cursor, selected=ticked,
+                  done=DONE)
 
 
 NUMBER_KEYS = "CHOICE +1, NEXT -1"  # held: by 5

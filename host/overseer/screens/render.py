@@ -2,7 +2,8 @@
 
 A ``Screen`` is a title bar (title, page "1/3", mark) over a body stacked top to bottom: the key
 word (big), a number being entered (big, boxed), a list of options with a cursor (and ticks when
-several may be chosen), then detail lines (small) in whatever room is left. ``render`` draws it
+several may be chosen), then detail lines (small) in whatever room is left (under a list, its
+few lines keep their room and the list scrolls in the rest). ``render`` draws it
 with Pillow, no device involved; ``draw`` shows it on a luma device (the SSD1306 on the Pi, or
 luma's dummy device off the Pi). ``frame_bytes`` packs an image in the SSD1306's own page layout
 (MONO_VLSB), the format the Pico link sends (docs/protocol.md).
@@ -156,7 +157,7 @@ def option_face(screen: Screen) -> tuple[str, int]:
     """The face and row height of the options: two short ones alone on a screen (yes / no)
     are as big as a key word, a list is 8x16, and 5x8 when a label is too long for 8x16 (a
     label is never cut)."""
-    alone = not screen.key and screen.number is None
+    alone = not screen.key and screen.number is None and not screen.lines
     longest = max((len(plain(r)) for r in screen.rows), default=0)
     if alone and len(screen.rows) <= 2 and longest <= _row_columns(screen, 12):
         return "12x24", 24
@@ -166,10 +167,11 @@ def option_face(screen: Screen) -> tuple[str, int]:
 
 
 def _option_rows(screen: Screen) -> int:
-    """How many options show at once (the window scrolls with the cursor)."""
+    """How many options show at once (the window scrolls with the cursor), at least one."""
     if not screen.rows:
         return 0
     room = HEIGHT - TOP - _key_height(screen) - (28 if screen.number is not None else 0)
+    room -= LINE * len(screen.lines)  # a list's lines (a hint) keep their room: it scrolls
     return min(len(screen.rows), max(room // option_face(screen)[1], 1))
 
 

@@ -22,7 +22,7 @@ from textual.widgets import Footer
 
 from overseer.app.events import Button, Rolled
 from overseer.app.shell import Gadget
-from overseer.rules.procedure import Question, Roll
+from overseer.rules.procedure import Question, Roll, Step
 from overseer.screens.pages import DIE_NAMES, full_prompt
 from overseer.screens.render import Screen
 from overseer.session.paths import store_option
@@ -90,7 +90,7 @@ class Simulator(App[int]):
         super().__init__()
         self.running = running
         self.cards = None if cards is None else list(cards)  # None: data/'s, at the first tap
-        self.logged = 0  # trace steps written to the log
+        self.logged: list[Step] = []  # the trace steps written to the log, as read
         self.logged_game: int | None = None
         self.saved: int | None = None  # the game left, for the goodbye line
         self.failure: BaseException | None = None
@@ -186,14 +186,14 @@ class Simulator(App[int]):
     def _log(self, gadget: Gadget, game_id: int, trace: Sequence) -> None:
         log = self.query_one(StepLog)
         if game_id != self.logged_game:
-            self.logged_game, self.logged = game_id, 0
+            self.logged_game, self.logged = game_id, []
             log.note(f"Game #{game_id}")
-        if len(trace) < self.logged:
-            log.note(f"Undone: back to step {len(trace)}.")
-            self.logged = len(trace)
-        for step in gadget.as_read(trace[self.logged:]):
+        for step in self.logged[len(trace):]:  # undone: said as the log read them
+            log.note(f"Taken back: {step.text}")
+        del self.logged[len(trace):]
+        for step in gadget.as_read(trace[len(self.logged):]):
             log.step(step)
-        self.logged = len(trace)
+            self.logged.append(step)
 
     # ------------------------------------------------------------------ keys
 

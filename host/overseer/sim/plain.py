@@ -76,7 +76,7 @@ class Plain:
     def __init__(self, gadget: Gadget, tags: SimTags, write: Callable[[str], None]) -> None:
         self.gadget, self.tags, self.write = gadget, tags, write
         self.cards = catalogue()
-        self.logged = 0
+        self.logged: list[Step] = []  # the trace steps written, as read
         self.logged_game: int | None = None
 
     # ------------------------------------------------------------------ output
@@ -87,14 +87,14 @@ class Plain:
         if session is not None:
             trace = session.runner.trace
             if session.id != self.logged_game:
-                self.logged_game, self.logged = session.id, 0
+                self.logged_game, self.logged = session.id, []
                 self.write(f"Game #{session.id}")
-            if len(trace) < self.logged:
-                self.write(f"  (undone: back to step {len(trace)})")
-                self.logged = len(trace)
-            for step in self.gadget.as_read(trace[self.logged:]):
+            for step in self.logged[len(trace):]:  # undone: said as they were written
+                self.write(f"  (taken back) {step.text}")
+            del self.logged[len(trace):]
+            for step in self.gadget.as_read(trace[len(self.logged):]):
                 self.write(step_line(step))
-            self.logged = len(trace)
+                self.logged.append(step)
         if self.gadget.screen is not None:
             self.write("\n".join(glass_text(self.gadget.screen)))
 
