@@ -11,6 +11,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from seeded_cases import every_case
 
 from overseer.devices.protocol import (
     DECODER_LIMIT,
@@ -25,7 +26,6 @@ from overseer.devices.protocol import (
 )
 
 SHORT = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-LONG_CASES = 100_000
 
 
 @st.composite
@@ -41,17 +41,6 @@ def good_block(rng: random.Random) -> Block:
     msg_type = rng.choice(sorted(PICO_TO_HOST))
     low, high = PAYLOAD_SIZES[msg_type]
     return Block(rng.randint(0, 255), msg_type, rng.randbytes(rng.randint(low, high)))
-
-
-def every_case(seed: int, make, check) -> None:
-    """``LONG_CASES`` cases from ``make(rng)`` through ``check``; a failure names its case."""
-    rng = random.Random(seed)
-    for n in range(LONG_CASES):
-        case = make(rng)
-        try:
-            check(*case)
-        except Exception as err:
-            raise AssertionError(f"case {n} of seed {seed} failed: {case!r}") from err
 
 
 def wire(blocks: list[Block]) -> bytes:

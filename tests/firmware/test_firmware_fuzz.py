@@ -16,13 +16,13 @@ import pytest
 from fwtools import Rig, decode_all, load_vectors
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from seeded_cases import every_case
 
 VECTORS = load_vectors()
 GOOD = [bytes.fromhex(b["hex"]) for b in VECTORS["blocks"] if b["direction"] == "host_to_pico"]
 GOOD += [bytes.fromhex(s["hex"]) for s in VECTORS["streams"] if s["direction"] == "host_to_pico"]
 IMAGE = bytes((i * 29 + 3) & 0xFF for i in range(1024))
 CI = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-LONG_CASES = 100_000
 MUTATIONS = ("flip", "insert", "delete", "repeat")
 
 
@@ -76,17 +76,6 @@ def mutate(rng: random.Random, base: bytes) -> bytes:
         elif kind == "repeat" and data:
             data[i:i] = data[i : i + rng.randint(1, 40)]
     return bytes(data)
-
-
-def every_case(seed: int, make, check) -> None:
-    """``LONG_CASES`` cases from ``make(rng)`` through ``check``; a failure names its case."""
-    rng = random.Random(seed)
-    for n in range(LONG_CASES):
-        case = make(rng)
-        try:
-            check(*case)
-        except Exception as err:
-            raise AssertionError(f"case {n} of seed {seed} failed: {case!r}") from err
 
 
 def check_decoder(data: bytes, pieces: list[int]) -> None:
