@@ -39,13 +39,18 @@ def taken(inbox: Inbox) -> Input:
     return item
 
 
-@pytest.fixture
-def reading():
-    reader = EmulatedReader(repeat_window=1.0)
+def started(repeat_window: float):
+    """An emulated reader, started on a new inbox; closed after the test."""
+    reader = EmulatedReader(repeat_window=repeat_window)
     inbox = Inbox()
     reader.start(inbox)
     yield reader, inbox
     reader.close()
+
+
+@pytest.fixture
+def reading():
+    yield from started(1.0)
 
 
 def test_a_tap_is_a_written_sticker_read_by_nfcpy_then_lifted(reading):
@@ -66,11 +71,7 @@ def test_a_tap_is_a_written_sticker_read_by_nfcpy_then_lifted(reading):
 @pytest.fixture
 def slow_window():
     """A reader whose window for the same card outlasts a loaded machine's second tap."""
-    reader = EmulatedReader(repeat_window=60.0)
-    inbox = Inbox()
-    reader.start(inbox)
-    yield reader, inbox
-    reader.close()
+    yield from started(60.0)
 
 
 def test_the_same_card_again_within_the_window_is_ignored_and_said(slow_window):
