@@ -88,6 +88,19 @@ def snapshot(reading: Reading) -> tuple[int, int, str]:
             json.dumps(games.CATACOMBS.state_dict(session.state), sort_keys=True))
 
 
+def single_room(t) -> None:
+    """The party done: the default options, no expansion playmat, no Hidden Cave, a single
+    room; its set-up's idle screen."""
+    t.pick("Done")
+    for _ in range(5):
+        t.press(OK)
+    t.press(NEXT)
+    t.pick("Off")
+    t.pick("A single room")
+    t.read()
+    assert t.screen.key == "Set up"
+
+
 @pytest.fixture
 def reading(tmp_path):
     """A single-room game with the Elf on seat 1, on the idle screen of its set-up."""
@@ -97,14 +110,7 @@ def reading(tmp_path):
     t.tap("hero", "elf")
     t.pick("Seat 1")
     t.number(10)
-    t.pick("Done")
-    for _ in range(5):
-        t.press(OK)
-    t.press(NEXT)
-    t.pick("Off")
-    t.pick("A single room")
-    t.read()
-    assert t.screen.key == "Set up"
+    single_room(t)
     yield r
     r.close()
 
@@ -207,14 +213,7 @@ def test_a_hero_card_tapped_answers_who_joins_the_party(tmp_path):
         t.pick("Seat 2")
         t.number(9)
         assert t.screen.title == "Who joins the party?" and "Ulom" not in t.screen.rows
-        t.pick("Done")
-        for _ in range(5):
-            t.press(OK)
-        t.press(NEXT)
-        t.pick("Off")
-        t.pick("A single room")
-        t.read()
-        assert t.screen.key == "Set up"
+        single_room(t)
         assert list(games.CATACOMBS.state_dict(t.session.state)["heroes"]) == ["ulom"]
         assert t.gadget.seats == {"ulom": 2}
         assert t.session.state.heroes["ulom"].name == "Ulom the Merman"
