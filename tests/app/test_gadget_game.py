@@ -231,9 +231,9 @@ def test_a_whole_campaign_game_at_the_table(tmp_path):
     table.close()
 
 
-def battle(tmp_path, dice: str = "Our own dice") -> Driver:
-    """A single-room game with the table's own dice, its room tapped: the playmat's roll
-    waits on the glass."""
+def to_playmats(tmp_path, dice: str = "Our own dice") -> Driver:
+    """A new game of the Elf alone, the default options and ``dice``: at the expansion
+    playmats' checklist."""
     table = Driver(tmp_path / "games.db", seed=SEED)
     table.choose_game()
     table.tap("hero", "elf")
@@ -243,6 +243,13 @@ def battle(tmp_path, dice: str = "Our own dice") -> Driver:
     for _ in range(4):
         table.press(OK)
     table.pick(dice)
+    return table
+
+
+def battle(tmp_path, dice: str = "Our own dice") -> Driver:
+    """A single-room game with the table's own dice, its room tapped: the playmat's roll
+    waits on the glass."""
+    table = to_playmats(tmp_path, dice)
     table.press(NEXT)
     table.pick("Off")
     table.pick("A single room")
@@ -261,15 +268,7 @@ def test_back_held_before_any_game_says_nothing_was_entered(tmp_path):
 
 
 def test_the_playmats_checklist_says_that_next_finishes_it(tmp_path):
-    table = Driver(tmp_path / "games.db", seed=SEED)
-    table.choose_game()
-    table.tap("hero", "elf")
-    table.pick("Seat 1")
-    table.number(10)
-    table.pick("Done")
-    for _ in range(4):
-        table.press(OK)
-    table.pick("Our own dice")
+    table = to_playmats(tmp_path)
     assert table.screen.title == "Expansion playmats?"
     assert table.screen.lines == ("OK ticks, NEXT: done",)
     table.press(OK)  # ticks the first
