@@ -101,20 +101,16 @@ class WDT:
             self.stalled = 0
 
 
-def _sleep_ms(ms):
-    sleep_ms = getattr(time, "sleep_ms", None)  # MicroPython
-    if sleep_ms:
-        sleep_ms(ms)
-    else:
-        time.sleep(ms / 1000)
-
-
 def _sleep_us(us):
     sleep_us = getattr(time, "sleep_us", None)  # MicroPython
     if sleep_us:
         sleep_us(us)
     else:
         time.sleep(us / 1_000_000)
+
+
+def _sleep_ms(ms):
+    _sleep_us(ms * 1000)
 
 
 GPIOS = 30  # the RP2040 has GPIO 0 to 29
