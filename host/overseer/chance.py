@@ -45,13 +45,20 @@ class SeededChance:
             yield splitmix64(base + i)
 
     def _below(self, n: int) -> int:
-        """``uniform_below(n, self._words())`` without the generator: every roll and draw of a
-        game comes through here."""
-        base = splitmix64(self.seed ^ (self.count * 0xD1B54A32D192ED03 & _MASK))
+        """``uniform_below(n, self._words())`` without the generator or the calls: every roll
+        and draw of a game comes through here (``splitmix64`` written out, same words)."""
+        mask = _MASK
+        x = ((self.seed ^ (self.count * 0xD1B54A32D192ED03 & mask)) + 0x9E3779B97F4A7C15) & mask
+        x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & mask
+        base = x ^ (x >> 31)
         shift = 64 - max(1, (n - 1).bit_length())
         i = 1
         while True:
-            candidate = splitmix64(base + i) >> shift
+            x = (base + i + 0x9E3779B97F4A7C15) & mask
+            x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & mask
+            x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & mask
+            candidate = (x ^ (x >> 31)) >> shift
             if candidate < n:
                 return candidate
             i += 1

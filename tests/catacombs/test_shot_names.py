@@ -82,7 +82,7 @@ def test_the_vocabulary_is_one_partition_the_rules_use():
 def test_a_modifier_with_a_number_is_that_modifier():
     shot = Shot.parse("Melee+Poison (2)")
     assert (shot.kind, shot.modifiers, shot.amount("poison")) == ("melee", ("poison",), 2)
-    assert shot.label() == "melee + poison (2)"
+    assert shot.label == "melee + poison (2)"
     assert Shot.parse("Melee+Poison").amount("poison") == 1
     assert damage_tokens.levels(shot) == [2]  # a modified shot
     assert prefers("poison", parse_sequence(["Melee+Poison (2)", "Melee"]))

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from overseer.dice import DIE_FACES, Die  # noqa: F401  (re-exported: the rules' dice)
 
@@ -72,9 +72,10 @@ class Roll:
         return answer
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
-    """A drawn token: its value and whether it shows the reset icon."""
+class Token(NamedTuple):
+    """A drawn token: its value and whether it shows the reset icon. A named tuple, so that
+    finding a token in a bag (``in``, ``remove``) compares in C: a draw checks its token is
+    still in the bag."""
 
     value: int
     reset: bool = False
@@ -149,12 +150,14 @@ class ChooseSome:
 
     def check(self, answer: Any) -> tuple[str, ...]:
         options = self.options
-        if not isinstance(answer, (list, tuple)) or \
-                [a for a in answer if a not in options]:
+        if not isinstance(answer, (list, tuple)):
             raise AnswerError(self, answer, f"a list drawn from {', '.join(options)}")
-        if len(set(answer)) != len(answer):
+        chosen = tuple([a for a in options if a in answer])
+        if len(chosen) != len(answer):  # an answer not among the options, or one twice
+            if [a for a in answer if a not in options]:
+                raise AnswerError(self, answer, f"a list drawn from {', '.join(options)}")
             raise AnswerError(self, answer, "a list without repeats")
-        return tuple([a for a in options if a in answer])
+        return chosen
 
 
 @dataclass(slots=True)
@@ -283,7 +286,7 @@ class Runner:
                     self._proc = None
                     self.result = stop.value
                     return None
-                if isinstance(item, Step):
+                if isinstance(item, Step):  # most items: a trace line
                     keep(item)
                     if on_step is not None:
                         on_step(item)

@@ -18,8 +18,8 @@ FROZEN_TEAMMATE, REPEAT_TEAMMATE, WYVERN = (TargetKind.FROZEN_TEAMMATE,
 
 def next_ai_piece(battle: Battle, params: NoParams) -> Procedure:
     """Activate the next AI piece of the round; a new round starts when all have acted."""
-    waiting = order.waiting(battle)
-    if not waiting:  # a piece waiting to act is alive: only now can none be left
+    first, shared = order.first_in_order(battle)
+    if not first:  # a piece waiting to act is alive: only now can none be left
         if not any(p.alive for p in battle.pieces.values()):
             raise RulesError("no AI piece is left on the playmat")
         battle.round += 1
@@ -27,13 +27,13 @@ def next_ai_piece(battle: Battle, params: NoParams) -> Procedure:
         yield Step(StepKind.ROUND, rulebook.STEP1,
                    f"round {battle.round}: every AI piece acts once",
                    {"round": battle.round})
-        waiting = order.waiting(battle)
-        if not waiting:
+        first, shared = order.first_in_order(battle)
+        if not first:
             yield Step(StepKind.NO_EFFECT, rulebook.STEP1, "every AI piece left is frozen", {})
             return None
     if battle.options.stone_traps and not battle.acted:
         yield stone_traps_step()
-    piece = yield from order.next_active(battle, waiting)
+    piece = yield from order.next_active(battle, first, shared)
     battle.acted.append(piece.id)
     yield from activate(battle, piece, "turn", 0)
     ended = end.said(battle, None)  # a battle goes on before every press

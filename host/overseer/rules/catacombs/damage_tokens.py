@@ -62,7 +62,10 @@ def draw(battle: Battle, level: int, purpose: str) -> Procedure:
 def settle(battle: Battle, tokens: list[Token]) -> Step | None:
     """After the drawn tokens are resolved: a reset icon returns every discard to its bag.
     The step that says so, or None (no reset icon: the caller yields nothing)."""
-    if not any(t.reset for t in tokens):
+    for token in tokens:  # a loop, not any(): this runs on every hit
+        if token.reset:
+            break
+    else:
         return None
     if not battle.options.physical_tokens:
         for bag in battle.damage.values():

@@ -191,7 +191,7 @@ def reckless(hero: Hero) -> Step:
 def by_hand(piece: Piece, hero: Hero, shot: Shot, mod: str) -> Step:
     """A modifier the AI rules do not describe: the table resolves it."""
     return Step(StepKind.INSTRUCTION, rulebook.PERFORM,
-                f"{piece.name}'s {shot.label()} hit {hero.name}: the AI rules do not describe "
+                f"{piece.name}'s {shot.label} hit {hero.name}: the AI rules do not describe "
                 f"the {_name(mod)} modifier; resolve it by the card and the Catacombs 3E "
                 "Reference Manual, and tell the gadget what changed",
                 {"piece": piece.id, "target": hero.id, "modifier": mod, "implemented": False})
@@ -205,11 +205,11 @@ def not_applied(piece: Piece, shot: Shot, keep: frozenset[str] = frozenset()) ->
         if mod == "chain" or mod in keep:
             continue
         yield Step(StepKind.INSTRUCTION, rulebook.PERFORM,
-                   f"{piece.name}'s {shot.label()}: the AI rules draw no damage token on a hero "
+                   f"{piece.name}'s {shot.label}: the AI rules draw no damage token on a hero "
                    f"for a {_name(shot.kind)}, so its {_name(mod)} modifier is not applied; if "
                    "the table judges that it took effect, resolve it by hand and tell the gadget "
                    "what changed",
-                   {"piece": piece.id, "shot": shot.label(), "modifier": mod,
+                   {"piece": piece.id, "shot": shot.label, "modifier": mod,
                     "implemented": False})
 
 

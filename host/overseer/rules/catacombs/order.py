@@ -14,28 +14,11 @@ ACTIVE_CHARACTER = StepKind.ACTIVE_CHARACTER
 
 
 
-def order_keys(battle: Battle, pieces: list[Piece]) -> list[tuple[int, int]]:
-    """Each piece's place by the Character Order tiles, then by the Monster Order tiles (a
-    tile not laid out sorts last)."""
-    chars, monsters = battle.character_order, battle.monster_order
-    last_char, last_monster = len(chars), len(monsters)
-    return [(chars.index(p.order_tile) if p.order_tile in chars else last_char,
-             monsters.index(p.type) if p.type in monsters else last_monster) for p in pieces]
-
-
 def tile_text(battle: Battle, tile: str) -> str:
     """A tile as printed (its ``text`` in tiles.toml), for the table; its id if the data has
     none."""
     record = battle.data.tiles.get(tile)
     return record["text"] if record is not None else tile
-
-
-def waiting(battle: Battle) -> list[Piece]:
-    """Pieces that have not acted this round and can act (alive; a frozen piece waits for a
-    teammate to free it: Overseer's ruling)."""
-    acted = battle.acted
-    return [p for p in battle.pieces.values()
-            if p.health > 0 and not p.frozen and p.id not in acted]  # p.health > 0: p.alive
 
 
 def scanning(battle: Battle) -> str:
@@ -52,13 +35,41 @@ def direction_prompt(battle: Battle, what: str) -> str:
     return f"Which {what} comes first {scanning(battle)}?"
 
 
-def next_active(battle: Battle, pieces: list[Piece]) -> Procedure:
-    """Yield the steps choosing the next active character of ``pieces`` (those ``waiting``,
-    at least one); return it."""
-    # Red Box: AI Player Behaviour, step 1: tile order, ties by Monster tiles, then Direction.
-    keys = order_keys(battle, pieces)
-    best = min(keys)
-    tied = [p for p, key in zip(pieces, keys, strict=True) if key == best]
+def first_in_order(battle: Battle) -> tuple[list[Piece], int]:
+    """The pieces waiting to act this round that come first, and how many waiting pieces
+    share their Character Order tile; ``[]`` when none is waiting.
+
+    Waiting: alive, not acted this round, not frozen (a frozen piece waits for a teammate to
+    free it: Overseer's ruling). First: Red Box: AI Player Behaviour, step 1: by the Character
+    Order tiles, ties by the Monster Order tiles (a tile not laid out sorts last); more than
+    one left is for the Direction tiles (``next_active``). One pass over the pieces: this runs
+    on every press of NEXT AI PIECE."""
+    chars, monsters, acted = battle.character_order, battle.monster_order, battle.acted
+    first_char = first_monster = shared = len(chars) + len(monsters) + 1  # past any place
+    tied: list[Piece] = []
+    for p in battle.pieces.values():
+        if p.health <= 0 or p.frozen or p.id in acted:  # p.health <= 0: not p.alive
+            continue
+        tile = p.order_tile
+        place = chars.index(tile) if tile in chars else len(chars)
+        if place > first_char:
+            continue
+        kind = p.type
+        monster = monsters.index(kind) if kind in monsters else len(monsters)
+        if place < first_char:
+            first_char, first_monster, shared, tied = place, monster, 1, [p]
+            continue
+        shared += 1
+        if monster < first_monster:
+            first_monster, tied = monster, [p]
+        elif monster == first_monster:
+            tied.append(p)
+    return tied, shared
+
+
+def next_active(battle: Battle, tied: list[Piece], shared: int) -> Procedure:
+    """Yield the steps choosing the next active character of ``first_in_order`` (at least
+    one): the Direction tiles split a tie; return it."""
     why = "character_tile"
     if len(tied) > 1:
         ids = tuple(p.id for p in tied)
@@ -68,7 +79,7 @@ def next_active(battle: Battle, pieces: list[Piece]) -> Procedure:
         why = "direction_tile"
     else:
         piece = tied[0]
-        if [key[0] for key in keys].count(best[0]) > 1:
+        if shared > 1:
             why = "monster_tile"
     yield Step(ACTIVE_CHARACTER, rulebook.STEP1,
                f"{piece.name} ({piece.id}) acts: {tile_text(battle, piece.order_tile)} tile"

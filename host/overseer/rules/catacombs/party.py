@@ -177,9 +177,9 @@ def reactive_shot(battle: Battle, piece: Piece, shot: Shot) -> Procedure:
     chosen as on its own turn, steps 2 and 3 without Advanced Target Selection (ruling)."""
     # No reactive shot is printed in the books: the card data's value is unverified.
     yield Step(StepKind.REACTIVE, rulebook.REACTIVE,
-               f"{piece.name} has reactive health: it performs {shot.label()} at once"
+               f"{piece.name} has reactive health: it performs {shot.label} at once"
                f"{', before its disc is removed' if not piece.alive else ''} (unverified card "
-               "data)", {"piece": piece.id, "shot": shot.label(), "destroyed": not piece.alive,
+               "data)", {"piece": piece.id, "shot": shot.label, "destroyed": not piece.alive,
                          "verified": False})
     target = yield from activation.choose_target(battle, piece, advanced=False)
     if target is None:

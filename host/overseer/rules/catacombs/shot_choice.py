@@ -51,7 +51,7 @@ def choose_sequence(battle: Battle, piece: Piece) -> Procedure:
     sequences = piece.sequences
 
     def chosen(index: int, how: str, text: str, **data: object) -> Step:
-        shots = [s.label() for s in sequences[index]]
+        shots = [s.label for s in sequences[index]]
         return Step(SHOT_SEQUENCE, rulebook.SHOT_CHOICE,
                     f"{piece.name}: {' then '.join(shots)} ({text})",
                     {"piece": piece.id, "sequence": index, "how": how, "shots": shots, **data})

@@ -75,14 +75,15 @@ def resolve_hit(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedu
     """Draw the shot's damage tokens, inflict them, apply modifiers, push if no zero token
     came; a reset icon returns the discards afterwards. A mount is invulnerable: a hit on it
     goes to its rider, or does no damage when no one rides it (Ice Box: Mounts)."""
-    label = shot.label()
+    label = shot.label
+    purpose = f"{piece.name}: {label} on {hero.name}"
     tokens = []
+    total, zero = 0, False
     for level in damage_tokens.levels(shot):
-        tokens.append((yield from damage_tokens.draw(battle, level, f"{piece.name}: "
-                                                     f"{label} on {hero.name}")))
-    values = [t.value for t in tokens]
-    total = sum(values)
-    zero = 0 in values
+        token = yield from damage_tokens.draw(battle, level, purpose)
+        tokens.append(token)
+        total += token.value
+        zero = zero or token.value == 0
     taker = bearer(battle, hero)  # before the damage: a rider it kills no longer rides
     if total > 0:
         yield from wound(battle, hero, total, rulebook.TOKENS, f"{piece.name}'s {label}")
@@ -295,17 +296,17 @@ def hit_enemy(battle: Battle, steps: list[Step]) -> bool:
 
 def condition_step(piece: Piece, shot: Shot, met: bool) -> Step:
     what = "inflict damage" if shot.must == "damage" else "hit an opposing character"
-    text = (f"{piece.name}'s {shot.label()} had to {what} and did: the sequence goes on" if met
-            else f"{piece.name}'s {shot.label()} had to {what} and did not: the rest of its "
+    text = (f"{piece.name}'s {shot.label} had to {what} and did: the sequence goes on" if met
+            else f"{piece.name}'s {shot.label} had to {what} and did not: the rest of its "
             "sequence is not performed")
     return Step(StepKind.CONDITION, rulebook.CONDITIONAL, text,
-                {"piece": piece.id, "shot": shot.label(), "must": shot.must, "met": met})
+                {"piece": piece.id, "shot": shot.label, "must": shot.must, "met": met})
 
 
 def perform_shot(battle: Battle, piece: Piece, target: Target, shot: Shot,
                  depth: int, act: Act) -> Procedure:
     """One shot. Returns True when the sequence ends here (teleport)."""
-    kind, label = shot.kind, shot.label()
+    kind, label = shot.kind, shot.label
     hero = battle.heroes.get(target.id) if target.kind == ENEMY else None
     data = {"piece": piece.id, "shot": label, "target": target.id}
     must = ""
@@ -350,8 +351,8 @@ def perform_shot(battle: Battle, piece: Piece, target: Target, shot: Shot,
         yield from ranged(battle, piece, target, shot)
     else:
         yield Step(StepKind.INSTRUCTION, rulebook.PERFORM,
-                   f"{piece.name}: perform {shot.label()} as its card says (the AI rules do not "
-                   "cover this shot)", {"piece": piece.id, "shot": shot.label(),
+                   f"{piece.name}: perform {shot.label} as its card says (the AI rules do not "
+                   "cover this shot)", {"piece": piece.id, "shot": shot.label,
                                         "implemented": False})
     return False
 
@@ -359,7 +360,7 @@ def perform_shot(battle: Battle, piece: Piece, target: Target, shot: Shot,
 def character_damage(battle: Battle, piece: Piece, target: Target, shot: Shot) -> Procedure:
     """Melee, bite, roll...: reposition as a rush, then the Attack template must cover the
     target; if it does, draw and resolve the damage tokens."""
-    yield from rush(battle, piece, target, "reposition for " + shot.label())
+    yield from rush(battle, piece, target, "reposition for " + shot.label)
     if target.kind != ENEMY:
         return
     hero = battle.heroes[target.id]
@@ -377,9 +378,9 @@ def ranged(battle: Battle, piece: Piece, target: Target, shot: Shot) -> Procedur
     kind = shot.kind
     if kind in NO_DAMAGE_RANGED:
         yield Step(StepKind.INSTRUCTION, rulebook.WEB_SHOT,
-                   f"{piece.name}: {shot.label()} deals no damage; the AI rules do not say "
+                   f"{piece.name}: {shot.label} deals no damage; the AI rules do not say "
                    "where it lands: place its piece as the card says (it stays on the playmat)",
-                   {"piece": piece.id, "shot": shot.label(), "implemented": False})
+                   {"piece": piece.id, "shot": shot.label, "implemented": False})
         return
     hero: Hero | None = battle.heroes.get(target.id) if target.kind == ENEMY else None
     if "target" in shot.modifiers:

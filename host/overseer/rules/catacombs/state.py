@@ -65,7 +65,7 @@ class Shot:
     summons: str | None = None
     amounts: tuple[tuple[str, int], ...] = ()
     must: str | None = None
-    text: str = field(init=False, compare=False, repr=False)  # the label, made once
+    label: str = field(init=False, compare=False, repr=False)  # as the trace names it: made once
 
     @classmethod
     def parse(cls, text: str) -> Shot:
@@ -96,10 +96,7 @@ class Shot:
             text = " + ".join(
                 w.replace("_", " ") + (f" ({counts[w]})" if w in counts else "")
                 for w in (self.kind, *self.modifiers))
-        object.__setattr__(self, "text", text)
-
-    def label(self) -> str:
-        return self.text
+        object.__setattr__(self, "label", text)
 
     def amount(self, modifier: str) -> int:
         """The number a modifier carries: 1 unless the card writes one (``Poison (2)``)."""
@@ -132,7 +129,7 @@ def parse_sequence(texts: list[str]) -> list[Shot]:
             continue
         shots.append(Shot.parse(text))
     if shots and shots[-1].must:
-        raise ValueError(f"the condition on {shots[-1].label()!r} needs a shot after it")
+        raise ValueError(f"the condition on {shots[-1].label!r} needs a shot after it")
     return shots
 
 

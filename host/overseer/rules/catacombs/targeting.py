@@ -4,7 +4,7 @@ Advanced Target Selection)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from overseer.rules.catacombs import rulebook
 from overseer.rules.catacombs.kinds import Key, StepKind, TargetKind
@@ -20,10 +20,10 @@ ENEMY, FROZEN_TEAMMATE, REPEAT_TEAMMATE, WYVERN = (
 
 
 
-@dataclass(frozen=True, slots=True)
-class Target:
+class Target(NamedTuple):
     """The Active Target: an enemy, or (advanced targeting) a frozen teammate, a teammate to
-    repeat, a wild wyvern."""
+    repeat, a wild wyvern. A named tuple: made on every activation, and a frozen dataclass
+    sets each field through ``object.__setattr__``."""
 
     id: str
     kind: TargetKind
@@ -138,6 +138,9 @@ CRITERIA: dict[str, Callable[[list[Hero]], list[Hero]]] = {
 }
 
 
+COLUMN_TEXT = {"primary": "primary", "secondary": "secondary", "tie_breaker": "tie breaker"}
+
+
 def select_target(battle: Battle, piece: Piece, visible: list[Hero]) -> Procedure:
     """Step 3: the Primary, Secondary and Tie Breaker columns of the piece's type, then the
     Direction tiles. ``visible`` holds at least one enemy."""
@@ -148,23 +151,23 @@ def select_target(battle: Battle, piece: Piece, visible: list[Hero]) -> Procedur
                                       "column": "only", "candidates": [visible[0].id]})
         return Target(visible[0].id, ENEMY)
     row = battle.data.behaviour[piece.type]
-    candidates = list(visible)
+    candidates = visible
     # Red Box: AI Player Behaviour, step 3 (errata): Primary, Secondary, Tie Breaker columns.
-    for column in ("primary", "secondary", "tie_breaker"):
-        criterion = getattr(row, column)
-        before = [h.id for h in candidates]
+    for column, criterion in (("primary", row.primary), ("secondary", row.secondary),
+                              ("tie_breaker", row.tie_breaker)):
+        before = candidates
         if criterion == "closest":
             # Equally close enemies go on to the next column, then the Direction tiles.
-            tied = yield from equally_closest(battle, piece, before, "enemy")
+            tied = yield from equally_closest(battle, piece, [h.id for h in before], "enemy")
             candidates = [battle.heroes[i] for i in tied]
         else:
             candidates = CRITERIA[criterion](candidates)
         if len(candidates) == 1:
             yield Step(TARGET, rulebook.STEP3,
-                       f"{piece.name} targets {candidates[0].name}: {column.replace('_', ' ')} "
+                       f"{piece.name} targets {candidates[0].name}: {COLUMN_TEXT[column]} "
                        f"column, {criterion.replace('_', ' ')}",
                        {"piece": piece.id, "target": candidates[0].id, "column": column,
-                        "criterion": criterion, "candidates": before,
+                        "criterion": criterion, "candidates": [h.id for h in before],
                         "verified": row.is_verified(column)})
             return Target(candidates[0].id, ENEMY)
     # Still tied: the first Direction tile, then the second.
