@@ -17,12 +17,18 @@ MELEE = frozenset({"melee"})
 
 
 def prefers(preference: str, sequence: list[Shot]) -> bool:
-    if preference == "poison":  # any shot with the poison modifier
-        return any("poison" in s.modifiers for s in sequence)
-    if preference == "ranged":  # any shot sequence with a ranged shot
-        return any(s.kind in RANGED for s in sequence)
-    if preference == "melee":
-        return any(s.kind in MELEE for s in sequence)
+    """The sequence holds the preferred shot: poison, any shot with the poison modifier;
+    ranged, a ranged shot; melee, a melee shot."""
+    for s in sequence:  # loops, not any(): this runs for every sequence of every activation
+        if preference == "poison":
+            if "poison" in s.modifiers:
+                return True
+        elif preference == "ranged":
+            if s.kind in RANGED:
+                return True
+        elif preference == "melee":
+            if s.kind in MELEE:
+                return True
     return False
 
 
@@ -46,40 +52,43 @@ def roll_band(count: int, purpose: str) -> Procedure:
                    "even bands: roll again (Overseer's ruling)", {"face": face, "bands": count})
 
 
+def chosen_step(piece: Piece, index: int, how: str, text: str, data: dict[str, object]) -> Step:
+    """The step naming the sequence chosen and how."""
+    shots = [s.label for s in piece.sequences[index]]
+    return Step(SHOT_SEQUENCE, rulebook.SHOT_CHOICE,
+                f"{piece.name}: {' then '.join(shots)} ({text})",
+                {"piece": piece.id, "sequence": index, "how": how, "shots": shots, **data})
+
+
 def choose_sequence(battle: Battle, piece: Piece) -> Procedure:
     """Return the index of the sequence to perform, with a trace step saying why."""
     sequences = piece.sequences
-
-    def chosen(index: int, how: str, text: str, **data: object) -> Step:
-        shots = [s.label for s in sequences[index]]
-        return Step(SHOT_SEQUENCE, rulebook.SHOT_CHOICE,
-                    f"{piece.name}: {' then '.join(shots)} ({text})",
-                    {"piece": piece.id, "sequence": index, "how": how, "shots": shots, **data})
-
     if len(sequences) == 1:
         how = "single" if len(sequences[0]) == 1 else "one_sequence"
-        yield chosen(0, how, "its only shot" if how == "single" else "its only sequence")
+        text = "its only shot" if how == "single" else "its only sequence"
+        yield chosen_step(piece, 0, how, text, {})
         return 0
     if piece.is_lord:
         # A Catacomb Lord rolls the D12 over all its sequences.
         face, index = yield from roll_band(len(sequences), "Catacomb Lord's shot sequence")
-        yield chosen(index, "lord_d12", f"Catacomb Lord, D12 {face}", face=face)
+        yield chosen_step(piece, index, "lord_d12", f"Catacomb Lord, D12 {face}", {"face": face})
         return index
     row = battle.data.behaviour[piece.type]
     preference = row.shot_preference
     preferred = [i for i, seq in enumerate(sequences) if prefers(preference, seq)]
     verified = row.is_verified("shot_preference")
     if len(preferred) == 1:
-        yield chosen(preferred[0], "preferred", f"preferred: {row.shot_preference}",
-                     verified=verified)
+        yield chosen_step(piece, preferred[0], "preferred", f"preferred: {row.shot_preference}",
+                          {"verified": verified})
         return preferred[0]
     if len(preferred) > 1:
         # Several sequences hold the preferred shot: the D12 over those (Overseer's ruling).
         face, k = yield from roll_band(len(preferred), "shot sequence among the preferred")
-        yield chosen(preferred[k], "preferred_d12",
-                     f"preferred: {row.shot_preference}, D12 {face}", face=face,
-                     verified=verified)
+        yield chosen_step(piece, preferred[k], "preferred_d12",
+                          f"preferred: {row.shot_preference}, D12 {face}",
+                          {"face": face, "verified": verified})
         return preferred[k]
     face, index = yield from roll_band(len(sequences), "shot sequence")
-    yield chosen(index, "d12", f"no preferred shot, D12 {face}", face=face, verified=verified)
+    yield chosen_step(piece, index, "d12", f"no preferred shot, D12 {face}",
+                      {"face": face, "verified": verified})
     return index
