@@ -24,9 +24,9 @@ from typing import Any
 
 from overseer import games
 from overseer.app import forms
-from overseer.app.flow import ANSWERED, DICE, DICE_MODE, NEW_GAME, PARTY, Flow, NewGame
+from overseer.app.flow import DICE, DICE_MODE, NEW_GAME, PARTY, Flow, NewGame, TapActions
 from overseer.app.local import Ask, LocalProcedure
-from overseer.app.view import MenuItem
+from overseer.app.view import MenuItem, OpensForm
 from overseer.moves import Move
 from overseer.params import ask_of, fields
 from overseer.rules.catacombs import cards, end, entered
@@ -913,12 +913,11 @@ def _not_now(battle: Battle, card: str) -> str:
     return f"no {card} can be set up now"
 
 
-def tap_actions(battle: Battle, legal: list[Move[Any]]
-                ) -> dict[tuple[str, str], Mapping[str, Any] | str]:
+def tap_actions(battle: Battle, legal: list[Move[Any]]) -> TapActions:
     """What a Room or a Catacomb Lord card begins when tapped with no question waiting (or
     why it cannot now); a hero's card opens "Hero changed" for that hero."""
     moves = {m.name for m in legal}
-    out: dict[tuple[str, str], Mapping[str, Any] | str] = {}
+    out: TapActions = {}
     choosable = set(options("setup_room", "room", battle)) if "setup_room" in moves else set()
     for room_id, record in battle.data.rooms.items():
         if room_id in choosable:
@@ -942,7 +941,7 @@ def tap_actions(battle: Battle, legal: list[Move[Any]]
             out[("lord", lord_id)] = _not_now(battle, "Lord's room")
     if "update_hero" in moves:  # a hero's card: what changed for that hero
         for card, hero in hero_cards(battle).items():
-            out[card] = {"do": "update_hero", ANSWERED: {"form_hero": hero}}
+            out[card] = OpensForm({"do": "update_hero"}, {"form_hero": hero})
     return out
 
 

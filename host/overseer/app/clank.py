@@ -24,6 +24,7 @@ from overseer.app.flow import (
     PARTY,
     Flow,
     NewGame,
+    TapActions,
     move_forms,
     no_option_names,
     party_screens,
@@ -324,10 +325,9 @@ def party_pages(state: ClankState, names: Mapping[str, str], heading: str
                           ("Dungeon", "", _dungeon_lines(state, names))])
 
 
-def tap_actions(state: ClankState, legal: list[Move[Any]]
-                ) -> dict[tuple[str, str], Mapping[str, Any] | str]:
+def tap_actions(state: ClankState, legal: list[Move[Any]]) -> TapActions:
     """A room or monster card tapped with no question waiting: its look-up."""
-    out: dict[tuple[str, str], Mapping[str, Any] | str] = {}
+    out: TapActions = {}
     for room in state.data.rooms:
         out[("room", room)] = {"do": "look_up", "topic": room}
     for monster in state.data.monsters:

@@ -22,7 +22,7 @@ from typing import Any
 
 from overseer import games
 from overseer.app import forms
-from overseer.app.flow import NEW_GAME, PARTY, Flow, NewGame
+from overseer.app.flow import NEW_GAME, PARTY, Flow, NewGame, TapActions
 from overseer.app.local import Ask, LocalProcedure
 from overseer.app.view import MenuItem
 from overseer.moves import Move
@@ -337,15 +337,14 @@ def party_pages(state: ConquestState, names: Mapping[str, str], heading: str
                  for n, (key, lines) in enumerate(out))
 
 
-def tap_actions(state: ConquestState, legal: list[Move[Any]]
-                ) -> dict[tuple[str, str], Mapping[str, Any] | str]:
+def tap_actions(state: ConquestState, legal: list[Move[Any]]) -> TapActions:
     """What each Conquest card does when tapped with no question waiting: it is played by the
     player whose disc the tracker shows, or the table is told why not (another team's card, a
     card in another hand or out of the game, the game not under way)."""
     names = labels(state)
     player = state.acting_player()
     playing = player is not None and any(m.name == "play" for m in legal)
-    out: dict[tuple[str, str], Mapping[str, Any] | str] = {}
+    out: TapActions = {}
     for card_id, card in state.cards.items():
         label = names[card_id]
         if state.over is not None:

@@ -54,7 +54,7 @@ from overseer.app.events import (
     Tap,
     UnknownTap,
 )
-from overseer.app.view import GameView, MenuItem
+from overseer.app.view import GameView, MenuItem, OpensForm
 from overseer.rules.catacombs.kinds import StepKind
 from overseer.rules.conquest.kinds import StepKind as ConquestKind
 from overseer.rules.procedure import (
@@ -90,9 +90,11 @@ class Show:
 
 @dataclass(frozen=True, slots=True)
 class Begin:
-    """Session call: ``Session.begin(action)``."""
+    """Session call: ``Session.begin(action)``; ``answered``: the first answers of the action's
+    form, by question key, when a tapped card gave them (``OpensForm``)."""
 
     action: Mapping[str, Any]
+    answered: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -558,7 +560,8 @@ def _tap_idle(app: App, tap: Tap) -> Result:
                          f"{tap.kind} card begins nothing."))
     if isinstance(found, str):
         return _out(_say(app, "Not now", found))
-    return _call(_dismiss(replace(app, menu=None)), Begin(found))
+    begin = Begin(found.action, found.answered) if isinstance(found, OpensForm) else Begin(found)
+    return _call(_dismiss(replace(app, menu=None)), begin)
 
 
 # --------------------------------------------------------------------------- the glass

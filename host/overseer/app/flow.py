@@ -14,7 +14,7 @@ from typing import Any
 
 from overseer.app import forms
 from overseer.app.local import Ask, LocalProcedure
-from overseer.app.view import MenuItem
+from overseer.app.view import MenuItem, OpensForm
 from overseer.games import GameSpec
 from overseer.moves import Move
 from overseer.rules.procedure import ChooseOne, Question, Step
@@ -27,9 +27,6 @@ NEW_GAME = "gadget.new_game"
 DICE_MODE = "gadget.dice"
 APP_ACTIONS = (PARTY, NEW_GAME, DICE_MODE)
 DICE = {"pico": "The Pico's", "seeded": "The gadget's", "table": "Our own dice"}
-# A begun action's key for its form's first answers, by question key, given for the table (a
-# hero card tapped at the idle screen opens "Hero changed" with that hero chosen).
-ANSWERED = "gadget.answered"
 
 
 @dataclass(frozen=True)
@@ -60,7 +57,7 @@ def dice_form(now: str, pico: bool) -> LocalProcedure:
 
 Names = Mapping[str, str]
 MakeForm = Callable[[], LocalProcedure]
-TapActions = dict[tuple[str, str], Mapping[str, Any] | str]
+TapActions = dict[tuple[str, str], Mapping[str, Any] | OpensForm | str]
 
 
 @dataclass(frozen=True)

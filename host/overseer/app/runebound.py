@@ -27,6 +27,7 @@ from overseer.app.flow import (
     PARTY,
     Flow,
     NewGame,
+    TapActions,
     move_forms,
     no_option_names,
     party_screens,
@@ -346,8 +347,7 @@ def party_pages(state: RuneboundState, names: Mapping[str, str], heading: str
                                          "your board decides"])])
 
 
-def tap_actions(state: RuneboundState, legal: list[Move[Any]]
-                ) -> dict[tuple[str, str], Mapping[str, Any] | str]:
+def tap_actions(state: RuneboundState, legal: list[Move[Any]]) -> TapActions:
     return {}  # no Runebound card is tagged
 
 

@@ -59,7 +59,6 @@ from overseer.app.controller import (
 )
 from overseer.app.events import Button, Input, RequestRoll, RollRefused, SetLeds, Tap
 from overseer.app.flow import (
-    ANSWERED,
     DICE_MODE,
     NEW_GAME,
     PARTY,
@@ -311,7 +310,7 @@ class Gadget:
 
     def _game_call(self, call: SessionCall) -> Refused | Told | None:
         if isinstance(call, Begin):
-            answer = self._begin(dict(call.action))
+            answer = self._begin(dict(call.action), call.answered)
         elif self.session is None or isinstance(call, Cancel):
             return Refused("there is no game here yet")
         else:
@@ -320,7 +319,7 @@ class Gadget:
             self._begin_queued()
         return answer
 
-    def _begin(self, action: dict[str, Any]) -> Refused | Told | None:
+    def _begin(self, action: dict[str, Any], answered: Mapping[str, Any]) -> Refused | Told | None:
         name = action.get("do")
         if name == PARTY:
             if self.session is None:
@@ -333,7 +332,6 @@ class Gadget:
         if self.session is None:
             return Refused("there is no game here yet")
         made = self._form_of(name) if isinstance(name, str) else None
-        answered = action.pop(ANSWERED, {})
         if made is not None and set(action) == {"do"}:
             local = Local(made[0], made[1], leaves=True)
             _answer_ahead(local, answered)

@@ -15,6 +15,15 @@ from overseer.rules.procedure import Question, Step
 
 
 @dataclass(frozen=True)
+class OpensForm:
+    """What a tapped card begins when it gives the first answers of its action's form, by
+    question key (a hero card at the idle screen: "Hero changed" with that hero chosen)."""
+
+    action: Mapping[str, Any]
+    answered: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
 class MenuItem:
     """One legal action the table may begin from the menu: its label and the action itself
     (``{"do": ...}``, as ``Session.begin`` takes it)."""
@@ -93,7 +102,8 @@ class GameView:
     idle_key: str = "Ready"
     number_start: int | None = None
     back_leaves: bool = False
-    tap_actions: Mapping[tuple[str, str], Mapping[str, Any] | str] = field(default_factory=dict)
+    tap_actions: Mapping[tuple[str, str], Mapping[str, Any] | OpensForm | str] = field(
+        default_factory=dict)
     lights: Mapping[int, str] = field(default_factory=dict)
     undo_refusal: str = "the game is at its start"
 
