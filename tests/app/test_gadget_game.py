@@ -3,17 +3,22 @@ card taps (MemoryGlass, SimLeds, the gadget's seeded dice and tokens): a new gam
 and the Monstrosity campaign, its first room entered off the card, set up and placed, two
 rounds with questions and the heroes' side (a hit, kills paying gold), undo and redo, a restart
 in the middle that shows the last screen again, the end of the battle, rewards, the
-campaign's second room, the end of the game. Then bad input at the table."""
+campaign's second room, the end of the game. Then bad input at the table.
+
+The game's moves and the stretches of it that tests/e2e/test_gadget_pico.py plays too (through
+the virtual Pico) are in tests/catacombs_table.py."""
 
 from __future__ import annotations
 
+import catacombs_table as play
+from catacombs_table import SEED, ai_turn, answer_all, heroes_side, keys, new_campaign
+
 from overseer.app.events import Button, Die, Rolled
 from overseer.app.tour import Table as Driver
-from overseer.rules.procedure import ChooseSome, DrawToken, Roll
+from overseer.rules.procedure import DrawToken, Roll
 from overseer.screens.render import Screen
 
 OK, CHOICE, NEXT, BACK = Button.OK, Button.CHOICE, Button.NEXT, Button.BACK
-SEED = 11
 IDLE_KEYS = {"Set up", "Battle", "Heroes' turn", "Room won", "Game over"}
 
 
@@ -32,78 +37,6 @@ def kind(screen: Screen) -> str:
     return "step"
 
 
-def keys(pages: list[Screen]) -> list[str]:
-    return [p.key for p in pages if p.key]
-
-
-def answer(table: Driver) -> str:
-    """The table's answer to the rules' question on the glass: the first option, yes, the
-    number as it stands; returns the question's key."""
-    question = table.session.pending
-    assert question is not None and kind(table.screen) == "question", table.screen
-    if isinstance(question, ChooseSome):
-        table.press(NEXT)
-    elif isinstance(question, Roll | DrawToken):
-        raise AssertionError(f"the gadget rolls and draws in this game: {question}")
-    else:
-        table.press(OK)
-    return question.key
-
-
-def ai_turn(table: Driver) -> tuple[list[Screen], list[str]]:
-    """NEXT AI PIECE and everything it shows and asks, until the heroes' turn."""
-    table.press(NEXT)
-    pages, asked = [], []
-    while True:
-        pages += table.read()
-        if table.session.pending is None:
-            return pages, asked
-        asked.append(answer(table))
-
-
-def heroes_side(table: Driver, *choices: str, amount: int | None = None) -> list[Screen]:
-    """From the idle screen: the menu, then each choice in turn (and a number)."""
-    table.press(OK)
-    assert kind(table.screen) == "menu"
-    for label in choices:
-        if table.screen.number is not None and amount is not None:
-            table.number(amount)
-        table.pick(label)
-    return table.read()
-
-
-def new_campaign(table: Driver) -> list[Screen]:
-    table.choose_game()
-    table.tap("hero", "elf")
-    table.pick("Seat 1")
-    table.number(10)
-    table.pick("Hero 1")
-    table.pick("Seat 3")
-    table.number(8)
-    table.pick("Done")
-    for _ in range(5):  # line of sight open, no advanced targeting, the gadget's tokens,
-        table.press(OK)  # poison cards and dice
-    table.press(NEXT)  # no expansion playmat
-    table.pick("On")  # the Hidden Cave
-    table.pick("Monstrosity")
-    return table.read()
-
-
-def enter_room(table: Driver, room: str, monsters: list[tuple[str, str, int]], spell: str,
-               gold: int) -> None:
-    """Set up a room: the campaign's stage room, its card entered monster by monster."""
-    heroes_side(table, "Set up a room", f"{room} (enter)")
-    for group, monster, count in monsters:
-        table.pick(group)
-        table.pick(monster)
-        table.number(count)
-    table.pick("Done")
-    table.press(NEXT)  # no Suppresses box
-    table.pick("None: roll")  # no playmat named on the card
-    table.pick(spell)
-    table.number(gold)
-
-
 def test_a_whole_campaign_game_at_the_table(tmp_path):
     db = tmp_path / "games.db"
     table = Driver(db, seed=SEED)
@@ -115,13 +48,7 @@ def test_a_whole_campaign_game_at_the_table(tmp_path):
     assert table.session.state.adventure.campaign == "monstrosity"
 
     # The first stage; its room entered off the card; the setup rolls, lays, places.
-    assert keys(heroes_side(table, "Next stage")) == ["Glaaoth"]
-    enter_room(table, "Glaaoth", [("Infernal .. Phantom", "Orc", 2),
-                                  ("Infernal .. Phantom", "Minotaur", 1)], "No", 2)
-    setup = table.read()
-    assert {p.title for p in setup} == {"Setup", "Question"} and keys(setup)[0] == "Glaaoth"
-    assert table.screen.title == "Vacant runes?"  # vacant runes in the Monster Start Zone
-    table.number(2)
+    play.first_stage(table)
     placed = [p for p in table.read() if p.title.startswith("Place piece")]
     assert keys(placed) == ["Minotaur", "Orc A", "Orc B"]  # identical monsters lettered
     assert all(p.mark == "!" for p in placed if p.key)  # the spots are Overseer's reading
@@ -139,47 +66,18 @@ def test_a_whole_campaign_game_at_the_table(tmp_path):
     assert table.session.state.pieces["minotaur-1"].health == 1
 
     # Orc A; then Orc B: the gadget restarts while its question is on the glass.
-    pages, asked = ai_turn(table)
-    assert keys(pages)[0] == "Orc A" and asked[0] == "first_by_direction"
-    table.press(NEXT)
-    before, question = table.read(), table.screen
-    assert keys(before)[0] == "Orc B" and kind(question) == "question"
+    before, question = play.orc_b_asks(table)
     table.close()
     table = Driver(db, seed=SEED)
     assert table.read() == before and table.screen == question  # the same screens again
-    answer(table)
-    while table.session.pending is not None:
-        table.read()
-        answer(table)
-    table.read()
+    answer_all(table)
 
     # Hero 1 destroys Orc A: its gold; undone (long BACK) and redone (CHOICE).
-    kill = heroes_side(table, "Hit an AI piece", "Orc A", "Hero 1", amount=1)
-    assert keys(kill)[:3] == ["Orc A -1", "Orc A down", "+1 gold"]
-    assert table.session.state.heroes["hero-1"].gold == 1
-    table.press(BACK, long=True)
-    assert table.screen.key == "Undone"
+    play.orc_a_destroyed_and_undone(table)
     assert " ".join(table.screen.lines).startswith("Taken back: Orc A -1, Orc A down and more.")
-    assert table.session.state.pieces["orc-1"].alive
-    assert table.session.state.heroes["hero-1"].gold == 0
-    table.press(CHOICE)  # redo
-    table.read()
-    assert not table.session.state.pieces["orc-1"].alive
-    assert table.session.state.heroes["hero-1"].gold == 1
-
-    # Round 2 begins with the next NEXT AI PIECE.
-    pages, _ = ai_turn(table)
-    assert keys(pages)[0] == "Round 2"
-    # The Elf's health, by the form: two presses down from where it stands.
-    health = table.session.state.heroes["elf"].health
-    table.press(OK)
-    table.pick("Hero changed")
-    table.tap("hero", "elf")
-    table.pick(f"Health {health}")
-    assert table.screen.number == health  # the entry starts at the current value
-    table.number(health - 2)
-    assert keys(table.read()) == ["Elf"]
-    assert table.session.state.heroes["elf"].health == health - 2
+    # Round 2 begins with the next NEXT AI PIECE; the Elf's health, by the form: two presses
+    # down from where it stands.
+    play.redone_and_round_2(table)
 
     # The party screen.
     party = heroes_side(table, "Party")
@@ -187,26 +85,12 @@ def test_a_whole_campaign_game_at_the_table(tmp_path):
     assert party[-1].lines == ("Minotaur: 1", "Orc B: 1")
 
     # The Elf destroys the rest: the room is won.
-    heroes_side(table, "Hit an AI piece", "Orc B", "Elf", amount=1)
-    end = heroes_side(table, "Hit an AI piece", "Elf", amount=1)  # the Minotaur, the last
-    assert keys(end)[-1] == "Room won" and end[-1].title == "Battle over"
-    assert table.screen.key == "Room won"
+    play.first_room_won(table)
     menu = heroes_side(table, "Room rewards")
     assert keys(menu) == ["+2 gold"]
 
     # The campaign's second room.
-    assert keys(heroes_side(table, "Next stage")) == ["Ehanostha"]
-    enter_room(table, "Ehanostha", [("Venomous .. Zombie", "Zombie", 1)], "Yes", 0)
-    assert keys([p for p in table.read() if p.title.startswith("Place")]) == ["Zombie"]
-    pages, asked = ai_turn(table)
-    assert keys(pages)[0] == "Zombie" and asked
-    end = heroes_side(table, "Hit an AI piece", "Elf", amount=1)
-    assert keys(end)[-1] == "Room won"
-    table.press(OK)
-    table.pick("Room rewards")
-    table.read()
-    table.pick("Elf")  # the Spell card: which hero can use it
-    assert keys(table.read()) == ["Spell card"]
+    play.second_stage(table)
 
     # The end of the game, and its summary.
     over = heroes_side(table, "End the game")
@@ -214,17 +98,7 @@ def test_a_whole_campaign_game_at_the_table(tmp_path):
     assert table.screen.key == "Game over" and table.session.finished
     summary = heroes_side(table, "Summary")
     assert [p.title for p in summary][:2] == ["Summary", "Summary"]
-    elf = table.session.state.heroes["elf"]
-    assert summary[0].lines[0] == f"Health {elf.health}  Gold 6"
-
-    state = table.session.state_dict()
-    # Gold: the Elf destroyed Orc B (1), the Minotaur (2) and the Zombie (1) and took the
-    # Glaaoth reward (2); Hero 1 destroyed Orc A (1) and took the reward (2).
-    assert {h: v["gold"] for h, v in state["heroes"].items()} == {"elf": 6, "hero-1": 3}
-    adventure = state["adventure"]
-    assert adventure["stage"] == 2 and adventure["spells"] == {"elf": ["a Spell card"]}
-    assert set(adventure["entered"]["rooms"]) == {"glaaoth", "ehanostha"}
-    assert adventure["over"].startswith("the game is over")
+    play.the_game_as_it_ended(table, summary)
     # Every screen was of a known kind, and no message but the undo's came up.
     assert {kind(s) for s in table.shown} <= {"question", "menu", "notice", "idle", "step"}
     assert [s.key for s in table.shown if kind(s) == "notice"] == ["Undone"]  # since restart

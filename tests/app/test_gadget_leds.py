@@ -9,8 +9,8 @@ import time
 from collections.abc import Iterator
 
 import pytest
+from catacombs_table import SEED, enter_room, heroes_side, new_campaign
 from gpiozero.pins.mock import MockFactory, MockPWMPin
-from test_gadget_game import SEED, enter_room, heroes_side, new_campaign
 
 from overseer.app.events import Button
 from overseer.app.shell import Gadget

@@ -252,7 +252,7 @@ def test_steps_redone_after_an_undone_heroes_side_keep_the_acting_pieces_title(t
     """The heroes' side entered after an AI piece's turn, then both undone (BACK held twice:
     the hit, the turn's last answer) and the answer redone: its steps are the piece's, titled
     by it again, not by the heroes' side undone in between."""
-    from test_gadget_game import ai_turn, heroes_side, keys
+    from catacombs_table import ai_turn, heroes_side, keys
 
     table = Driver(tmp_path / "games.db")
     new_game(table)

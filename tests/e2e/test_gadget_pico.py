@@ -3,7 +3,7 @@ it is installed, else CPython with the firmware's shims; see conftest.py) and th
 the Pico's device face and the gadget's shell, played by pressing the board's buttons.
 
 The game is the one tests/app/test_gadget_game.py plays through the inbox (the same presses,
-seed and answers): a new game of two heroes and the Monstrosity campaign, the first room set up
+seed and answers, from tests/catacombs_table.py): a new game of two heroes and the Monstrosity campaign, the first room set up
 and placed, two rounds with questions and the heroes' side (a hit, kills paying gold), an undo
 (BACK held) and redo, the host restarted in the middle (the Gadget and the link closed, a new
 Gadget on the same store and a new Pico face; the board runs on) and resumed, the end of the
@@ -33,15 +33,14 @@ import statistics
 from collections.abc import Iterator
 from pathlib import Path
 
+import catacombs_table as play
 import pytest
-from pico_table import BACK, CHOICE, NEXT, OK, PicoTable
+from catacombs_table import SEED, answer, answer_all, heroes_side, keys, new_campaign
+from pico_table import CHOICE, NEXT, OK, PicoTable
 from PIL import Image, ImageChops
 
 from overseer.devices.virtual_pico import VirtualPico
-from overseer.rules.procedure import ChooseSome, DrawToken, Roll
-from overseer.screens.render import Screen
 
-SEED = 11
 REF = Path(__file__).parent / "ref"
 REGEN = os.environ.get("OVERSEER_REGEN_E2E") == "1"
 
@@ -86,87 +85,6 @@ class Shots:
                                  f"{self.differ} (the pictures it showed: {self.out})")
 
 
-# ---------------------------------------------------------------------- the table's moves
-# (as tests/app/test_gadget_game.py makes them on the in-memory gadget)
-
-
-def keys(pages: list[Screen]) -> list[str]:
-    return [p.key for p in pages if p.key]
-
-
-def answer(table: PicoTable) -> str:
-    """The first option, yes, the number as it stands; the question's key."""
-    question = table.session.pending
-    assert question is not None and table.screen.mark == "?", table.screen
-    if isinstance(question, ChooseSome):
-        table.press(NEXT)
-    elif isinstance(question, Roll | DrawToken):
-        raise AssertionError(f"the gadget rolls and draws in this game: {question}")
-    else:
-        table.press(OK)
-    return question.key
-
-
-def ai_turn(table: PicoTable) -> tuple[list[Screen], list[str]]:
-    """NEXT AI PIECE and everything it shows and asks, until the heroes' turn."""
-    table.press(NEXT)
-    pages, asked = [], []
-    while True:
-        pages += table.read()
-        if table.session.pending is None:
-            return pages, asked
-        asked.append(answer(table))
-
-
-def heroes_side(table: PicoTable, *choices: str, amount: int | None = None) -> list[Screen]:
-    """From the idle screen: the menu, then each choice in turn (and a number)."""
-    table.press(OK)
-    assert table.screen.title == "Menu", table.screen
-    for label in choices:
-        if table.screen.number is not None and amount is not None:
-            table.number(amount)
-        table.pick(label)
-    return table.read()
-
-
-def party_of_two(table: PicoTable) -> None:
-    """The Elf (tapped) on seat 1 and Hero 1 on seat 3."""
-    table.choose_game()
-    table.tap("hero", "elf")
-    table.pick("Seat 1")
-    table.number(10)
-    table.pick("Hero 1")
-    table.pick("Seat 3")
-    table.number(8)
-    table.pick("Done")
-
-
-def new_campaign(table: PicoTable) -> list[Screen]:
-    party_of_two(table)
-    for _ in range(4):  # line of sight open, no advanced targeting, the gadget's tokens and
-        table.press(OK)  # poison cards
-    table.pick("The gadget's")  # dice (the Pico's are offered first on a box with a Pico)
-    table.press(NEXT)  # no expansion playmat
-    table.pick("On")  # the Hidden Cave
-    table.pick("Monstrosity")
-    return table.read()
-
-
-def enter_room(table: PicoTable, room: str, monsters: list[tuple[str, str, int]], spell: str,
-               gold: int) -> None:
-    """Set up the campaign's stage room, its card entered monster by monster."""
-    heroes_side(table, "Set up a room", f"{room} (enter)")
-    for group, monster, count in monsters:
-        table.pick(group)
-        table.pick(monster)
-        table.number(count)
-    table.pick("Done")
-    table.press(NEXT)  # no Suppresses box
-    table.pick("None: roll")  # no playmat named on the card
-    table.pick(spell)
-    table.number(gold)
-
-
 # ---------------------------------------------------------------------- the tests
 
 
@@ -207,13 +125,7 @@ def test_a_whole_campaign_game_through_the_pico(board: VirtualPico, store: Path,
         assert table.session.state.adventure.campaign == "monstrosity"
 
         # The first stage; its room entered off the card; the setup rolls, lays, places.
-        assert keys(heroes_side(table, "Next stage")) == ["Glaaoth"]
-        enter_room(table, "Glaaoth", [("Infernal .. Phantom", "Orc", 2),
-                                      ("Infernal .. Phantom", "Minotaur", 1)], "No", 2)
-        setup = table.read()
-        assert {p.title for p in setup} == {"Setup", "Question"} and keys(setup)[0] == "Glaaoth"
-        assert table.screen.title == "Vacant runes?"  # vacant runes in the Start Zone
-        table.number(2)
+        play.first_stage(table)
         placed = []
         while table.gadget.app is not None and table.gadget.app.reading:
             page = table.screen
@@ -247,11 +159,7 @@ def test_a_whole_campaign_game_through_the_pico(board: VirtualPico, store: Path,
         assert table.session.state.pieces["minotaur-1"].health == 1
 
         # Orc A; then Orc B: the host restarts while its question is on the glass.
-        pages, asked = ai_turn(table)
-        assert keys(pages)[0] == "Orc A" and asked[0] == "first_by_direction"
-        table.press(NEXT)
-        before, question = table.read(), table.screen
-        assert keys(before)[0] == "Orc B" and question.mark == "?"
+        before, question = play.orc_b_asks(table)
         frame = board.oled()
         latencies += table.latencies
         table.close()
@@ -260,39 +168,14 @@ def test_a_whole_campaign_game_through_the_pico(board: VirtualPico, store: Path,
         shots.check(table, "resume-first")  # the last action's steps again, from the first
         assert table.read() == before and table.screen == question  # the same screens again
         assert board.oled() == frame  # and the question is on the board as it was
-        answer(table)
-        while table.session.pending is not None:
-            table.read()
-            answer(table)
-        table.read()
+        answer_all(table)
 
         # Hero 1 destroys Orc A: its gold; undone (long BACK) and redone (CHOICE).
-        kill = heroes_side(table, "Hit an AI piece", "Orc A", "Hero 1", amount=1)
-        assert keys(kill)[:3] == ["Orc A -1", "Orc A down", "+1 gold"]
-        assert table.session.state.heroes["hero-1"].gold == 1
-        table.press(BACK, long=True)
-        assert table.screen.key == "Undone"
+        play.orc_a_destroyed_and_undone(table)
         shots.check(table, "undone")
-        assert table.session.state.pieces["orc-1"].alive
-        assert table.session.state.heroes["hero-1"].gold == 0
-        table.press(CHOICE)  # redo
-        table.read()
-        assert not table.session.state.pieces["orc-1"].alive
-        assert table.session.state.heroes["hero-1"].gold == 1
-
-        # Round 2 begins with the next NEXT AI PIECE.
-        pages, _ = ai_turn(table)
-        assert keys(pages)[0] == "Round 2"
-        # The Elf's health, by the form: two presses down from where it stands.
-        health = table.session.state.heroes["elf"].health
-        table.press(OK)
-        table.pick("Hero changed")
-        table.tap("hero", "elf")
-        table.pick(f"Health {health}")
-        assert table.screen.number == health
-        table.number(health - 2)
-        assert keys(table.read()) == ["Elf"]
-        assert table.session.state.heroes["elf"].health == health - 2
+        # Round 2 begins with the next NEXT AI PIECE; the Elf's health, by the form: two
+        # presses down from where it stands.
+        play.redone_and_round_2(table)
 
         # The party screen.
         table.press(OK)
@@ -303,10 +186,7 @@ def test_a_whole_campaign_game_through_the_pico(board: VirtualPico, store: Path,
                                                                          "Orc B: 1")
 
         # The Elf destroys the rest: the room is won.
-        heroes_side(table, "Hit an AI piece", "Orc B", "Elf", amount=1)
-        end = heroes_side(table, "Hit an AI piece", "Elf", amount=1)  # the Minotaur, the last
-        assert keys(end)[-1] == "Room won" and end[-1].title == "Battle over"
-        assert table.screen.key == "Room won"
+        play.first_room_won(table)
         shots.check(table, "room-won")
         table.press(OK)
         table.pick("Room rewards")
@@ -315,18 +195,7 @@ def test_a_whole_campaign_game_through_the_pico(board: VirtualPico, store: Path,
         assert keys(table.read()) == ["+2 gold"]
 
         # The campaign's second room.
-        assert keys(heroes_side(table, "Next stage")) == ["Ehanostha"]
-        enter_room(table, "Ehanostha", [("Venomous .. Zombie", "Zombie", 1)], "Yes", 0)
-        assert keys([p for p in table.read() if p.title.startswith("Place")]) == ["Zombie"]
-        pages, asked = ai_turn(table)
-        assert keys(pages)[0] == "Zombie" and asked
-        end = heroes_side(table, "Hit an AI piece", "Elf", amount=1)
-        assert keys(end)[-1] == "Room won"
-        table.press(OK)
-        table.pick("Room rewards")
-        table.read()
-        table.pick("Elf")  # the Spell card: which hero can use it
-        assert keys(table.read()) == ["Spell card"]
+        play.second_stage(table)
 
         # The end of the game, and its summary.
         assert keys(heroes_side(table, "End the game")) == ["Game over"]
@@ -336,17 +205,7 @@ def test_a_whole_campaign_game_through_the_pico(board: VirtualPico, store: Path,
         table.pick("Summary")
         shots.check(table, "summary")
         summary = table.read()
-        elf = table.session.state.heroes["elf"]
-        assert summary[0].lines[0] == f"Health {elf.health}  Gold 6"
-
-        state = table.session.state_dict()
-        # Gold: the Elf destroyed Orc B (1), the Minotaur (2) and the Zombie (1) and took the
-        # Glaaoth reward (2); Hero 1 destroyed Orc A (1) and took the reward (2).
-        assert {h: v["gold"] for h, v in state["heroes"].items()} == {"elf": 6, "hero-1": 3}
-        adventure = state["adventure"]
-        assert adventure["stage"] == 2 and adventure["spells"] == {"elf": ["a Spell card"]}
-        assert set(adventure["entered"]["rooms"]) == {"glaaoth", "ehanostha"}
-        assert adventure["over"].startswith("the game is over")
+        play.the_game_as_it_ended(table, summary)
         assert [s.key for s in table.shown if s.inverse_key] == ["Undone"]  # since restart
         latencies += table.latencies
         ms = sorted(s * 1000 for s in latencies)

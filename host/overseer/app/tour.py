@@ -26,14 +26,19 @@ SEED = 11
 
 
 class TableMoves:
-    """What any table at a Gadget does with its buttons, given ``press`` (and ``gadget``):
-    pick a row, choose the game, step a number, read the steps. ``Table`` below presses in
-    memory; the end-to-end tests' ``PicoTable`` presses a virtual Pico's pins."""
+    """What any table at a Gadget does with its buttons, given ``press`` and ``tap`` (and
+    ``gadget``): pick a row, choose the game, step a number, read the steps. ``Table`` below
+    presses in memory; the end-to-end tests' ``PicoTable`` presses a virtual Pico's pins."""
 
     gadget: Gadget
     shown: list[Screen]  # every screen the glass showed, in order
 
     def press(self, button: Button, long: bool = False, times: int = 1) -> Screen:
+        """Press ``button`` (held when ``long``) ``times`` times; the screen after."""
+        raise NotImplementedError
+
+    def tap(self, kind: str, card: str, game: str = "catacombs") -> Screen:
+        """A card (``kind``, its id ``card``, of ``game``) on the reader; the screen after."""
         raise NotImplementedError
 
     @property
