@@ -3,14 +3,25 @@
 Runs NEXT AI PIECE over the demo battle with seeded dice and a scripted table (first option,
 "yes"), heroes too tough to fall. The baseline, measured in the same run, is the runner driving
 a procedure that only rolls one die: the cost of the machinery without the rules.
-Usage: python bench/engine.py [activations]
+
+``--instructions`` counts instead the machine instructions of one activation under valgrind's
+callgrind (Debian package valgrind): the same activations run in a process of their own, less
+a process that runs none. The count does not move with the machine's load or speed, as the
+wall clock on a shared machine does.
+
+Usage: python bench/engine.py [activations] [--instructions]
 """
 
 from __future__ import annotations
 
+import argparse
 import json
+import re
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -65,20 +76,54 @@ def report(name: str, times: list[int]) -> dict:
     return row
 
 
-def main() -> int:
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 20000
+def demo_runner() -> Runner:
+    """The demo battle, LOS blocked, advanced targeting, heroes too tough to fall."""
     demo = json.loads((DATA_DIR / "demo" / "catacombs.json").read_text())
     setup = scenarios.setup_of(demo, games.CATACOMBS)  # the demo file's setup, either format
     for hero in setup["heroes"]:
         hero["health"] = 10**9
     setup["options"] = {"advanced_targeting": True, "los_blocked": True}
+    return Runner(games.CATACOMBS, games.CATACOMBS.build(setup), chance=SeededChance(1))
+
+
+def instructions(n: int) -> int:
+    """Instructions per activation: callgrind's totals of a process running ``n`` activations
+    less one running none (the imports and the set-up)."""
+    def total(count: int) -> int:
+        with tempfile.TemporaryDirectory() as folder:
+            run = subprocess.run(
+                ["valgrind", "--tool=callgrind", f"--callgrind-out-file={folder}/out",
+                 sys.executable, __file__, str(count), "--only-activations"],
+                capture_output=True, text=True, check=True)
+        found = re.search(r"Collected : (\d+)", run.stderr)
+        if found is None:
+            raise SystemExit(f"callgrind printed no total:\n{run.stderr[-2000:]}")
+        return int(found.group(1))
+    return round((total(n) - total(0)) / n)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("activations", nargs="?", type=int, default=20000)
+    parser.add_argument("--instructions", action="store_true",
+                        help="count instructions per activation under callgrind")
+    parser.add_argument("--only-activations", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    n = args.activations
+    if args.only_activations:  # the process --instructions measures
+        timed(demo_runner(), {"do": "next_ai_piece"}, n)
+        return 0
+    if args.instructions:
+        if shutil.which("valgrind") is None:
+            raise SystemExit("--instructions needs valgrind (Debian package valgrind)")
+        n = min(n, 2000)  # under callgrind an activation takes about 50 times as long
+        print(f"AI activation (demo battle): {instructions(n):,} instructions per activation "
+              f"(callgrind, {n:,} activations)")
+        return 0
     baseline = report("baseline (runner, one roll)",
                       timed(Runner(OneRoll(), None, chance=SeededChance(1)), {}, n))
-    battle = games.CATACOMBS.build(setup)
     engine = report("AI activation (demo battle)",
-                    timed(Runner(games.CATACOMBS, battle, chance=SeededChance(1)),
-                          {"do": "next_ai_piece"},
-                          n))
+                    timed(demo_runner(), {"do": "next_ai_piece"}, n))
     print(f"activation / baseline: {engine['p50_us'] / baseline['p50_us']:.1f}x at p50; "
           f"aim: >= 20,000 activations/s and p99 < 1000 us")
     Path("bench/results").mkdir(exist_ok=True)
