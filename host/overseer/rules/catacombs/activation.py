@@ -18,7 +18,7 @@ FROZEN_TEAMMATE, REPEAT_TEAMMATE, WYVERN = (TargetKind.FROZEN_TEAMMATE,
 
 def next_ai_piece(battle: Battle, params: NoParams) -> Procedure:
     """Activate the next AI piece of the round; a new round starts when all have acted."""
-    first, shared = order.first_in_order(battle)
+    first, why = order.first_in_order(battle)
     if not first:  # a piece waiting to act is alive: only now can none be left
         if not any(p.alive for p in battle.pieces.values()):
             raise RulesError("no AI piece is left on the playmat")
@@ -27,13 +27,14 @@ def next_ai_piece(battle: Battle, params: NoParams) -> Procedure:
         yield Step(StepKind.ROUND, rulebook.STEP1,
                    f"round {battle.round}: every AI piece acts once",
                    {"round": battle.round})
-        first, shared = order.first_in_order(battle)
+        first, why = order.first_in_order(battle)
         if not first:
             yield Step(StepKind.NO_EFFECT, rulebook.STEP1, "every AI piece left is frozen", {})
             return None
     if battle.options.stone_traps and not battle.acted:
         yield stone_traps_step()
-    piece = yield from order.next_active(battle, first, shared)
+    piece = first[0] if len(first) == 1 else (yield from order.split_tie(battle, first))
+    yield order.active_step(battle, piece, why)
     battle.acted.append(piece.id)
     yield from activate(battle, piece, "turn", 0)
     ended = end.said(battle, None)  # a battle goes on before every press

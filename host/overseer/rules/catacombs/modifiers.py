@@ -59,7 +59,7 @@ def wound(battle: Battle, hero: Hero, amount: int, rule: str, why: str) -> Proce
     yield Step(DAMAGE, rule, f"{taker.name} loses {before - taker.health} health ({why}): "
                f"{taker.health} left", {"target": taker.id, "amount": before - taker.health,
                                         "health": taker.health})
-    if not taker.alive:
+    if taker.health <= 0:  # not taker.alive
         yield Step(StepKind.HERO_DOWN, rule, f"{taker.name} is destroyed", {"hero": taker.id})
         yield from remove_mount(battle, taker)
 

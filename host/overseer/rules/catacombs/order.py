@@ -35,15 +35,16 @@ def direction_prompt(battle: Battle, what: str) -> str:
     return f"Which {what} comes first {scanning(battle)}?"
 
 
-def first_in_order(battle: Battle) -> tuple[list[Piece], int]:
-    """The pieces waiting to act this round that come first, and how many waiting pieces
-    share their Character Order tile; ``[]`` when none is waiting.
+def first_in_order(battle: Battle) -> tuple[list[Piece], str]:
+    """The pieces waiting to act this round that come first (``[]`` when none is waiting), and
+    what put them first: ``character_tile``, ``monster_tile`` (they share their Character
+    Order tile with another waiting piece), or ``direction_tile`` (more than one is left: the
+    Direction tiles decide, ``split_tie``).
 
     Waiting: alive, not acted this round, not frozen (a frozen piece waits for a teammate to
     free it: Overseer's ruling). First: Red Box: AI Player Behaviour, step 1: by the Character
-    Order tiles, ties by the Monster Order tiles (a tile not laid out sorts last); more than
-    one left is for the Direction tiles (``next_active``). One pass over the pieces: this runs
-    on every press of NEXT AI PIECE."""
+    Order tiles, ties by the Monster Order tiles (a tile not laid out sorts last). One pass over
+    the pieces: this runs on every press of NEXT AI PIECE."""
     chars, monsters, acted = battle.character_order, battle.monster_order, battle.acted
     first_char = first_monster = shared = len(chars) + len(monsters) + 1  # past any place
     tied: list[Piece] = []
@@ -64,26 +65,22 @@ def first_in_order(battle: Battle) -> tuple[list[Piece], int]:
             first_monster, tied = monster, [p]
         elif monster == first_monster:
             tied.append(p)
-    return tied, shared
-
-
-def next_active(battle: Battle, tied: list[Piece], shared: int) -> Procedure:
-    """Yield the steps choosing the next active character of ``first_in_order`` (at least
-    one): the Direction tiles split a tie; return it."""
-    why = "character_tile"
     if len(tied) > 1:
-        ids = tuple(p.id for p in tied)
-        chosen = yield ChooseOne(direction_prompt(battle, "of " + ", ".join(
-            f"{p.name} ({p.id})" for p in tied)), ids, Key.FIRST_BY_DIRECTION)
-        piece = battle.pieces[chosen]
-        why = "direction_tile"
-    else:
-        piece = tied[0]
-        if shared > 1:
-            why = "monster_tile"
-    yield Step(ACTIVE_CHARACTER, rulebook.STEP1,
-               f"{piece.name} ({piece.id}) acts: {tile_text(battle, piece.order_tile)} tile"
-               f"{', ' + piece.type + ' monster tile' if why != 'character_tile' else ''}",
-               {"piece": piece.id, "why": why, "character_tile": piece.order_tile,
-                "monster_tile": piece.type})
-    return piece
+        return tied, "direction_tile"
+    return tied, "monster_tile" if shared > 1 else "character_tile"
+
+
+def split_tie(battle: Battle, tied: list[Piece]) -> Procedure:
+    """The first of ``tied`` (two or more) by the Direction tiles: the table says."""
+    chosen = yield ChooseOne(direction_prompt(battle, "of " + ", ".join(
+        f"{p.name} ({p.id})" for p in tied)), tuple(p.id for p in tied), Key.FIRST_BY_DIRECTION)
+    return battle.pieces[chosen]
+
+
+def active_step(battle: Battle, piece: Piece, why: str) -> Step:
+    """The step naming the next active character and the tile that made it first."""
+    return Step(ACTIVE_CHARACTER, rulebook.STEP1,
+                f"{piece.name} ({piece.id}) acts: {tile_text(battle, piece.order_tile)} tile"
+                f"{', ' + piece.type + ' monster tile' if why != 'character_tile' else ''}",
+                {"piece": piece.id, "why": why, "character_tile": piece.order_tile,
+                 "monster_tile": piece.type})

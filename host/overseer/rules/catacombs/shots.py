@@ -98,7 +98,7 @@ def resolve_hit(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedu
     # character it hurt. Both at once make one move (Overseer's ruling).
     fear = "fear" in shot.modifiers and total > 0
     pushed = taker or hero
-    if (not zero or fear) and pushed.alive and pushed.away is None:
+    if (not zero or fear) and pushed.health > 0 and pushed.away is None:  # alive, on the mat
         why = f"hit by {piece.name}'s {label}" + (" (fear)" if fear else "")
         yield from clock.push(battle, pushed.id, why)
     reset = damage_tokens.settle(battle, tokens)
@@ -314,7 +314,7 @@ def perform_shot(battle: Battle, piece: Piece, target: Target, shot: Shot,
         data["must"] = shot.must
         must = MUST_NOTES.get(shot.must, "")
     yield Step(SHOT, rulebook.PERFORM, f"{piece.name}: {label}{must}", data)
-    if hero is not None and (not hero.alive or hero.away is not None):
+    if hero is not None and (hero.health <= 0 or hero.away is not None):  # not alive, or away
         yield Step(StepKind.NO_EFFECT, rulebook.PERFORM, f"{hero.name} is no longer on the playmat",
                    {"piece": piece.id, "target": hero.id})
         return False

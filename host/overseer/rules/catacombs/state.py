@@ -281,7 +281,7 @@ class Battle:
 
     def enemies(self) -> list[Hero]:
         """The Heroic Forces on the playmat (alive, not away)."""
-        return [h for h in self.heroes.values() if h.alive and h.away is None]
+        return [h for h in self.heroes.values() if h.health > 0 and h.away is None]  # alive
 
     def as_dict(self) -> dict[str, Any]:
         return {
