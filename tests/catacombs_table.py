@@ -65,12 +65,17 @@ def heroes_side(table: TableMoves, *choices: str, amount: int | None = None) -> 
     return table.read()
 
 
-def party_of_two(table: TableMoves) -> None:
-    """The Elf (tapped) on seat 1 and Hero 1 on seat 3."""
+def elf_joins(table: TableMoves) -> None:
+    """From "Which game?": Catacombs, the Elf (its card tapped) on seat 1 with health 10."""
     table.choose_game()
     table.tap("hero", "elf")
     table.pick("Seat 1")
     table.number(10)
+
+
+def party_of_two(table: TableMoves) -> None:
+    """The Elf (tapped) on seat 1 and Hero 1 on seat 3."""
+    elf_joins(table)
     table.pick("Hero 1")
     table.pick("Seat 3")
     table.number(8)

@@ -11,7 +11,15 @@ the virtual Pico) are in tests/catacombs_table.py."""
 from __future__ import annotations
 
 import catacombs_table as play
-from catacombs_table import SEED, ai_turn, answer_all, heroes_side, keys, new_campaign
+from catacombs_table import (
+    SEED,
+    ai_turn,
+    answer_all,
+    elf_joins,
+    heroes_side,
+    keys,
+    new_campaign,
+)
 
 from overseer.app.events import Button, Die, Rolled
 from overseer.app.tour import Table as Driver
@@ -109,10 +117,7 @@ def to_playmats(tmp_path, dice: str = "Our own dice") -> Driver:
     """A new game of the Elf alone, the default options and ``dice``: at the expansion
     playmats' checklist."""
     table = Driver(tmp_path / "games.db", seed=SEED)
-    table.choose_game()
-    table.tap("hero", "elf")
-    table.pick("Seat 1")
-    table.number(10)
+    elf_joins(table)
     table.pick("Done")
     for _ in range(4):
         table.press(OK)
@@ -203,10 +208,7 @@ def test_a_token_value_cannot_leave_its_range(tmp_path):
     """The table's own damage tokens: the value wraps inside 0 .. 9 and the reset icon is
     asked next; nothing reaches the session before both."""
     table = Driver(tmp_path / "games.db", seed=SEED)
-    table.choose_game()
-    table.tap("hero", "elf")
-    table.pick("Seat 1")
-    table.number(10)
+    elf_joins(table)
     table.pick("Done")
     table.press(OK, times=2)
     table.pick("Our own")  # damage tokens

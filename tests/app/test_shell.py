@@ -4,6 +4,7 @@ game's questions end in a stored game with its seats; one gadget a store; a rest
 from __future__ import annotations
 
 import pytest
+from catacombs_table import ai_turn, elf_joins, heroes_side, keys
 
 from overseer.app import flows
 from overseer.app.events import Button
@@ -85,10 +86,7 @@ def test_back_goes_back_a_question_of_the_new_game(tmp_path):
 
 def campaign_stage(table: Driver) -> None:
     """A new game of the Monstrosity campaign, at its first stage (Glaaoth, not in the data)."""
-    table.choose_game()
-    table.tap("hero", "elf")
-    table.pick("Seat 1")
-    table.number(10)
+    elf_joins(table)
     table.pick("Done")
     table.press(Button.OK, times=5)
     table.press(Button.NEXT)
@@ -130,10 +128,7 @@ def test_an_action_the_rules_refuse_leaves_its_form_at_the_last_question(tmp_pat
 
 def test_roll_with_no_pico_dice_says_so(tmp_path):
     table = Driver(tmp_path / "games.db")
-    table.choose_game()
-    table.tap("hero", "elf")
-    table.pick("Seat 1")
-    table.number(10)
+    elf_joins(table)
     table.pick("Done")
     table.press(Button.OK, times=4)
     table.pick("Our own dice")
@@ -150,10 +145,7 @@ def test_roll_with_no_pico_dice_says_so(tmp_path):
 def test_the_pico_dice_answer_a_roll(tmp_path):
     dice = SeededDice(5)
     table = Driver(tmp_path / "games.db", dice=dice)
-    table.choose_game()
-    table.tap("hero", "elf")
-    table.pick("Seat 1")
-    table.number(10)
+    elf_joins(table)
     table.pick("Done")
     table.press(Button.OK, times=4)
     assert table.screen.rows[0] == "The Pico's"  # a box with dice offers them first
@@ -252,8 +244,6 @@ def test_steps_redone_after_an_undone_heroes_side_keep_the_acting_pieces_title(t
     """The heroes' side entered after an AI piece's turn, then both undone (BACK held twice:
     the hit, the turn's last answer) and the answer redone: its steps are the piece's, titled
     by it again, not by the heroes' side undone in between."""
-    from catacombs_table import ai_turn, heroes_side, keys
-
     table = Driver(tmp_path / "games.db")
     new_game(table)
     table.tap("room", "bholoth-cemetery")
