@@ -57,7 +57,13 @@ from PIL import Image, ImageDraw, ImageFont
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from gadget import Bench, bench_box, link_round_trips  # noqa: E402  (bench/gadget.py, beside this file)
+from gadget import (  # noqa: E402  (bench/gadget.py, beside this file)
+    Bench,
+    bench_box,
+    firmware_args,
+    firmware_options,
+    link_round_trips,
+)
 from link import thread_echo  # noqa: E402
 
 from overseer.app import shell  # noqa: E402
@@ -66,7 +72,6 @@ from overseer.app.inbox import Inbox  # noqa: E402
 from overseer.devices import pico as pico_face  # noqa: E402
 from overseer.devices import protocol as p  # noqa: E402
 from overseer.devices.pico_link import PicoLink  # noqa: E402
-from overseer.devices.virtual_pico import FIRMWARE, find_micropython  # noqa: E402
 from overseer.screens.render import face  # noqa: E402
 from overseer.sim.box import PINS  # noqa: E402
 from overseer.sim.running import Running  # noqa: E402
@@ -341,16 +346,10 @@ def report(results: dict[str, Any]) -> None:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description="the press-to-glass budget, part by part")
     parser.add_argument("--presses", type=int, default=200)
-    parser.add_argument("--cpython", action="store_true", help="the firmware on CPython's shims")
     parser.add_argument("--profile", action="store_true",
                         help="profile the timed steps (the figures then include its cost)")
-    parser.add_argument("--firmware", type=Path, default=FIRMWARE, help="the firmware folder")
-    parser.add_argument("--against", type=Path,
-                        help="another firmware folder, measured first in the same run")
-    args = parser.parse_args(argv)
-    args.firmware = args.firmware.resolve()  # the board runs in a folder of its own
-    args.against = args.against and args.against.resolve()
-    interpreter = sys.executable if args.cpython or find_micropython() is None else None
+    firmware_options(parser)
+    args, interpreter = firmware_args(parser, argv)
     probe = Probe()
     if args.profile:
         probe.profile = cProfile.Profile()

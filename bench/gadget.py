@@ -297,17 +297,30 @@ def report(results: dict[str, Any]) -> None:
     print(f"lost presses (pressed again never): {results['lost_presses']}")
 
 
-def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(description="press to new frame through the virtual Pico")
-    parser.add_argument("--presses", type=int, default=300)
+def firmware_options(parser: argparse.ArgumentParser) -> None:
+    """The options of a bench that runs the firmware on a virtual Pico (this one, budget.py)."""
     parser.add_argument("--cpython", action="store_true", help="the firmware on CPython's shims")
     parser.add_argument("--firmware", type=Path, default=FIRMWARE, help="the firmware folder")
     parser.add_argument("--against", type=Path,
                         help="another firmware folder, measured first in the same run")
+
+
+def firmware_args(parser: argparse.ArgumentParser, argv: list[str]
+                  ) -> tuple[argparse.Namespace, str | None]:
+    """The parsed options, the firmware folders made absolute (the board runs in a folder of
+    its own), and the interpreter to run the firmware on (None: MicroPython's Unix port)."""
     args = parser.parse_args(argv)
-    args.firmware = args.firmware.resolve()  # the board runs in a folder of its own
+    args.firmware = args.firmware.resolve()
     args.against = args.against and args.against.resolve()
     interpreter = sys.executable if args.cpython or find_micropython() is None else None
+    return args, interpreter
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description="press to new frame through the virtual Pico")
+    parser.add_argument("--presses", type=int, default=300)
+    firmware_options(parser)
+    args, interpreter = firmware_args(parser, argv)
     runs = {}
     if args.against is not None:
         runs["against"] = measure(args.against, interpreter, args.presses)
