@@ -150,6 +150,15 @@ def written(i2c: machine.I2C, action) -> tuple[int, int]:
     return i2c.writes - writes, i2c.sent - sent
 
 
+def on_glass() -> tuple[Display, machine.I2C]:
+    """A display whose panel shows host image 3 (screen 5), with the writes that put it there
+    behind it."""
+    d, i2c = make()
+    shown(d, 5, image(3))
+    d.show_host()
+    return d, i2c
+
+
 WINDOW = 7  # control byte 0x00, then 0x21 first last, 0x22 first last
 WHOLE = (2, WINDOW + 1 + 1024)  # the window, then control byte 0x40 and the whole RAM
 
@@ -164,9 +173,7 @@ def test_the_first_host_image_goes_whole() -> None:
 
 
 def test_one_changed_chunk_writes_only_that_chunk() -> None:
-    d, i2c = make()
-    shown(d, 5, image(3))
-    d.show_host()
+    d, i2c = on_glass()
     new = bytearray(image(3))
     new[5 * 64 + 10] ^= 0xFF  # chunk 5: page 2, columns 64-127
     shown(d, 6, bytes(new), chunks=[5 * 64])
@@ -176,10 +183,8 @@ def test_one_changed_chunk_writes_only_that_chunk() -> None:
 
 
 def test_changes_across_pages_write_one_window_per_run() -> None:
-    d, i2c = make()
+    d, i2c = on_glass()
     old = image(3)
-    shown(d, 5, old)
-    d.show_host()
     new = bytearray(old)
     for chunk in (4, 5, 6, 7, 11):  # pages 2 and 3 whole, page 5's right half
         new[chunk * 64] ^= 0x0F
@@ -195,9 +200,7 @@ def test_changes_across_pages_write_one_window_per_run() -> None:
 
 
 def test_a_chunk_across_a_boundary_marks_both_halves() -> None:
-    d, i2c = make()
-    shown(d, 5, image(3))
-    d.show_host()
+    d, i2c = on_glass()
     new = bytearray(image(3))
     new[100:164] = bytes(64)  # bytes of chunk 1 (page 0 right) and chunk 2 (page 1 left)
     assert d.chunk(7, 100, bytes(64))
@@ -207,9 +210,7 @@ def test_a_chunk_across_a_boundary_marks_both_halves() -> None:
 
 
 def test_frames_accepted_behind_the_glass_add_up() -> None:
-    d, i2c = make()
-    shown(d, 5, image(3))
-    d.show_host()
+    d, i2c = on_glass()
     new = bytearray(image(3))
     new[0] ^= 1
     shown(d, 6, bytes(new), chunks=[0])  # accepted, not shown (a die holds the glass) ...
@@ -220,9 +221,7 @@ def test_frames_accepted_behind_the_glass_add_up() -> None:
 
 
 def test_a_refused_frame_marks_nothing() -> None:
-    d, i2c = make()
-    shown(d, 5, image(3))
-    d.show_host()
+    d, i2c = on_glass()
     send(d, 6, image(5))  # every chunk, then a wrong CRC: the old image stays
     assert not d.accept(6, 1234)
     new = bytearray(image(3))
@@ -233,9 +232,7 @@ def test_a_refused_frame_marks_nothing() -> None:
 
 
 def test_after_an_own_screen_the_host_image_goes_whole() -> None:
-    d, i2c = make()
-    shown(d, 5, image(3))
-    d.show_host()
+    d, i2c = on_glass()
     for own in (d.waiting, d.link_lost, lambda: d.die(0, 7, 0), lambda: d.boot("x")):
         own()
         new = bytearray(d.shown)
@@ -246,9 +243,7 @@ def test_after_an_own_screen_the_host_image_goes_whole() -> None:
 
 
 def test_after_a_failed_write_the_next_image_goes_whole() -> None:
-    d, i2c = make()
-    shown(d, 5, image(3))
-    d.show_host()
+    d, i2c = on_glass()
     real = i2c.writevto
 
     def loose(addr, vector, stop=True):
