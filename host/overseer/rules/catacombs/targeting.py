@@ -138,9 +138,6 @@ CRITERIA: dict[str, Callable[[list[Hero]], list[Hero]]] = {
 }
 
 
-COLUMN_TEXT = {"primary": "primary", "secondary": "secondary", "tie_breaker": "tie breaker"}
-
-
 def select_target(battle: Battle, piece: Piece, visible: list[Hero]) -> Procedure:
     """Step 3: the Primary, Secondary and Tie Breaker columns of the piece's type, then the
     Direction tiles. ``visible`` holds at least one enemy."""
@@ -164,7 +161,7 @@ def select_target(battle: Battle, piece: Piece, visible: list[Hero]) -> Procedur
             candidates = CRITERIA[criterion](candidates)
         if len(candidates) == 1:
             yield Step(TARGET, rulebook.STEP3,
-                       f"{piece.name} targets {candidates[0].name}: {COLUMN_TEXT[column]} "
+                       f"{piece.name} targets {candidates[0].name}: {column.replace('_', ' ')} "
                        f"column, {criterion.replace('_', ' ')}",
                        {"piece": piece.id, "target": candidates[0].id, "column": column,
                         "criterion": criterion, "candidates": [h.id for h in before],
