@@ -22,7 +22,6 @@ from overseer.data import (
     list_of,
     load_table,
     one_of,
-    only_tables,
 )
 from overseer.rules.catacombs.carddata import Behaviour, CatacombsData, Record
 from overseer.rules.catacombs.cards import (
@@ -393,8 +392,7 @@ def heroes(folder: Path | None = None) -> dict[str, Record]:
     come from its setup), so they are not part of ``CatacombsData``; ``games.catacombs_heroes``
     keeps the loaded value."""
     path = (FOLDER if folder is None else folder) / "heroes.toml"
-    records = load_table(path, "hero", HERO_FIELDS)
-    only_tables(path, "hero")
+    records = load_table(path, "hero", HERO_FIELDS, alone=True)
     return _by_id(records)
 
 

@@ -109,11 +109,24 @@ def field_line(path: Path, start: int | None, name: str) -> int | None:
     return _field_line(path.read_text(encoding="utf-8"), start, name)
 
 
+def _only(path: Path, text: str, doc: dict[str, Any], table: str) -> None:
+    """Refuse a top-level key of ``doc`` other than ``table``, at its line."""
+    for name in doc:
+        if name != table:
+            pattern = re.compile(r"^\s*(?:\[\[?\s*)?[\"']?" + re.escape(name) + r"[\"']?\s*[\]=.]")
+            line = next((n for n, row in enumerate(text.splitlines(), 1) if pattern.match(row)),
+                        None)
+            raise DataError(path, line, None, None,
+                            f"unknown table {name!r}; {suggestion(name, (table,))}")
+
+
 def load_table(path: Path, table: str, fields: dict[str, Field],
-               key: str = "id") -> list[dict[str, Any]]:
+               key: str = "id", alone: bool = False) -> list[dict[str, Any]]:
     """Load the ``[[table]]`` records of one file, each checked against ``fields`` plus
     ``source`` and ``verified``. Unknown fields are refused with the closest known one (a typo
-    must not pass silently); ``key`` values must be unique."""
+    must not pass silently); ``key`` values must be unique. ``alone``: the file holds this
+    table only, and any other top-level key is refused with the closest one (a misspelt
+    ``[[table]]`` must not leave its records unread)."""
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as err:
@@ -126,6 +139,8 @@ def load_table(path: Path, table: str, fields: dict[str, Field],
             found = re.search(r"line (\d+)", str(err))
             line = int(found.group(1)) if found else None
         raise DataError(path, line, None, None, f"not valid TOML ({err})") from err
+    if alone:
+        _only(path, text, doc, table)
     records = doc.get(table)
     if not isinstance(records, list) or not records:
         raise DataError(path, None, None, None, f"no [[{table}]] records")
@@ -167,16 +182,3 @@ def load_table(path: Path, table: str, fields: dict[str, Field],
         record["_line"] = start
     return records
 
-
-def only_tables(path: Path, *tables: str) -> None:
-    """Refuse a top-level key of ``path`` that is none of ``tables``, with the closest one: a
-    misspelt ``[[table]]`` must not leave its records unread. Call it after ``load_table`` (which
-    says what is wrong with a file that does not read)."""
-    text = path.read_text(encoding="utf-8")
-    for key in tomllib.loads(text):
-        if key not in tables:
-            pattern = re.compile(r"^\s*(?:\[\[?\s*)?[\"']?" + re.escape(key) + r"[\"']?\s*[\]=.]")
-            line = next((n for n, row in enumerate(text.splitlines(), 1) if pattern.match(row)),
-                        None)
-            raise DataError(path, line, None, None,
-                            f"unknown table {key!r}; {suggestion(key, tables)}")
