@@ -13,9 +13,11 @@ from typing import TYPE_CHECKING
 from overseer.data import DataError
 
 if TYPE_CHECKING:
+    from overseer.app.shell import Gadget
     from overseer.session.session import Session
     from overseer.sim.box import VirtualBox
     from overseer.sim.running import Running
+    from overseer.web import Page
 
 # The modules are imported where they are needed: the simulator powers its virtual Pico on
 # first, so that the firmware boots while the rest loads.
@@ -82,6 +84,9 @@ def play_parser() -> argparse.ArgumentParser:
     parser.add_argument("--plain", action="store_true",
                         help="the line mode, for scripts and screen readers")
     parser.add_argument("--db", metavar="FILE", help="the game store (see docs/session.md)")
+    parser.add_argument("--web", action="store_true",
+                        help="serve the page for the table's phones (docs/web.md; the config's "
+                             "[web] says where)")
     return parser
 
 
@@ -141,7 +146,28 @@ def play(path: Path, game_id: int | None, args: argparse.Namespace,
         from overseer.sim.plain import run_plain
         return run_plain(path, game_id, seed, sys.stdin, sys.stdout)
     from overseer.sim.app import run
-    return run(simulator(path, game_id, seed, box))
+    running = simulator(path, game_id, seed, box)
+    page = web_page(running.gadget, args)
+    try:
+        return run(running)
+    finally:
+        if page is not None:
+            page.close()
+
+
+def web_page(gadget: Gadget, args: argparse.Namespace) -> Page | None:
+    """With ``--web``: the page for the table's phones, following ``gadget`` (before its loop
+    starts); where it listens, or why it cannot, is said on the glass."""
+    if not getattr(args, "web", False):
+        return None
+    from overseer import web
+    from overseer.config import load
+
+    said: list[str] = []
+    page = web.from_config(gadget, load(), said.append, forced=True)
+    if said:
+        gadget.tell("Web page", said[-1])
+    return page
 
 
 def simulator(path: Path, game_id: int | None, seed: int | None,
@@ -207,7 +233,9 @@ def run_doctor(argv: list[str]) -> int:
 
 # `overseer gadget` (the headless gadget the service runs) and `overseer config`: service.py
 GADGET_COMMANDS = {"gadget": "play with no terminal, as the service does (`overseer gadget "
-                   "--help`)", "config": "print the config in force (overseer/config.py)"}
+                   "--help`)", "config": "print the config in force (overseer/config.py)",
+                   "web": "the gadget with no terminal and its page for the table's phones "
+                   "(`overseer gadget --web`, docs/web.md)"}
 
 
 def add_gadget(sub: argparse._SubParsersAction) -> None:
@@ -218,6 +246,8 @@ def add_gadget(sub: argparse._SubParsersAction) -> None:
 def run_gadget(argv: list[str]) -> int:
     from overseer import service
 
+    if argv[0] == "web":
+        return service.main(["--web", *argv[1:]])
     return (service.main if argv[0] == "gadget" else service.config_main)(argv[1:])
 
 

@@ -22,6 +22,11 @@ sort is refused (``ConfigError``, naming the file, the key and a suggestion) and
     bus = 1                     # its I2C bus (/dev/i2c-1)
     address = 0x3C
     rotate = 0                  # 0-3, quarter turns
+    [web]
+    enabled = false             # the page on the LAN for the table's phones (docs/web.md)
+    listen = []                 # its addresses; [] the box's LAN addresses (never public)
+    port = 8080
+    answers = true              # a paired phone may answer the glass's questions
 
 ``overseer config`` prints the settings in force and the file they come from.
 """
@@ -48,6 +53,7 @@ SECTIONS: dict[str, dict[str, type | tuple[type, ...]]] = {
     "nfc": {"enabled": bool, "port": str},
     "leds": {"enabled": bool, "factory": str, "pins": dict},
     "oled": {"driver": str, "bus": int, "address": int, "rotate": int},
+    "web": {"enabled": bool, "listen": list, "port": int, "answers": bool},
 }
 
 
@@ -71,6 +77,10 @@ class Config:
     oled_bus: int = 1
     oled_address: int = 0x3C
     oled_rotate: int = 0
+    web: bool = False
+    web_listen: tuple[str, ...] = ()  # () the box's LAN addresses (web/addresses.py)
+    web_port: int = 8080
+    web_answers: bool = True
     env: Mapping[str, str] = field(default_factory=dict, repr=False, compare=False)
 
     def store(self, cli: str | None = None) -> Path:
@@ -105,6 +115,10 @@ class Config:
             "pins = { " + ", ".join(f"{s} = {b}" for s, b in pins.items()) + " }",
             "[oled]", f"driver = {_quote(self.oled)}", f"bus = {self.oled_bus}",
             f"address = {self.oled_address:#04x}", f"rotate = {self.oled_rotate}",
+            "[web]", f"enabled = {_bool(self.web)}",
+            "listen = [" + ", ".join(_quote(a) for a in self.web_listen) + "]"
+            + ("  # the box's LAN addresses" if not self.web_listen else ""),
+            f"port = {self.web_port}", f"answers = {_bool(self.web_answers)}",
         ]
 
 
@@ -163,12 +177,20 @@ def parse(table: dict[str, Any], path: Path | None = None) -> Config:
     rotate = oled.get("rotate", 0)
     if rotate not in (0, 1, 2, 3):
         raise BadInput("oled.rotate", f"wanted 0, 1, 2 or 3 (quarter turns), got {rotate}")
+    web = table.get("web", {})
+    listen = web.get("listen", [])
+    for n, address in enumerate(listen):
+        check_type(address, str, at("web.listen", n))
+    port = web.get("port", 8080)
+    if not 1 <= port <= 65535:
+        raise BadInput("web.port", f"wanted a port 1-65535, got {port}")
     return Config(path=path, database=database, pico_port=pico.get("port") or None,
                   nfc=nfc.get("enabled", True), nfc_port=nfc.get("port") or DEFAULT_NFC_PORT,
                   leds=leds.get("enabled", True), pin_factory=factory,
                   pins=_pins(leds["pins"]) if "pins" in leds else None, oled=driver,
                   oled_bus=oled.get("bus", 1), oled_address=oled.get("address", 0x3C),
-                  oled_rotate=rotate)
+                  oled_rotate=rotate, web=web.get("enabled", False), web_listen=tuple(listen),
+                  web_port=port, web_answers=web.get("answers", True))
 
 
 def _pins(table: dict[str, Any]) -> dict[int, int]:

@@ -155,8 +155,9 @@ def open_gadget(store: Path, box: Box, sources: tuple[Any, ...],
 
 def run(config: Config, db: str | None, stop: threading.Event,
         say: Callable[[str], None] = log.warning, pico_wait: float = PICO_WAIT,
-        on_start: Callable[[Any], None] | None = None) -> int:
-    """Play on the box until ``stop`` is set; the exit status (2: it could not start)."""
+        on_start: Callable[[Any], None] | None = None, web: bool = False) -> int:
+    """Play on the box until ``stop`` is set; the exit status (2: it could not start).
+    ``web``: serve the page for the table's phones even if the config's ``[web]`` is off."""
     from overseer.devices.pico_link import ProtocolMismatch
     from overseer.devices.ports import find_pico_ports
     from overseer.session.lock import StoreInUse
@@ -176,10 +177,14 @@ def run(config: Config, db: str | None, stop: threading.Event,
         except (StoreInUse, StoreError) as err:
             say(str(err))
             return 2
+        page = None
         try:
             gadget.open()
             if repaired is not None:
                 gadget.tell("Store repaired", repaired)
+            from overseer import web as web_page
+
+            page = web_page.from_config(gadget, config, say, forced=web)
             if on_start is not None:
                 on_start(gadget)
             try:
@@ -199,6 +204,8 @@ def run(config: Config, db: str | None, stop: threading.Event,
             say(str(err))
             return 2
         finally:
+            if page is not None:
+                page.close()
             gadget.close()
     finally:
         box.close()
@@ -212,6 +219,8 @@ def parser() -> argparse.ArgumentParser:
                    "config file's, or the user's data folder)")
     p.add_argument("--pico-wait", type=float, default=PICO_WAIT, metavar="SECONDS",
                    help=f"how long to wait for the Pico before saying so (default {PICO_WAIT:g})")
+    p.add_argument("--web", action="store_true", help="serve the page for the table's phones "
+                   "(docs/web.md) even if the config's [web] enabled is false")
     return p
 
 
@@ -232,7 +241,7 @@ def main(argv: list[str]) -> int:
         print(f"overseer gadget: {text}", file=sys.stderr, flush=True)
 
     say(f"starting ({config.path or 'no config file: the defaults'})")
-    return run(config, args.db, stop, say, args.pico_wait)
+    return run(config, args.db, stop, say, args.pico_wait, web=args.web)
 
 
 def config_main(argv: list[str]) -> int:

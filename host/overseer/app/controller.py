@@ -46,6 +46,7 @@ from overseer.app.events import (
     LinkChanged,
     Press,
     ReaderNotice,
+    Remote,
     RequestRoll,
     Rolled,
     RollRefused,
@@ -265,7 +266,18 @@ def handle(app: App, event: Input | Refused | Told) -> Result:
         return _out(_say(app, event.key, event.text))
     if isinstance(event, Rolled):
         return _rolled(app, event)
+    if isinstance(event, Remote):
+        return _remote(app, event)
     return _roll_refused(app, event)
+
+
+def _remote(app: App, remote: Remote) -> Result:
+    """A paired phone's answer to the question on the glass: the session call a button's
+    answer makes (a message or the menu over the question is put away). An answer to a
+    question that has gone is dropped: the phone sees the game move on."""
+    if app.view.question is None or remote.asked != app.view.asked:
+        return app, ()
+    return _call(_dismiss(replace(app, menu=None)), Answer(remote.value))
 
 
 def say(app: App, key: str, text: str) -> Result:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from overseer.dice import DIE_FACES, Die
 
@@ -91,7 +92,17 @@ class ReaderNotice:
     text: str
 
 
-Input = Press | Tap | UnknownTap | Rolled | RollRefused | LinkChanged | ReaderNotice
+@dataclass(frozen=True, slots=True)
+class Remote:
+    """An answer from a paired phone (web/): ``value`` answers the question the view numbers
+    ``asked`` (``GameView.asked``); a question that has moved on since drops it. It becomes
+    the same session call as the buttons' answer (logged, undone the same way)."""
+
+    value: Any
+    asked: int
+
+
+Input = Press | Tap | UnknownTap | Rolled | RollRefused | LinkChanged | ReaderNotice | Remote
 
 
 # --------------------------------------------------------------------------- effects

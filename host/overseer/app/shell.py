@@ -13,6 +13,8 @@ The API (for the terminal simulator, the Pi's main loop and the tests):
     gadget.feed(item)            # act on one input now, without the inbox
     gadget.run(stop_event)       # step until the event is set
     gadget.screen                # the Screen on the glass (gadget.glass has its image)
+    gadget.watchers.append(fn)   # fn(gadget, item) after every input acted on (item None:
+                                 # the gadget opened a game); the web page follows with it
     gadget.session               # the Session being played (None in a new game's questions)
     gadget.close()               # release the store and its lock
 
@@ -41,6 +43,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -111,6 +114,9 @@ class Gadget:
         self.screen: Screen | None = None
         self.sources: tuple[Source, ...] = (*((dice,) if dice is not None else ()), *sources)
         self.held: frozenset[Button] | None = None  # what the EarlyButtons were told last
+        self.watchers: list[Callable[[Gadget, Input | None], None]] = []
+        self.asked = 0  # the number of the question in the view (GameView.asked)
+        self._question: tuple[Any, ...] | None = None  # what that question was asked on
         for source in self.sources:
             source.start(self.inbox)
 
@@ -133,6 +139,7 @@ class Gadget:
         app, effects = controller.start(self._view())
         self.app = app
         self._apply(effects)
+        self._tell_watchers(None)
 
     def _last_unfinished(self) -> Session | None:
         """The unfinished game of a game the gadget plays that was played last."""
@@ -227,10 +234,14 @@ class Gadget:
         """Act on one input now (``step`` takes them from the inbox)."""
         if self.app is None:
             raise RuntimeError("open() the gadget first")
-        if isinstance(item, Tap) and self._local_tap(item):
-            return
-        self.app, effects = controller.handle(self.app, item)
-        self._apply(effects)
+        if not (isinstance(item, Tap) and self._local_tap(item)):
+            self.app, effects = controller.handle(self.app, item)
+            self._apply(effects)
+        self._tell_watchers(item)
+
+    def _tell_watchers(self, item: Input | None) -> None:
+        for watcher in self.watchers:
+            watcher(self, item)
 
     def _local_tap(self, tap: Tap) -> bool:
         """A card that answers a form's field (even from the question that narrows its list
@@ -436,9 +447,21 @@ class Gadget:
 
     def _view(self) -> GameView:
         if self.local is not None:
-            return self._local_view(self.local)
-        assert self.session is not None
-        return self._game_view(self.session)
+            view = self._local_view(self.local)
+        else:
+            assert self.session is not None
+            view = self._game_view(self.session)
+        if view.question is None:
+            self._question = None
+            return view
+        local = self.local
+        asked_on = (id(local), len(local.answers)) if local is not None else (
+            self.session.id if self.session is not None else None, self.session.head
+            if self.session is not None else 0)
+        if asked_on != self._question:
+            self._question = asked_on
+            self.asked += 1
+        return replace(view, asked=self.asked)
 
     def _local_view(self, local: Local) -> GameView:
         ask = local.ask

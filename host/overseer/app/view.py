@@ -75,7 +75,9 @@ class GameView:
       tracker, the seats that answer the question); a target's and the cursor's lights go
       over them;
     - ``undo_refusal``: why there is nothing to undo, said when BACK is held and ``can_undo``
-      is false.
+      is false;
+    - ``asked``: the number of the question on the glass (the shell counts each new one): a
+      phone's answer (``Remote``) names it, so a late one cannot answer the next question.
 
     ``menu``, ``next_action``, ``next_refusal``, ``status``, ``idle_key`` and ``tap_actions``
     are read only when no question waits (the menu, NEXT AI PIECE and the idle
@@ -106,6 +108,7 @@ class GameView:
         default_factory=dict)
     lights: Mapping[int, str] = field(default_factory=dict)
     undo_refusal: str = "the game is at its start"
+    asked: int = 0
 
     def name(self, ident: str) -> str:
         return self.names.get(ident, ident)

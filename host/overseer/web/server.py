@@ -1,0 +1,314 @@
+"""The page's server: Starlette on uvicorn, in a thread of the gadget's process.
+
+    web = Web(live, feed, inbox, answers=True)   # what the watcher keeps; the gadget's inbox
+    server = web.serve(["192.168.1.20"], 8080)   # listening there, in its thread
+    server.urls                                  # where it listens
+    server.close()
+
+The routes: ``/`` (the glass, the question, the log), ``/party``, ``/story``, ``/glass.png``,
+``/events`` (server-sent events, resumed by ``Last-Event-ID``), ``/static/*`` (the page's own
+script and style, nothing else), and the changes, each from the page's own Origin:
+``POST /pair`` (the code on the glass: sets the pairing cookie), ``POST /show-code`` (puts
+the code on the glass), ``POST /answer`` (a paired phone's answer: into the gadget's inbox, as
+a ``Remote``). Nothing else is served: no file path, no store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import secrets
+import socket
+import threading
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from overseer.app.events import ReaderNotice, Remote
+from overseer.app.inbox import Inbox
+from overseer.screens.render import render
+from overseer.web import guard, views
+from overseer.web import story as stories
+from overseer.web.feed import Feed
+from overseer.web.watch import Live
+
+COOKIE = "overseer_pair"
+KEEPALIVE = 15.0  # seconds between comments on a quiet event stream
+SCALE = 4  # the glass's picture: 128x64 drawn 512x256
+STATIC = Path(__file__).parent / "static"
+NO_STORE = {"cache-control": "no-store"}
+
+
+class Web:
+    """The app (``app``) over what the watcher keeps; see the module's docstring."""
+
+    def __init__(self, live: Live, feed: Feed, inbox: Inbox | None, answers: bool = True
+                 ) -> None:
+        self.live, self.feed, self.inbox = live, feed, inbox
+        self.answers = answers and inbox is not None
+        self.pairs: dict[str, int] = {}  # pairing cookie -> the game it pairs with
+        self.closing = False  # the server stops: the event streams end
+        self._png: tuple[int, bytes] | None = None
+        self._story: tuple[tuple[int, int], stories.Story] | None = None
+        self.app = Starlette(routes=[
+            Route("/", self.live_page), Route("/party", self.party_page),
+            Route("/story", self.story_page), Route("/glass.png", self.glass),
+            Route("/events", self.events),
+            Route("/pair", self.pair, methods=["POST"]),
+            Route("/show-code", self.show_code, methods=["POST"]),
+            Route("/answer", self.answer, methods=["POST"]),
+            Mount("/static", StaticFiles(directory=STATIC)),
+        ])
+
+    # ------------------------------------------------------------------ pairing
+
+    def paired(self, request: Request) -> bool:
+        token = request.cookies.get(COOKIE)
+        with self.live.lock:
+            game = self.live.game
+        return (self.answers and token is not None and game is not None
+                and self.pairs.get(token) == game["id"])
+
+    async def pair(self, request: Request) -> Response:
+        if not self.answers:
+            return _said(403, "This box takes no answers from phones.")
+        form = await _json(request)
+        code = str(form.get("code", "")).strip()
+        with self.live.lock:
+            game, expected = self.live.game, self.live.code
+        if game is None or expected is None:
+            return _said(409, "No game is being played yet.")
+        if not secrets.compare_digest(code, expected):
+            return _said(403, "That is not the code on the glass.")
+        token = secrets.token_urlsafe(24)
+        self.pairs[token] = game["id"]
+        response = _said(200, "Paired: this phone may answer the glass's questions.")
+        response.set_cookie(COOKIE, token, httponly=True, samesite="strict", path="/")
+        return response
+
+    async def show_code(self, request: Request) -> Response:
+        if not self.answers or self.inbox is None:
+            return _said(403, "This box takes no answers from phones.")
+        with self.live.lock:
+            code = self.live.code
+        if code is None:
+            return _said(409, "No game is being played yet.")
+        self.inbox.put(ReaderNotice("Phones", f"Pair a phone: code {code}. OK puts it away."))
+        return _said(200, "The code is on the glass.")
+
+    async def answer(self, request: Request) -> Response:
+        if not self.paired(request):
+            return _said(403, "Pair this phone first (the code on the glass).")
+        body = await _json(request)
+        with self.live.lock:
+            question = self.live.question
+        if question is None or body.get("asked") != question["asked"]:
+            return _said(409, "That question has been answered already.")
+        if not question["phone"]:
+            return _said(409, "This question is answered on the box.")
+        value = body.get("value")
+        problem = _check(question, value)
+        if problem:
+            return _said(400, problem)
+        assert self.inbox is not None
+        self.inbox.put(Remote(value, question["asked"]))
+        return _said(202, "Sent to the box.")
+
+    # ------------------------------------------------------------------ pages
+
+    def _page(self, request: Request, title: str, here: str, body: str, kind: str
+              ) -> HTMLResponse:
+        with self.live.lock:
+            game = self.live.game
+        return HTMLResponse(views.page(title, here, body, game, self.paired(request), kind),
+                            headers={**NO_STORE, "content-security-policy": CSP,
+                                     "x-content-type-options": "nosniff",
+                                     "referrer-policy": "no-referrer"})
+
+    async def live_page(self, request: Request) -> Response:
+        body = views.live_body(self.paired(request), self.answers)
+        return self._page(request, "Live", "/", body, "live")
+
+    async def party_page(self, request: Request) -> Response:
+        with self.live.lock:
+            party = self.live.party
+        body = views.party_body(party)
+        if request.query_params.get("part"):
+            return HTMLResponse(body, headers=NO_STORE)
+        return self._page(request, "Party", "/party", body, "party")
+
+    async def story_page(self, request: Request) -> Response:
+        with self.live.lock:
+            record = self.live.record
+        story = None
+        if record is not None:
+            key = (record.game_id, len(record.events))
+            if self._story is not None and self._story[0] == key:
+                story = self._story[1]
+            else:
+                story = await asyncio.to_thread(stories.story, record)
+                self._story = (key, story)
+        body = views.story_body(story, record.game if record is not None else None)
+        if request.query_params.get("part"):
+            return HTMLResponse(body, headers=NO_STORE)
+        return self._page(request, "Story", "/story", body, "story")
+
+    async def glass(self, request: Request) -> Response:
+        with self.live.lock:
+            screen, version = self.live.screen, self.live.screen_v
+        if screen is None:
+            return _said(404, "Nothing on the glass yet.")
+        if self._png is None or self._png[0] != version:
+            image = render(screen).convert("L")
+            image = image.resize((image.width * SCALE, image.height * SCALE), 0)
+            out = io.BytesIO()
+            image.save(out, "PNG", optimize=False)
+            self._png = (version, out.getvalue())
+        return Response(self._png[1], media_type="image/png",
+                        headers={"cache-control": "max-age=3600"})
+
+    async def events(self, request: Request) -> Response:
+        last = request.headers.get("last-event-id")
+        start = int(last) if last and last.isdigit() else None
+        return StreamingResponse(self._stream(start), media_type="text/event-stream",
+                                 headers={**NO_STORE, "x-accel-buffering": "no"})
+
+    async def _stream(self, last: int | None) -> AsyncIterator[bytes]:
+        flag = self.feed.waiter()
+        try:
+            yield b"retry: 1000\n\n"
+            while not self.closing:
+                flag.clear()
+                events = self.feed.since(last)
+                if events is None:
+                    yield b"event: reload\ndata: {}\n\n"
+                    return
+                if events:
+                    last = events[-1].id
+                    yield b"".join(e.wire for e in events)
+                    continue
+                try:
+                    await asyncio.wait_for(flag.wait(), KEEPALIVE)
+                except TimeoutError:
+                    yield b": still here\n\n"
+        finally:
+            self.feed.drop(flag)
+
+    # ------------------------------------------------------------------ serving
+
+    def serve(self, addresses: Sequence[str], port: int) -> Server:
+        """Listen on ``addresses`` (port 0: any free port) in a thread of its own."""
+        return Server(self, addresses, port)
+
+
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+       "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+
+
+def _said(status: int, text: str) -> JSONResponse:
+    return JSONResponse({"said": text}, status_code=status, headers=NO_STORE)
+
+
+async def _json(request: Request) -> dict[str, Any]:
+    body = await request.body()
+    if len(body) > 4096:
+        return {}
+    try:
+        import json
+
+        value = json.loads(body or b"{}")
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _check(question: dict[str, Any], value: Any) -> str:
+    """Why ``value`` cannot answer ``question`` (empty: it can)."""
+    kind = question["kind"]
+    if kind in ("ChooseOne", "Pick", "YesNo"):
+        if value not in [o["value"] for o in question["options"]] or isinstance(value, bool) \
+                != (kind == "YesNo"):
+            return "That is not one of the answers."
+        return ""
+    if kind == "ChooseSome":
+        options = [o["value"] for o in question["options"]]
+        if not isinstance(value, list) or any(v not in options for v in value) \
+                or len(set(value)) != len(value):
+            return "Choose among the answers, each once."
+        return ""
+    if isinstance(value, bool) or not isinstance(value, int) \
+            or not question["low"] <= value <= question["high"]:
+        return f"A number from {question['low']} to {question['high']}."
+    return ""
+
+
+class Server:
+    """uvicorn serving a ``Web`` on sockets bound here, in a daemon thread."""
+
+    def __init__(self, web: Web, addresses: Sequence[str], port: int) -> None:
+        if not addresses:
+            raise OSError("no address to listen on")
+        self.sockets: list[socket.socket] = []
+        try:
+            for address in addresses:
+                family = socket.AF_INET6 if ":" in address else socket.AF_INET
+                sock = socket.socket(family, socket.SOCK_STREAM)
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                sock.bind((address, port))
+                port = port or sock.getsockname()[1]  # the same port on every address
+                sock.listen(64)
+                sock.set_inheritable(True)
+                self.sockets.append(sock)
+        except OSError:
+            self._close_sockets()
+            raise
+        self.port = port
+        self.web = web
+        self.addresses = tuple(addresses)
+        names = (socket.gethostname(), f"{socket.gethostname()}.local")
+        app = guard.Guard(web.app, guard.allowed_hosts(addresses, port, names))
+        config = uvicorn.Config(app, log_level="warning", lifespan="off", access_log=False,
+                                timeout_graceful_shutdown=1)
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self._run, name="overseer-web", daemon=True)
+        self.thread.start()
+
+    @property
+    def urls(self) -> list[str]:
+        return [f"http://{f'[{a}]' if ':' in a else a}:{self.port}/" for a in self.addresses]
+
+    def _run(self) -> None:
+        self.server.run(sockets=self.sockets)
+
+    def started(self, timeout: float = 10.0) -> bool:
+        """Wait until it answers (True) or ``timeout`` passes."""
+        done = threading.Event()
+        for _ in range(int(timeout / 0.02)):
+            if self.server.started:
+                return True
+            done.wait(0.02)
+        return self.server.started
+
+    def close(self) -> None:
+        """Stop: the event streams end, then the server (cut short after a few seconds)."""
+        self.web.closing = True
+        self.web.feed.wake()
+        self.server.should_exit = True
+        self.thread.join(3)
+        if self.thread.is_alive():
+            self.server.force_exit = True
+            self.thread.join(3)
+        self._close_sockets()
+
+    def _close_sockets(self) -> None:
+        for sock in self.sockets:
+            with contextlib.suppress(OSError):
+                sock.close()

@@ -1,0 +1,129 @@
+"""The game's story, from its record: the record folded again (in the server's thread, from
+the watcher's copy of the log), the party looked at after every event: the rounds, each hero's
+health and gold at the end of every round, the AI pieces each hero destroyed, the damage each
+took. ``chart`` draws the health and gold lines as SVG on the server (no chart library, no CDN).
+
+Catacombs only: the other games' pages show their state (web/party.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from html import escape
+from typing import Any
+
+from overseer.rules.catacombs.kinds import StepKind
+from overseer.session.session import built, game_spec, replay
+from overseer.web.watch import Record
+
+COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
+
+
+@dataclass
+class Story:
+    """What the story page shows."""
+
+    rounds: int = 0
+    heroes: dict[str, str] = field(default_factory=dict)  # id -> name
+    health: dict[str, list[int]] = field(default_factory=dict)  # by round, from round 1
+    gold: dict[str, list[int]] = field(default_factory=dict)
+    kills: dict[str, int] = field(default_factory=dict)
+    damage: dict[str, int] = field(default_factory=dict)
+    over: str | None = None
+
+
+def story(record: Record) -> Story:
+    """The story of a Catacombs game's record (an empty one for another game)."""
+    out = Story()
+    if record.game != "catacombs":
+        return out
+    spec = game_spec(record.game)
+    result = built(spec, record.setup, record.dice, record.seed)
+    battle = result.runner.state
+    out.heroes = {h.id: h.name for h in battle.heroes.values()}
+    for hero in out.heroes:
+        out.kills[hero], out.damage[hero] = 0, 0
+    seen = [0]
+    by: list[str | None] = [None]
+
+    def sample(state: Any) -> None:
+        index = state.round - 1
+        for hero_id, hero in state.heroes.items():
+            if hero_id not in out.heroes:
+                out.heroes[hero_id] = hero.name
+                out.kills.setdefault(hero_id, 0)
+                out.damage.setdefault(hero_id, 0)
+            for series, value in ((out.health, hero.health), (out.gold, hero.gold)):
+                line = series.setdefault(hero_id, [])
+                while len(line) < index:
+                    line.append(line[-1] if line else value)
+                if len(line) == index:
+                    line.append(value)
+                else:
+                    line[index] = value
+        out.rounds = max(out.rounds, state.round)
+
+    def after(seq: int, fold: Any) -> None:
+        event = record.events[seq - 1]
+        if event.kind == "action":
+            by[0] = event.data.get("by")
+        trace = fold.runner.trace
+        for step in trace[seen[0]:]:
+            target = step.data.get("target")
+            if step.kind == StepKind.DAMAGE and target in out.damage:
+                out.damage[target] += step.data.get("amount", 0)
+            elif step.kind == StepKind.PIECE_DOWN and by[0] in out.kills:
+                out.kills[by[0]] += 1
+        seen[0] = len(trace)
+        sample(fold.runner.state)
+
+    sample(battle)
+    replay(result, record.events, 0, after)
+    out.heroes = {h: record.names.get(h, name) for h, name in out.heroes.items()}
+    out.over = result.runner.state.adventure.over
+    return out
+
+
+def chart(series: dict[str, list[int]], names: dict[str, str], title: str,
+          width: int = 480, height: int = 200) -> str:
+    """One line per hero over the rounds, as an SVG element (its own axes and legend)."""
+    left, right, top, bottom = 36, 110, 22, 28
+    rounds = max((len(v) for v in series.values()), default=0)
+    high = max((max(v) for v in series.values() if v), default=1) or 1
+    plot_w, plot_h = width - left - right, height - top - bottom
+
+    def x(i: int) -> float:
+        return left + (plot_w * i / max(rounds - 1, 1))
+
+    def y(v: int) -> float:
+        return top + plot_h - plot_h * v / high
+
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" role="img" '
+             f'viewBox="0 0 {width} {height}" width="{width}" height="{height}">',
+             f'<title>{escape(title)}</title>',
+             f'<text x="{left}" y="14" class="chart-title">{escape(title)}</text>',
+             f'<line x1="{left}" y1="{top + plot_h}" x2="{left + plot_w}" y2="{top + plot_h}" '
+             'stroke="#888"/>',
+             f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + plot_h}" stroke="#888"/>',
+             f'<text x="{left - 6}" y="{y(high) + 4:.1f}" text-anchor="end">{high}</text>',
+             f'<text x="{left - 6}" y="{top + plot_h + 4}" text-anchor="end">0</text>']
+    for i in range(rounds):
+        parts.append(f'<text x="{x(i):.1f}" y="{height - 10}" text-anchor="middle">'
+                     f'{i + 1}</text>')
+    for n, (hero, values) in enumerate(series.items()):
+        colour = COLOURS[n % len(COLOURS)]
+        points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
+        parts.append(f'<polyline class="line" data-hero="{escape(hero)}" fill="none" '
+                     f'stroke="{colour}" stroke-width="2" points="{points}"/>')
+        for i, v in enumerate(values):
+            parts.append(f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="3" fill="{colour}">'
+                         f'<title>{escape(names.get(hero, hero))}, round {i + 1}: {v}</title>'
+                         '</circle>')
+        legend_y = top + 14 * n + 8
+        parts.append(f'<rect x="{width - right + 10}" y="{legend_y - 8}" width="10" '
+                     f'height="10" fill="{colour}"/>'
+                     f'<text x="{width - right + 24}" y="{legend_y + 1}">'
+                     f'{escape(names.get(hero, hero))}</text>')
+    parts.append(f'<text x="{left + plot_w / 2:.1f}" y="{height}" text-anchor="middle">'
+                 'round</text></svg>')
+    return "".join(parts)

@@ -1,0 +1,252 @@
+"""The gadget seen from the page: a watcher the shell calls after every input (in the gadget's
+thread) that publishes what changed to the feed, and keeps what the pages read (``Live``).
+
+What it publishes, in the order the table saw it (web/feed.py carries it):
+
+- ``game``: a game is followed (its id, game and title; null in a new game's questions): the
+  page starts again;
+- ``step``: a trace step, with its rulebook section, its "!" (``verified`` false), and its
+  round and activation (the character acting) for the log's groups;
+- ``action``: the table began an action (a heroes' side move, NEXT AI PIECE);
+- ``answer``: a question answered, its answer and who gave it (button, card, Pico dice,
+  phone); answers given before the page began following are listed, without their place
+  among the steps (``earlier``);
+- ``cut``: an undo: the steps from ``steps`` on and the answers from log event ``head`` on
+  are gone;
+- ``ask``: the question waiting (null: none), with its options, and whether a phone may
+  answer it;
+- ``glass``: the screen on the glass changed (its text; the picture is ``/glass.png``);
+- ``party``: the party page's content (web/party.py), after every change of the game.
+
+The cost on the gadget's thread is one pass over what changed, whatever the number of phones:
+the events are encoded once, the picture is drawn only when a page asks for it.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from overseer.app.events import Input, Press, Remote, Rolled, Tap
+from overseer.rules.catacombs.kinds import StepKind
+from overseer.rules.conquest.kinds import StepKind as ConquestKind
+from overseer.rules.procedure import (
+    ChooseOne,
+    ChooseSome,
+    DrawToken,
+    EnterNumber,
+    Pick,
+    Question,
+    Roll,
+    YesNo,
+)
+from overseer.screens import pages
+from overseer.screens.render import Screen
+from overseer.session.events import Event
+from overseer.web import party
+from overseer.web.feed import Feed
+
+ACTIVATIONS = (StepKind.ACTIVE_CHARACTER, ConquestKind.TURN)  # a step that opens a group
+BY = {Press: "button", Tap: "card", Rolled: "Pico dice", Remote: "phone"}
+PHONE_QUESTIONS = (ChooseOne, ChooseSome, Pick, YesNo, EnterNumber, Roll)  # no DrawToken
+
+
+@dataclass(frozen=True)
+class Record:
+    """The game's record as the pages read it: what it was built from and its log up to the
+    head (the story is folded from it, in the server's thread)."""
+
+    game_id: int
+    game: str
+    setup: dict[str, Any]
+    dice: str
+    seed: int | None
+    events: tuple[Event, ...]
+    names: dict[str, str] = field(default_factory=dict)
+
+
+class Live:
+    """What the pages read now; written by the watcher, read by the server (under ``lock``)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.game: dict[str, Any] | None = None
+        self.screen: Screen | None = None
+        self.screen_v = 0
+        self.question: dict[str, Any] | None = None
+        self.party: dict[str, Any] | None = None
+        self.record: Record | None = None
+        self.code: str | None = None  # the pairing code of the game followed
+
+
+def new_code() -> str:
+    """A pairing code: six random digits."""
+    return f"{secrets.randbelow(10**6):06d}"
+
+
+def question_data(game: str, question: Question, asked: int, names: dict[str, str],
+                  answers: bool) -> dict[str, Any]:
+    """A question as the page shows it (and a phone answers it)."""
+    out: dict[str, Any] = {"asked": asked, "key": question.key, "kind": type(question).__name__,
+                           "short": pages.short_prompt(game, question),
+                           "prompt": pages.full_prompt(question),
+                           "phone": answers and isinstance(question, PHONE_QUESTIONS)}
+    if isinstance(question, ChooseOne | ChooseSome | Pick):
+        out["options"] = [{"value": v, "label": label} for v, label in
+                          zip(question.options, pages.option_labels(question, names),
+                              strict=True)]
+    elif isinstance(question, YesNo):
+        out["options"] = [{"value": True, "label": "Yes"}, {"value": False, "label": "No"}]
+    elif isinstance(question, EnterNumber):
+        out["low"], out["high"] = question.low, question.high
+    elif isinstance(question, Roll):
+        out["low"], out["high"] = 1, question.faces
+    elif isinstance(question, DrawToken):
+        out["phone"] = False
+    return out
+
+
+def answer_label(question: dict[str, Any] | None, value: Any) -> str:
+    """An answer in words, by the options of the question it answered."""
+    if question is not None and "options" in question:
+        labels = {repr(o["value"]): o["label"] for o in question["options"]}
+        if isinstance(value, list):
+            return ", ".join(labels.get(repr(v), str(v)) for v in value) or "none"
+        return labels.get(repr(value), str(value))
+    if isinstance(value, dict) and "value" in value:  # a damage token
+        return f"token {value['value']}" + (" (reset)" if value.get("reset") else "")
+    return str(value)
+
+
+def screen_text(screen: Screen) -> dict[str, Any]:
+    """The glass's screen in words."""
+    rows = [("> " if n == screen.cursor else "  ") + label
+            + (" [x]" if screen.selected and n in screen.selected else "")
+            for n, label in enumerate(screen.rows)]
+    return {"title": screen.title, "key": screen.key, "mark": screen.mark,
+            "lines": list(screen.lines), "rows": rows,
+            "number": screen.number}
+
+
+class Watcher:
+    """Follows a Gadget (``gadget.watchers.append(watcher)``) into a Feed and a Live."""
+
+    def __init__(self, feed: Feed, live: Live, answers: bool = False) -> None:
+        self.feed, self.live, self.answers = feed, live, answers
+        self.game_id: int | None | bool = False  # False: nothing followed yet
+        self.steps = 0  # trace steps published
+        self.groups: list[tuple[int | None, str]] = []  # (round, actor) of each step published
+        self.head = 0
+        self.events: list[Event] = []
+        self.asked: tuple[int, bool] | None = None
+        self.question: dict[str, Any] | None = None
+        self.screen: Screen | None = None
+
+    def __call__(self, gadget: Any, item: Input | None) -> None:
+        session = gadget.session
+        game_id = session.id if session is not None else None
+        if game_id != self.game_id:
+            self._new_game(gadget, session)
+        if session is not None:
+            self._game(gadget, session, BY.get(type(item), "table"))
+        self._question(gadget)
+        if gadget.screen is not self.screen and gadget.screen is not None:
+            self.screen = gadget.screen
+            with self.live.lock:
+                self.live.screen = gadget.screen
+                self.live.screen_v += 1
+                version = self.live.screen_v
+            self.feed.publish("glass", {"v": version, **screen_text(gadget.screen)})
+
+    def _new_game(self, gadget: Any, session: Any) -> None:
+        self.game_id = session.id if session is not None else None
+        self.steps, self.groups, self.head, self.events = 0, [], 0, []
+        self.asked, self.question = None, None
+        game = None if session is None else {
+            "id": session.id, "game": session.game, "title": gadget.flow.label}
+        code = new_code() if session is not None else None
+        with self.live.lock:
+            self.live.game, self.live.code = game, code
+            self.live.question = self.live.party = self.live.record = None
+        self.feed.publish("game", game)
+        if session is None:
+            return
+        earlier = session.log.slice(0, session.head)
+        self.events = list(earlier)
+        self.head = session.head
+        listed = [{"seq": n, "key": e.data.get("key"), "answer": answer_label(None,
+                   e.data.get("value")), "by": e.data.get("source", "table")}
+                  for n, e in enumerate(earlier) if e.kind == "answer"]
+        if listed:
+            self.feed.publish("earlier", listed)
+
+    def _game(self, gadget: Any, session: Any, by: str) -> None:
+        head = session.head
+        changed = head != self.head
+        trace = session.runner.trace
+        if head < self.head:
+            self.events = self.events[:head]
+            self.head = head
+            self.steps = min(self.steps, len(trace))
+            del self.groups[self.steps:]
+            self.feed.publish("cut", {"steps": self.steps, "head": head})
+        elif head > self.head:
+            new = session.log.slice(self.head, head)
+            for seq, event in enumerate(new, self.head):
+                if event.kind == "action":
+                    self.feed.publish("action", {"seq": seq, "do": event.data.get("do")})
+                elif event.kind == "answer":
+                    source = event.data.get("source")
+                    self.feed.publish("answer", {
+                        "seq": seq, "key": event.data.get("key"),
+                        "question": (self.question or {}).get("prompt", ""),
+                        "answer": answer_label(self.question, event.data.get("value")),
+                        "by": "Pico dice" if source == "pico" else by})
+            self.events += new
+            self.head = head
+        if len(trace) > self.steps:
+            self._steps(gadget, trace)
+        if changed or self.live.party is None:
+            self._state(gadget, session)
+
+    def _steps(self, gadget: Any, trace: Any) -> None:
+        start = self.steps
+        steps = gadget.as_read(trace[start:])
+        round_, actor = self.groups[-1] if self.groups else (None, "")
+        for n, step in enumerate(steps, start):
+            if step.kind == StepKind.ROUND:
+                round_ = step.data.get("round", round_)
+            if step.kind in ACTIVATIONS:
+                actor = step.text
+            self.groups.append((round_, actor))
+            self.feed.publish("step", {"n": n, "kind": str(step.kind), "rule": step.rule,
+                                       "text": step.text,
+                                       "verified": step.data.get("verified") is not False,
+                                       "round": round_, "actor": actor})
+        self.steps = start + len(steps)
+
+    def _state(self, gadget: Any, session: Any) -> None:
+        names = gadget.flow.labels(session.state)
+        summary = party.summary(session.spec, session.state, names, gadget.seats)
+        record = Record(session.id, session.game, session.setup, session.dice_at_start,
+                        session.seed, tuple(self.events), dict(names))
+        with self.live.lock:
+            self.live.party, self.live.record = summary, record
+        self.feed.publish("party", {"head": session.head, "finished": session.finished,
+                                    **summary})
+
+    def _question(self, gadget: Any) -> None:
+        view = gadget.app.view if gadget.app is not None else None
+        question = view.question if view is not None else None
+        asked = (view.asked if view is not None else 0, question is None)
+        if asked == self.asked:
+            return
+        self.asked = asked
+        data = None if question is None or view is None else question_data(
+            view.game, question, view.asked, dict(view.names), self.answers)
+        self.question = data
+        with self.live.lock:
+            self.live.question = data
+        self.feed.publish("ask", data)
