@@ -104,3 +104,37 @@ def test_a_missing_venv_is_a_plain_message(tmp_path):
     assert result.stderr == (f"install-service: {tmp_path / 'none'}/bin/overseer is missing: run "
                              "scripts/run --help once to make the virtual environment\n")
     assert not (tmp_path / "etc").exists()
+
+
+@pytest.fixture
+def installed_web(tmp_path) -> Path:
+    """The unit with the web page (scripts/install-service --web)."""
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True, exist_ok=True)
+    (venv / "bin" / "overseer").write_text("#!/bin/sh\n")
+    (venv / "bin" / "overseer").chmod(0o755)
+    result = subprocess.run([sys.executable, str(INSTALL), "--root", str(tmp_path / "root-web"),
+                             "--venv", str(venv), "--web"], capture_output=True, text=True,
+                            timeout=60)
+    assert result.returncode == 0, result.stderr
+    return tmp_path / "root-web" / "etc" / "systemd" / "system" / "overseer.service"
+
+
+def test_the_web_unit_reaches_the_lan_only_and_keeps_the_rest(installed, installed_web, tmp_path):
+    plain, web = ([line for line in unit.read_text().splitlines() if not line.startswith("#")]
+                  for unit in (installed, installed_web))
+    changed = {line for line in web if line not in plain}
+    assert changed == {
+        f"ExecStart={tmp_path / 'venv'}/bin/overseer gadget --web", "PrivateNetwork=no",
+        "IPAddressAllow=localhost 10.0.0.0/8 172.16.0.0/12 192.168.0.0/16 fc00::/7",
+        "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK"}
+    gone = {line for line in plain if line not in web}
+    assert gone == {f"ExecStart={tmp_path / 'venv'}/bin/overseer gadget", "PrivateNetwork=yes",
+                    "RestrictAddressFamilies=AF_UNIX"}
+    assert "IPAddressDeny=any" in web  # every other address stays denied
+
+
+@needs_analyze
+def test_systemd_analyze_verify_prints_nothing_for_the_web_unit(installed_web):
+    result = verify(installed_web)
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")

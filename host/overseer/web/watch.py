@@ -220,6 +220,8 @@ class Watcher:
                 round_ = step.data.get("round", round_)
             if step.kind in ACTIVATIONS:
                 actor = step.text
+                if round_ is None and step.kind == StepKind.ACTIVE_CHARACTER:
+                    round_ = 1  # the first round says no "round" step
             self.groups.append((round_, actor))
             self.feed.publish("step", {"n": n, "kind": str(step.kind), "rule": step.rule,
                                        "text": step.text,
