@@ -1,0 +1,104 @@
+"""A load test on loopback: eight clients follow one game by server-sent events while the
+table makes 200 presses (NEXT AI PIECE, the answers, reading on, undo); every client gets
+every event of the game, once and in order, one of them after dropping its connection and
+coming back with the last id it had (Last-Event-ID)."""
+
+from __future__ import annotations
+
+import http.client
+import threading
+
+import catacombs_table as play
+import web_table
+from web_table import LOOPBACK, into_the_battle, sse_events
+
+CLIENTS = 8
+PRESSES = 200
+
+
+class Client(threading.Thread):
+    """One phone following the game: the ids and kinds it received, in order."""
+
+    def __init__(self, followed: web_table.Followed, drop_after: int | None = None) -> None:
+        super().__init__(daemon=True)
+        self.followed, self.drop_after = followed, drop_after
+        self.got: list[tuple[int, str]] = []
+        self.resumed = False
+        self.stop = threading.Event()
+        self.ready = threading.Event()
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            self._follow(None)
+            if self.drop_after is not None and not self.stop.is_set():
+                self.resumed = True
+                self._follow(self.got[-1][0])
+        except BaseException as err:  # the test reads it
+            self.error = err
+
+    def _follow(self, last: int | None) -> None:
+        conn = http.client.HTTPConnection(LOOPBACK, self.followed.page.server.port, timeout=30)
+        headers = {"Host": self.followed.host}
+        if last is not None:
+            headers["Last-Event-ID"] = str(last)
+        conn.request("GET", "/events", headers=headers)
+        response = conn.getresponse()
+        assert response.status == 200
+        self.ready.set()
+        try:
+            for ident, kind, _ in sse_events(iter(response.readline, b"")):
+                self.got.append((ident, kind))
+                if kind == "done":
+                    return
+                if self.drop_after is not None and not self.resumed \
+                        and len(self.got) >= self.drop_after:
+                    return  # the connection drops here
+        finally:
+            conn.close()
+
+
+def presses(table) -> int:
+    """Play on for PRESSES presses: read on, answer, NEXT AI PIECE; every 25th press holds
+    BACK (undo). Returns how many were made."""
+    made = 0
+    while made < PRESSES:
+        app = table.gadget.app
+        if made % 25 == 24:
+            table.press(play.BACK, long=True)
+        elif app.reading or app.notice:
+            table.press(play.OK)
+        elif table.session.pending is not None:
+            table.press(play.NEXT if table.screen.done else play.OK)
+        else:
+            table.press(play.NEXT)
+        made += 1
+    return made
+
+
+def test_eight_clients_lose_no_event_and_stay_in_order(tmp_path):
+    followed = web_table.follow(tmp_path / "games.db")
+    try:
+        table = followed.table
+        into_the_battle(table)
+        first = followed.page.feed.since(None)
+        start = first[0].id  # the game's first event
+        clients = [Client(followed, drop_after=40 if n == 0 else None) for n in range(CLIENTS)]
+        for client in clients:
+            client.start()
+        for client in clients:
+            assert client.ready.wait(10)
+        assert presses(table) == PRESSES
+        followed.page.feed.publish("done", {})  # the end of the test's game, for the clients
+        for client in clients:
+            client.join(60)
+            assert not client.is_alive() and client.error is None, client.error
+        wanted = [(e.id, e.kind) for e in followed.page.feed.since(start - 1)]
+        assert len(wanted) > 2 * PRESSES  # the presses made steps, answers, glasses, cuts
+        kinds = {kind for _, kind in wanted}
+        assert {"step", "answer", "glass", "cut", "ask", "party"} <= kinds
+        for client in clients:
+            assert client.got == wanted
+        assert clients[0].resumed
+    finally:
+        followed.close()

@@ -1,0 +1,107 @@
+"""The page's parts one by one: the feed (resume by id), the guard (Host, Origin, rates), the
+addresses it may listen on, the config's [web], a phone's answer in the controller, and what
+the party page never shows (a Conquest hand)."""
+
+from __future__ import annotations
+
+import pytest
+
+from overseer import games
+from overseer.app import controller
+from overseer.app.controller import Answer
+from overseer.app.events import Remote
+from overseer.app.view import GameView
+from overseer.config import ConfigError, parse
+from overseer.keys import BadInput
+from overseer.rules.procedure import ChooseOne
+from overseer.web import addresses, guard, party
+from overseer.web.feed import Feed
+
+
+def test_the_feed_resumes_after_the_last_id_and_a_new_game_starts_it_again():
+    feed = Feed()
+    ids = [feed.publish(kind, n).id for n, kind in enumerate(("game", "step", "step", "ask"))]
+    assert [e.id for e in feed.since(None)] == ids
+    assert [e.id for e in feed.since(ids[1])] == ids[2:]
+    assert feed.since(ids[-1]) == []
+    assert feed.since(ids[0]) and feed.since(ids[0])[0].wire.startswith(
+        f"id: {ids[1]}\nevent: step\ndata: 1\n\n".encode())
+    new = feed.publish("game", {"id": 2}).id
+    assert [e.id for e in feed.since(ids[1])] == [new]  # from the new game's first event
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_guard_refuses_other_hosts_other_origins_and_too_many_requests():
+    clock = Clock()
+    hosts = guard.allowed_hosts(["192.168.1.20", "fd00::5"], 8080, ["overseer.local"])
+    assert {"192.168.1.20:8080", "[fd00::5]:8080", "overseer.local:8080"} <= hosts
+    check = guard.Guard(None, hosts, clock).refusal  # type: ignore[arg-type]
+    box = {"host": "192.168.1.20:8080"}
+    assert check("GET", "/", box, "a") is None
+    assert check("GET", "/", {"host": "evil.example:8080"}, "a")[0] == 421
+    assert check("GET", "/", {**box, "origin": "http://evil.example"}, "a")[0] == 403
+    assert check("POST", "/answer", box, "a")[0] == 403  # a change needs its Origin
+    assert check("POST", "/answer", {**box, "origin": "http://192.168.1.20:8080"}, "a") is None
+    # A client's budget: the burst, then 429 until time refills it; another client is free.
+    refused = [check("GET", "/", box, "b") for _ in range(guard.BURST + 5)]
+    assert refused[:guard.BURST] == [None] * guard.BURST and refused[-1][0] == 429
+    assert check("GET", "/", box, "c") is None
+    clock.now += 1.0
+    assert check("GET", "/", box, "b") is None
+    # Pairing attempts have a smaller budget of their own.
+    posts = [check("POST", "/pair", {**box, "origin": "http://192.168.1.20:8080"}, "d")
+             for _ in range(guard.PAIR_TRIES + 1)]
+    assert posts[:-1] == [None] * guard.PAIR_TRIES and posts[-1][0] == 429
+
+
+def test_the_page_listens_on_lan_addresses_only():
+    assert addresses.lan(["127.0.0.1", "192.168.1.20", "8.8.8.8", "fe80::1", "fd12::3",
+                          "10.1.2.3", "2a00:1450::1"]) == ["192.168.1.20", "fd12::3", "10.1.2.3"]
+    assert addresses.check(["192.168.1.20", "127.0.0.1"]) == ["192.168.1.20", "127.0.0.1"]
+    for bad, said in (("8.8.8.8", "not a LAN address"), ("0.0.0.0", "not a LAN address"),
+                      ("box", "not an IP address")):
+        with pytest.raises(addresses.AddressError, match=said):
+            addresses.check([bad])
+
+
+def test_the_config_web_section():
+    config = parse({"web": {"enabled": True, "listen": ["192.168.1.20"], "port": 8000,
+                            "answers": False}})
+    assert (config.web, config.web_listen, config.web_port, config.web_answers) == (
+        True, ("192.168.1.20",), 8000, False)
+    assert parse({}).web is False and parse({}).web_listen == ()
+    assert "[web]" in config.lines() and 'listen = ["192.168.1.20"]' in config.lines()
+    with pytest.raises(BadInput, match="web.port"):
+        parse({"web": {"port": 0}})
+    with pytest.raises(BadInput, match="listen"):
+        parse({"web": {"listen": [5]}})
+    with pytest.raises(BadInput, match="lisen"):
+        parse({"web": {"lisen": []}})
+    assert issubclass(ConfigError, ValueError)
+
+
+def test_a_phone_answer_is_the_buttons_answer_and_a_late_one_is_dropped():
+    question = ChooseOne("Which hero is closest?", ("elf", "hero-1"), "closest")
+    app, _ = controller.start(GameView("catacombs", question=question, asked=7))
+    moved, effects = controller.handle(app, Remote("hero-1", 7))
+    assert effects[-1] == Answer("hero-1") and moved.waiting == Answer("hero-1")
+    assert controller.handle(app, Remote("hero-1", 6)) == (app, ())  # a question gone by
+    idle, _ = controller.start(GameView("catacombs"))
+    assert controller.handle(idle, Remote("elf", 0)) == (idle, ())
+
+
+def test_the_party_page_never_shows_a_conquest_hand():
+    spec = games.get("conquest")
+    state = spec.build({"players": {"p1": "sword", "p2": "skull"}, "first": "sword"})
+    state.hands["p1"] = ["some-card"]
+    shown = party.summary(spec, state, {}, {})
+    assert "hands" not in shown["state"] and "decks" not in shown["state"]
+    assert shown["state"]["hand_counts"]["p1"] == 1
+    assert "some-card" not in repr(shown)
