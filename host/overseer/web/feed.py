@@ -40,14 +40,20 @@ class Feed:
         self._lock = threading.Lock()
         self._events: list[Event] = []  # of the current game, oldest first
         self._next = 1
-        self._waiters: set[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = set()
+        self._waiters: dict[asyncio.AbstractEventLoop, set[asyncio.Event]] = {}
 
     @property
     def last_id(self) -> int:
         return self._next - 1
 
-    def publish(self, kind: str, data: Any) -> Event:
-        """Add an event (a ``game`` event starts the feed again) and wake the readers."""
+    @property
+    def followed(self) -> bool:
+        """Someone follows (a reader waits or reads)."""
+        return any(self._waiters.values())
+
+    def publish(self, kind: str, data: Any, wake: bool = True) -> Event:
+        """Add an event (a ``game`` event starts the feed again) and wake the readers (with
+        ``wake`` false, at the next ``wake()``: one wake for the events of one press)."""
         with self._lock:
             event = Event.of(self._next, kind, data)
             self._next += 1
@@ -56,16 +62,18 @@ class Feed:
             self._events.append(event)
             if len(self._events) > KEPT:
                 del self._events[:len(self._events) - KEPT]
-        self.wake()
+        if wake:
+            self.wake()
         return event
 
     def wake(self) -> None:
-        """Wake every reader (to read, or to see that the server stops)."""
+        """Wake every reader (to read, or to see that the server stops): one call into each
+        event loop, whatever the number of readers."""
         with self._lock:
-            waiters = list(self._waiters)
-        for loop, flag in waiters:
+            waiters = [(loop, tuple(flags)) for loop, flags in self._waiters.items() if flags]
+        for loop, flags in waiters:
             try:
-                loop.call_soon_threadsafe(flag.set)
+                loop.call_soon_threadsafe(_set_all, flags)
             except RuntimeError:  # its loop has closed
                 pass
 
@@ -87,9 +95,15 @@ class Feed:
         """An asyncio event of the running loop, set at every publish (``drop`` it after)."""
         flag = asyncio.Event()
         with self._lock:
-            self._waiters.add((asyncio.get_running_loop(), flag))
+            self._waiters.setdefault(asyncio.get_running_loop(), set()).add(flag)
         return flag
 
     def drop(self, flag: asyncio.Event) -> None:
         with self._lock:
-            self._waiters = {(loop, f) for loop, f in self._waiters if f is not flag}
+            for flags in self._waiters.values():
+                flags.discard(flag)
+
+
+def _set_all(flags: tuple[asyncio.Event, ...]) -> None:
+    for flag in flags:
+        flag.set()

@@ -209,7 +209,7 @@ class Web:
         return Server(self, addresses, port)
 
 
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 
 
@@ -250,6 +250,15 @@ def _check(question: dict[str, Any], value: Any) -> str:
     return ""
 
 
+def _http() -> str:
+    """uvicorn's HTTP parser: httptools (C, fewer instructions a request), else h11."""
+    try:
+        import httptools  # noqa: F401
+    except ImportError:
+        return "h11"
+    return "httptools"
+
+
 class Server:
     """uvicorn serving a ``Web`` on sockets bound here, in a daemon thread."""
 
@@ -276,7 +285,7 @@ class Server:
         names = (socket.gethostname(), f"{socket.gethostname()}.local")
         app = guard.Guard(web.app, guard.allowed_hosts(addresses, port, names))
         config = uvicorn.Config(app, log_level="warning", lifespan="off", access_log=False,
-                                timeout_graceful_shutdown=1)
+                                timeout_graceful_shutdown=1, http=_http())
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self._run, name="overseer-web", daemon=True)
         self.thread.start()

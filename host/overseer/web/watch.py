@@ -24,6 +24,8 @@ the events are encoded once, the picture is drawn only when a page asks for it.
 
 from __future__ import annotations
 
+import base64
+import io
 import secrets
 import threading
 from dataclasses import dataclass, field
@@ -43,7 +45,7 @@ from overseer.rules.procedure import (
     YesNo,
 )
 from overseer.screens import pages
-from overseer.screens.render import Screen
+from overseer.screens.render import Screen, render
 from overseer.session.events import Event
 from overseer.web import party
 from overseer.web.feed import Feed
@@ -63,8 +65,13 @@ class Record:
     setup: dict[str, Any]
     dice: str
     seed: int | None
-    events: tuple[Event, ...]
+    log: list[Event]  # the watcher's list: only appended to (an undo makes a new one)
+    length: int  # the record is its first ``length`` events
     names: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def events(self) -> list[Event]:
+        return self.log[:self.length]
 
 
 class Live:
@@ -120,6 +127,13 @@ def answer_label(question: dict[str, Any] | None, value: Any) -> str:
     return str(value)
 
 
+def picture(screen: Screen) -> str:
+    """The glass's picture, 128x64 in one bit a pixel, as PNG in base64 (the page scales it)."""
+    out = io.BytesIO()
+    render(screen).save(out, "PNG")
+    return base64.b64encode(out.getvalue()).decode()
+
+
 def screen_text(screen: Screen) -> dict[str, Any]:
     """The glass's screen in words."""
     rows = [("> " if n == screen.cursor else "  ") + label
@@ -158,7 +172,11 @@ class Watcher:
                 self.live.screen = gadget.screen
                 self.live.screen_v += 1
                 version = self.live.screen_v
-            self.feed.publish("glass", {"v": version, **screen_text(gadget.screen)})
+            glass = {"v": version, **screen_text(gadget.screen)}
+            if self.feed.followed:  # the picture in the event: no phone asks for it
+                glass["png"] = picture(gadget.screen)
+            self.feed.publish("glass", glass, wake=False)
+        self.feed.wake()
 
     def _new_game(self, gadget: Any, session: Any) -> None:
         self.game_id = session.id if session is not None else None
@@ -170,7 +188,7 @@ class Watcher:
         with self.live.lock:
             self.live.game, self.live.code = game, code
             self.live.question = self.live.party = self.live.record = None
-        self.feed.publish("game", game)
+        self.feed.publish("game", game, wake=False)
         if session is None:
             return
         earlier = session.log.slice(0, session.head)
@@ -180,31 +198,32 @@ class Watcher:
                    e.data.get("value")), "by": e.data.get("source", "table")}
                   for n, e in enumerate(earlier) if e.kind == "answer"]
         if listed:
-            self.feed.publish("earlier", listed)
+            self.feed.publish("earlier", listed, wake=False)
 
     def _game(self, gadget: Any, session: Any, by: str) -> None:
         head = session.head
         changed = head != self.head
         trace = session.runner.trace
         if head < self.head:
-            self.events = self.events[:head]
+            self.events = self.events[:head]  # a new list: the records out keep theirs
             self.head = head
             self.steps = min(self.steps, len(trace))
             del self.groups[self.steps:]
-            self.feed.publish("cut", {"steps": self.steps, "head": head})
+            self.feed.publish("cut", {"steps": self.steps, "head": head}, wake=False)
         elif head > self.head:
             new = session.log.slice(self.head, head)
             for seq, event in enumerate(new, self.head):
                 if event.kind == "action":
-                    self.feed.publish("action", {"seq": seq, "do": event.data.get("do")})
+                    self.feed.publish("action", {"seq": seq, "do": event.data.get("do")},
+                                      wake=False)
                 elif event.kind == "answer":
                     source = event.data.get("source")
                     self.feed.publish("answer", {
                         "seq": seq, "key": event.data.get("key"),
                         "question": (self.question or {}).get("prompt", ""),
                         "answer": answer_label(self.question, event.data.get("value")),
-                        "by": "Pico dice" if source == "pico" else by})
-            self.events += new
+                        "by": "Pico dice" if source == "pico" else by}, wake=False)
+            self.events.extend(new)
             self.head = head
         if len(trace) > self.steps:
             self._steps(gadget, trace)
@@ -226,18 +245,18 @@ class Watcher:
             self.feed.publish("step", {"n": n, "kind": str(step.kind), "rule": step.rule,
                                        "text": step.text,
                                        "verified": step.data.get("verified") is not False,
-                                       "round": round_, "actor": actor})
+                                       "round": round_, "actor": actor}, wake=False)
         self.steps = start + len(steps)
 
     def _state(self, gadget: Any, session: Any) -> None:
         names = gadget.flow.labels(session.state)
         summary = party.summary(session.spec, session.state, names, gadget.seats)
         record = Record(session.id, session.game, session.setup, session.dice_at_start,
-                        session.seed, tuple(self.events), dict(names))
+                        session.seed, self.events, len(self.events), dict(names))
         with self.live.lock:
             self.live.party, self.live.record = summary, record
         self.feed.publish("party", {"head": session.head, "finished": session.finished,
-                                    **summary})
+                                    **summary}, wake=False)
 
     def _question(self, gadget: Any) -> None:
         view = gadget.app.view if gadget.app is not None else None
@@ -251,4 +270,4 @@ class Watcher:
         self.question = data
         with self.live.lock:
             self.live.question = data
-        self.feed.publish("ask", data)
+        self.feed.publish("ask", data, wake=False)

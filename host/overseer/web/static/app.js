@@ -209,9 +209,14 @@
   });
   on("cut", cut);
   on("ask", showQuestion);
+  let picture = null; // the last picture of a burst of events: only it is drawn
   on("glass", (g) => {
     const img = $("glass");
-    if (img) img.src = "/glass.png?v=" + g.v;
+    if (img) {
+      const src = g.png ? "data:image/png;base64," + g.png : "/glass.png?v=" + g.v;
+      if (picture === null) setTimeout(() => { img.src = picture; picture = null; }, 30);
+      picture = src;
+    }
     const text = $("glass-text");
     if (text) {
       const lines = [g.title + (g.mark ? "  " + g.mark : "")];

@@ -1,0 +1,163 @@
+"""Benchmark: what the web page costs the gadget, in host instructions (callgrind).
+
+The same scripted Catacombs room (tests/catacombs_table.py: the Monstrosity campaign's first
+room, through the Gadget's inbox) and the same presses (read on, answer, NEXT AI PIECE, an undo
+every 25th), in a process of their own under valgrind's callgrind (Debian package valgrind),
+three ways:
+
+- ``off``: no page (the baseline, in the same run);
+- ``on, 0 phones``: the page serving, nobody following;
+- ``on, 8 phones``: eight phones following by server-sent events, each fetching the glass's
+  picture at every change, as the page's script does (the phones are another process, not
+  counted: only the gadget's process is under callgrind, its server thread included).
+
+Each count is the process's total for N presses less the same process for 0 presses (the
+imports, the set-up, the room). The instruction model of the Pi budget: a Cortex-A53 at 1.0 GHz
+at 0.6-0.8 instructions a cycle on CPython, so 0.6e9 instructions a second at worst: a press's
+instructions with 8 phones, all of them, is an upper bound of the time a step takes to reach
+the page (the press's own work comes first, then the server's).
+
+    PYTHONPATH=host .venv/bin/python bench/web.py [--presses 40]
+
+Aims (issue 25): a step on the page within 200 ms by the model; 8 phones add at most 10% to
+a press's host instructions. Writes bench/results/web.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))  # the scripted room the tests play
+sys.path.insert(0, str(ROOT / "tests" / "web"))
+
+IPS = 0.6e9  # instructions a second: Cortex-A53 at 1.0 GHz, 0.6 IPC (the worse end)
+PHONES = 8
+
+
+def presses(table, n: int) -> None:
+    """n presses, as tests/web/test_load.py makes them."""
+    from catacombs_table import BACK, NEXT, OK
+
+    for made in range(n):
+        app = table.gadget.app
+        if made % 25 == 24:
+            table.press(BACK, long=True)
+        elif app.reading or app.notice:
+            table.press(OK)
+        elif table.session.pending is not None:
+            table.press(NEXT if table.screen.done else OK)
+        else:
+            table.press(NEXT)
+
+
+def gadget_process(n: int, phones: int | None) -> None:
+    """The measured process: the room, then ``n`` presses; ``phones`` None: no page."""
+    import web_table
+    from web_table import into_the_battle
+
+    from overseer.app.tour import Table
+
+    with tempfile.TemporaryDirectory() as folder:
+        if phones is None:
+            table = Table(Path(folder) / "games.db")
+            into_the_battle(table)
+            presses(table, n)
+            table.gadget.close()
+            return
+        followed = web_table.follow(Path(folder) / "games.db")
+        phone = subprocess.Popen([sys.executable, __file__, "--phones", str(phones),
+                                  str(followed.page.server.port)], stdout=subprocess.PIPE,
+                                 text=True)
+        assert phone.stdout is not None
+        assert phone.stdout.readline().strip() == "following"
+        into_the_battle(followed.table)
+        presses(followed.table, n)
+        followed.page.feed.publish("done", {})
+        phone.wait(600)
+        followed.close()
+
+
+def phones_process(count: int, port: int) -> None:
+    """``count`` phones following the page on loopback until the ``done`` event."""
+    from web_table import LOOPBACK, sse_events
+
+    host = f"{LOOPBACK}:{port}"
+    ready = threading.Barrier(count + 1)
+
+    def phone() -> None:
+        events = http.client.HTTPConnection(LOOPBACK, port, timeout=600)
+        pictures = http.client.HTTPConnection(LOOPBACK, port, timeout=600)
+        events.request("GET", "/events", headers={"Host": host})
+        response = events.getresponse()
+        ready.wait()
+        for _, kind, data in sse_events(iter(response.readline, b"")):
+            if kind == "done":
+                break
+            if kind == "glass":
+                pictures.request("GET", f"/glass.png?v={data['v']}", headers={"Host": host})
+                pictures.getresponse().read()
+        events.close()
+        pictures.close()
+
+    threads = [threading.Thread(target=phone) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    ready.wait()
+    print("following", flush=True)
+    for thread in threads:
+        thread.join()
+
+
+def instructions(n: int, phones: int | None) -> int:
+    with tempfile.TemporaryDirectory() as folder:
+        args = [str(n)] + ([] if phones is None else ["--web", str(phones)])
+        run = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={folder}/out",
+                              sys.executable, __file__, "--only", *args],
+                             capture_output=True, text=True, check=True)
+    found = re.search(r"Collected : (\d+)", run.stderr)
+    if found is None:
+        raise SystemExit(f"callgrind printed no total:\n{run.stderr[-2000:]}")
+    return int(found.group(1))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--presses", type=int, default=40)
+    parser.add_argument("--only", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--web", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--phones", nargs=2, type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.phones:
+        phones_process(*args.phones)
+        return 0
+    if args.only is not None:
+        gadget_process(args.only, args.web)
+        return 0
+    n = args.presses
+    rows = {}
+    for name, phones in (("off", None), ("on, 0 phones", 0), (f"on, {PHONES} phones", PHONES)):
+        per_press = (instructions(n, phones) - instructions(0, phones)) / n
+        rows[name] = per_press
+        print(f"{name:>14}: {per_press / 1e6:7.2f} M instructions a press "
+              f"({per_press / IPS * 1000:5.1f} ms at 0.6e9 instructions/s)", flush=True)
+    base, full = rows["off"], rows[f"on, {PHONES} phones"]
+    print(f"{PHONES} phones add {100 * (full - base) / base:+.1f}% to a press (aim: <= 10%); "
+          f"a step reaches the page within {full / IPS * 1000:.0f} ms by the model "
+          "(aim: <= 200 ms)")
+    Path(ROOT / "bench" / "results").mkdir(exist_ok=True)
+    (ROOT / "bench" / "results" / "web.json").write_text(json.dumps(
+        {"presses": n, "instructions_per_press": rows, "model_ips": IPS}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
