@@ -54,8 +54,9 @@ def catacombs(battle: Any, names: Mapping[str, str], seats: Mapping[str, int]
         "targets": [{"monster": m, "held_by": names.get(cave.collected[m], cave.collected[m])
                      if m in cave.collected else None} for m in cave.targets],
         "items": list(cave.items)}
+    campaign = battle.data.campaigns.get(adventure.campaign) if adventure.campaign else None
     return {"round": battle.round, "heroes": heroes, "pieces": pieces,
             "hidden_cave": collected,
-            "campaign": adventure.campaign, "stage": adventure.stage,
+            "campaign": campaign["name"] if campaign else adventure.campaign, "stage": adventure.stage,
             "path": list(adventure.visited), "room": adventure.room,
             "over": adventure.over}

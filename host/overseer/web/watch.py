@@ -157,6 +157,7 @@ class Watcher:
         self.asked: tuple[int, bool] | None = None
         self.question: dict[str, Any] | None = None
         self.screen: Screen | None = None
+        self.table_move: str | None = None  # the group the next steps open (a table's move)
 
     def __call__(self, gadget: Any, item: Input | None) -> None:
         session = gadget.session
@@ -181,7 +182,7 @@ class Watcher:
     def _new_game(self, gadget: Any, session: Any) -> None:
         self.game_id = session.id if session is not None else None
         self.steps, self.groups, self.head, self.events = 0, [], 0, []
-        self.asked, self.question = None, None
+        self.asked, self.question, self.table_move = None, None, None
         game = None if session is None else {
             "id": session.id, "game": session.game, "title": gadget.flow.label}
         code = new_code() if session is not None else None
@@ -214,6 +215,10 @@ class Watcher:
             new = session.log.slice(self.head, head)
             for seq, event in enumerate(new, self.head):
                 if event.kind == "action":
+                    if event.data.get("do") != session.spec.main_move:
+                        # the table's own move: its steps are a group of their own
+                        self.table_move = "The table: " + str(event.data.get("do", "")).replace(
+                            "_", " ")
                     self.feed.publish("action", {"seq": seq, "do": event.data.get("do")},
                                       wake=False)
                 elif event.kind == "answer":
@@ -234,6 +239,8 @@ class Watcher:
         start = self.steps
         steps = gadget.as_read(trace[start:])
         round_, actor = self.groups[-1] if self.groups else (None, "")
+        if self.table_move is not None:
+            actor, self.table_move = self.table_move, None
         for n, step in enumerate(steps, start):
             if step.kind == StepKind.ROUND:
                 round_ = step.data.get("round", round_)
