@@ -357,3 +357,64 @@ def test_a_damaged_store_is_recovered_and_the_table_told(tmp_path):
     assert len(aside) == 1 and aside[0].read_bytes() == damaged  # kept byte for byte
     with Store(db) as store:
         assert store.integrity() == ["ok"] and store.games()
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_the_gadget_serves_the_web_page_where_its_config_says(tmp_path):
+    import urllib.request
+
+    port = free_port()
+    with VirtualPico(interpreter=find_micropython() or sys.executable) as board:
+        path = write(tmp_path / "box.toml", f"""
+[pico]
+port = "{board.port}"
+[nfc]
+enabled = false
+[leds]
+enabled = false
+[web]
+enabled = true
+listen = ["127.0.0.1"]
+port = {port}
+""")
+        running = Running(cfg.load({"OVERSEER_CONFIG": str(path)}), tmp_path / "games.db")
+        try:
+            url = f"http://127.0.0.1:{port}/"
+            assert wait_for(lambda: f"phones follow the game at {url}" in running.said)
+            with urllib.request.urlopen(url, timeout=10) as page:
+                assert page.status == 200 and b"Overseer" in page.read()
+        finally:
+            status = running.close()
+    assert status == 0
+
+
+def test_a_public_address_for_the_page_is_said_and_the_gadget_plays_on(tmp_path):
+    with VirtualPico(interpreter=find_micropython() or sys.executable) as board:
+        path = write(tmp_path / "box.toml", f"""
+[pico]
+port = "{board.port}"
+[nfc]
+enabled = false
+[leds]
+enabled = false
+[web]
+listen = ["8.8.8.8"]
+""")
+        running = Running(cfg.load({"OVERSEER_CONFIG": str(path)}), tmp_path / "games.db",
+                          web=True)
+        try:
+            assert wait_for(lambda: running.screen_title() in (WHICH_GAME, FIRST))
+            assert running.said == [
+                "the web page cannot listen: web.listen: 8.8.8.8 is not a LAN address; the "
+                "page listens only on private or loopback addresses (say 192.168.1.20); going "
+                "on without it"]
+        finally:
+            status = running.close()
+    assert status == 0

@@ -62,5 +62,5 @@ def from_config(gadget: Any, config: Any, say: Any, forced: bool = False) -> Pag
     except (AddressError, OSError) as err:
         say(f"the web page cannot listen: {err}; going on without it")
         return None
-    say("the web page: " + ", ".join(page.server.urls))
+    say("phones follow the game at " + ", ".join(page.server.urls))
     return page
