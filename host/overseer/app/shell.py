@@ -47,6 +47,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from PIL import Image
+
 from overseer.app import calls, controller, flows
 from overseer.app.controller import (
     Answer,
@@ -112,6 +114,7 @@ class Gadget:
         self.seen = 0  # the trace steps the controller has had
         self.app: App | None = None
         self.screen: Screen | None = None
+        self.image: Image.Image | None = None  # the screen's picture, as the glass got it
         self.sources: tuple[Source, ...] = (*((dice,) if dice is not None else ()), *sources)
         self.held: frozenset[Button] | None = None  # what the EarlyButtons were told last
         self.watchers: list[Callable[[Gadget, Input | None], None]] = []
@@ -281,7 +284,8 @@ class Gadget:
             if isinstance(effect, Show):
                 self.screen = effect.screen
                 self._hold()
-                self.glass.show(render(effect.screen))
+                self.image = render(effect.screen)
+                self.glass.show(self.image)
             elif isinstance(effect, SetLeds):
                 self.leds.set(effect)
             elif isinstance(effect, RequestRoll):

@@ -12,25 +12,41 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 KEPT = 50_000  # events kept of one game; a phone further behind than that loads the page anew
 
 
-@dataclass(frozen=True, slots=True)
 class Event:
-    """One event: its id, its kind (the SSE event name) and its data, encoded once."""
+    """One event: its id, its kind (the SSE event name) and its data, encoded once, by the
+    first reader (the server's thread: nothing is encoded while nobody follows). A value of
+    the data may be a ``Later``: made then too."""
 
-    id: int
-    kind: str
-    data: Any
-    wire: bytes
+    __slots__ = ("id", "kind", "data", "_wire")
 
-    @classmethod
-    def of(cls, ident: int, kind: str, data: Any) -> Event:
-        text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
-        return cls(ident, kind, data, f"id: {ident}\nevent: {kind}\ndata: {text}\n\n".encode())
+    def __init__(self, ident: int, kind: str, data: Any) -> None:
+        self.id, self.kind, self.data = ident, kind, data
+        self._wire: bytes | None = None
+
+    @property
+    def wire(self) -> bytes:
+        if self._wire is None:
+            data = self.data
+            if isinstance(data, dict) and any(isinstance(v, Later) for v in data.values()):
+                data = {k: v.make() if isinstance(v, Later) else v for k, v in data.items()}
+                self.data = data  # made: what it was made from (a picture) is let go
+            text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+            self._wire = f"id: {self.id}\nevent: {self.kind}\ndata: {text}\n\n".encode()
+        return self._wire
+
+
+@dataclass(frozen=True, slots=True)
+class Later:
+    """A value of an event's data made when the event is first sent (``make()``)."""
+
+    make: Callable[[], Any]
 
 
 class Feed:
@@ -55,7 +71,7 @@ class Feed:
         """Add an event (a ``game`` event starts the feed again) and wake the readers (with
         ``wake`` false, at the next ``wake()``: one wake for the events of one press)."""
         with self._lock:
-            event = Event.of(self._next, kind, data)
+            event = Event(self._next, kind, data)
             self._next += 1
             if kind == "game":
                 self._events = []

@@ -57,6 +57,7 @@ def catacombs(battle: Any, names: Mapping[str, str], seats: Mapping[str, int]
     campaign = battle.data.campaigns.get(adventure.campaign) if adventure.campaign else None
     return {"round": battle.round, "heroes": heroes, "pieces": pieces,
             "hidden_cave": collected,
-            "campaign": campaign["name"] if campaign else adventure.campaign, "stage": adventure.stage,
+            "campaign": campaign["name"] if campaign else adventure.campaign,
+            "stage": adventure.stage,
             "path": list(adventure.visited), "room": adventure.room,
             "over": adventure.over}

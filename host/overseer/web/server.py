@@ -56,6 +56,7 @@ class Web:
         self.answers = answers and inbox is not None
         self.pairs: dict[str, int] = {}  # pairing cookie -> the game it pairs with
         self.closing = False  # the server stops: the event streams end
+        self._ticker: asyncio.Task[None] | None = None
         self._png: tuple[int, bytes] | None = None
         self._story: tuple[tuple[int, int], stories.Story] | None = None
         self.app = Starlette(routes=[
@@ -172,8 +173,7 @@ class Web:
             out = io.BytesIO()
             image.save(out, "PNG", optimize=False)
             self._png = (version, out.getvalue())
-        return Response(self._png[1], media_type="image/png",
-                        headers={"cache-control": "max-age=3600"})
+        return Response(self._png[1], media_type="image/png", headers=NO_STORE)
 
     async def events(self, request: Request) -> Response:
         last = request.headers.get("last-event-id")
@@ -182,6 +182,10 @@ class Web:
                                  headers={**NO_STORE, "x-accel-buffering": "no"})
 
     async def _stream(self, last: int | None) -> AsyncIterator[bytes]:
+        """The events after ``last``, then each as it comes; a comment when the stream has
+        been quiet for ``KEEPALIVE`` seconds (one ticker wakes every stream). A wake costs a
+        stream one read of the feed and one write, whatever the number of events."""
+        self._keep_ticking()
         flag = self.feed.waiter()
         try:
             yield b"retry: 1000\n\n"
@@ -195,12 +199,21 @@ class Web:
                     last = events[-1].id
                     yield b"".join(e.wire for e in events)
                     continue
-                try:
-                    await asyncio.wait_for(flag.wait(), KEEPALIVE)
-                except TimeoutError:
+                await flag.wait()
+                if not self.feed.since(last):  # the ticker's wake, or the server stops
                     yield b": still here\n\n"
         finally:
             self.feed.drop(flag)
+
+    def _keep_ticking(self) -> None:
+        if self._ticker is None or self._ticker.done():
+            self._ticker = asyncio.get_running_loop().create_task(self._tick())
+
+    async def _tick(self) -> None:
+        """Every ``KEEPALIVE`` seconds, wake the streams to say they are still here."""
+        while not self.closing:
+            await asyncio.sleep(KEEPALIVE)
+            self.feed.wake()
 
     # ------------------------------------------------------------------ serving
 

@@ -31,6 +31,8 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+from PIL import Image
+
 from overseer.app.events import Input, Press, Remote, Rolled, Tap
 from overseer.rules.catacombs.kinds import StepKind
 from overseer.rules.conquest.kinds import StepKind as ConquestKind
@@ -45,10 +47,10 @@ from overseer.rules.procedure import (
     YesNo,
 )
 from overseer.screens import pages
-from overseer.screens.render import Screen, render
+from overseer.screens.render import Screen
 from overseer.session.events import Event
 from overseer.web import party
-from overseer.web.feed import Feed
+from overseer.web.feed import Feed, Later
 
 ACTIVATIONS = (StepKind.ACTIVE_CHARACTER, ConquestKind.TURN)  # a step that opens a group
 BY = {Press: "button", Tap: "card", Rolled: "Pico dice", Remote: "phone"}
@@ -127,10 +129,10 @@ def answer_label(question: dict[str, Any] | None, value: Any) -> str:
     return str(value)
 
 
-def picture(screen: Screen) -> str:
+def picture(image: Image.Image) -> str:
     """The glass's picture, 128x64 in one bit a pixel, as PNG in base64 (the page scales it)."""
     out = io.BytesIO()
-    render(screen).save(out, "PNG")
+    image.save(out, "PNG")
     return base64.b64encode(out.getvalue()).decode()
 
 
@@ -173,9 +175,10 @@ class Watcher:
                 self.live.screen = gadget.screen
                 self.live.screen_v += 1
                 version = self.live.screen_v
-            glass = {"v": version, **screen_text(gadget.screen)}
-            if self.feed.followed:  # the picture in the event: no phone asks for it
-                glass["png"] = picture(gadget.screen)
+            glass: dict[str, Any] = {"v": version, **screen_text(gadget.screen)}
+            image = gadget.image
+            if self.feed.followed and image is not None:  # the picture in the event: no
+                glass["png"] = Later(lambda image=image: picture(image))  # phone asks for it
             self.feed.publish("glass", glass, wake=False)
         self.feed.wake()
 
