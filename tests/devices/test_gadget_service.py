@@ -367,12 +367,9 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def test_the_gadget_serves_the_web_page_where_its_config_says(tmp_path):
-    import urllib.request
-
-    port = free_port()
-    with VirtualPico(interpreter=find_micropython() or sys.executable) as board:
-        path = write(tmp_path / "box.toml", f"""
+def box_with_web(tmp_path: Path, board: VirtualPico, web: str) -> cfg.Config:
+    """A box of the Pico alone (no reader, no LEDs) with this ``[web]`` section."""
+    return cfg.load({"OVERSEER_CONFIG": str(write(tmp_path / "box.toml", f"""
 [pico]
 port = "{board.port}"
 [nfc]
@@ -380,11 +377,18 @@ enabled = false
 [leds]
 enabled = false
 [web]
-enabled = true
-listen = ["127.0.0.1"]
-port = {port}
-""")
-        running = Running(cfg.load({"OVERSEER_CONFIG": str(path)}), tmp_path / "games.db")
+{web}
+"""))})
+
+
+def test_the_gadget_serves_the_web_page_where_its_config_says(tmp_path):
+    import urllib.request
+
+    port = free_port()
+    with VirtualPico(interpreter=find_micropython() or sys.executable) as board:
+        config = box_with_web(tmp_path, board,
+                              f'enabled = true\nlisten = ["127.0.0.1"]\nport = {port}')
+        running = Running(config, tmp_path / "games.db")
         try:
             url = f"http://127.0.0.1:{port}/"
             assert wait_for(lambda: f"phones follow the game at {url}" in running.said)
@@ -397,18 +401,8 @@ port = {port}
 
 def test_a_public_address_for_the_page_is_said_and_the_gadget_plays_on(tmp_path):
     with VirtualPico(interpreter=find_micropython() or sys.executable) as board:
-        path = write(tmp_path / "box.toml", f"""
-[pico]
-port = "{board.port}"
-[nfc]
-enabled = false
-[leds]
-enabled = false
-[web]
-listen = ["8.8.8.8"]
-""")
-        running = Running(cfg.load({"OVERSEER_CONFIG": str(path)}), tmp_path / "games.db",
-                          web=True)
+        config = box_with_web(tmp_path, board, 'listen = ["8.8.8.8"]')
+        running = Running(config, tmp_path / "games.db", web=True)
         try:
             assert wait_for(lambda: running.screen_title() in (WHICH_GAME, FIRST))
             assert running.said == [

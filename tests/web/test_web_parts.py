@@ -14,7 +14,7 @@ from overseer.app.view import GameView
 from overseer.config import ConfigError, parse
 from overseer.keys import BadInput
 from overseer.rules.procedure import ChooseOne
-from overseer.web import addresses, guard, party
+from overseer.web import addresses, guard, party, views
 from overseer.web.feed import Feed
 
 
@@ -105,3 +105,5 @@ def test_the_party_page_never_shows_a_conquest_hand():
     assert "hands" not in shown["state"] and "decks" not in shown["state"]
     assert shown["state"]["hand_counts"]["p1"] == 1
     assert "some-card" not in repr(shown)
+    page = views.party_body(shown)
+    assert "hand_counts" in page and "some-card" not in page
