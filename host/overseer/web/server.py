@@ -21,14 +21,14 @@ import io
 import secrets
 import socket
 import threading
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import MutableMapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -38,10 +38,10 @@ from overseer.screens.render import render
 from overseer.web import guard, views
 from overseer.web import story as stories
 from overseer.web.feed import Feed
+from overseer.web.stream import Streams
 from overseer.web.watch import Live
 
 COOKIE = "overseer_pair"
-KEEPALIVE = 15.0  # seconds between comments on a quiet event stream
 SCALE = 4  # the glass's picture: 128x64 drawn 512x256
 STATIC = Path(__file__).parent / "static"
 NO_STORE = {"cache-control": "no-store"}
@@ -55,19 +55,25 @@ class Web:
         self.live, self.feed, self.inbox = live, feed, inbox
         self.answers = answers and inbox is not None
         self.pairs: dict[str, int] = {}  # pairing cookie -> the game it pairs with
-        self.closing = False  # the server stops: the event streams end
-        self._ticker: asyncio.Task[None] | None = None
+        self.streams = Streams(feed)
         self._png: tuple[int, bytes] | None = None
         self._story: tuple[tuple[int, int], stories.Story] | None = None
         self.app = Starlette(routes=[
             Route("/", self.live_page), Route("/party", self.party_page),
             Route("/story", self.story_page), Route("/glass.png", self.glass),
-            Route("/events", self.events),
             Route("/pair", self.pair, methods=["POST"]),
             Route("/show-code", self.show_code, methods=["POST"]),
             Route("/answer", self.answer, methods=["POST"]),
             Mount("/static", StaticFiles(directory=STATIC)),
         ])
+
+    async def asgi(self, scope: MutableMapping[str, Any], receive: Any, send: Any) -> None:
+        """The whole app: ``GET /events`` straight to the streams (no layer between a write
+        and the connection: the cost of a phone a press), the rest through Starlette."""
+        if scope["type"] == "http" and scope["path"] == "/events" and scope["method"] == "GET":
+            await self.streams.handle(scope, receive, send)
+        else:
+            await self.app(scope, receive, send)
 
     # ------------------------------------------------------------------ pairing
 
@@ -175,46 +181,6 @@ class Web:
             self._png = (version, out.getvalue())
         return Response(self._png[1], media_type="image/png", headers=NO_STORE)
 
-    async def events(self, request: Request) -> Response:
-        last = request.headers.get("last-event-id")
-        start = int(last) if last and last.isdigit() else None
-        return StreamingResponse(self._stream(start), media_type="text/event-stream",
-                                 headers={**NO_STORE, "x-accel-buffering": "no"})
-
-    async def _stream(self, last: int | None) -> AsyncIterator[bytes]:
-        """The events after ``last``, then each as it comes; a comment when the stream has
-        been quiet for ``KEEPALIVE`` seconds (one ticker wakes every stream). A wake costs a
-        stream one read of the feed and one write, whatever the number of events."""
-        self._keep_ticking()
-        flag = self.feed.waiter()
-        try:
-            yield b"retry: 1000\n\n"
-            while not self.closing:
-                flag.clear()
-                events = self.feed.since(last)
-                if events is None:
-                    yield b"event: reload\ndata: {}\n\n"
-                    return
-                if events:
-                    last = events[-1].id
-                    yield b"".join(e.wire for e in events)
-                    continue
-                await flag.wait()
-                if not self.feed.since(last):  # the ticker's wake, or the server stops
-                    yield b": still here\n\n"
-        finally:
-            self.feed.drop(flag)
-
-    def _keep_ticking(self) -> None:
-        if self._ticker is None or self._ticker.done():
-            self._ticker = asyncio.get_running_loop().create_task(self._tick())
-
-    async def _tick(self) -> None:
-        """Every ``KEEPALIVE`` seconds, wake the streams to say they are still here."""
-        while not self.closing:
-            await asyncio.sleep(KEEPALIVE)
-            self.feed.wake()
-
     # ------------------------------------------------------------------ serving
 
     def serve(self, addresses: Sequence[str], port: int) -> Server:
@@ -296,10 +262,11 @@ class Server:
         self.web = web
         self.addresses = tuple(addresses)
         names = (socket.gethostname(), f"{socket.gethostname()}.local")
-        app = guard.Guard(web.app, guard.allowed_hosts(addresses, port, names))
+        app = guard.Guard(web.asgi, guard.allowed_hosts(addresses, port, names))
         config = uvicorn.Config(app, log_level="warning", lifespan="off", access_log=False,
                                 timeout_graceful_shutdown=1, http=_http())
         self.server = uvicorn.Server(config)
+        self._loop: asyncio.AbstractEventLoop | None = None
         self.thread = threading.Thread(target=self._run, name="overseer-web", daemon=True)
         self.thread.start()
 
@@ -308,7 +275,11 @@ class Server:
         return [f"http://{f'[{a}]' if ':' in a else a}:{self.port}/" for a in self.addresses]
 
     def _run(self) -> None:
-        self.server.run(sockets=self.sockets)
+        asyncio.run(self._serve())
+
+    async def _serve(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        await self.server.serve(sockets=self.sockets)
 
     def started(self, timeout: float = 10.0) -> bool:
         """Wait until it answers (True) or ``timeout`` passes."""
@@ -321,8 +292,9 @@ class Server:
 
     def close(self) -> None:
         """Stop: the event streams end, then the server (cut short after a few seconds)."""
-        self.web.closing = True
-        self.web.feed.wake()
+        loop = self._loop
+        if loop is not None and loop.is_running():
+            loop.call_soon_threadsafe(self.web.streams.close)
         self.server.should_exit = True
         self.thread.join(3)
         if self.thread.is_alive():
