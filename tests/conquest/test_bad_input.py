@@ -43,7 +43,7 @@ def refused(runner: Runner, action: dict, message: str) -> None:
 
 def test_card_not_in_hand() -> None:
     refused(started(), {"do": "play", "player": "p2", "card": "skull-20"},
-            r"skull-20 is not in p2's hand: it is still in the deck \(hand: ughurth, formilus, phalomoru, lenore, phoenix\)")
+            "skull-20 is not in p2's hand: it is still in the deck$")
 
 
 def test_card_of_the_other_team() -> None:
