@@ -34,6 +34,7 @@ from overseer.rules.conquest.kinds import Key, StepKind
 from overseer.rules.conquest.play import Play, check_play
 from overseer.rules.conquest.state import TEAM_NAMES, TEAMS, TOKENS, ConquestState, other
 from overseer.rules.procedure import ChooseOne, EnterNumber, Question, RulesError, Step
+from overseer.screens import conquest as screens
 from overseer.screens.render import Screen, detail_rows, wrap
 from overseer.session.session import LogError, Session, SessionError
 from overseer.session.store import StoreError
@@ -123,6 +124,22 @@ FROM_HAND = {Key.POWER_WAVE: "Tap the card to discard", Key.SURPRISE_ATTACK:
              "Tap the card to play", Key.CORRECT_OUT: "Tap the card that left the hand"}
 
 
+# The questions whose short form on the title bar is all the table needs: no page of the whole
+# prompt before them (one press less each; the card was just tapped, the shot just flicked).
+SAID_SHORT = (Key.HITS, Key.SHOT, Key.ABILITY, Key.ARMOUR_ICON)
+
+
+def on_glass(step: Step) -> bool:
+    """Whether a step gets pages on the glass: not the ones that only say back what the table
+    just did or told (a card tapped to play or drawn, its facts, a target named, a shot that
+    hit nothing); the log has them all."""
+    if step.kind in (StepKind.PLAY, StepKind.CARD_FACTS, StepKind.TARGET):
+        return False
+    if step.kind == StepKind.DRAW:
+        return not step.data.get("card")  # a draw tapped is said; a counted one is not
+    return not (step.kind == StepKind.SHOT and not step.data.get("hits"))
+
+
 def _private(question: Question, state: ConquestState) -> Question:
     """A question over a hand's cards with the cards left off its list (a tap answers)."""
     if question.key not in FROM_HAND or not isinstance(question, ChooseOne):
@@ -138,6 +155,8 @@ def relabel_question(question: Question, state: ConquestState, names: Mapping[st
     """The question's prompt or purpose with names (its key as it is); the cards of a hand are
     left off a list (``_private``)."""
     question = _private(question, state)
+    if question.key in SAID_SHORT and isinstance(getattr(question, "prompt", None), str):
+        return replace(question, prompt=screens.SHORT[Key(question.key)])
     for attr in ("prompt", "purpose"):
         text = getattr(question, attr, None)
         if isinstance(text, str):
@@ -463,4 +482,4 @@ FLOW = Flow(
     relabel_text=relabel_text, relabel_question=relabel_question, default_seats=default_seats,
     option_names=option_names, cards=no_cards, menu=menu, form_of=form_of, title=title,
     idle_key=idle_key, status=status, party_pages=party_pages, tap_actions=tap_actions,
-    lights=lights, new_setup=new_setup, taps_skip_reading=True)
+    lights=lights, new_setup=new_setup, taps_skip_reading=True, on_glass=on_glass)

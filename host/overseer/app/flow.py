@@ -84,7 +84,10 @@ class Flow:
     - ``new_setup(setup, store)``: a new game's setup (the wizard's) as it is stored, given
       what the store holds (Conquest: the cards the table has read off before);
     - ``taps_skip_reading``: a tapped card is taken on any page, the steps not read yet
-      skipped (Conquest: a turn's recap); else the steps are read first.
+      skipped (Conquest: a turn's recap); else the steps are read first;
+    - ``on_glass(step)``: the step gets pages of its own on the glass (Conquest leaves off the
+      steps that only say back what the table just told it: a card tapped, a miss); every
+      step is in the log all the same.
     """
 
     game: str
@@ -110,6 +113,7 @@ class Flow:
     new_setup: Callable[[dict[str, Any], Any], dict[str, Any]] = (
         lambda setup, store: setup)
     taps_skip_reading: bool = False
+    on_glass: Callable[[Step], bool] = lambda step: True
 
 
 def party_screens(blocks: Sequence[tuple[str, str, Sequence[str]]]) -> tuple[Screen, ...]:

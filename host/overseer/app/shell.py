@@ -116,12 +116,12 @@ class Gadget:
 
     # ------------------------------------------------------------------ opening, closing
 
-    def open(self, game_id: int | None = None) -> None:
-        """Resume game ``game_id``, else the last unfinished Catacombs game, else start a new
-        game's questions. A resumed game shows the steps from where its current action began
-        (every step after the table's last input is among them) and its question."""
+    def open(self, game_id: int | None = None, new: bool = False) -> None:
+        """Resume game ``game_id``, else (unless ``new``) the last unfinished game, else start
+        a new game's questions. A resumed game shows the steps from where its current action
+        began (every step after the table's last input is among them) and its question."""
         session = (Session.resume(self.store, game_id) if game_id is not None
-                   else self._last_unfinished())
+                   else None if new else self._last_unfinished())
         if session is None:
             self.local = self._wizard()
             self.seen = 0
@@ -463,7 +463,7 @@ class Gadget:
         since = min(self.seen, len(trace))
         steps = tuple(StepView(n, flow.relabel(step, battle, names),
                                step.data.get("verified") is not False)
-                      for n, step in enumerate(trace[since:], since))
+                      for n, step in enumerate(trace[since:], since) if flow.on_glass(step))
         self.seen = len(trace)
         title = flow.title(battle)
         step_title = pages.title_before(flow.game, trace, since, names, title) if steps else None
