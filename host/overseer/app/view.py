@@ -76,6 +76,10 @@ class GameView:
       over them;
     - ``undo_refusal``: why there is nothing to undo, said when BACK is held and ``can_undo``
       is false;
+    - ``tap_answers``: answers of the question a tapped card gives that its list does not show
+      (a hand's cards: secret);
+    - ``taps_skip_reading``: a tapped card is taken on any page (the steps not read yet are
+      skipped), else the steps are read first;
     - ``asked``: the number of the question on the glass (the shell counts each new one): a
       phone's answer (``Remote``) names it, so a late one cannot answer the next question.
 
@@ -108,6 +112,8 @@ class GameView:
         default_factory=dict)
     lights: Mapping[int, str] = field(default_factory=dict)
     undo_refusal: str = "the game is at its start"
+    tap_answers: frozenset[str] = frozenset()
+    taps_skip_reading: bool = False
     asked: int = 0
 
     def name(self, ident: str) -> str:
