@@ -102,3 +102,48 @@ def test_eight_clients_lose_no_event_and_stay_in_order(tmp_path):
         assert clients[0].resumed
     finally:
         followed.close()
+
+
+def test_a_phone_that_stops_reading_holds_up_nobody(tmp_path):
+    """A stream whose writes stall (its phone no longer reads) is dropped after the stall
+    time; the others get every event, in order."""
+    import socket
+
+    from overseer.web.feed import Feed
+    from overseer.web.server import Web
+    from overseer.web.stream import Streams
+    from overseer.web.watch import Live
+
+    feed = Feed()
+    web = Web(Live(), feed, None)
+    web.streams = Streams(feed, keepalive=0.2, stall=0.2)
+    server = web.serve([LOOPBACK], 0)
+    try:
+        assert server.started()
+        host = f"{LOOPBACK}:{server.port}"
+        stuck = socket.socket()
+        stuck.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # before the handshake
+        stuck.connect((LOOPBACK, server.port))
+        stuck.sendall(f"GET /events HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+        fine = http.client.HTTPConnection(LOOPBACK, server.port, timeout=30)
+        fine.request("GET", "/events", headers={"Host": host})
+        response = fine.getresponse()
+        got: list[int] = []
+
+        def read() -> None:
+            for ident, kind, _ in sse_events(iter(response.readline, b"")):
+                got.append(ident)
+                if kind == "done":
+                    return
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        ids = [feed.publish("step", {"text": "x" * 40_000}).id for _ in range(600)]
+        ids.append(feed.publish("done", {}).id)
+        reader.join(60)
+        assert not reader.is_alive() and got == ids
+        assert len(web.streams.streams) == 1  # the stuck one is gone
+        stuck.close()
+        fine.close()
+    finally:
+        server.close()

@@ -43,8 +43,8 @@ class Stream:
 class Streams:
     """Every stream of one event loop (the server's), and the task that writes them."""
 
-    def __init__(self, feed: Feed) -> None:
-        self.feed = feed
+    def __init__(self, feed: Feed, keepalive: float = KEEPALIVE, stall: float = STALL) -> None:
+        self.feed, self.keepalive, self.stall = feed, keepalive, stall
         self.streams: list[Stream] = []
         self.closing = False
         self._flag: asyncio.Event | None = None
@@ -148,9 +148,9 @@ class Streams:
     async def _tick(self) -> None:
         """The keepalive comments, and the streams that stall dropped."""
         while not self.closing:
-            await asyncio.sleep(min(KEEPALIVE, STALL))
+            await asyncio.sleep(min(self.keepalive, self.stall))
             writing = self._writing
-            if writing is not None and time.monotonic() - writing[1] > STALL:
+            if writing is not None and time.monotonic() - writing[1] > self.stall:
                 stream = writing[0]
                 if self._writer is not None:
                     self._writer.cancel()
@@ -160,7 +160,7 @@ class Streams:
             self._quiet = True
             if self._flag is not None:
                 self._flag.set()
-            await asyncio.sleep(max(KEEPALIVE - STALL, 0))
+            await asyncio.sleep(max(self.keepalive - self.stall, 0))
 
 
 async def _disconnect(receive: Receive) -> None:
