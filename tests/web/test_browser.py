@@ -91,6 +91,9 @@ def test_the_live_log_the_party_and_the_story_follow_the_room(browser, game):
     # The heroes' side: the Elf hits the Minotaur for 1; the party page follows.
     play.heroes_side(table, "Hit an AI piece", "Minotaur", "Elf", amount=1)
     party.wait_for_selector('tr[data-piece="minotaur-1"] td.health:text-is("1")', timeout=WAIT)
+    # Its steps are a group of their own, under the menu's label.
+    live.wait_for_selector('li.activation > h4:text-is("The table: Hit an AI piece")',
+                           timeout=WAIT)
     shot(live, "live")
 
     # Orc A, Orc B (their questions answered), then round 2: the story has two rounds.

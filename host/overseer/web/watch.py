@@ -160,6 +160,8 @@ class Watcher:
         self.question: dict[str, Any] | None = None
         self.screen: Screen | None = None
         self.table_move: str | None = None  # the group the next steps open (a table's move)
+        self.menu: Any = None  # the last menu seen, and its labels by action name
+        self.labels: dict[str, str] = {}
 
     def __call__(self, gadget: Any, item: Input | None) -> None:
         session = gadget.session
@@ -169,6 +171,10 @@ class Watcher:
         if session is not None:
             self._game(gadget, session, BY.get(type(item), "table"))
         self._question(gadget)
+        view = gadget.app.view if gadget.app is not None else None
+        if view is not None and view.menu and view.menu is not self.menu:
+            self.menu = view.menu
+            self.labels = {str(item.action.get("do")): item.label for item in view.menu}
         if gadget.screen is not self.screen and gadget.screen is not None:
             self.screen = gadget.screen
             with self.live.lock:
@@ -218,10 +224,12 @@ class Watcher:
             new = session.log.slice(self.head, head)
             for seq, event in enumerate(new, self.head):
                 if event.kind == "action":
-                    if event.data.get("do") != session.spec.main_move:
-                        # the table's own move: its steps are a group of their own
-                        self.table_move = "The table: " + str(event.data.get("do", "")).replace(
-                            "_", " ")
+                    do = str(event.data.get("do", ""))
+                    if do != session.spec.main_move:
+                        # the table's own move: its steps are a group of their own, under the
+                        # menu's label for it
+                        self.table_move = "The table: " + self.labels.get(
+                            do, do.replace("_", " "))
                     self.feed.publish("action", {"seq": seq, "do": event.data.get("do")},
                                       wake=False)
                 elif event.kind == "answer":
