@@ -142,7 +142,8 @@ def test_a_phone_that_stops_reading_holds_up_nobody(tmp_path):
         ids.append(feed.publish("done", {}).id)
         reader.join(60)
         assert not reader.is_alive() and got == ids
-        assert len(web.streams.streams) == 1  # the stuck one is gone
+        assert len(web.streams.streams) <= 1  # the stuck one is gone (a slow reader may be too,
+        # once it has every event: what counts is that it got them)
         stuck.close()
         fine.close()
     finally:

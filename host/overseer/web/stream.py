@@ -33,11 +33,12 @@ Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 class Stream:
     """One page's stream: how to write to it, the last id it has, whether it is over."""
 
-    __slots__ = ("send", "last", "over")
+    __slots__ = ("send", "last", "over", "broken")
 
     def __init__(self, send: Send, last: int | None) -> None:
         self.send, self.last = send, last
         self.over = asyncio.Event()
+        self.broken = False  # a write failed or stalled: nothing more is written to it
 
 
 class Streams:
@@ -80,7 +81,7 @@ class Streams:
             self._drop(stream)
             gone.cancel()
             over.cancel()
-        if over.done() and not gone.done():
+        if over.done() and not gone.done() and not stream.broken:
             await send({"type": "http.response.body", "body": b""})
 
     def close(self) -> None:
@@ -128,6 +129,7 @@ class Streams:
                     await stream.send({"type": "http.response.body", "more_body": True,
                                        "body": body or STILL_HERE})
                 except Exception:  # noqa: BLE001 - the connection is gone, whatever the server says
+                    stream.broken = True
                     self._drop(stream)
                     continue
                 finally:
@@ -154,6 +156,7 @@ class Streams:
                 stream = writing[0]
                 if self._writer is not None:
                     self._writer.cancel()
+                stream.broken = True
                 self._drop(stream)
                 self._writing = None
                 self._writer = asyncio.get_running_loop().create_task(self._write())
