@@ -18,6 +18,8 @@ import pytest
 import web_table
 from web_table import code_on_the_glass, into_the_battle, request
 
+from overseer.screens.render import render
+
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -87,6 +89,13 @@ def test_the_live_log_the_party_and_the_story_follow_the_room(browser, game):
     answers = live.locator("li.activation").last.locator("li.answer")  # the Minotaur's
     assert answers.count() == 2 and "by button" in answers.first.inner_text()
     assert live.locator("#glass-text").inner_text().startswith(table.screen.title)
+    # The glass drawn on the page is the glass, pixel for pixel.
+    want = list(render(table.screen).convert("L").tobytes())
+    live.wait_for_function("""(want) => {
+        const d = document.getElementById('glass').getContext('2d')
+            .getImageData(0, 0, 128, 64).data;
+        for (let i = 0; i < want.length; i++) if (d[i * 4] !== want[i]) return false;
+        return true; }""", arg=want, timeout=WAIT)
 
     # The heroes' side: the Elf hits the Minotaur for 1; the party page follows.
     play.heroes_side(table, "Hit an AI piece", "Minotaur", "Elf", amount=1)

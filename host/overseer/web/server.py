@@ -42,7 +42,6 @@ from overseer.web.stream import Streams
 from overseer.web.watch import Live
 
 COOKIE = "overseer_pair"
-SCALE = 4  # the glass's picture: 128x64 drawn 512x256
 STATIC = Path(__file__).parent / "static"
 NO_STORE = {"cache-control": "no-store"}
 
@@ -174,8 +173,7 @@ class Web:
         if screen is None:
             return _said(404, "Nothing on the glass yet.")
         if self._png is None or self._png[0] != version:
-            image = render(screen).convert("L")
-            image = image.resize((image.width * SCALE, image.height * SCALE), 0)
+            image = render(screen)
             out = io.BytesIO()
             image.save(out, "PNG", optimize=False)
             self._png = (version, out.getvalue())
@@ -188,7 +186,7 @@ class Web:
         return Server(self, addresses, port)
 
 
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
        "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 
 

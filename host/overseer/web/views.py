@@ -36,7 +36,8 @@ def live_body(paired: bool, answers: bool) -> str:
         'inputmode="numeric" pattern="[0-9]{6}" maxlength="6" autocomplete="off" required>'
         '</label> <button>Pair this phone</button> <button type="button" id="show-code">'
         'Show the code on the glass</button><span id="pair-said"></span></form>')
-    return ('<section class="glass"><img id="glass" alt="the glass" width="512" height="256">'
+    return ('<section class="glass"><canvas id="glass" width="128" height="64" '
+            'aria-label="the glass"></canvas>'
             '<pre id="glass-text"></pre></section>'
             f'{pair}<section id="question" hidden></section>'
             '<section><h2>Log</h2><ol id="log" class="log"></ol></section>')

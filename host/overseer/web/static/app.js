@@ -209,13 +209,34 @@
   });
   on("cut", cut);
   on("ask", showQuestion);
-  let picture = null; // the last picture of a burst of events: only it is drawn
+  // The glass: its bits from the event (128x64, a bit a pixel, rows of 16 bytes, the top bit
+  // leftmost), else its picture from the box. Only the last of a burst of events is drawn.
+  let picture = null;
+  function draw(canvas, g) {
+    const ctx = canvas.getContext("2d");
+    if (!g.bits) {
+      const img = new Image();
+      img.onload = () => ctx.drawImage(img, 0, 0, 128, 64);
+      img.src = "/glass.png?v=" + g.v;
+      return;
+    }
+    const bytes = Uint8Array.from(atob(g.bits), (c) => c.charCodeAt(0));
+    const pixels = ctx.createImageData(128, 64);
+    for (let y = 0; y < 64; y++) {
+      for (let x = 0; x < 128; x++) {
+        const on = bytes[y * 16 + (x >> 3)] & (0x80 >> (x & 7));
+        const i = (y * 128 + x) * 4;
+        pixels.data[i] = pixels.data[i + 1] = pixels.data[i + 2] = on ? 255 : 0;
+        pixels.data[i + 3] = 255;
+      }
+    }
+    ctx.putImageData(pixels, 0, 0);
+  }
   on("glass", (g) => {
-    const img = $("glass");
-    if (img) {
-      const src = g.png ? "data:image/png;base64," + g.png : "/glass.png?v=" + g.v;
-      if (picture === null) setTimeout(() => { img.src = picture; picture = null; }, 30);
-      picture = src;
+    const canvas = $("glass");
+    if (canvas) {
+      if (picture === null) setTimeout(() => { draw(canvas, picture); picture = null; }, 30);
+      picture = g;
     }
     const text = $("glass-text");
     if (text) {
