@@ -22,6 +22,7 @@ from typing import Any
 
 from overseer import games
 from overseer.app import forms
+from overseer.app.books import correct_form as book_form
 from overseer.app.flow import NEW_GAME, PARTY, Flow, NewGame, TapActions
 from overseer.app.local import Ask, LocalProcedure
 from overseer.app.view import MenuItem
@@ -32,7 +33,7 @@ from overseer.rules.conquest.cards import ABILITIES, SHOTS, shot_label
 from overseer.rules.conquest.decks import COUNTED, hand_options
 from overseer.rules.conquest.kinds import Key, StepKind
 from overseer.rules.conquest.play import Play, check_play
-from overseer.rules.conquest.state import TEAM_NAMES, TEAMS, TOKENS, ConquestState, other
+from overseer.rules.conquest.state import TEAM_NAMES, TEAMS, ConquestState, other
 from overseer.rules.procedure import ChooseOne, EnterNumber, Question, RulesError, Step
 from overseer.screens import conquest as screens
 from overseer.screens.render import Screen, detail_rows, wrap
@@ -288,27 +289,10 @@ def play_form(state: ConquestState, names: Mapping[str, str]) -> LocalProcedure:
     return {"do": "play", "player": player, "card": card}
 
 
-def book_names(state: ConquestState, names: Mapping[str, str]) -> dict[str, str]:
-    """The books a correction sets, with what they hold now."""
-    out = {f"{books.POOL}{t}": f"{TEAM_NAMES[t].removesuffix(' Team')} pool "
-           f"({state.pools[t]})" for t in TEAMS}
-    out[books.BANK] = f"Health Bank ({state.bank})"
-    out.update((f"{books.HAND}{p}", f"{names.get(p, p)} hand ({len(h)})")
-               for p, h in state.hands.items())
-    return out
-
-
 def correct_form(state: ConquestState, names: Mapping[str, str]) -> LocalProcedure:
     """Correct the books: which one, then what it holds now (starting at what the box has)."""
-    options = book_names(state, names)
-    book = yield Ask(ChooseOne("Correct what?", tuple(options), "book"), names=options)
-    high = TOKENS
-    if book.startswith(books.HAND):
-        player = book.removeprefix(books.HAND)
-        high = len(state.hands[player]) + len(state.decks[state.players[player]])
-    value = yield Ask(EnterNumber(f"{options[book].rsplit(' (', 1)[0]}: set to?", "value", 0,
-                                  high), start=books.current(state, book))
-    return {"do": "correct", "book": book, "value": value}
+    return (yield from book_form(books.book_list(state), names,
+                                 lambda text: relabel_text(text, state, names)))
 
 
 def form(move: Move[Any], state: ConquestState, names: Mapping[str, str]

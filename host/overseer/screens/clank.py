@@ -41,7 +41,7 @@ PLAIN_KEYS: dict[str, str] = {
     StepKind.STONE: "Stone: -2", StepKind.GIVE_UP: "Given up", StepKind.TELEPORT: "No teleport",
     StepKind.CUBE: "Cube placed", StepKind.AEGIS: "Aegis cube", StepKind.BAZAAR: "Stall",
     StepKind.REWARD: "Reward", StepKind.BARRIER: "Barrier", StepKind.LOOT: "Loot",
-    StepKind.UMBROKA: "+5 gold"}
+    StepKind.UMBROKA: "+5 gold", StepKind.CORRECTION: "Correction"}
 
 
 def _gold(amount: int) -> str:
