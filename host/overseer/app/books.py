@@ -5,17 +5,19 @@ the box's marked "(now)"."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from overseer.app.local import Ask, LocalProcedure
 from overseer.rules.books import Book
 from overseer.rules.procedure import ChooseOne, EnterNumber
 
 
-def correct_form(books: Sequence[Book], names: Mapping[str, str],
-                 say: Callable[[str], str] = lambda text: text) -> LocalProcedure:
-    """The action ``{"do": "correct", "book": id, "value": v}``; ``say`` puts names into a
-    book's label (its players' ids)."""
+def correct_form(books: Sequence[Book], names: Mapping[str, str]) -> LocalProcedure:
+    """The action ``{"do": "correct", "book": id, "value": v}``; the ids in a book's label
+    (its players', its space's) by their ``names``."""
+
+    def say(label: str) -> str:
+        return " ".join(names.get(word, word) for word in label.split(" "))
     by_id = {b.id: b for b in books}
     rows = {b.id: f"{say(b.label)} ({names.get(str(b.now), str(b.now))})" for b in books}
     chosen = yield Ask(ChooseOne("Correct what?", tuple(by_id), "book"), names=rows)

@@ -14,6 +14,7 @@ beyond the rules to keep a game's books on the five buttons.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -138,7 +139,12 @@ def relabel_text(text: str, state: ClankState, names: Mapping[str, str]) -> str:
 
 def relabel_question(question: Question, state: ClankState, names: Mapping[str, str],
                      trace: Sequence[Step]) -> Question:
-    return question
+    """The question's prompt with the ids it names (a reward's parts) by their names."""
+    prompt = getattr(question, "prompt", None)
+    if not isinstance(prompt, str):
+        return question
+    text = relabel_text(prompt, state, names)
+    return question if text == prompt else dataclasses.replace(question, prompt=text)
 
 
 def default_seats(state: ClankState, seats: tuple[int, ...]) -> dict[str, int]:
@@ -256,8 +262,7 @@ def fight_form(state: ClankState, names: Mapping[str, str]) -> LocalProcedure:
 def correct_form(state: ClankState, names: Mapping[str, str]) -> LocalProcedure:
     """Correct the books: a player's place or a cube space, then what the table has."""
     shown = {**names, books.EMPTY: "Empty"}
-    return (yield from book_form(books.book_list(state), shown,
-                                 lambda text: shown.get(text, text)))
+    return (yield from book_form(books.book_list(state), shown))
 
 
 FORMS: dict[str, Callable[[ClankState, Mapping[str, str]], LocalProcedure]] = {

@@ -291,8 +291,7 @@ def play_form(state: ConquestState, names: Mapping[str, str]) -> LocalProcedure:
 
 def correct_form(state: ConquestState, names: Mapping[str, str]) -> LocalProcedure:
     """Correct the books: which one, then what it holds now (starting at what the box has)."""
-    return (yield from book_form(books.book_list(state), names,
-                                 lambda text: relabel_text(text, state, names)))
+    return (yield from book_form(books.book_list(state), names))
 
 
 def form(move: Move[Any], state: ConquestState, names: Mapping[str, str]

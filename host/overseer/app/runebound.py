@@ -248,8 +248,7 @@ def travel_form(state: RuneboundState, names: Mapping[str, str]) -> LocalProcedu
 
 def correct_form(state: RuneboundState, names: Mapping[str, str]) -> LocalProcedure:
     """Correct the books: a hero's experience or gold, then what the table counts."""
-    return (yield from book_form(books.book_list(state), names,
-                                 lambda text: relabel_text(text, state, names)))
+    return (yield from book_form(books.book_list(state), names))
 
 
 FORMS: dict[str, Callable[[RuneboundState, Mapping[str, str]], LocalProcedure]] = {
