@@ -221,3 +221,32 @@ def test_ok_at_the_idle_screen_never_plays_a_card(store: Path) -> None:
     assert len(t.session.events) == events
     assert t.session.state.hands["p1"][0] == "salavi"
     t.close()
+
+
+def test_the_cursor_starts_on_what_most_known_cards_show() -> None:
+    """A card's fact asked of the table starts on what most cards known so far show (printed,
+    or read off the card): OK answers it in one press. Two printed cards show the armour icon;
+    once three more are read without it, No comes first; the second shot most known cards
+    show is a Rush (tutorial cards), and their third is the end."""
+    from overseer import games
+    from overseer.app import controller
+    from overseer.app.conquest import likely
+    from overseer.app.view import GameView
+    from overseer.rules.conquest.cards import SHOTS
+    from overseer.rules.procedure import ChooseOne, YesNo
+
+    setup = {"players": {"a": "sword", "b": "skull"}, "health": 8}
+    armour = YesNo("does it show the armour icon?", "armour_icon")
+    state = games.CONQUEST.build(setup)
+    assert likely(state, armour) == 0  # Yes: the data's two
+    read = {c: {"armour": "no"} for c in ("sword-05", "sword-06", "sword-07")}
+    state = games.CONQUEST.build({**setup, "cards": read})
+    assert likely(state, armour) == 1  # No
+    second = ChooseOne("X: shot 2 of the sequence, left to right (or end)?", ("end", *SHOTS),
+                       "shot")
+    third = ChooseOne("X: shot 3 of the sequence, left to right (or end)?", ("end", *SHOTS),
+                      "shot")
+    assert second.options[likely(state, second)] == "rush"
+    assert third.options[likely(state, third)] == "end"
+    app, _ = controller.start(GameView("conquest", question=armour, cursor_start=1))
+    assert app.entry.cursor == 1

@@ -16,6 +16,7 @@ game on the five buttons and the card reader.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -32,7 +33,7 @@ from overseer.rules.conquest.carddata import load_cards
 from overseer.rules.conquest.cards import ABILITIES, SHOTS, shot_label
 from overseer.rules.conquest.decks import COUNTED, hand_options
 from overseer.rules.conquest.kinds import Key, StepKind
-from overseer.rules.conquest.play import Play, check_play
+from overseer.rules.conquest.play import END, Play, check_play
 from overseer.rules.conquest.state import TEAM_NAMES, TEAMS, ConquestState, other
 from overseer.rules.procedure import ChooseOne, EnterNumber, Question, RulesError, Step
 from overseer.screens import conquest as screens
@@ -126,8 +127,9 @@ FROM_HAND = {Key.POWER_WAVE: "Tap the card to discard", Key.SURPRISE_ATTACK:
 
 
 # The questions whose short form on the title bar is all the table needs: no page of the whole
-# prompt before them (one press less each; the card was just tapped, the shot just flicked).
-SAID_SHORT = (Key.HITS, Key.SHOT, Key.ABILITY, Key.ARMOUR_ICON)
+# prompt before them (one press less each; the card was just tapped, the shot just flicked, the
+# target just named; a second flick follows its own "Flick again" page).
+SAID_SHORT = (Key.HITS, Key.SHOT, Key.ABILITY, Key.ARMOUR_ICON, Key.HIT)
 
 
 def on_glass(step: Step) -> bool:
@@ -164,6 +166,42 @@ def relabel_question(question: Question, state: ConquestState, names: Mapping[st
             changed = relabel_text(text, state, names)
             return question if changed == text else replace(question, **{attr: changed})
     return question
+
+
+# --------------------------------------------------------------------------- likely answers
+
+
+SHOT_AT = re.compile(r"shot (\d+) of the sequence")
+
+
+def _most(values: Sequence[str], options: Sequence[Any]) -> int:
+    """The row of the value seen most often (the first row when none is, or on a tie)."""
+    counts = Counter(v for v in values if v in options)
+    if not counts:
+        return 0
+    best = max(counts.values())
+    top = [v for v, n in counts.items() if n == best]
+    return options.index(top[0]) if len(top) == 1 else 0
+
+
+def likely(state: ConquestState, question: Question) -> int:
+    """The row a card's fact asked of the table starts on: what most cards whose fact is known
+    (printed in the data, or read off the card at this table) show. The shot asked at a place
+    of the sequence: the shot most known cards show there, or their end."""
+    cards = state.cards.values()
+    options: Sequence[Any] = getattr(question, "options", (True, False))
+    if question.key == Key.ARMOUR_ICON:
+        shown = [c.armour == "yes" for c in cards if c.armour in ("yes", "no")]
+        return _most(["yes" if a else "no" for a in shown], ("yes", "no"))
+    if question.key == Key.ABILITY:
+        return _most([c.ability for c in cards if c.ability != "unknown"], options)
+    if question.key == Key.SHOT and isinstance(question, ChooseOne):
+        found = SHOT_AT.search(question.prompt)
+        at = int(found.group(1)) - 1 if found else 0
+        seen = [c.shots[at] if len(c.shots) > at else END for c in cards
+                if c.shots and len(c.shots) >= at]
+        return _most(seen, options)
+    return 0
 
 
 # --------------------------------------------------------------------------- seats, lights
@@ -465,4 +503,5 @@ FLOW = Flow(
     relabel_text=relabel_text, relabel_question=relabel_question, default_seats=default_seats,
     option_names=option_names, cards=no_cards, menu=menu, form_of=form_of, title=title,
     idle_key=idle_key, status=status, party_pages=party_pages, tap_actions=tap_actions,
-    lights=lights, new_setup=new_setup, taps_skip_reading=True, on_glass=on_glass)
+    lights=lights, new_setup=new_setup, taps_skip_reading=True, on_glass=on_glass,
+    likely=likely)

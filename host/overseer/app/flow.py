@@ -91,7 +91,9 @@ class Flow:
     - ``back_leaves(action)``: BACK on a question the rules ask inside the action under way (by
       its name) takes that action back, as BACK leaves a form (a pack's reports: an answer
       the rules refuse there leaves nothing else to do but another answer); else BACK shows
-      the steps before the question.
+      the steps before the question;
+    - ``likely(state, question)``: the row a rules question's cursor starts on, its likely
+      answer (OK answers it in one press); the first row by default.
     """
 
     game: str
@@ -119,6 +121,7 @@ class Flow:
     taps_skip_reading: bool = False
     on_glass: Callable[[Step], bool] = lambda step: True
     back_leaves: Callable[[str | None], bool] = lambda action: False
+    likely: Callable[[Any, Question], int] = lambda state, question: 0
 
 
 def party_screens(blocks: Sequence[tuple[str, str, Sequence[str]]]) -> tuple[Screen, ...]:

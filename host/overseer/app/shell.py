@@ -498,7 +498,9 @@ class Gadget:
             step_title=step_title, title=title,
             lights=flow.lights(battle, self.seats, session.pending),
             tap_answers=hidden, taps_skip_reading=flow.taps_skip_reading,
-            back_leaves=question is not None and flow.back_leaves(last_action(session)), **idle)
+            back_leaves=question is not None and flow.back_leaves(last_action(session)),
+            cursor_start=0 if session.pending is None else flow.likely(battle, session.pending),
+            **idle)
 
     def _idle_view(self, session: Session, names: dict[str, str]) -> dict[str, Any]:
         """The view's fields the controller reads only when no question waits (the menu,
