@@ -175,19 +175,17 @@ SHOT_AT = re.compile(r"shot (\d+) of the sequence")
 
 
 def _most(values: Sequence[str], options: Sequence[Any]) -> int:
-    """The row of the value seen most often (the first row when none is, or on a tie)."""
+    """The row of the value more than half of ``values`` are (else the first row)."""
     counts = Counter(v for v in values if v in options)
-    if not counts:
-        return 0
-    best = max(counts.values())
-    top = [v for v, n in counts.items() if n == best]
-    return options.index(top[0]) if len(top) == 1 else 0
+    top = next((v for v, n in counts.items() if 2 * n > len(values)), None)
+    return 0 if top is None else list(options).index(top)
 
 
 def likely(state: ConquestState, question: Question) -> int:
-    """The row a card's fact asked of the table starts on: what most cards whose fact is known
-    (printed in the data, or read off the card at this table) show. The shot asked at a place
-    of the sequence: the shot most known cards show there, or their end."""
+    """The row a card's fact asked of the table starts on: what most (more than half) of the
+    cards whose fact is known (printed in the data, or read off the card at this table) show;
+    else the first row. The shot asked at a place of the sequence: the shot most known cards
+    show there, or their end."""
     cards = state.cards.values()
     options: Sequence[Any] = getattr(question, "options", (True, False))
     if question.key == Key.ARMOUR_ICON:
