@@ -371,4 +371,5 @@ FLOW = Flow(
     relabel_text=relabel_text, relabel_question=relabel_question, default_seats=default_seats,
     cards=cards, menu=menu, form_of=move_forms(SPEC, FORMS, PROMPTS, SHORT),
     option_names=no_option_names, title=title, idle_key=idle_key,
-    status=status, party_pages=party_pages, tap_actions=tap_actions, lights=lights)
+    status=status, party_pages=party_pages, tap_actions=tap_actions, lights=lights,
+    back_leaves=lambda action: action != "start")

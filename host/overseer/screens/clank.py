@@ -88,7 +88,8 @@ def step_face(step: Step, name: Callable[[str], str]) -> Face | None:
     if key is None:
         return None
     player = step.data.get("player")
-    title = "Look up" if step.kind == StepKind.LOOK_UP else (
+    title = "Look up" if step.kind == StepKind.LOOK_UP else "Books" if step.kind == \
+        StepKind.CORRECTION else (
         "Dungeon" if step.kind in (StepKind.REVEAL, StepKind.LAIR_TOKENS) else
         "The end" if step.kind in (StepKind.TALLY, StepKind.GAME_OVER) else player)
     return Face(key, step.text, title=title)

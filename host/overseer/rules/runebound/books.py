@@ -56,8 +56,10 @@ def correct(state: RuneboundState, params: Correct) -> Procedure:
     found = shared.check(book_list(state), params.book, params.value)
     book, value = params.book, params.value
     if book.startswith(XP):
-        state.heroes[book.removeprefix(XP)].xp = value
+        hero = book.removeprefix(XP)
+        state.heroes[hero].xp = value
     else:
-        state.heroes[book.removeprefix(GOLD)].gold = value
+        hero = book.removeprefix(GOLD)
+        state.heroes[hero].gold = value
     yield Step(StepKind.CORRECTION, rulebook.CURSE_CARDS, shared.said(found, value),
-               {"book": book, "was": found.now, "now": value})
+               {"book": book, "hero": hero, "was": found.now, "now": value})
