@@ -48,7 +48,7 @@ def test_clank_a_correction_changes_the_books_and_undoes_cleanly(store: Path) ->
     t = clank_at_the_temple(Table(store, seed=SEED))
     before = t.session.state_dict()
     assert before["players"]["P1"]["where"] == "wayside-shrine"
-    keys = correct(t, "P1 room (A wayside shrine)", "Temple of Gold")
+    correct(t, "P1 room (A wayside shrine)", "Temple of Gold")
     assert any(s.key == "Correction" and s.title == "Books" for s in t.shown)
     state = t.session.state_dict()
     assert state["players"]["P1"]["where"] == "temple-of-gold"
