@@ -460,6 +460,8 @@ def _step_number(app: App, question: Question, step: int) -> App:
 
 def _ok(app: App, question: Question, entry: Entry) -> Result:
     if isinstance(question, ChooseOne | Pick):
+        if not 0 <= entry.cursor < len(question.options):  # an empty list: nothing to choose
+            return _out(_say(app, "Nothing here", "There is nothing to choose here: BACK."))
         return _call(app, Answer(question.options[entry.cursor]))
     if isinstance(question, YesNo):
         return _call(app, Answer(entry.cursor == 0))

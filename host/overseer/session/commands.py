@@ -26,7 +26,7 @@ from overseer.session.paths import ConfigError, store_path
 from overseer.session.session import LogError, Session, SessionError
 from overseer.session.store import GameInfo, NoStore, Store, StoreError
 
-ERRORS = (StoreError, ExportError, LogError, SessionError, ConfigError, lock.StoreInUse)
+ERRORS = (StoreError, ExportError, LogError, SessionError, ConfigError, lock.LockError)
 
 
 def _fail(command: str, err: Exception) -> int:

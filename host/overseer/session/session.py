@@ -587,6 +587,7 @@ class Session:
         if self.finished:
             raise SessionError(f"game #{self.id} is over; undo to play on")
         new = [event]
+        steps = len(self.runner.trace)
         try:
             apply_event(self.fold, event)
             self._settle(new)
@@ -598,7 +599,8 @@ class Session:
         try:
             snapshot = self._due_snapshot(end)
             self.store.append(self.id, self.head, new, finished, snapshot,
-                              tail=self.head < len(self.log))
+                              tail=self.head < len(self.log),
+                              checkpoint=self._milestone(steps))
         except BaseException:
             self._refold()
             raise
@@ -609,6 +611,11 @@ class Session:
         self.head = end
         self.finished = finished
         return self.pending
+
+    def _milestone(self, since: int) -> bool:
+        """Whether the steps from ``since`` on end a stretch of play (the spec's milestones)."""
+        kinds = self.spec.milestones
+        return bool(kinds) and any(step.kind in kinds for step in self.runner.trace[since:])
 
     def _settle(self, new: list[Event]) -> None:
         """Answer the chance questions the gadget answers itself, logging each first."""
