@@ -168,7 +168,7 @@ class Gadget:
                 continue
             try:
                 return Session.resume(self.store, info.id)
-            except (LogError, SessionError) as err:
+            except (LogError, SessionError, StoreError) as err:
                 aside.append(self._set_aside(info, kept, err))
         return None
 

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from overseer import RULES_VERSION
+from overseer.session import salvage
 from overseer.session.events import Event
 from overseer.session.migrations import APPLICATION_ID, LATEST, TABLES, migrate
 
@@ -153,6 +154,19 @@ def move_aside(path: Path) -> Path:
     return target
 
 
+def _looks_ours(path: Path) -> bool:
+    """A file whose first pages hold an Overseer store's schema, or whose pages hold games
+    of ours (its first page lost), whatever its header says."""
+    with open(path, "rb") as f:
+        first = f.read(1 << 16)
+    if b"CREATE TABLE games" in first and b"CREATE TABLE events" in first:
+        return True
+    try:
+        return bool(salvage.scan(path).games)
+    except (OSError, salvage.Broken):
+        return False
+
+
 def _emptied(path: Path) -> bool:
     """An existing store file of 0 bytes with no WAL that holds anything: a store that was cut
     to nothing (or a file made empty by someone), not one made now."""
@@ -193,6 +207,8 @@ def diagnose(path: Path, timeout: float = 5.0) -> StoreError | None:
     if not header:
         return None  # an empty file becomes a new store
     if not header.startswith(_HEADER):
+        if _looks_ours(path):
+            return StoreDamaged(path, "its SQLite header is damaged")
         return NotAStore(f"{path} is not an Overseer game store (not an SQLite database); it "
                          "was left as it is: choose another file (--db or OVERSEER_DB)")
     if len(header) < _HEADER_SIZE:
@@ -213,7 +229,7 @@ def diagnose(path: Path, timeout: float = 5.0) -> StoreError | None:
         if getattr(err, "sqlite_errorcode", 0) & 0xFF not in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
             # locked by another process, unreadable, I/O error: not a verdict on the file
             return StoreError(f"{path}: cannot open ({err}); the file was left as it is")
-        if ours or Path(f"{path}-wal").exists():
+        if ours or Path(f"{path}-wal").exists() or _looks_ours(path):
             return StoreDamaged(path, f"SQLite: {err}")
         return NotAStore(f"{path} is not an Overseer game store (a damaged SQLite file: "
                          f"{err}); it was left as it is: choose another file (--db or "
@@ -590,10 +606,14 @@ class Store:
     def events(self, game_id: int, start: int = 0, stop: int | None = None) -> list[Event]:
         """The events ``start`` to ``stop`` (all of them, the undone tail included, by
         default)."""
-        rows = self.db.execute("SELECT kind, data, seen FROM events WHERE game_id = ?"
-                               " AND seq >= ? AND seq < ? ORDER BY seq",
-                               (game_id, start, (1 << 62) if stop is None else stop))
-        return [Event(kind, json.loads(data), bool(seen)) for kind, data, seen in rows]
+        try:
+            rows = self.db.execute("SELECT kind, data, seen FROM events WHERE game_id = ?"
+                                   " AND seq >= ? AND seq < ? ORDER BY seq",
+                                   (game_id, start, (1 << 62) if stop is None else stop))
+            return [Event(kind, json.loads(data), bool(seen)) for kind, data, seen in rows]
+        except (sqlite3.DatabaseError, ValueError) as err:  # a page SQLite's check let through
+            raise StoreDamaged(self.path, f"game #{game_id}: its log cannot be read "
+                               f"({str(err)[:80]})") from err
 
     def snapshot_seqs(self, game_id: int, build: str) -> list[int]:
         """Where the game has snapshots of this build: their ``seq``, in order."""
