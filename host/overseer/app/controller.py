@@ -58,6 +58,7 @@ from overseer.app.view import GameView, MenuItem, OpensForm
 from overseer.rules.catacombs.kinds import StepKind
 from overseer.rules.conquest.kinds import StepKind as ConquestKind
 from overseer.rules.procedure import (
+    TOKEN_MOST,
     ChooseOne,
     ChooseSome,
     DrawToken,
@@ -71,7 +72,7 @@ from overseer.rules.procedure import (
 from overseer.screens import pages
 from overseer.screens.render import Screen
 
-TOKEN_HIGH = 9  # the highest token value the table can enter (the values are not printed)
+TOKEN_HIGH = TOKEN_MOST  # the highest token value the table can enter (procedure.py)
 # The steps after which no target is lit any more: a new activation, a new turn.
 TARGET_ENDS = (StepKind.ACTIVE_CHARACTER, ConquestKind.TURN)
 LONG_STEP = 5  # a held CHOICE steps a number by this much

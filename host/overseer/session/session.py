@@ -446,6 +446,14 @@ class Session:
                            f"rules version {RULES_VERSION}: its log replays under them, and "
                            f"play goes on under version {RULES_VERSION}")
 
+    def verify(self) -> None:
+        """Fold the whole log to the head from the setup, past the snapshots, each seeded
+        chance checked: a ``LogError`` when an event before the last snapshot no longer replays
+        (an edited log, changed rules) though the resume from the snapshot went well."""
+        if not any(seq <= self.head for seq in self._snapshots):
+            return  # the resume folded from the setup: checked already
+        fold(self.spec, self.setup, self.dice_at_start, self.log.slice(0, self.head), self.seed)
+
     def _refold(self, keep: bool = False) -> None:
         """The fold of the log up to the head, from the last snapshot at or before it. With
         ``keep``, snapshots are taken on the way wherever the store lacks them (a resume)."""

@@ -238,9 +238,26 @@ def diagnose(path: Path, timeout: float = 5.0) -> StoreError | None:
         verdict = _verdict(path, app_id, version, tables, problems)
         if verdict is None and 0 < version < LATEST:
             verdict = _trial_migration(path, db, version)
+        if verdict is None and "games" in tables:
+            verdict = _unreadable_game(path, db)
         return verdict
     finally:
         db.close()
+
+
+def _unreadable_game(path: Path, db: sqlite3.Connection) -> StoreError | None:
+    """A games row whose text SQLite's integrity check lets through but that does not read
+    (a byte that is not UTF-8, a setup that is not JSON): the store is damaged."""
+    rows = db.execute("SELECT id, CAST(game AS BLOB), CAST(setup AS BLOB), CAST(dice AS BLOB),"
+                      " CAST(created AS BLOB), CAST(updated AS BLOB) FROM games")
+    for game_id, *texts in rows:
+        try:
+            words = [text.decode("utf-8") for text in texts]
+            if not isinstance(json.loads(words[1]), dict):
+                raise ValueError("its setup is not an object")
+        except (AttributeError, ValueError) as err:
+            return StoreDamaged(path, f"game #{game_id}: its row cannot be read ({err})")
+    return None
 
 
 def _trial_migration(path: Path, db: sqlite3.Connection, version: int) -> StoreError | None:
