@@ -132,6 +132,6 @@ def holder_pid(fd: int) -> int | None:
     for line in table.splitlines():
         fields = line.split()
         if len(fields) > 5 and fields[1] == "FLOCK" and fields[5] == inode \
-                and fields[4].isdigit() and int(fields[4]) != os.getpid():
+                and fields[4].isdigit():
             return int(fields[4])
     return None
