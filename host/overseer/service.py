@@ -28,6 +28,7 @@ from PIL import Image
 from overseer.app.events import SetLeds
 from overseer.app.ports import Glass, Leds, light_modes
 from overseer.config import Config, ConfigError, load
+from overseer.doctor import seconds
 
 log = logging.getLogger("overseer.gadget")
 
@@ -181,13 +182,13 @@ def run(config: Config, db: str | None, stop: threading.Event,
             return 2
         except (LockError, StoreError, OSError) as err:
             say(str(err))
-            return stand(box, stop, "No store", store_fault(err))
+            return stand(box, stop, "No store", store_fault(err), say)
         try:
             try:
                 gadget.open()
             except (StoreError, SessionError, OSError) as err:
                 say(str(err))
-                return stand(box, stop, "No game", store_fault(err))
+                return stand(box, stop, "No game", store_fault(err), say)
             if gadget.store.notice is not None:
                 say(gadget.store.notice)
                 gadget.tell("Store", store_notice(gadget.store))
@@ -200,6 +201,8 @@ def run(config: Config, db: str | None, stop: threading.Event,
             except TimeoutError:
                 say(f"no Pico answers{f' on {config.pico_port}' if config.pico_port else ''} "
                     f"after {pico_wait:g} s: waiting for it (overseer doctor says more)")
+            if gadget.screen is not None:  # what the table sees first (a notice, if any)
+                said_on_glass(say, gadget.screen)
             while not stop.is_set():
                 gadget.step(0.1)
                 error = box.pico.link.error
@@ -245,7 +248,20 @@ def store_notice(store: Any) -> str:
     return store.notice or ""
 
 
-def stand(box: Box, stop: threading.Event, key: str, text: str) -> int:
+def said_on_glass(say: Callable[[str], None], screen: Any) -> None:
+    """Tell the journal what the glass shows (a fault or a notice): its words, and a digest of
+    the frame (what a test compares with the Pico's OLED)."""
+    import hashlib
+
+    from overseer.screens.render import frame_bytes, render
+
+    frame = hashlib.sha256(frame_bytes(render(screen))).hexdigest()[:12]
+    words = " ".join((*screen.lines, *screen.options))
+    say(f"on the glass: {screen.key or screen.title}: {words} (frame {frame})")
+
+
+def stand(box: Box, stop: threading.Event, key: str, text: str,
+          say: Callable[[str], None] = log.warning) -> int:
     """Show a fault on the glass until ``stop`` (any button shows its next page); the exit
     status is 0: the box stood, it did not fail."""
     from overseer.app.events import LinkChanged, Press
@@ -258,6 +274,7 @@ def stand(box: Box, stop: threading.Event, key: str, text: str) -> int:
     box.pico.start(inbox)
     at = 0
     box.glass.show(render(screens[at]))
+    said_on_glass(say, screens[at])
     while not stop.is_set():
         item = inbox.get(0.1)
         if isinstance(item, Press):  # a press: the next page
@@ -272,7 +289,7 @@ def parser() -> argparse.ArgumentParser:
         "\n\n")[0].split(": ", 1)[1])
     p.add_argument("--db", metavar="FILE", help="the game store (default: $OVERSEER_DB, the "
                    "config file's, or the user's data folder)")
-    p.add_argument("--pico-wait", type=float, default=PICO_WAIT, metavar="SECONDS",
+    p.add_argument("--pico-wait", type=seconds, default=PICO_WAIT, metavar="SECONDS",
                    help=f"how long to wait for the Pico before saying so (default {PICO_WAIT:g})")
     return p
 
@@ -290,8 +307,9 @@ def main(argv: list[str]) -> int:
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop.set())
 
-    def say(text: str) -> None:
-        print(f"overseer gadget: {text}", file=sys.stderr, flush=True)
+    def say(text: str) -> None:  # one write: a line never mixed with another thread's
+        sys.stderr.write(f"overseer gadget: {text}\n")
+        sys.stderr.flush()
 
     say(f"starting ({config.path or 'no config file: the defaults'})")
     return run(config, args.db, stop, say, args.pico_wait)
