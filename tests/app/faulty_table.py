@@ -12,7 +12,6 @@ card is remounted after errors).
 from __future__ import annotations
 
 import json
-import sqlite3
 import sys
 from pathlib import Path
 from typing import Any

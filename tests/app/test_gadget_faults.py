@@ -17,8 +17,7 @@ from typing import Any
 import pytest
 
 from overseer.app import shell
-from overseer.app.tour import BACK, CHOICE, NEXT, OK, Table
-from overseer.session.store import read_only
+from overseer.app.tour import NEXT, OK, Table
 from overseer.session.session import Session
 from overseer.session.store import Store, read_only
 

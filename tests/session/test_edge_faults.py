@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import random
 import shutil
-from pathlib import Path
 
 import pytest
 from table_script import SCENARIOS, setup_of, step

@@ -339,7 +339,7 @@ class Gadget:
         data["end_read"] = True
         try:
             self.store.set_gadget(session.id, data)
-        except StoreError as err:  # a store that cannot be written: the end shows again, that is all
+        except StoreError as err:  # cannot be written: the end shows again, that is all
             log.warning("game #%d: its end could not be marked as read: %s", session.id, err)
 
     def _local_tap(self, tap: Tap) -> bool:
@@ -636,8 +636,11 @@ def _empty_choice(local: Local) -> str | None:
     if local.done or ask is None:
         return None
     question = ask.question
-    return question.prompt if isinstance(question, ChooseOne | Pick) and not question.options \
-        else None
+    if isinstance(question, ChooseOne) and not question.options:
+        return question.prompt
+    if isinstance(question, Pick) and not question.options:
+        return question.purpose
+    return None
 
 
 def _answer_ahead(local: Local, answered: Mapping[str, Any]) -> None:

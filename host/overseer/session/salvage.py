@@ -258,8 +258,9 @@ def _take(found: Salvage, rowid: int | None, values: list[Any]) -> int | None:
             return None
         if not isinstance(setup, dict):
             return None
-        row = dict(zip(_GAMES_COLUMNS, values, strict=False))
-        row.update(id=rowid, head=row.get("head") or 0, touched=row.get("touched") or 0)
+        row: dict[str, Any] = dict(zip(_GAMES_COLUMNS, values, strict=False))
+        row["id"], row["head"], row["touched"] = rowid, row.get("head") or 0, \
+            row.get("touched") or 0
         found.games.setdefault(rowid, row)
         return rowid
     return None
