@@ -225,3 +225,27 @@ def test_the_box_on_a_read_only_remount_opens_and_says_not_saved(tmp_path):
         pytest.skip(f"no mount namespace here: {probe.stderr.decode().strip()[:200]}")
     lines = run_box(tmp_path, store, "Store", wrap)
     assert any("cannot be written" in line for line in lines), lines
+
+
+@pytest.mark.long
+def test_the_box_given_a_file_of_the_system_shows_it_is_no_store(tmp_path):
+    lines = run_box(tmp_path, Path("/proc/version"), "No store")
+    assert any("is not an Overseer game store" in line for line in lines), lines
+
+
+@pytest.mark.long
+def test_the_box_on_a_full_disk_opens_and_says_not_saved(tmp_path):
+    source = tmp_path / "games.sqlite3"
+    _games(source, 1)
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    store = disk / "games.sqlite3"
+    wrap = ["unshare", "-m", "sh", "-c", f"mount -t tmpfs -o size=1m tmpfs {disk} && cp "
+            f"{source} {store} && (dd if=/dev/zero of={disk}/filler bs=4k 2>/dev/null; true) "
+            "&& exec \"$@\"", "sh"]
+    probe = subprocess.run(["unshare", "-m", "sh", "-c", f"mount -t tmpfs tmpfs {disk}"],
+                           capture_output=True)
+    if probe.returncode != 0:
+        pytest.skip(f"no mount namespace here: {probe.stderr.decode().strip()[:200]}")
+    lines = run_box(tmp_path, store, "Store", wrap)
+    assert any("cannot be written" in line for line in lines), lines

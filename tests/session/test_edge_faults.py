@@ -120,3 +120,32 @@ def test_a_file_that_never_ends_is_refused_not_read_for_ever(tmp_path, capsys, a
     err = capsys.readouterr().err
     assert "/dev/zero: larger than 64 MB" in err
     assert not (tmp_path / "g.db").exists() or argv[0] == "games"
+
+
+def test_recover_of_a_store_that_is_not_there_makes_nothing(tmp_path, capsys):
+    typo = tmp_path / "typo" / "dir" / "x.db"
+    assert main(["games", "recover", "--db", str(typo)]) == 0
+    assert "nothing to recover" in capsys.readouterr().out
+    assert not (tmp_path / "typo").exists()
+
+
+def test_a_config_key_the_gadget_refuses_stops_games_list_too(tmp_path, capsys, monkeypatch):
+    config = tmp_path / "box.toml"
+    config.write_text('[nfc]\nprot = "/dev/ttyS0"\n')
+    monkeypatch.setenv("OVERSEER_CONFIG", str(config))
+    monkeypatch.delenv("OVERSEER_DB", raising=False)
+    assert main(["games", "list"]) == 2
+    assert "nfc.prot: unknown key; did you mean 'port'?" in capsys.readouterr().err
+
+
+def test_a_huge_action_name_is_not_echoed_whole(tmp_path):
+    from overseer.session.session import SessionError
+
+    game, setup = setup_of("catacombs/los_blocked")
+    with Store(tmp_path / "g.db") as store:
+        session = Session.new(store, game, setup, seed=1)
+        with pytest.raises((SessionError, ValueError)) as refused:
+            session.begin({"do": "x" * 20_000_000})
+        assert len(str(refused.value)) < 1000
+        assert "characters" in str(refused.value) or "too long" in str(refused.value)
+        assert store.events(session.id) == []

@@ -188,11 +188,21 @@ def _header(path: Path) -> bytes:
         return f.read(_HEADER_SIZE)
 
 
+def _holds(side: Path) -> bool:
+    """A -wal or -journal beside the store that holds anything (an empty one, left by an open
+    that failed on a full disk, holds nothing to read)."""
+    try:
+        return side.stat().st_size > 0
+    except FileNotFoundError:
+        return False
+
+
 def read_only(path: Path, timeout: float = 5.0) -> sqlite3.Connection:
     """A connection that cannot change the file (closing it checkpoints nothing). With no
-    -wal or -journal beside it (no writer is under way) it is opened immutable, so that not
-    even an empty -wal or -shm is left behind."""
-    idle = not any(Path(f"{path}{side}").exists() for side in ("-wal", "-journal"))
+    -wal or -journal beside it that holds anything (no writer is under way) it is opened
+    immutable, so that not even an empty -wal or -shm is left behind (and a disk that is full
+    or read-only reads too)."""
+    idle = not any(_holds(Path(f"{path}{side}")) for side in ("-wal", "-journal"))
     mode = "mode=ro&immutable=1" if idle else "mode=ro"
     db = sqlite3.connect(f"{path.resolve().as_uri()}?{mode}", uri=True,
                          isolation_level=None, check_same_thread=False)
