@@ -253,7 +253,7 @@ factory = "mock"
             factory = box.pin_factory
             assert wait_for(lambda: factory.pin(5).state > 0)  # seat 1, under the cursor
             assert [factory.pin(b).state for b in (6, 13, 19)] == [0, 0, 0]
-            assert running.said == []
+            assert [s for s in running.said if not s.startswith("on the glass: ")] == []
         finally:
             status = running.close()
     assert status == 0
@@ -405,10 +405,10 @@ def test_a_public_address_for_the_page_is_said_and_the_gadget_plays_on(tmp_path)
         running = Running(config, tmp_path / "games.db", web=True)
         try:
             assert wait_for(lambda: running.screen_title() in (WHICH_GAME, FIRST))
-            assert running.said == [
+            assert running.said[0] == (
                 "the web page cannot listen: web.listen: 8.8.8.8 is not a LAN address; the "
                 "page listens only on private or loopback addresses (say 192.168.1.20); going "
-                "on without it"]
+                "on without it")
         finally:
             status = running.close()
     assert status == 0

@@ -59,6 +59,7 @@ from overseer.app.view import GameView, MenuItem, OpensForm
 from overseer.rules.catacombs.kinds import StepKind
 from overseer.rules.conquest.kinds import StepKind as ConquestKind
 from overseer.rules.procedure import (
+    TOKEN_MOST,
     ChooseOne,
     ChooseSome,
     DrawToken,
@@ -72,7 +73,7 @@ from overseer.rules.procedure import (
 from overseer.screens import pages
 from overseer.screens.render import Screen
 
-TOKEN_HIGH = 9  # the highest token value the table can enter (the values are not printed)
+TOKEN_HIGH = TOKEN_MOST  # the highest token value the table can enter (procedure.py)
 # The steps after which no target is lit any more: a new activation, a new turn.
 TARGET_ENDS = (StepKind.ACTIVE_CHARACTER, ConquestKind.TURN)
 LONG_STEP = 5  # a held CHOICE steps a number by this much
@@ -233,7 +234,8 @@ def refresh(app: App, view: GameView) -> Result:
     else:
         reel, at = kept, len(kept)
     app = replace(app, view=view, reel=reel, at=at, title=title,
-                  entry=_first_entry(view.question, view.number_start), menu=None,
+                  entry=_first_entry(view.question, view.number_start, view.cursor_start),
+                  menu=None,
                   notice=(), notice_at=0, redo_offer=False, waiting=None, rolling=0)
     if isinstance(call, Undo):
         app = _undone(app, gone)
@@ -399,7 +401,10 @@ def _back_to_reel(app: App) -> App:
 # --------------------------------------------------------------------------- questions
 
 
-def _first_entry(question: Question | None, start: int | None = None) -> Entry:
+def _first_entry(question: Question | None, start: int | None = None, cursor: int = 0
+                 ) -> Entry:
+    if isinstance(question, ChooseOne | Pick | YesNo) and 0 < cursor < _list_length(question):
+        return Entry(cursor=cursor)
     if isinstance(question, EnterNumber):
         if start is not None and question.low <= start <= question.high:
             return Entry(number=start)
@@ -474,6 +479,8 @@ def _ok(app: App, question: Question, entry: Entry) -> Result:
     if isinstance(question, ChooseOne | Pick) and not question.options:
         return _out(_say(app, "Tap a card", "This question is answered by tapping a card."))
     if isinstance(question, ChooseOne | Pick):
+        if not 0 <= entry.cursor < len(question.options):  # an empty list: nothing to choose
+            return _out(_say(app, "Nothing here", "There is nothing to choose here: BACK."))
         return _call(app, Answer(question.options[entry.cursor]))
     if isinstance(question, YesNo):
         return _call(app, Answer(entry.cursor == 0))
