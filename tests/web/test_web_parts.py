@@ -107,3 +107,20 @@ def test_the_party_page_never_shows_a_conquest_hand():
     assert "some-card" not in repr(shown)
     page = views.party_body(shown)
     assert "hand_counts" in page and "some-card" not in page
+
+
+def test_a_failing_watcher_is_dropped_and_the_table_plays_on(tmp_path):
+    from overseer.app.events import Button
+    from overseer.app.tour import Table
+
+    table = Table(tmp_path / "games.db")
+    seen = []
+
+    def broken(gadget, item):
+        raise RuntimeError("a bug in the page")
+
+    table.gadget.watchers += [broken, lambda gadget, item: seen.append(item)]
+    before = table.screen
+    table.press(Button.CHOICE)
+    assert table.screen != before  # the press did what it does
+    assert broken not in table.gadget.watchers and len(seen) == 1
