@@ -102,3 +102,15 @@ def test_the_installed_gadget_starts_and_names_another_data_folder(venv: Path, t
     named = run([str(venv / "bin" / "python"), "-c", "import overseer.data as d; "
                  "print(d.DATA_DIR)"], tmp_path, {**clean_env(), "OVERSEER_DATA": str(other)})
     assert Path(named.stdout.strip()) == other
+
+
+@pytest.mark.long
+def test_the_installed_web_page_has_its_script_and_style(venv: Path, tmp_path: Path) -> None:
+    where = run([str(venv / "bin" / "python"), "-c",
+                 "from overseer.web import server; print(server.STATIC)"], tmp_path,
+                clean_env()).stdout.strip()
+    static = Path(where)
+    assert static.is_relative_to(venv)
+    for name in ("app.js", "style.css"):
+        assert (static / name).read_bytes() == \
+            (ROOT / "host" / "overseer" / "web" / "static" / name).read_bytes()
