@@ -3,8 +3,8 @@
 A scripted table plays through the real gadget (``app.tour.Table``: the shell, the controller,
 the session, in memory) and reads each screen to answer with the fewest presses: OK (or NEXT)
 through the step pages, CHOICE (held: back) to the answer it means, then OK. What it means is
-seeded: the likely answer (the rules' first candidate, yes, nothing ticked beyond what the
-screen offers, the number as it starts) three times in four, another one else. It plays
+seeded: the likely answer (the rules' first candidate, yes, every hero in sight, the number
+as it starts) three times in four, another one else. It plays
 
 - the scripted campaign game of the tests (tests/app/test_gadget_game.py's AI turns), and
 - ``COUNT`` seeded random activations (default 2,000) in rooms of the card data, with line of
@@ -140,7 +140,9 @@ def meant(question: Question, rng: random.Random) -> Any:
     if isinstance(question, ChooseOne | Pick):
         return question.options[0] if likely else rng.choice(question.options)
     if isinstance(question, ChooseSome):
-        return () if likely else tuple(o for o in question.options if rng.random() < 0.5)
+        # who is in sight: everyone, most often (the only such question of an activation)
+        return question.options if likely else tuple(o for o in question.options
+                                                     if rng.random() < 0.5)
     if isinstance(question, EnterNumber):
         return question.low if likely else rng.randint(question.low, question.high)
     if isinstance(question, Roll):
@@ -315,7 +317,10 @@ def scripted_game() -> list[Tally]:
 
     game.ai_turn = counting
     with tempfile.TemporaryDirectory() as folder:
-        game.test_a_whole_campaign_game_at_the_table(Path(folder))
+        try:
+            game.test_a_whole_campaign_game_at_the_table(Path(folder))
+        except AssertionError as err:  # the game's script does not fit this build
+            print(f"the scripted game stopped: {err!r}", file=sys.stderr)
     return tallies
 
 

@@ -237,6 +237,25 @@ def default_seats(battle: Battle, seats: tuple[int, ...]) -> dict[str, int]:
     return out
 
 
+def monster_of(battle: Battle, piece_id: str) -> str | None:
+    """The monster card (its id in the card data) a piece is one of."""
+    piece = battle.pieces.get(piece_id)
+    if piece is None:
+        return None
+    return next((m for m, r in battle.data.monsters.items() if r["name"] == piece.name), None)
+
+
+def monster_pieces(battle: Battle) -> dict[tuple[str, str], tuple[str, ...]]:
+    """A tapped monster card -> its pieces on the playmat (it answers a question whose
+    options include one of them)."""
+    out: dict[tuple[str, str], list[str]] = {}
+    for pid, piece in battle.pieces.items():
+        monster = monster_of(battle, pid)
+        if monster is not None and piece.alive:
+            out.setdefault(("monster", monster), []).append(pid)
+    return {card: tuple(ids) for card, ids in out.items()}
+
+
 def hero_cards(battle: Battle) -> dict[tuple[str, str], str]:
     """A tapped hero card -> the party member it names (heroes joined from the list keep the
     card's id)."""
@@ -781,7 +800,50 @@ def offered(move: Move[Any], battle: Battle) -> bool:
     return forms.askable(move, battle)
 
 
+MONSTER = "monster:"  # a tapped monster card's answer to "which piece": narrowed to its pieces
+
+
+def damage_piece_form(battle: Battle, names: Mapping[str, str]) -> LocalProcedure:
+    """A hit on an AI piece in few presses: which piece (a tap of its monster's card, asked
+    only among its pieces, and not at all when one is left), how much (from the last amount
+    entered this game), and, only when the hit destroys the piece, which hero's shot it was
+    (its gold and the Hidden Cave go to that hero)."""
+    pieces = options("damage_piece", "piece", battle)
+    by_card = {card: ids for card, ids in monster_pieces(battle).items()
+               if any(i in pieces for i in ids)}
+    piece = pieces[0] if len(pieces) == 1 else (yield Ask(
+        ChooseOne("Which AI piece was hit?", pieces, "form_piece"), names=names,
+        cards={card: f"{MONSTER}{card[1]}" for card in by_card}))
+    if piece.startswith(MONSTER):
+        mine = tuple(i for i in by_card[("monster", piece.removeprefix(MONSTER))]
+                     if i in pieces)
+        piece = mine[0] if len(mine) == 1 else (yield Ask(
+            ChooseOne("Which of them?", mine, "form_piece"), names=names))
+    label = names.get(piece, piece)
+    low, high = _damage_range()
+    amount = yield Ask(EnterNumber(_fit(f"{label}: damage?", "How much damage?"),
+                                   "form_amount", low, high),
+                       start=1, remember=True)
+    action: dict[str, Any] = {"do": "damage_piece", "piece": piece, "amount": amount}
+    hit = battle.pieces.get(piece)
+    if hit is not None and not hit.invulnerable and not hit.mount and amount >= hit.health:
+        heroes = tuple(h for h in options("damage_piece", "by", battle))
+        if heroes:
+            action["by"] = heroes[0] if len(heroes) == 1 else (yield Ask(
+                ChooseOne("Whose shot destroyed it?" if len(label) > 10 else
+                          f"Who destroyed {label}?", heroes, "form_by"),
+                names=names, cards=hero_cards(battle)))
+    return action
+
+
+def _damage_range() -> tuple[int, int]:
+    ask = next(ask_of(f) for f in fields(MOVES.moves["damage_piece"].params)
+               if f.name == "amount")
+    return ask.low, ask.high
+
+
 FORMS: dict[str, Callable[[Battle, Mapping[str, str]], LocalProcedure]] = {
+    "damage_piece": damage_piece_form,
     "update_hero": update_hero_form,
     "setup_room": setup_room_form,
     "choose_lord": choose_lord_form,
@@ -942,6 +1004,12 @@ def tap_actions(battle: Battle, legal: list[Move[Any]]) -> TapActions:
     if "update_hero" in moves:  # a hero's card: what changed for that hero
         for card, hero in hero_cards(battle).items():
             out[card] = OpensForm({"do": "update_hero"}, {"form_hero": hero})
+    if "damage_piece" in moves:  # a monster's card: one of its pieces was hit
+        alive = {card[1] for card in monster_pieces(battle)}
+        for monster in battle.data.monsters:
+            out[("monster", monster)] = OpensForm(
+                {"do": "damage_piece"}, {}, card=("monster", monster)) if monster in alive \
+                else f"no {battle.data.monsters[monster]['name']} is on the playmat"
     return out
 
 
@@ -949,4 +1017,5 @@ FLOW = Flow(
     game=GAME, label="Catacombs", spec=SPEC, wizard=wizard, labels=labels, relabel=relabel,
     relabel_text=relabel_text, relabel_question=relabel_asked, default_seats=default_seats,
     option_names=option_names, cards=hero_cards, menu=menu, form_of=form_of, title=title,
-    idle_key=idle_key, status=status, party_pages=party_pages, tap_actions=tap_actions)
+    idle_key=idle_key, status=status, party_pages=party_pages, tap_actions=tap_actions,
+    card_options=monster_pieces)

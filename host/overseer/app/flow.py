@@ -80,7 +80,9 @@ class Flow:
     - ``tap_actions(state, legal)``: what a tapped card begins with no question waiting, or
       why it cannot now;
     - ``lights(state, seats, question)``: the game's own seat lights (seat -> ``on``, ``dim``,
-      ``pulse``) with ``seats`` (id -> seat) and the question waiting; none by default.
+      ``pulse``) with ``seats`` (id -> seat) and the question waiting; none by default;
+    - ``card_options(state)``: the options a tapped card names when it names several (a
+      monster's card: its pieces); none by default.
     """
 
     game: str
@@ -103,6 +105,8 @@ class Flow:
     tap_actions: Callable[[Any, list[Move[Any]]], TapActions]
     lights: Callable[[Any, Mapping[str, int], Question | None], dict[int, str]] = (
         lambda state, seats, question: {})
+    card_options: Callable[[Any], dict[tuple[str, str], tuple[str, ...]]] = (
+        lambda state: {})
 
 
 def party_screens(blocks: Sequence[tuple[str, str, Sequence[str]]]) -> tuple[Screen, ...]:

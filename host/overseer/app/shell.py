@@ -107,6 +107,7 @@ class Gadget:
         self.kept_form: dict[str, Any] | None = None  # the form as the store holds it
         self.queued: list[dict[str, Any]] = []  # a new game's first actions still to begin
         self.seen = 0  # the trace steps the controller has had
+        self.remembered: dict[str, int] = {}  # the last value of a form's number, by key
         self.app: App | None = None
         self.screen: Screen | None = None
         self.sources: tuple[Source, ...] = (*((dice,) if dice is not None else ()), *sources)
@@ -310,7 +311,7 @@ class Gadget:
 
     def _game_call(self, call: SessionCall) -> Refused | Told | None:
         if isinstance(call, Begin):
-            answer = self._begin(dict(call.action), call.answered)
+            answer = self._begin(dict(call.action), call.answered, call.card)
         elif self.session is None or isinstance(call, Cancel):
             return Refused("there is no game here yet")
         else:
@@ -319,7 +320,8 @@ class Gadget:
             self._begin_queued()
         return answer
 
-    def _begin(self, action: dict[str, Any], answered: Mapping[str, Any]) -> Refused | Told | None:
+    def _begin(self, action: dict[str, Any], answered: Mapping[str, Any],
+               card: tuple[str, str] | None = None) -> Refused | Told | None:
         name = action.get("do")
         if name == PARTY:
             if self.session is None:
@@ -335,6 +337,8 @@ class Gadget:
         if made is not None and set(action) == {"do"}:
             local = Local(made[0], made[1], leaves=True)
             _answer_ahead(local, answered)
+            if card is not None and not local.done:
+                local.tap(*card)
             if not local.done:
                 self.local, self.form_name = local, name
                 return None
@@ -345,10 +349,13 @@ class Gadget:
         local = self.local
         assert local is not None
         if isinstance(call, Answer):
+            ask = local.ask
             try:
                 local.answer(call.value)
             except AnswerError as err:
                 return Refused(str(err))
+            if ask is not None and ask.remember and isinstance(call.value, int):
+                self.remembered[ask.question.key] = call.value
             return self._after_local()
         if isinstance(call, Undo) or (isinstance(call, Cancel) and not local.leaves):
             return None if local.back() else self._leave()
@@ -449,7 +456,9 @@ class Gadget:
                         seats={**self.seats, **ask.seats},
                         can_undo=bool(local.answers) or self.session is not None,
                         undo_refusal="nothing has been entered yet",  # no game, no answer
-                        title=local.title, number_start=ask.start, back_leaves=True,
+                        title=local.title, back_leaves=True,
+                        number_start=self.remembered.get(ask.question.key, ask.start)
+                        if ask.remember else ask.start,
                         next_refusal="answer these questions first, or BACK to leave them",
                         lights={} if self.session is None else self.flow.lights(
                             self.session.state, self.seats, None))
@@ -478,6 +487,7 @@ class Gadget:
             result=(flow.spec.result(battle) or "") if session.finished else "",
             step_title=step_title, title=title,
             lights=flow.lights(battle, self.seats, session.pending),
+            card_options=flow.card_options(battle), own_dice=session.dice == "table",
             **idle)
 
     def _idle_view(self, session: Session, names: dict[str, str]) -> dict[str, Any]:

@@ -21,6 +21,7 @@ class OpensForm:
 
     action: Mapping[str, Any]
     answered: Mapping[str, Any]
+    card: tuple[str, str] | None = None  # the card, tapped on the form's first question
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,11 @@ class GameView:
       tracker, the seats that answer the question); a target's and the cursor's lights go
       over them;
     - ``undo_refusal``: why there is nothing to undo, said when BACK is held and ``can_undo``
-      is false.
+      is false;
+    - ``card_options``: the options a tapped card may name, by (card kind, card id), where
+      it names several (a monster's card: each of its pieces); the one among a question's
+      options answers it, of several the cursor goes to the first;
+    - ``own_dice``: the table rolls its own dice (a die's face entry starts at its middle).
 
     ``menu``, ``next_action``, ``next_refusal``, ``status``, ``idle_key`` and ``tap_actions``
     are read only when no question waits (the menu, NEXT AI PIECE and the idle
@@ -106,6 +111,8 @@ class GameView:
         default_factory=dict)
     lights: Mapping[int, str] = field(default_factory=dict)
     undo_refusal: str = "the game is at its start"
+    card_options: Mapping[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
+    own_dice: bool = False
 
     def name(self, ident: str) -> str:
         return self.names.get(ident, ident)
