@@ -168,6 +168,12 @@ class Page:
     kinds: tuple[str, ...] = ()
     target: str | None = None
     detail: tuple[str, ...] = ()
+    first: int = -1  # the first trace step it shows
+
+    @property
+    def steps(self) -> range:
+        """The trace steps this page shows."""
+        return range(self.first if self.first >= 0 else self.index, self.index + 1)
 
 
 @dataclass(frozen=True)
@@ -192,6 +198,7 @@ class App:
     lights: tuple[SeatLight, ...] | None = None
     seen: frozenset[str] = frozenset()  # the long sentences read whole this game (by kind)
     named: str | None = None  # the option the last list question was answered with
+    said: range = range(0)  # the steps the question's title says in place of their page
 
     @property
     def reading(self) -> bool:
@@ -232,11 +239,12 @@ def refresh(app: App, view: GameView) -> Result:
     new = [(s.index, s.step, s.verified) for s in view.steps
            if s.index not in known and s.index < view.trace_length]
     made, title, seen = pages.reel_pages(view.game, new, view.names, title, app.seen)
-    fresh = [Page(p.screen, p.index, p.kinds, p.target, p.detail) for p in made]
-    if view.question is not None and view.game not in pages.ASKS_INLINE:
+    fresh = [Page(p.screen, p.index, p.kinds, p.target, p.detail, p.first) for p in made]
+    said = range(0)
+    if view.question is not None and (view.game not in pages.ASKS_INLINE or view.back_leaves):
         fresh += [Page(s, -1) for s in pages.intro_pages(view.game, view.question)]
     elif view.question is not None and fresh and _said_by(fresh[-1], view.question, title):
-        fresh.pop()  # the question names the piece acting: its own page would say no more
+        said = fresh.pop().steps  # the question names the piece acting: its page says no more
     if app.reading:
         reel, at = kept + tuple(fresh), min(app.at, len(kept))
     elif fresh:
@@ -245,6 +253,7 @@ def refresh(app: App, view: GameView) -> Result:
         reel, at = kept, len(kept)
     named = _named(app, call)
     app = replace(app, view=view, reel=reel, at=at, title=title, seen=seen, named=named,
+                  said=said,
                   entry=_first_entry(view, named), menu=None,
                   notice=(), notice_at=0, redo_offer=False, waiting=None, rolling=0)
     if isinstance(call, Undo):
@@ -680,7 +689,7 @@ def _question_screen(app: App) -> Screen:
     assert question is not None
     target = view.name(app.target) if app.target else None
     title = pages.short_prompt(view.game, question, app.title, target)
-    said = pages.prompt_lines(view.game, question, title)
+    said = () if view.back_leaves else pages.prompt_lines(view.game, question, title)
     if isinstance(question, ChooseOne | Pick):
         return pages.choice_screen(title, pages.option_labels(question, view.names),
                                    entry.cursor, lines=said)

@@ -101,6 +101,7 @@ class ReelPage:
     kinds: tuple[str, ...]
     target: str | None
     detail: tuple[str, ...]
+    first: int = -1  # the first trace step it shows (-1: ``index`` alone)
 
 
 def reel_pages(game: str, steps: Sequence[tuple[int, Step, bool]], names: Mapping[str, str],
@@ -114,7 +115,7 @@ def reel_pages(game: str, steps: Sequence[tuple[int, Step, bool]], names: Mappin
     if game != "catacombs":
         for index, step, verified in steps:
             screens, title = step_pages(game, step, verified, names, title)
-            target = step.data.get("target") if step.kind == "target" else None
+            target = step.data.get("target") if step.kind == catacombs.StepKind.TARGET else None
             out += [ReelPage(s, index, (step.kind,), target, (catacombs.detail_text(step),))
                     for s in screens]
         return out, title, seen
@@ -127,10 +128,11 @@ def reel_pages(game: str, steps: Sequence[tuple[int, Step, bool]], names: Mappin
         rows = packed(face.detail.split("\n")) if face.detail else []
         mark = "" if all(m[2] for m in members) else "!"
         kinds = tuple(m[1].kind for m in members)
-        target = next((m[1].data.get("target") for m in members if m[1].kind == "target"),
+        target = next((m[1].data.get("target") for m in members
+                       if m[1].kind == catacombs.StepKind.TARGET),
                       None)
         detail = tuple(catacombs.detail_text(m[1]) for m in members)
-        out += [ReelPage(s, members[-1][0], kinds, target, detail)
+        out += [ReelPage(s, members[-1][0], kinds, target, detail, members[0][0])
                 for s in row_pages(title, face.key, rows, mark)]
     return out, title, seen
 
