@@ -199,6 +199,7 @@ class App:
     seen: frozenset[str] = frozenset()  # the long sentences read whole this game (by kind)
     named: str | None = None  # the option the last list question was answered with
     said: range = range(0)  # the steps the question's title says in place of their page
+    acting: str | None = None  # the piece acting in the action under way (by its name)
 
     @property
     def reading(self) -> bool:
@@ -241,9 +242,14 @@ def refresh(app: App, view: GameView) -> Result:
     made, title, seen = pages.reel_pages(view.game, new, view.names, title, app.seen)
     fresh = [Page(p.screen, p.index, p.kinds, p.target, p.detail, p.first) for p in made]
     said = range(0)
+    acting = None if isinstance(call, Begin) else app.acting
+    for page in fresh:
+        if StepKind.ACTIVE_CHARACTER in page.kinds:
+            acting = page.screen.title
     if view.question is not None and (view.game not in pages.ASKS_INLINE or view.back_leaves):
         fresh += [Page(s, -1) for s in pages.intro_pages(view.game, view.question)]
-    elif view.question is not None and fresh and _said_by(fresh[-1], view.question, title):
+    elif view.question is not None and fresh and acting is not None \
+            and _said_by(fresh[-1], view.question, acting):
         said = fresh.pop().steps  # the question names the piece acting: its page says no more
     if app.reading:
         reel, at = kept + tuple(fresh), min(app.at, len(kept))
@@ -253,7 +259,7 @@ def refresh(app: App, view: GameView) -> Result:
         reel, at = kept, len(kept)
     named = _named(app, call)
     app = replace(app, view=view, reel=reel, at=at, title=title, seen=seen, named=named,
-                  said=said,
+                  said=said, acting=acting,
                   entry=_first_entry(view, named), menu=None,
                   notice=(), notice_at=0, redo_offer=False, waiting=None, rolling=0)
     if isinstance(call, Undo):
@@ -688,7 +694,7 @@ def _question_screen(app: App) -> Screen:
     question = view.question
     assert question is not None
     target = view.name(app.target) if app.target else None
-    title = pages.short_prompt(view.game, question, app.title, target)
+    title = pages.short_prompt(view.game, question, app.acting, target)
     said = () if view.back_leaves else pages.prompt_lines(view.game, question, title)
     if isinstance(question, ChooseOne | Pick):
         return pages.choice_screen(title, pages.option_labels(question, view.names),

@@ -108,6 +108,7 @@ class Gadget:
         self.queued: list[dict[str, Any]] = []  # a new game's first actions still to begin
         self.seen = 0  # the trace steps the controller has had
         self.remembered: dict[str, int] = {}  # the last value of a form's number, by key
+        self.kept_shown: int | None = None  # the step on the glass as the store keeps it
         self.app: App | None = None
         self.screen: Screen | None = None
         self.sources: tuple[Source, ...] = (*((dice,) if dice is not None else ()), *sources)
@@ -132,8 +133,26 @@ class Gadget:
             self.seen = action_start(session, first if isinstance(first, int) else 0)
             self._resume_form(session)
         app, effects = controller.start(self._view())
+        shown = self.store.gadget(session.id).get("shown") if session is not None else None
+        if isinstance(shown, int) and self.local is None:
+            # the glass on the page the table saw last (the store keeps its step): the steps
+            # before it were read; BACK still pages back to them
+            app, more = controller.resume_at(app, shown)
+            effects = (*effects, *more)
         self.app = app
         self._apply(effects)
+
+    def _keep_shown(self) -> None:
+        """Keep which step's page is on the glass beside the game (when it changed)."""
+        if self.session is None or self.app is None or self.local is not None:
+            return
+        shown = controller.shown_step(self.app)
+        if shown == self.kept_shown:
+            return
+        data = self.store.gadget(self.session.id)
+        data["shown"] = shown
+        self.store.set_gadget(self.session.id, data)
+        self.kept_shown = shown
 
     def _last_unfinished(self) -> Session | None:
         """The unfinished game of a game the gadget plays that was played last."""
@@ -270,6 +289,7 @@ class Gadget:
             assert self.app is not None
             if isinstance(effect, Show):
                 self.screen = effect.screen
+                self._keep_shown()  # before the glass shows it
                 self._hold()
                 self.glass.show(render(effect.screen))
             elif isinstance(effect, SetLeds):

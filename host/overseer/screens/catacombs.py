@@ -345,6 +345,12 @@ def brief(step: Step, name: Callable[[str], str], seen: frozenset[str]) -> str:
             return step.text.removeprefix(f"{who} ({d['piece']}) ").removeprefix(f"{who} ")
         case StepKind.RESET:
             return "reset: tokens back in bags"
+        case StepKind.PIECE_DAMAGED:
+            return f"-{d['amount']}: {d['health']} left"
+        case StepKind.PIECE_DOWN:
+            return "destroyed"
+        case StepKind.GOLD:
+            return f"+{d['reward']} gold to {name(d['hero'])}"
         case StepKind.TARGET:
             why = d.get("criterion") or d.get("column", "")
             return f"target: {why.replace('_', ' ')}" if why else f"at {name(d['target'])}"
