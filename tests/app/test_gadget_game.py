@@ -101,7 +101,7 @@ def test_a_whole_campaign_game_at_the_table(tmp_path):
     play.second_stage(table)
 
     # The end of the game, and its summary.
-    over = heroes_side(table, "End the game")
+    over = heroes_side(table, "End the game", "Yes")  # asked to be sure
     assert keys(over) == ["Game over"]
     assert table.screen.key == "Game over" and table.session.finished
     summary = heroes_side(table, "Summary")

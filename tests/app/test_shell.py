@@ -42,7 +42,7 @@ def test_a_new_game_is_stored_with_its_party_and_seats(tmp_path):
     assert [(h.id, h.name, h.health) for h in heroes.values()] == [
         ("elf", "Elf", 10), ("hero-1", "Hero 1", 8)]
     assert table.gadget.store.gadget(session.id) == {"seats": {"elf": 1, "hero-1": 3},
-                                                     "first": 0}
+                                                     "first": 0, "shown": 0}
     assert table.screen.key == "Set up" and table.screen.lines[0] == "OK: the menu"
     table.close()
 

@@ -198,7 +198,7 @@ def test_a_whole_campaign_game_through_the_pico(board: VirtualPico, store: Path,
         play.second_stage(table)
 
         # The end of the game, and its summary.
-        assert keys(heroes_side(table, "End the game")) == ["Game over"]
+        assert keys(heroes_side(table, "End the game", "Yes")) == ["Game over"]
         assert table.screen.key == "Game over" and table.session.finished
         shots.check(table, "game-over")
         table.press(OK)

@@ -396,6 +396,9 @@ class Gadget:
         assert local is not None
         if not local.done:
             return None
+        if local.result is None:  # the table said no (a confirmation): nothing is begun
+            self.local = None
+            return None
         if isinstance(local.result, NewGame):
             refused = self._new_game(local.result)
         elif local.result.get("do") == DICE_MODE:

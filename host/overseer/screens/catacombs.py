@@ -402,7 +402,7 @@ def group_face(steps: list[Step], name: Callable[[str], str], seen: frozenset[st
 
 # The main steps whose line says more than their key word (the health left, why the target).
 SAID_TOO = frozenset({StepKind.DAMAGE, StepKind.TARGET, StepKind.SHOT,
-                      StepKind.ACTIVE_CHARACTER})
+                      StepKind.ACTIVE_CHARACTER, StepKind.PIECE_DAMAGED})
 
 
 def detail_text(step: Step) -> str:

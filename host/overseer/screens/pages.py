@@ -283,7 +283,7 @@ def number_screen(title: str, number: int, low: int, high: int,
 def roll_screen(question: Roll, title: str, face: int | None, rolling: bool) -> Screen:
     """The die to roll: ROLL on the Pico, or the face of the table's own die set with CHOICE."""
     if face is not None:
-        return Screen(title, ("your own die's face", NUMBER_KEYS), "?", number=face)
+        return Screen(title, ("your die's face (held: 3)", NUMBER_KEYS), "?", number=face)
     key = "Rolling" if rolling else "ROLL"
     rows = wrap(question.purpose)
     room = rows_under(key)
