@@ -82,7 +82,14 @@ class Flow:
     - ``lights(state, seats, question)``: the game's own seat lights (seat -> ``on``, ``dim``,
       ``pulse``) with ``seats`` (id -> seat) and the question waiting; none by default;
     - ``card_options(state)``: the options a tapped card names when it names several (a
-      monster's card: its pieces); none by default.
+      monster's card: its pieces); none by default;
+    - ``new_setup(setup, store)``: a new game's setup (the wizard's) as it is stored, given
+      what the store holds (Conquest: the cards the table has read off before);
+    - ``taps_skip_reading``: a tapped card is taken on any page, the steps not read yet
+      skipped (Conquest: a turn's recap); else the steps are read first;
+    - ``on_glass(step)``: the step gets pages of its own on the glass (Conquest leaves off the
+      steps that only say back what the table just told it: a card tapped, a miss); every
+      step is in the log all the same.
     """
 
     game: str
@@ -107,6 +114,10 @@ class Flow:
         lambda state, seats, question: {})
     card_options: Callable[[Any], dict[tuple[str, str], tuple[str, ...]]] = (
         lambda state: {})
+    new_setup: Callable[[dict[str, Any], Any], dict[str, Any]] = (
+        lambda setup, store: setup)
+    taps_skip_reading: bool = False
+    on_glass: Callable[[Step], bool] = lambda step: True
 
 
 def party_screens(blocks: Sequence[tuple[str, str, Sequence[str]]]) -> tuple[Screen, ...]:

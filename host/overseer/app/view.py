@@ -80,7 +80,11 @@ class GameView:
     - ``card_options``: the options a tapped card may name, by (card kind, card id), where
       it names several (a monster's card: each of its pieces); the one among a question's
       options answers it, of several the cursor goes to the first;
-    - ``own_dice``: the table rolls its own dice (a die's face entry starts at its middle).
+    - ``own_dice``: the table rolls its own dice (a die's face entry starts at its middle);
+    - ``tap_answers``: answers of the question a tapped card gives that its list does not show
+      (a hand's cards: secret);
+    - ``taps_skip_reading``: a tapped card is taken on any page (the steps not read yet are
+      skipped), else the steps are read first.
 
     ``menu``, ``next_action``, ``next_refusal``, ``status``, ``idle_key`` and ``tap_actions``
     are read only when no question waits (the menu, NEXT AI PIECE and the idle
@@ -113,6 +117,8 @@ class GameView:
     undo_refusal: str = "the game is at its start"
     card_options: Mapping[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
     own_dice: bool = False
+    tap_answers: frozenset[str] = frozenset()
+    taps_skip_reading: bool = False
 
     def name(self, ident: str) -> str:
         return self.names.get(ident, ident)
