@@ -250,7 +250,9 @@ def refresh(app: App, view: GameView) -> Result:
         fresh += [Page(s, -1) for s in pages.intro_pages(view.game, view.question)]
     elif view.question is not None and fresh and acting is not None \
             and _said_by(fresh[-1], view.question, acting):
-        said = fresh.pop().steps  # the question names the piece acting: its page says no more
+        said = fresh[-1].steps  # the question names the piece acting: its pages say no more
+        while fresh and fresh[-1].steps == said:
+            fresh.pop()
     if app.reading:
         reel, at = kept + tuple(fresh), min(app.at, len(kept))
     elif fresh:

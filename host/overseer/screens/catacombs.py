@@ -340,6 +340,8 @@ def brief(step: Step, name: Callable[[str], str], seen: frozenset[str]) -> str:
     match step.kind:
         case StepKind.ROUND:
             return f"Round {d['round']}"
+        case StepKind.ACTIVE_CHARACTER if d.get("why") == "placement":
+            return "acts: first as placed"  # the ruling is on the detail page
         case StepKind.ACTIVE_CHARACTER:
             who = name(d["piece"])
             return step.text.removeprefix(f"{who} ({d['piece']}) ").removeprefix(f"{who} ")
