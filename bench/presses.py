@@ -20,7 +20,8 @@ The figures of the commit before (``--base``, default ``BASE``: the commit this 
 written on) are measured in the same run: that commit's ``host/`` is taken out with
 ``git archive`` and this script runs on it in a subprocess.
 
-Usage: python bench/presses.py [--count N] [--json] [--base REV | --no-base]
+Usage: python bench/presses.py [--count N] [--json] [--base REV | --no-base] [--likely P]
+(``--likely 1``: every answer the likely one, each question one press)
 """
 
 from __future__ import annotations
@@ -133,7 +134,7 @@ def _number(table: Table, value: int, low: int, high: int, tally: Tally, kind: s
 
 
 def meant(question: Question, rng: random.Random) -> Any:
-    """What the table means to answer (seeded): the likely answer three times in four."""
+    """What the table means to answer (seeded): the likely answer ``LIKELY`` of the time."""
     likely = rng.random() < LIKELY
     if isinstance(question, YesNo):
         return True if likely else rng.random() < 0.5
@@ -488,7 +489,8 @@ def base_figures(rev: str, count: int) -> dict[str, Any] | None:
         (bench / "presses.py").write_text(Path(__file__).read_text())
         env = {**os.environ, "PYTHONPATH": str(Path(tmp) / "host")}
         run = subprocess.run([sys.executable, str(bench / "presses.py"), "--json",
-                              "--no-base", "--count", str(count)], cwd=tmp, env=env,
+                              "--no-base", "--count", str(count), "--likely", str(LIKELY)],
+                             cwd=tmp, env=env,
                              capture_output=True, text=True)
         if run.returncode != 0:
             print(f"no baseline: {run.stderr.strip()[-2000:]}", file=sys.stderr)
@@ -515,12 +517,16 @@ def print_table(now: dict[str, Any], base: dict[str, Any] | None) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    global LIKELY
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=2000)
     parser.add_argument("--json", action="store_true", help="print the figures as one object")
     parser.add_argument("--base", default=BASE, help="the commit to measure beside (git rev)")
     parser.add_argument("--no-base", action="store_true", help="measure this tree only")
+    parser.add_argument("--likely", type=float, default=LIKELY,
+                        help="how often the table's answer is the likely one (default 0.75)")
     args = parser.parse_args(argv)
+    LIKELY = args.likely
     now = measure(args.count)
     if args.json and args.no_base:
         print(json.dumps(now))
@@ -529,7 +535,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps({**now, "base": base}))
         return 0
-    print(f"{now['activations']} activations; base {args.base if base else 'none'}")
+    print(f"{now['activations']} activations, the likely answer {LIKELY:.0%} of the time; "
+          f"base {args.base if base else 'none'}")
     print_table(now, base)
     return 0
 

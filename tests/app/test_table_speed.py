@@ -13,7 +13,7 @@ from overseer.app.events import Button, Press, Tap
 from overseer.app.gallery import CLOCK, CLOSEST, NEXT, STEPS, TEMPLATE, view
 from overseer.app.tour import Table
 from overseer.rules.catacombs.kinds import Key
-from overseer.rules.procedure import ChooseOne, ChooseSome, YesNo
+from overseer.rules.procedure import ChooseOne, ChooseSome
 from overseer.session.session import Session
 from overseer.session.store import Store
 

@@ -249,7 +249,8 @@ def refresh(app: App, view: GameView) -> Result:
     if view.question is not None and (view.game not in pages.ASKS_INLINE or view.back_leaves):
         fresh += [Page(s, -1) for s in pages.intro_pages(view.game, view.question)]
     elif view.question is not None and fresh and acting is not None \
-            and _said_by(fresh[-1], view.question, acting):
+            and _said_by(fresh[-1], view.question,
+                         pages.title_name(acting, view.names.values())):
         said = fresh[-1].steps  # the question names the piece acting: its pages say no more
         while fresh and fresh[-1].steps == said:
             fresh.pop()
@@ -702,7 +703,8 @@ def _question_screen(app: App) -> Screen:
     question = view.question
     assert question is not None
     target = view.name(app.target) if app.target else None
-    title = pages.short_prompt(view.game, question, app.acting, target)
+    acting = pages.title_name(app.acting, view.names.values()) if app.acting else None
+    title = pages.short_prompt(view.game, question, acting, target)
     said = () if view.back_leaves else pages.prompt_lines(view.game, question, title)
     if isinstance(question, ChooseOne | Pick):
         return pages.choice_screen(title, pages.option_labels(question, view.names),

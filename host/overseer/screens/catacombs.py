@@ -413,12 +413,20 @@ def detail_text(step: Step) -> str:
 
 
 def question_title(key: str, piece: str | None, target: str | None) -> str | None:
-    """A question's title naming the piece or hero it is about, when it fits the title bar."""
-    said = {
-        Key.CLOSEST: f"Closest to {piece}?" if piece else None,
-        Key.TEMPLATE: f"Template on {target}?" if target else None,
-        Key.IN_RANGE: f"{target} within R3?" if target else None,
-        Key.LOS: f"{piece} sees whom?" if piece else None,
-        Key.UNDER_RULER: f"{target} under ruler?" if target else None,
+    """A question's title naming the piece or hero it is about, when it fits the title bar
+    (a hero by its first word when its whole name does not: "Template on Ulom?")."""
+    said = _titled(key, piece, target)
+    if said is None and target is not None and " " in target:
+        said = _titled(key, piece, target.split()[0])
+    return said
+
+
+def _titled(key: str, piece: str | None, target: str | None) -> str | None:
+    said: str | None = {
+        str(Key.CLOSEST): f"Closest to {piece}?" if piece else None,
+        str(Key.TEMPLATE): f"Template on {target}?" if target else None,
+        str(Key.IN_RANGE): f"{target} within R3?" if target else None,
+        str(Key.LOS): f"{piece} sees whom?" if piece else None,
+        str(Key.UNDER_RULER): f"{target} under ruler?" if target else None,
     }.get(key)
     return said if said and len(said) <= 23 else None

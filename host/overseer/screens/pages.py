@@ -9,7 +9,7 @@ a game without one still shows every step, keyed by its kind.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from overseer.rules.procedure import (
@@ -182,6 +182,22 @@ def title_before(game: str, trace: Sequence[Step], index: int, names: Mapping[st
 ASKS_INLINE = frozenset({"catacombs"})
 # The questions whose likely answer is every row ticked (the cursor then starts on Done).
 ALL_LIKELY = frozenset({catacombs.Key.LOS})
+
+
+NAME_FITS = 10  # a piece's name in a question's title, whole up to this long
+
+
+def title_name(name: str, names: Iterable[str]) -> str:
+    """A piece's name short enough for a question's title: whole when short, else its first
+    word and its letter ("Skeleton Warrior A" -> "Skeleton A") when no other name in
+    ``names`` shortens the same."""
+    words = name.split()
+    if len(name) <= NAME_FITS or len(words) < 3 or len(words[-1]) != 1:
+        return name
+    short = f"{words[0]} {words[-1]}"
+    same = [n for n in names if n != name and n.split()[:1] == words[:1]
+            and n.split()[-1:] == words[-1:]]
+    return name if same else short
 
 
 def short_prompt(game: str, question: Question, piece: str | None = None,
