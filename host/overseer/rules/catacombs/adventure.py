@@ -44,7 +44,8 @@ class Adventure:
     placement: list[tuple[str, str]] = field(default_factory=list)  # (piece id, spot)
     hidden_cave: HiddenCave | None = None
     campaign: str | None = None
-    stage: int = 0  # campaign stages done
+    stage: int = 0  # campaign stages opened (campaign_next)
+    stage_waits: bool = False  # the stage opened last has a battle room not set up yet
     visited: list[str] = field(default_factory=list)
     spells: dict[str, list[str]] = field(default_factory=dict)  # hero id -> spell cards
     platinum: dict[str, int] = field(default_factory=dict)  # hero id -> platinum coins
@@ -88,6 +89,7 @@ class Adventure:
                 "collected": dict(cave.collected)},
             "campaign": self.campaign,
             "stage": self.stage,
+            "stage_waits": self.stage_waits,
             "visited": list(self.visited),
             "spells": {k: list(v) for k, v in self.spells.items()},
             "platinum": dict(self.platinum),

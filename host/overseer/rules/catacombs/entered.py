@@ -63,6 +63,45 @@ def check_campaign_lord(battle: Battle, name: str) -> None:
         raise RulesError(f"the {under_way} campaign's Catacomb Lord is the {start}, not {name}")
 
 
+def _stage(battle: Battle) -> dict[str, Any] | None:
+    """The campaign stage under way (the last one ``campaign_next`` opened), or None."""
+    adventure = battle.adventure
+    if adventure.campaign is None or adventure.stage == 0:
+        return None
+    return battle.data.stages[adventure.campaign][adventure.stage - 1]
+
+
+def stage_played(battle: Battle) -> bool:
+    """The campaign's stage under way is done: no battle room (or Lair) of it waits to be set
+    up (``Adventure.stage_waits``)."""
+    return not battle.adventure.stage_waits
+
+
+def check_campaign_room(battle: Battle, name: str | None) -> None:
+    """Red Box: Campaigns: in a campaign the rooms come as its stages list them: a battle room
+    is the stage's own (``name``; None: the Catacomb Lord's room), once."""
+    adventure = battle.adventure
+    if adventure.campaign is None:
+        return
+    stage = _stage(battle)
+    if stage is None:
+        raise RulesError(f"the {adventure.campaign} campaign has not opened its first stage: "
+                         "campaign_next first")
+    chosen = [r for r in stage["rooms"] if r in adventure.visited] or list(stage["rooms"])
+    rooms = " and ".join(chosen)
+    where = f"the campaign's stage {stage['position']} is"
+    if not adventure.stage_waits:
+        what = "a special room" if stage["kind"] == "special" else "played"
+        raise RulesError(f"{where} {what} ({rooms}): no battle to set up; campaign_next goes "
+                         "on")
+    lair = "the Catacomb Lord's room"
+    if stage["kind"] == "lord" and name is not None:
+        raise RulesError(f"{where} {lair}, not {name}: setup_lord_room")
+    if stage["kind"] != "lord" and (name is None or not any(
+            same_name(name, r) or same_name(name, slug(r)) for r in chosen)):
+        raise RulesError(f"{where} {rooms}, not {lair if name is None else name}")
+
+
 def room_card(battle: Battle, name: str) -> dict[str, Any]:
     """A Room card: the card data's, else one the table entered in this game (KeyError)."""
     try:

@@ -96,6 +96,10 @@ class StepKind(StrEnum):
     CAMPAIGN_LORD = "campaign_lord"
     CAMPAIGN_STAGE = "campaign_stage"
     CAMPAIGN_COMPLETE = "campaign_complete"
+    BATTLE_PHASE_OVER = "battle_phase_over"  # heroes back from teleport, Stunned cards off
+    HERO_START_ZONE = "hero_start_zone"  # a new room: the Heroic Forces back on the playmat
+    MOUNT_RETURNS = "mount_returns"  # a Mount out with its dead rider comes back
+    NO_GOLD = "no_gold"  # a familiar's kill pays nobody
     ROOM_WON = "room_won"  # end.Outcome.ROOM_WON, said when the battle ends
     PARTY_DEFEATED = "party_defeated"  # end.Outcome.PARTY_DEFEATED
     GAME_OVER = "game_over"
@@ -129,6 +133,7 @@ class Key(StrEnum):
     DISCARD_POISON = "discard_poison"
     POISON_CARD = "poison_card"
     HIDDEN_CAVE_ITEM = "hidden_cave_item"
+    HIDDEN_CAVE_ANTIENT = "hidden_cave_antient"
     CAMPAIGN_CHOICE = "campaign_choice"
     CAMPAIGN_FIRST = "campaign_first"
 

@@ -24,6 +24,7 @@ from overseer.rules.catacombs import (
     setup,
 )
 from overseer.rules.catacombs.campaign import CampaignStart
+from overseer.rules.catacombs.entered import stage_played
 from overseer.rules.catacombs.hidden_cave import (
     HiddenCaveCollect,
     HiddenCaveLeave,
@@ -39,7 +40,7 @@ from overseer.rules.catacombs.kinds import StepKind
 from overseer.rules.catacombs.party import DamagePiece, UpdateHero
 from overseer.rules.catacombs.rewards import RoomReward
 from overseer.rules.catacombs.setup import ChooseLord, SetupLordRoom, SetupRoom
-from overseer.rules.catacombs.state import Battle, alive_piece_ids, living_hero_ids
+from overseer.rules.catacombs.state import Battle, living_hero_ids, played, room_holders
 from overseer.rules.procedure import Procedure, Step
 
 # Each move's parameters are a frozen dataclass defined beside its procedure, which reads them
@@ -52,9 +53,7 @@ def _end_said(proc: Callable[[Battle, Any], Procedure]) -> Callable[[Battle, Any
     def run(battle: Battle, params: Any) -> Procedure:
         before = end.outcome(battle)
         result = yield from proc(battle, params)
-        ended = end.said(battle, before)
-        if ended is not None:
-            yield ended
+        yield from end.ended(battle, before)
         return result
     return run
 
@@ -90,19 +89,22 @@ def _fresh(battle: Battle) -> bool:
 def _campaign_left(battle: Battle) -> bool:
     name = battle.adventure.campaign
     return name is not None and battle.adventure.stage < len(battle.data.stages[name]) \
-        and _between_rooms(battle)
+        and _between_rooms(battle) and stage_played(battle)
 
 
 def _rewards_due(battle: Battle) -> bool:
-    """No battle going on, a hero standing, and the room's rewards not given yet."""
-    return _between_rooms(battle) and not battle.adventure.rewarded \
-        and bool(living_hero_ids(battle))
+    """A room was played, no battle going on, a hero standing, and the room's rewards not given
+    yet."""
+    return _between_rooms(battle) and played(battle) \
+        and not battle.adventure.rewarded and bool(living_hero_ids(battle))
 
 
 def _no_rewards(battle: Battle) -> str:
-    alive = alive_piece_ids(battle)
+    alive = room_holders(battle)
     if alive:
         return f"the Battle Phase is not over: {', '.join(alive)} still on the playmat"
+    if not played(battle):
+        return "no room has been played yet: a room gives its rewards after its Battle Phase"
     if battle.adventure.rewarded:
         return "this room has already given its rewards"
     if not living_hero_ids(battle):
@@ -126,7 +128,7 @@ def _no_visit(battle: Battle) -> str:
 
 
 def _not_between(battle: Battle) -> str:
-    alive = alive_piece_ids(battle)
+    alive = room_holders(battle)
     if alive:
         return (f"the battle is not over ({', '.join(alive)} still on the playmat): a room is "
                 "set up before its battle")
@@ -174,6 +176,8 @@ def _no_stage(battle: Battle) -> str:
         return "no campaign under way (campaign_start first)"
     if battle.adventure.stage >= len(battle.data.stages[name]):
         return f"the {name} campaign is complete"
+    if not stage_played(battle):
+        return "the campaign's stage under way is not played yet: set up its room first"
     return BETWEEN
 
 

@@ -22,6 +22,7 @@ from overseer.rules.catacombs.entered import (
     ENTERED,
     Card,
     check_campaign_lord,
+    check_campaign_room,
     entered_lord_piece,
     keep,
     lord_for,
@@ -37,7 +38,7 @@ from overseer.rules.catacombs.rulebook import (
     SETUP,
     SUPPRESSION,
 )
-from overseer.rules.catacombs.state import Battle, Piece
+from overseer.rules.catacombs.state import Battle, Piece, room_holders
 from overseer.rules.procedure import (
     ChooseOne,
     Die,
@@ -409,7 +410,7 @@ def _check_total(total: int, what: str) -> None:
 
 
 def _check_fresh(battle: Battle) -> None:
-    alive = [p.id for p in battle.pieces.values() if p.alive]
+    alive = room_holders(battle)
     if alive:
         raise RulesError(f"the battle is not over ({', '.join(alive)} still on the playmat): "
                          "a room is set up before its battle")
@@ -433,6 +434,7 @@ def _lay_out(battle: Battle, record: dict[str, Any], tiles: tuple, pieces: list[
     battle.adventure.last_playmat = record["id"]
     battle.adventure.room = room_id
     battle.adventure.rewarded = False
+    battle.adventure.stage_waits = False  # a campaign's stage: its room is set up
     battle.character_order = character
     battle.monster_order = monster
     battle.direction = direction
@@ -470,6 +472,7 @@ def suppression_steps(battle: Battle, pieces: list[Piece], room: dict[str, Any] 
 def setup_room(battle: Battle, params: SetupRoom) -> Procedure:
     """``{"do": "setup_room", "room": id, "playmat": id (when the card names one), "card":
     {...} (the Room card as the table reads it, when the data lacks it)}``."""
+    check_campaign_room(battle, params.room)
     room = room_for(battle, params.room, params.card)
     _check_fresh(battle)
     named = room.get("playmat") if params.playmat is None else params.playmat
@@ -534,6 +537,7 @@ def setup_lord_room(battle: Battle, params: SetupLordRoom) -> Procedure:
                          "card to enter")
     if battle.adventure.lord is None:
         check_campaign_lord(battle, name)
+    check_campaign_room(battle, None)
     lord = lord_for(battle, name, params.card)
     _check_fresh(battle)
     least = sum(min(cards.split_entry(x)[0] for x in (e if isinstance(e, list) else [e]))
