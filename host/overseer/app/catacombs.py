@@ -775,9 +775,11 @@ def form_of(name: str, battle: Battle, names: Mapping[str, str]
 
 def offered(move: Move[Any], battle: Battle) -> bool:
     """The menu offers the move: its form has something to ask (the campaign Lord to enter
-    counts for ``choose_lord``)."""
+    counts for ``choose_lord``, the stage's room to enter for ``setup_room``)."""
     if move.name == "choose_lord" and campaign_lord(battle) is not None:
         return True
+    if move.name == "setup_room" and campaign_room(battle) is not None:
+        return True  # the stage's room, entered when the data lacks it
     return forms.askable(move, battle)
 
 

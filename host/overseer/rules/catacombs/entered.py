@@ -77,9 +77,19 @@ def stage_played(battle: Battle) -> bool:
     return not battle.adventure.stage_waits
 
 
-def check_campaign_room(battle: Battle, name: str | None) -> None:
+def campaign_allows(battle: Battle, lord: bool) -> bool:
+    """No campaign, or its stage under way waits for a battle room (``lord``: the Lair)."""
+    stage = _stage(battle)
+    if battle.adventure.campaign is None:
+        return True
+    return stage is not None and battle.adventure.stage_waits \
+        and (stage["kind"] == "lord") == lord
+
+
+def check_campaign_room(battle: Battle, name: str | None, lord: bool) -> None:
     """Red Box: Campaigns: in a campaign the rooms come as its stages list them: a battle room
-    is the stage's own (``name``; None: the Catacomb Lord's room), once."""
+    is the stage's own (``name``: the Room card; None: any), the Lair (``lord``) its last;
+    each once."""
     adventure = battle.adventure
     if adventure.campaign is None:
         return
@@ -94,12 +104,13 @@ def check_campaign_room(battle: Battle, name: str | None) -> None:
         what = "a special room" if stage["kind"] == "special" else "played"
         raise RulesError(f"{where} {what} ({rooms}): no battle to set up; campaign_next goes "
                          "on")
-    lair = "the Catacomb Lord's room"
-    if stage["kind"] == "lord" and name is not None:
-        raise RulesError(f"{where} {lair}, not {name}: setup_lord_room")
-    if stage["kind"] != "lord" and (name is None or not any(
-            same_name(name, r) or same_name(name, slug(r)) for r in chosen)):
-        raise RulesError(f"{where} {rooms}, not {lair if name is None else name}")
+    if stage["kind"] == "lord" and not lord:
+        raise RulesError(f"{where} the Catacomb Lord's room: setup_lord_room")
+    if stage["kind"] != "lord" and lord:
+        raise RulesError(f"{where} {rooms}, not the Catacomb Lord's room: setup_room")
+    if name is not None and not lord and not any(
+            same_name(name, r) or same_name(name, slug(r)) for r in chosen):
+        raise RulesError(f"{where} {rooms}, not {name}")
 
 
 def room_card(battle: Battle, name: str) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from overseer.rules.catacombs import (
     setup,
 )
 from overseer.rules.catacombs.campaign import CampaignStart
-from overseer.rules.catacombs.entered import stage_played
+from overseer.rules.catacombs.entered import campaign_allows, check_campaign_room, stage_played
 from overseer.rules.catacombs.hidden_cave import (
     HiddenCaveCollect,
     HiddenCaveLeave,
@@ -41,7 +41,7 @@ from overseer.rules.catacombs.party import DamagePiece, UpdateHero
 from overseer.rules.catacombs.rewards import RoomReward
 from overseer.rules.catacombs.setup import ChooseLord, SetupLordRoom, SetupRoom
 from overseer.rules.catacombs.state import Battle, living_hero_ids, played, room_holders
-from overseer.rules.procedure import Procedure, Step
+from overseer.rules.procedure import Procedure, RulesError, Step
 
 # Each move's parameters are a frozen dataclass defined beside its procedure, which reads them
 # typed (``params.piece``); ``overseer.params`` reads them from JSON at the edge.
@@ -135,10 +135,23 @@ def _not_between(battle: Battle) -> str:
     return "the game is over"
 
 
+def _no_room(battle: Battle) -> str:
+    return _campaign_says(battle, lord=False) if _between_rooms(battle) else _not_between(battle)
+
+
 def _no_lord_room(battle: Battle) -> str:
     if battle.adventure.lord is None:
         return "no Catacomb Lord: choose_lord first"
-    return _not_between(battle)
+    return _campaign_says(battle, lord=True) if _between_rooms(battle) else _not_between(battle)
+
+
+def _campaign_says(battle: Battle, lord: bool) -> str:
+    """Why the campaign refuses a room now (``lord``: the Lair)."""
+    try:
+        check_campaign_room(battle, None, lord)
+    except RulesError as err:
+        return str(err)
+    return BETWEEN
 
 
 def _no_lord_choice(battle: Battle) -> str:
@@ -227,13 +240,14 @@ MOVES = MoveTable("Catacombs", {m.name: m for m in (
     _move("update_hero", "A hero's state", UpdateHero, party.update_hero,
           _not_over, "the game is over"),
     _move("setup_room", "Set up a room", SetupRoom, setup.setup_room,
-          _between_rooms, _not_between),
+          lambda b: _between_rooms(b) and campaign_allows(b, lord=False), _no_room),
     _move("choose_lord", "Choose the Catacomb Lord", ChooseLord, setup.choose_lord,
           lambda b: _between_rooms(b) and b.adventure.lord is None
           and b.adventure.mercenary is None, _no_lord_choice),
     _move("setup_lord_room", "Set up the Lord's room", SetupLordRoom,
           setup.setup_lord_room,
-          lambda b: _between_rooms(b) and b.adventure.lord is not None, _no_lord_room),
+          lambda b: _between_rooms(b) and b.adventure.lord is not None
+          and campaign_allows(b, lord=True), _no_lord_room),
     _move("hidden_cave_setup", "Set up the Hidden Cave", HiddenCaveSetup,
           hidden_cave.hidden_cave_setup,
           lambda b: _fresh(b) and b.adventure.hidden_cave is None, _no_cave_setup),

@@ -164,7 +164,7 @@ def destroyed(battle: Battle, piece: Piece, by: str | None) -> Procedure:
     yield from dismount(battle, piece)
     cave = battle.adventure.hidden_cave
     if by is not None and cave and piece.name in cave.targets \
-            and piece.name not in cave.collected:
+            and battle.heroes[by].kind == "hero" and piece.name not in cave.held_by(by):
         # Red Box: Hidden Cave: a hero keeps a listed level 1 monster it destroys.
         yield from hidden_cave_collect(battle, HiddenCaveCollect(hero=by, monster=piece.name))
     if by is not None and piece.reward:
