@@ -168,11 +168,27 @@ def destroyed(battle: Battle, piece: Piece, by: str | None) -> Procedure:
         # Red Box: Hidden Cave: a hero keeps a listed level 1 monster it destroys.
         yield from hidden_cave_collect(battle, HiddenCaveCollect(hero=by, monster=piece.name))
     if by is not None and piece.reward:
-        hero = battle.heroes[by]
-        hero.gold += piece.reward
-        yield Step(StepKind.GOLD, rulebook.GOLD_FOR_KILLS,
-                   f"{hero.name} takes {piece.reward} gold: {hero.gold}",
-                   {"hero": by, "gold": hero.gold, "reward": piece.reward})
+        yield from gold_for(battle, battle.heroes[by], piece)
+
+
+def gold_for(battle: Battle, killer: Hero, piece: Piece) -> Procedure:
+    """The gold of a destroyed monster: its hero's (Catacombs 3E: gold for kills); an ally's
+    goes to its hero (Allies), a Mount's to its owner (Ice Box: Mounts), a familiar's to nobody
+    (Familiars)."""
+    if killer.kind == "familiar":
+        yield Step(StepKind.NO_GOLD, rulebook.FAMILIARS,
+                   f"{killer.name} is a familiar: its kill pays no gold",
+                   {"hero": killer.id, "reward": piece.reward})
+        return
+    rule = {"ally": rulebook.ALLIES, "mount": rulebook.MOUNTS}.get(killer.kind,
+                                                                   rulebook.GOLD_FOR_KILLS)
+    owner = battle.heroes.get(killer.owner) if killer.owner else None
+    hero = killer if killer.kind == "hero" or owner is None else owner
+    hero.gold += piece.reward
+    via = "" if hero is killer else f" ({killer.name}'s kill)"
+    yield Step(StepKind.GOLD, rule, f"{hero.name} takes {piece.reward} gold{via}: {hero.gold}",
+               {"hero": hero.id, "gold": hero.gold, "reward": piece.reward,
+                **({"by": killer.id} if hero is not killer else {})})
 
 
 def reactive_shot(battle: Battle, piece: Piece, shot: Shot) -> Procedure:
