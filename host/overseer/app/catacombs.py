@@ -324,6 +324,7 @@ def _member(pick: str, members: list[dict[str, Any]]) -> LocalProcedure:
         ChooseOne(f"Whose {kind}?", tuple(h["id"] for h in party), "new_companion_of"),
         names={h["id"]: h["name"] for h in party}))
     member["seat"] = next(h["seat"] for h in party if h["id"] == owner)
+    member["owner"] = owner  # its kills' gold, its seat (Catacombs 3E: Allies, Familiars)
     return member
 
 
@@ -375,7 +376,8 @@ def wizard(seats: tuple[int, ...], pico: bool) -> LocalProcedure:
                                          for c, r in games.catacombs_data().campaigns.items()}}
     play = yield from _choice("What do we play?", "new_play", plays)
     setup = {
-        "heroes": [{k: m[k] for k in ("id", "name", "kind", "health")} for m in members],
+        "heroes": [{k: m[k] for k in ("id", "name", "kind", "health", "owner") if k in m}
+                   for m in members],
         "options": {"los_blocked": los == "blocked", "advanced_targeting": advanced == "on",
                     "physical_tokens": tokens == "table", "physical_poison": poison == "table"},
         "owned_playmats": list(owned),
