@@ -96,8 +96,14 @@ def test_a_second_offering_of_a_size_shares_its_column_as_a_marked_ruling() -> N
 
 def test_the_table_may_read_the_temple_as_one_cube_a_column() -> None:
     runner = _second_on_the_3_gold_column()
-    refused(runner, {"do": "place_cube", "player": "bo", "space": "temple-of-gold/3"},
-            "no offering on the 3-gold column, the table's reading", True, False)
+    before = copy.deepcopy(SPEC.state_dict(runner.state))
+    play(runner, {"do": "place_cube", "player": "bo", "space": "temple-of-gold/3"},
+         True, False)
+    assert runner.trace[-1].data == {"player": "bo", "offering": None,
+                                     "column": "temple-of-gold/3", "verified": False}
+    assert "the table reads the 3-gold column as ann's alone" in runner.trace[-1].text
+    assert SPEC.state_dict(runner.state)["players"] == before["players"]
+    assert runner.state.players["bo"].offering is None
 
 
 def test_the_temple_is_offered_to_from_a_wayside_shrine_only() -> None:

@@ -49,6 +49,9 @@ COMPANIONS = tuple(k for k in ENEMY_KINDS if k != "hero")
 # Menu labels short enough for the 8x16 list (15 characters).
 SHORT = {
     "damage_piece": "Hit an AI piece",
+    "freeze_piece": "Froze a piece",
+    "hero_dagger": "Hero's dagger",
+    "recruit_mount": "Recruit Mount",
     "update_hero": "Hero changed",
     "setup_room": "Set up a room",
     "choose_lord": "Choose the Lord",
@@ -65,7 +68,8 @@ SHORT = {
 }
 # The menu's order: what the table does most at that moment first (in a battle, the heroes'
 # side; between battles, the rooms).
-ORDER = ("damage_piece", "room_reward", "campaign_next", "setup_room", "choose_lord",
+ORDER = ("damage_piece", "hero_dagger", "freeze_piece", "room_reward", "recruit_mount",
+         "campaign_next", "setup_room", "choose_lord",
          "setup_lord_room", "hidden_cave_collect", "hidden_cave_visit", "hidden_cave_portal",
          "hidden_cave_leave", "campaign_start", "hidden_cave_setup", "update_hero", "end_game")
 IN_BATTLE_FIRST = ("damage_piece", "update_hero")

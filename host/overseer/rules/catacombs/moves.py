@@ -17,6 +17,7 @@ from overseer.rules.catacombs import (
     activation,
     campaign,
     end,
+    heroes_shots,
     hidden_cave,
     party,
     rewards,
@@ -25,6 +26,7 @@ from overseer.rules.catacombs import (
 )
 from overseer.rules.catacombs.campaign import CampaignStart
 from overseer.rules.catacombs.entered import campaign_allows, check_campaign_room, stage_played
+from overseer.rules.catacombs.heroes_shots import FreezePiece, HeroDagger, RecruitMount
 from overseer.rules.catacombs.hidden_cave import (
     HiddenCaveCollect,
     HiddenCaveLeave,
@@ -213,6 +215,17 @@ def _no_battle(battle: Battle) -> str:
 
 
 BATTLE = _no_battle
+
+
+def _no_recruit(battle: Battle) -> str:
+    if not _between_rooms(battle):
+        return BETWEEN
+    return (f"only at the {heroes_shots.STABLES}, for a hero without a Mount, with "
+            f"{heroes_shots.MOUNT_GOLD} gold in the party")
+
+
+def _no_freeze(battle: Battle) -> str:
+    return "no AI piece the ice shot can freeze" if _playing(battle) else _no_battle(battle)
 BETWEEN = "only between battles"
 
 
@@ -239,6 +252,14 @@ MOVES = MoveTable("Catacombs", {m.name: m for m in (
           _playing, BATTLE),
     _move("update_hero", "A hero's state", UpdateHero, party.update_hero,
           _not_over, "the game is over"),
+    _move("freeze_piece", "A hero's ice shot froze an AI piece", FreezePiece,
+          heroes_shots.freeze_piece, lambda b: _playing(b) and bool(heroes_shots.freezable(b)),
+          _no_freeze),
+    _move("hero_dagger", "A hero's dagger hit an AI piece", HeroDagger,
+          heroes_shots.hero_dagger, _playing, BATTLE),
+    _move("recruit_mount", "Recruit a Mount (Hearthshire Stables)", RecruitMount,
+          heroes_shots.recruit_mount,
+          lambda b: _between_rooms(b) and heroes_shots.can_recruit(b), _no_recruit),
     _move("setup_room", "Set up a room", SetupRoom, setup.setup_room,
           lambda b: _between_rooms(b) and campaign_allows(b, lord=False), _no_room),
     _move("choose_lord", "Choose the Catacomb Lord", ChooseLord, setup.choose_lord,

@@ -48,6 +48,7 @@ SUMMON_ANTIENT = f"{ICE_RANGED}, Summon Antient Shot"
 RECKLESS = f"{_ICE}: Reckless Shot Modifier"  # under Shot Modifiers and Operators
 CONDITIONAL = f"{_ICE}: Shot Modifiers and Operators, Conditional Shot Operators"
 MOUNTS = f"{_ICE}: Mounts"
+STABLES = f"{MOUNTS}, Hearthshire Stables Room Card"
 REACTIVE = f"{_ICE}: New Rules, Reactive Health"
 LORD_CHOICES = f"{_ICE}: Catacomb Lord Setup Choices"  # under New Rules
 SUPPRESSION = f"{_ICE}: Monster Suppression"  # under New Rules
@@ -71,7 +72,7 @@ FAMILIARS = f"{_BASE}: Familiars (base game)"  # no gold for their kills, never 
 ALLIES = f"{_BASE}: Allies (base game)"  # an ally's gold goes to its hero; never poisoned or stunned
 POISON_CARDS = f"{_BASE}: Poison Cards (base game)"  # poison at the starting health kills at once
 ANTIENTS = f"{_BASE}: Antients (base game)"  # invulnerable; they stay for the rest of the room
-HERO_DEATH = f"{_BASE}: Hero Death (base game)"  # the dead hero's familiar leaves the playmat
+ICE_SHOTS = f"{_BASE}: Ice Shots (base game)"  # a hero's ice shot freezes a monster
 # The party's defeat is not said as such by either book.
 BATTLE_END = f"{_BASE}: end of the Battle Phase (base game; Overseer's reading)"
 GAME_END = f"{_BASE}: end of the game (one room or one campaign; Overseer's reading)"

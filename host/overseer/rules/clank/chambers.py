@@ -198,8 +198,12 @@ def _temple(state: ClankState, player: str, space: Space) -> Procedure:
                                    "The book does not say a column takes one cube: does "
                                    f"{player}'s offering go there too? (Overseer's ruling: "
                                    "yes)", key=Key.TEMPLE_COLUMN_SHARED)):
-            raise RulesError(f"{player}: no offering on the {space.offering}-gold column, the "
-                             "table's reading of the Temple of Gold")
+            yield Step(StepKind.TEMPLE, rulebook.TEMPLE_OF_GOLD,
+                       f"{player} makes no offering: the table reads the {space.offering}-gold "
+                       f"column as {first}'s alone; the cube stays in {player}'s supply.",
+                       {"player": player, "offering": None, "column": space.id,
+                        "verified": False})
+            return
     parts = space.reward
     listed = "; ".join(f"{p}: {REWARD_PARTS[p]}" for p in parts)
     chosen = yield ChooseSome(prompt=f"Which parts of the {space.offering}-gold reward does "
