@@ -350,3 +350,89 @@ def test_a_companion_s_kill_pays_its_hero_or_nobody(by, paid, said):
     assert {h: battle.heroes[h].gold for h in paid} == {
         h: (reward if v else 0) for h, v in paid.items()}
     assert kinds(runner)[-1] == said
+
+
+# --------------------------------------------------------------------------- the moves built
+
+
+def test_a_hero_s_ice_shot_freezes_a_piece_and_a_teammate_rushes_to_free_it():
+    battle, runner, err = drive(
+        options={"advanced_targeting": True},
+        heroes=[{"id": "elf", "name": "Elf", "health": 8}],
+        pieces=[HARPY, {"id": "orc-1", "card": "Orc", "order_tile": "level-2"}],
+        answers=[{"key": "closest", "answer": "elf"}],
+        actions=[{"do": "freeze_piece", "piece": "orc-1", "by": "elf"},
+                 {"do": "next_ai_piece"}])
+    assert err is None
+    assert step(runner, "frozen") == {**step(runner, "frozen"),
+                                      "rule": "Catacombs 3E: Ice Shots (base game)",
+                                      "piece": "orc-1", "by": "elf"}
+    target = step(runner, "target")
+    assert target["target"] == "orc-1" and target["criterion"] == "frozen_teammate"
+    assert "freed" in kinds(runner) and not battle.pieces["orc-1"].frozen
+
+
+def test_an_antient_cannot_be_frozen_and_nothing_changes():
+    battle = games.CATACOMBS.build({"heroes": [{"id": "elf"}], "pieces": [
+        HARPY, {"id": "golem", "type": "antient", "order_tile": "antient",
+                "sequences": [["Melee"]]}]})
+    runner = Runner(games.CATACOMBS, battle)
+    with pytest.raises(RulesError, match="immune to the ice shot"):
+        runner.begin({"do": "freeze_piece", "piece": "golem"})
+    assert runner.trace == [] and not battle.pieces["golem"].frozen
+
+
+@pytest.mark.parametrize("catacomb,amount", [(True, 2), (False, 1)])
+def test_a_hero_s_dagger_hits_for_2_or_1_then_the_hero_moves_to_a_rune(catacomb, amount):
+    battle, runner, err = drive(
+        heroes=[{"id": "yilleph", "name": "Yilleph", "health": 8}],
+        pieces=[{**HARPY, "health": 3}, {"id": "orc-1", "card": "Orc"}], dice=[5],
+        answers=[{"key": "catacomb_hero", "answer": catacomb}],
+        actions=[{"do": "hero_dagger", "hero": "yilleph", "piece": "harpy"}])
+    assert err is None
+    assert step(runner, "piece_damaged")["amount"] == amount
+    assert battle.pieces["harpy"].health == 3 - amount
+    assert step(runner, "move_to_rune") == {**step(runner, "move_to_rune"), "hero": "yilleph",
+                                            "rune": 5, "why": "dagger"}
+
+
+def test_a_mount_recruited_at_the_stables_with_the_party_s_gold_pooled():
+    battle, runner, err = drive(
+        heroes=[{"id": "elf", "name": "Elf", "health": 8, "gold": 5},
+                {"id": "dwarf", "name": "Dwarf", "health": 9, "gold": 6}],
+        actions=[{"do": "recruit_mount", "hero": "elf", "mount": "Warhorse"}])
+    assert err is None
+    assert step(runner, "mount_recruited") == {
+        **step(runner, "mount_recruited"), "rule": "Ice Box: Mounts, Hearthshire Stables Room "
+        "Card", "hero": "elf", "mount": "warhorse-1", "paid": {"elf": 5, "dwarf": 3}}
+    mount = battle.heroes["warhorse-1"]
+    assert (mount.kind, mount.owner) == ("mount", "elf")
+    assert (battle.heroes["elf"].gold, battle.heroes["dwarf"].gold) == (0, 3)
+
+
+@pytest.mark.parametrize("heroes,action,message", [
+    ([{"id": "elf", "gold": 7}], {"hero": "elf"}, "Recruit a Mount"),
+    ([{"id": "elf", "gold": 9}, {"id": "horse", "kind": "mount", "owner": "elf"}],
+     {"hero": "elf"}, "Recruit a Mount"),
+    ([{"id": "elf", "gold": 9}, {"id": "dwarf", "gold": 1}],
+     {"hero": "elf", "paid_by": ["dwarf"]}, "a Mount costs 8 gold; dwarf hold 1"),
+])
+def test_a_recruit_the_stables_refuse_changes_nothing(heroes, action, message):
+    battle = games.CATACOMBS.build({"heroes": heroes})
+    before = copy.deepcopy(battle.as_dict())
+    runner = Runner(games.CATACOMBS, battle)
+    with pytest.raises(RulesError, match=message):
+        runner.begin({"do": "recruit_mount", **action})
+    assert runner.trace == [] and battle.as_dict() == before
+
+
+def test_in_a_campaign_a_mount_is_recruited_only_at_the_stables():
+    battle = games.CATACOMBS.build({"heroes": [{"id": "elf", "gold": 9}],
+                                    "campaign": "monstrosity", "stage": 3})
+    runner = Runner(games.CATACOMBS, battle)
+    with pytest.raises(RulesError, match="only at the Hearthshire Stables"):
+        runner.begin({"do": "recruit_mount", "hero": "elf"})
+    runner.begin({"do": "campaign_next"})
+    runner.answer("Hearthshire Stables")
+    assert runner.begin({"do": "recruit_mount", "hero": "elf"}) is None
+    assert battle.heroes["mount-1"].owner == "elf"
