@@ -19,8 +19,8 @@ import types
 import typing
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache
 from enum import Enum
+from functools import cache
 from typing import Any, Final, TypeVar
 
 from overseer.keys import suggestion

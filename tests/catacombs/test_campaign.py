@@ -12,7 +12,6 @@ from overseer import catacombs_data
 from overseer.rules.catacombs.carddata import CatacombsData
 from overseer.rules.procedure import RulesError
 
-
 WON = [{"id": "orc-1", "card": "Orc", "health": 0}]  # a room just won: its rewards are due
 
 

@@ -5,6 +5,7 @@ and sixth player: once each is held, a colour is shared (a marked ruling)."""
 from __future__ import annotations
 
 import pytest
+
 from runebound.helpers import act, menu, new, refused
 
 TOWNS = ["tamalir", "riverwatch", "forge", "frostgate", "greyhaven", "vynelvale"]

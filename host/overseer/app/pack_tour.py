@@ -66,9 +66,9 @@ def tick(t: Any, labels: tuple[str, ...]) -> Screen:
 
 def play_clank(t: Any, album: Album, reopen: Reopen) -> Any:
     """Two players: the setup, a Temple offering each (a second one refused, an occupied
-    column left by the table's reading), Medusa fought on entering (undone and answered again), the gadget
-    restarted, the Sphinx's riddle, a TROPHY card the data lacks, a look-up by a tapped card,
-    the end of the game and its trophy tally."""
+    column left by the table's reading), Medusa fought on entering (undone and answered
+    again), the gadget restarted, the Sphinx's riddle, a TROPHY card the data lacks, a look-up
+    by a tapped card, the end of the game and its trophy tally."""
     t.choose_game("Clank!")
     album.add("clank-players", "Clank!: how many players (each at the next seat LED)")
     t.number(2)

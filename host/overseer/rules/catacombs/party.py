@@ -9,9 +9,8 @@ from typing import Any
 
 from overseer.params import NOT_GIVEN, NotGiven, given, param
 from overseer.rules.catacombs import activation, rulebook, shots
-from overseer.rules.catacombs.hidden_cave import HiddenCaveCollect, hidden_cave_collect
+from overseer.rules.catacombs.hidden_cave import AWAY, HiddenCaveCollect, hidden_cave_collect
 from overseer.rules.catacombs.kinds import Key, StepKind
-from overseer.rules.catacombs.hidden_cave import AWAY
 from overseer.rules.catacombs.modifiers import MOUNT, mount_returns, poison_kills, remove_mount
 from overseer.rules.catacombs.state import (
     Battle,
@@ -275,8 +274,8 @@ def update_hero(battle: Battle, params: UpdateHero) -> Procedure:
     hero = battle.heroes.get(params.hero)
     if hero is None:
         raise RulesError(f"no hero {params.hero!r}")
-    changes = {k: list(v) if isinstance(v, tuple) else v
-               for k, v in given(params).items() if k != "hero"}
+    changes: dict[str, Any] = {k: list(v) if isinstance(v, tuple) else v
+                               for k, v in given(params).items() if k != "hero"}
     for key in ("health", "gold"):
         if changes.get(key, 0) < 0:
             raise RulesError(f"{key} cannot be negative")

@@ -69,7 +69,7 @@ GOLD_FOR_KILLS = f"{_BASE}: gold for kills"  # the hero who destroys a monster t
 # from the Teleported! card and the Stunned cards are removed.
 BATTLE_PHASE = f"{_BASE}: Battle Phase (base game)"
 FAMILIARS = f"{_BASE}: Familiars (base game)"  # no gold for their kills, never poisoned or stunned
-ALLIES = f"{_BASE}: Allies (base game)"  # an ally's gold goes to its hero; never poisoned or stunned
+ALLIES = f"{_BASE}: Allies (base game)"  # its gold goes to its hero; never poisoned or stunned
 POISON_CARDS = f"{_BASE}: Poison Cards (base game)"  # poison at the starting health kills at once
 ANTIENTS = f"{_BASE}: Antients (base game)"  # invulnerable; they stay for the rest of the room
 ICE_SHOTS = f"{_BASE}: Ice Shots (base game)"  # a hero's ice shot freezes a monster
