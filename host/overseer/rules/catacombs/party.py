@@ -284,7 +284,7 @@ def update_hero(battle: Battle, params: UpdateHero) -> Procedure:
     if "away" in changes:
         _check_away(hero, changes["away"])
     was_alive, rode = hero.alive, hero.riding
-    if not hero.alive and changes.get("health", 0) == 0 and "riding" in changes:
+    if not hero.alive and changes.get("health", 0) == 0 and changes.get("riding") is not None:
         raise RulesError(f"{hero.name} is dead: a dead hero does not ride")
     for key, value in changes.items():
         if key != "riding":
@@ -294,8 +294,8 @@ def update_hero(battle: Battle, params: UpdateHero) -> Procedure:
     if "riding" in changes and changes["riding"] != rode:
         yield from _ride(battle, hero, rode, changes["riding"])
     if was_alive and not hero.alive:
-        yield Step(StepKind.HERO_DOWN, rulebook.MOUNTS if hero.riding else rulebook.BEHAVIOUR,
-                   f"{hero.name} is destroyed", {"hero": hero.id})
+        yield Step(StepKind.HERO_DOWN, rulebook.PIECE_DAMAGE, f"{hero.name} is destroyed",
+                   {"hero": hero.id})
         yield from remove_mount(battle, hero)
     elif not was_alive and hero.alive:
         yield from mount_returns(battle, hero)
