@@ -20,7 +20,13 @@ from typing import Any
 
 import pytest
 import random_play
-from test_random_games import CATACOMBS_WEIGHTS, MAX_ACTIONS, catacombs_setup, conquest_setup
+from test_random_games import (
+    CATACOMBS_WEIGHTS,
+    CONQUEST_WEIGHTS,
+    MAX_ACTIONS,
+    catacombs_setup,
+    conquest_setup,
+)
 
 from overseer import games
 from overseer import scenario as scenarios
@@ -87,7 +93,7 @@ def run_random(name: str, seed: int) -> tuple[list[Step], list[Question]]:
     setup = catacombs_setup(rng) if name == "catacombs" else conquest_setup(rng)
     # a game ended or stalled (a campaign room the data lacks) before any room asks nothing
     weights = {**CATACOMBS_WEIGHTS, "end_game": 0.1, "campaign_start": 0.0} \
-        if name == "catacombs" else {}
+        if name == "catacombs" else CONQUEST_WEIGHTS
     runner = Runner(spec, spec.build(setup))
     record = Recorder()
     for _ in range(MAX_ACTIONS):
