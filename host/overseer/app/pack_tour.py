@@ -118,8 +118,8 @@ def play_clank(t: Any, album: Album, reopen: Reopen) -> Any:
     t.pick("5 gold! (P1)")
     t.read()
     t.pick("Yes")  # a cube in the supply
-    t.read()
     album.add("clank-column-shared", "... a second offering of its size is the table's call")
+    t.read()
     t.pick("No")  # the table reads a column as one cube's (the book does not say)
     t.read()
     menu(t, "Place a cube")
