@@ -43,9 +43,7 @@ def next_ai_piece(battle: Battle, params: NoParams) -> Procedure:
     if piece.id in battle.unmoved:  # it acts: it may move
         battle.unmoved.remove(piece.id)
     yield from activate(battle, piece, "turn", 0)
-    ended = end.said(battle, None)  # a battle goes on before every press
-    if ended is not None:
-        yield ended
+    yield from end.ended(battle, None)  # a battle goes on before every press
     return piece.id
 
 
