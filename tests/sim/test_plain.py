@@ -29,11 +29,11 @@ def db(tmp_path):
 
 
 NEW = ("--new", "--setup", DEMO, "--seed", "3", "--dice", "seeded", "--tokens", "physical")
-READ = [""] * 7  # the six pages of the Sewer Rat's steps, the question's whole prompt
+READ = [""] * 2  # the two pages of the Sewer Rat's steps (its questions carry their prompt)
 
 
 def test_a_battle_round_in_words(monkeypatch, capsys, db):
-    lines = ["next", *READ, "yes", "", "10", "-1", "2r", *[""] * 6, "quit"]
+    lines = ["next", *READ, "yes", "10", "-1", "2r", *[""] * 6, "quit"]
     code, out, err = plain(monkeypatch, capsys, db, lines, *NEW)
     assert code == 0, err
     assert "  - Sewer Rat acts: Level 1 monsters tile, brown monster tile  [Red Box: AI Player Behaviour, step 1]" in out
@@ -53,9 +53,9 @@ def test_bad_words_press_nothing(monkeypatch, capsys, db):
     code, out, _ = plain(monkeypatch, capsys, db, lines, *NEW)
     assert code == 0
     assert refusals(out) == [
-        "the rows are numbered 1 to 5, not 0",  # the menu: two moves, Party, Dice, New game
-        "the rows are numbered 1 to 5, not -2",
-        "the rows are numbered 1 to 5, not 9",
+        "the rows are numbered 1 to 7, not 0",  # the menu: four moves, Party, Dice, New game
+        "the rows are numbered 1 to 7, not -2",
+        "the rows are numbered 1 to 7, not 9",
         "unknown word 'nxt'; did you mean 'next'? (help lists the words)",
         "hold which button? next, ok, choice, back, roll",
         "hold which button? next, ok, choice, back, roll",
