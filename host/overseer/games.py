@@ -140,6 +140,7 @@ def _runebound() -> GameSpec:
     from overseer.rules.runebound import moves as runebound_moves
     from overseer.rules.runebound import rulebook as runebound_rulebook
     from overseer.rules.runebound import scenario as runebound_scenario
+    from overseer.rules.runebound import victory as runebound_victory
     from overseer.screens import runebound as runebound_screens
 
     return GameSpec(
@@ -150,7 +151,7 @@ def _runebound() -> GameSpec:
         format1_setup=runebound_scenario.format1_setup,
         state_dict=runebound_scenario.state_dict,
         is_over=lambda state: state.over is not None,
-        result=lambda state: None if state.over is None else state.over.reason,
+        result=runebound_victory.result,
         names=runebound_scenario.names,
         moves=runebound_moves.MOVES,
         main_move=None,

@@ -459,6 +459,8 @@ def _step_number(app: App, question: Question, step: int) -> App:
 
 
 def _ok(app: App, question: Question, entry: Entry) -> Result:
+    if isinstance(question, ChooseOne | Pick) and not question.options:
+        return _out(_say(app, "Tap a card", "This question is answered by tapping a card."))
     if isinstance(question, ChooseOne | Pick):
         return _call(app, Answer(question.options[entry.cursor]))
     if isinstance(question, YesNo):
@@ -526,6 +528,8 @@ def _tap(app: App, tap: Tap) -> Result:
     view, question = app.view, app.view.question
     if tap.game != view.game:
         return _out(_say(app, "Wrong game", f"That card is from {tap.game}, not {view.game}."))
+    if app.reading and view.taps_skip_reading:
+        app = replace(app, at=len(app.reel))  # the steps not read yet are skipped
     if question is None:
         return _tap_idle(app, tap)
     if app.reading and not _prompt_left(app):
@@ -533,6 +537,8 @@ def _tap(app: App, tap: Tap) -> Result:
     if not isinstance(question, ChooseOne | ChooseSome | Pick):
         return _out(_say(app, "Not a card", "This question is not answered with a card."))
     option = view.cards.get((tap.kind, tap.card), tap.card)
+    if option in view.tap_answers and not isinstance(question, ChooseSome):
+        return _call(_dismiss(app), Answer(option))  # a card the list keeps secret
     if option not in question.options:
         return _out(_say(app, "Not an answer", f"{view.name(option)} is not one of the "
                          "answers here."))

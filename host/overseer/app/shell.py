@@ -71,7 +71,7 @@ from overseer.app.inbox import Inbox
 from overseer.app.local import Local, LocalProcedure
 from overseer.app.ports import Dice, EarlyButtons, Glass, Leds, Source
 from overseer.app.view import GameView, StepView
-from overseer.rules.procedure import AnswerError, RulesError, Step
+from overseer.rules.procedure import AnswerError, Question, RulesError, Step
 from overseer.screens import pages
 from overseer.screens.render import Screen, render
 from overseer.session import lock
@@ -116,12 +116,12 @@ class Gadget:
 
     # ------------------------------------------------------------------ opening, closing
 
-    def open(self, game_id: int | None = None) -> None:
-        """Resume game ``game_id``, else the last unfinished Catacombs game, else start a new
-        game's questions. A resumed game shows the steps from where its current action began
-        (every step after the table's last input is among them) and its question."""
+    def open(self, game_id: int | None = None, new: bool = False) -> None:
+        """Resume game ``game_id``, else (unless ``new``) the last unfinished game, else start
+        a new game's questions. A resumed game shows the steps from where its current action
+        began (every step after the table's last input is among them) and its question."""
         session = (Session.resume(self.store, game_id) if game_id is not None
-                   else self._last_unfinished())
+                   else None if new else self._last_unfinished())
         if session is None:
             self.local = self._wizard()
             self.seen = 0
@@ -401,7 +401,8 @@ class Gadget:
     def _new_game(self, new: NewGame) -> Refused | None:
         """Store the new game, its seats, and begin its first actions (each durable)."""
         try:
-            session = Session.new(self.store, new.game, new.setup, seed=self.seed,
+            setup = self.flows[new.game].new_setup(new.setup, self.store)
+            session = Session.new(self.store, new.game, setup, seed=self.seed,
                                   dice=new.dice)
             self.store.set_gadget(session.id, {"seats": new.seats, "first": len(new.first)})
         except (SessionError, StoreError, ValueError) as err:
@@ -462,15 +463,18 @@ class Gadget:
         since = min(self.seen, len(trace))
         steps = tuple(StepView(n, flow.relabel(step, battle, names),
                                step.data.get("verified") is not False)
-                      for n, step in enumerate(trace[since:], since))
+                      for n, step in enumerate(trace[since:], since) if flow.on_glass(step))
         self.seen = len(trace)
         title = flow.title(battle)
         step_title = pages.title_before(flow.game, trace, since, names, title) if steps else None
         question = session.pending
         idle = self._idle_view(session, names) if question is None else {}
+        hidden: frozenset[str] = frozenset()
         if question is not None:
             names = {**names, **flow.option_names(battle, question)}
-            question = flow.relabel_question(question, battle, names, trace)
+            shown = flow.relabel_question(question, battle, names, trace)
+            hidden = frozenset(_options(question)) - frozenset(_options(shown))
+            question = shown
         return GameView(
             flow.game, question=question, steps=steps, trace_length=len(trace), names=names,
             cards=flow.cards(battle), seats=self.seats, can_undo=session.can_undo,
@@ -478,7 +482,7 @@ class Gadget:
             result=(flow.spec.result(battle) or "") if session.finished else "",
             step_title=step_title, title=title,
             lights=flow.lights(battle, self.seats, session.pending),
-            **idle)
+            tap_answers=hidden, taps_skip_reading=flow.taps_skip_reading, **idle)
 
     def _idle_view(self, session: Session, names: dict[str, str]) -> dict[str, Any]:
         """The view's fields the controller reads only when no question waits (the menu,
@@ -500,6 +504,11 @@ class Gadget:
                 "next_refusal": refusal, "status": flow.status(battle, names),
                 "idle_key": flow.idle_key(battle, last_action(session)),
                 "tap_actions": flow.tap_actions(battle, legal)}
+
+
+def _options(question: Question) -> tuple[str, ...]:
+    options = getattr(question, "options", ())
+    return tuple(o for o in options if isinstance(o, str))
 
 
 def replayed(made: tuple[Callable[[], LocalProcedure], str], answers: Any) -> Local | None:
