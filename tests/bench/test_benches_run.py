@@ -26,6 +26,7 @@ RUNS: dict[str, tuple[list[str], str]] = {
     "firmware_heap.py": (["1"], "heap"),
     "nfc_reader.py": (["3"], ""),
     "sim_start.py": (["1"], "first frame"),
+    "cold_start.py": (["--runs", "1"], "x bare"),
 }
 MODULES = {"callgrind.py", "press_instructions.py"}  # imported by the scripts, not run alone
 
