@@ -10,8 +10,6 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from overseer.data import DataError
-
 if TYPE_CHECKING:
     from overseer.session.session import Session
     from overseer.sim.box import VirtualBox
@@ -258,10 +256,15 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         _quiet_stdout()
         return 0
-    except DataError as err:
+    except NoTerminal as err:
         print(f"overseer: {err}", file=sys.stderr)
         return 2
-    except NoTerminal as err:
+    except Exception as err:
+        # A data file that does not load; only once overseer.data was imported can it be one
+        # (not imported here: the data module's tomllib and dataclasses cost --help its time)
+        data = sys.modules.get("overseer.data")
+        if data is None or not isinstance(err, data.DataError):
+            raise
         print(f"overseer: {err}", file=sys.stderr)
         return 2
 

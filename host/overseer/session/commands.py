@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 
 from overseer import RULES_VERSION
 from overseer.session import lock
-from overseer.session.paths import ConfigError, store_path
 
 if TYPE_CHECKING:
     from overseer.session.session import Session
@@ -33,6 +32,7 @@ GAME_NAMES = ("catacombs", "conquest", "clank", "runebound")  # games.GAMES, by 
 def errors() -> tuple[type[Exception], ...]:
     """What a command reports as a message."""
     from overseer.session.export import ExportError
+    from overseer.session.paths import ConfigError
     from overseer.session.session import LogError, SessionError
     from overseer.session.store import StoreError
 
@@ -61,6 +61,7 @@ def _with_store(action: Callable[[Store, argparse.Namespace], None], create: boo
     """The command ``action`` on the store; ``create``: make the store when there is none
     (else ``NoStore``, which a command may take as "no games")."""
     def run(args: argparse.Namespace) -> int:
+        from overseer.session.paths import store_path
         from overseer.session.store import NoStore, Store
 
         try:
@@ -234,6 +235,7 @@ def _import(store: Store, args: argparse.Namespace) -> None:
 
 
 def cmd_recover(args: argparse.Namespace) -> int:
+    from overseer.session.paths import store_path
     from overseer.session.recover import NothingToRecover, recover
 
     try:
