@@ -19,8 +19,9 @@
   file (the store's guard against a damaged card, session/store.py).
 
 ``--json`` prints one object: ``gadget_open_ms`` (median, by events: ``"1000"``, ...),
-``gadget_open_after_store_ms`` and ``resume_ms`` the same way. The games are built with ``synchronous = OFF`` after the timed
-steps (a 100,000-event game would take minutes of fsyncs otherwise).
+``gadget_open_after_store_ms`` and ``resume_ms`` the same way. The games are built with
+``synchronous = OFF`` after the timed steps (a 100,000-event game would take minutes of fsyncs
+otherwise).
 
 Aims: under 5 ms per step; a 10,000-event game resumed in under 50 ms (issue 9). Run:
 ``.venv/bin/python bench/session.py [--events 1000 10000 100000] [--dir DIR] [--json]``.

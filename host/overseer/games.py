@@ -54,6 +54,9 @@ class GameSpec:
     # Keys of questions the rules no longer ask: an answer to one in an older log is passed
     # over when the game is replayed (the game goes on as if it had not been asked).
     retired_keys: frozenset[str] = frozenset()
+    # Step kinds that end a stretch of play (a room won, the party defeated): the store's WAL is
+    # checkpointed into its file after the input that yields one.
+    milestones: frozenset[str] = frozenset()
 
     def legal_actions(self, state: Any) -> list[Move[Any]]:
         return self.moves.legal(state)
@@ -102,6 +105,7 @@ CATACOMBS = GameSpec(
     screens=catacombs_screens,
     # "edge": is the piece at the playmat's edge? The clock step now gives both cases.
     retired_keys=frozenset({"edge"}),
+    milestones=frozenset({"room_won", "party_defeated"}),
 )
 
 def _conquest() -> GameSpec:

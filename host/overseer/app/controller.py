@@ -58,6 +58,7 @@ from overseer.app.view import GameView, MenuItem, OpensForm
 from overseer.rules.catacombs.kinds import StepKind
 from overseer.rules.conquest.kinds import StepKind as ConquestKind
 from overseer.rules.procedure import (
+    TOKEN_MOST,
     ChooseOne,
     ChooseSome,
     DrawToken,
@@ -71,7 +72,7 @@ from overseer.rules.procedure import (
 from overseer.screens import pages
 from overseer.screens.render import Screen
 
-TOKEN_HIGH = 9  # the highest token value the table can enter (the values are not printed)
+TOKEN_HIGH = TOKEN_MOST  # the highest token value the table can enter (procedure.py)
 # The steps after which no target is lit any more: a new activation, a new turn.
 TARGET_ENDS = (StepKind.ACTIVE_CHARACTER, ConquestKind.TURN)
 LONG_STEP = 5  # a held CHOICE steps a number by this much
@@ -462,6 +463,8 @@ def _ok(app: App, question: Question, entry: Entry) -> Result:
     if isinstance(question, ChooseOne | Pick) and not question.options:
         return _out(_say(app, "Tap a card", "This question is answered by tapping a card."))
     if isinstance(question, ChooseOne | Pick):
+        if not 0 <= entry.cursor < len(question.options):  # an empty list: nothing to choose
+            return _out(_say(app, "Nothing here", "There is nothing to choose here: BACK."))
         return _call(app, Answer(question.options[entry.cursor]))
     if isinstance(question, YesNo):
         return _call(app, Answer(entry.cursor == 0))

@@ -36,7 +36,7 @@ def errors() -> tuple[type[Exception], ...]:
     from overseer.session.session import LogError, SessionError
     from overseer.session.store import StoreError
 
-    return (StoreError, ExportError, LogError, SessionError, ConfigError, lock.StoreInUse)
+    return (StoreError, ExportError, LogError, SessionError, ConfigError, lock.LockError)
 
 
 def _fail(command: str, err: Exception) -> int:
@@ -90,7 +90,9 @@ def summary(store: Store, info: GameInfo) -> dict[str, Any]:
 
     title = info.setup.get("title") or ""
     try:
-        state = Session(store, info).state
+        session = Session(store, info)
+        session.verify()  # the whole log, not only what follows the last snapshot
+        state = session.state
     except (LogError, SessionError) as err:
         return {"title": title, "heroes": [], "round": None, "problem": str(err)}
     people = getattr(state, "heroes", None) or getattr(state, "players", None) or {}
@@ -174,6 +176,7 @@ def _resume(store: Store, args: argparse.Namespace) -> None:
     from overseer.rules.procedure import describe
 
     session = resumed(store, args.id, args.game)
+    session.verify()
     if session.notice:
         print(f"overseer games resume: {session.notice}", file=sys.stderr)
     if not args.json:
