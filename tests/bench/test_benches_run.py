@@ -23,7 +23,7 @@ RUNS: dict[str, tuple[list[str], str]] = {
     "questions.py": (["10"], "the scripted game (default LOS)"),
     "conquest_tap.py": (["--games", "1"], ""),
     "oled_i2c.py": ([], "bytes"),
-    "firmware_heap.py": (["1"], "heap"),
+    "firmware_heap.py": (["6"], "heap"),  # the board reports at the end; loaded, it needs time
     "nfc_reader.py": (["3"], ""),
     "sim_start.py": (["1"], "first frame"),
     "cold_start.py": (["--runs", "1"], "x bare"),
