@@ -109,7 +109,7 @@ def phones_process(count: int, port: int) -> None:
         for _, kind, data in sse_events(iter(response.readline, b"")):
             if kind == "done":
                 break
-            if kind == "glass" and "png" not in data:  # the picture not in the event
+            if kind == "glass" and "bits" not in data:  # the picture not in the event
                 pictures.request("GET", f"/glass.png?v={data['v']}", headers={"Host": host})
                 pictures.getresponse().read()
         events.close()

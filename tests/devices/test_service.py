@@ -138,3 +138,14 @@ def test_the_web_unit_reaches_the_lan_only_and_keeps_the_rest(installed, install
 def test_systemd_analyze_verify_prints_nothing_for_the_web_unit(installed_web):
     result = verify(installed_web)
     assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+
+
+def test_the_install_compiles_the_bytecode_and_the_unit_keeps_it_in_use(installed, tmp_path):
+    result = subprocess.run([sys.executable, str(INSTALL), "--root", str(tmp_path / "root"),
+                             "--venv", str(tmp_path / "venv"), "--dry-run"],
+                            capture_output=True, text=True, timeout=60)
+    runs = [line for line in result.stdout.splitlines() if line.startswith("would run: ")]
+    assert runs[0] == (f"would run: {tmp_path / 'venv'}/bin/python -m compileall -q -j 0 "
+                       f"{ROOT / 'host'} {tmp_path / 'venv'}/lib")  # before the service starts
+    assert "UnsetEnvironment=PYTHONPYCACHEPREFIX PYTHONDONTWRITEBYTECODE\n" in \
+        installed.read_text()

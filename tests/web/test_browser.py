@@ -98,7 +98,7 @@ def test_the_live_log_the_party_and_the_story_follow_the_room(browser, game):
         return true; }""", arg=want, timeout=WAIT)
 
     # The heroes' side: the Elf hits the Minotaur for 1; the party page follows.
-    play.heroes_side(table, "Hit an AI piece", "Minotaur", "Elf", amount=1)
+    play.heroes_side(table, "Hit an AI piece", "Minotaur", amount=1)  # no kill: no "whose shot"
     party.wait_for_selector('tr[data-piece="minotaur-1"] td.health:text-is("1")', timeout=WAIT)
     # Its steps are a group of their own, under the menu's label.
     live.wait_for_selector('li.activation > h4:text-is("The table: Hit an AI piece")',
