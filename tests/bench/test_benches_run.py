@@ -33,6 +33,8 @@ LONG_RUNS: dict[str, tuple[list[str], str]] = {
     "firmware_heap.py": (["6"], "heap"),
     # the emulated reader's pty polled every 100 ms: a loaded machine misses reads
     "nfc_reader.py": (["3"], ""),
+    # eight processes under callgrind (the web page's cost): minutes, whatever the count
+    "web.py": (["--presses", "1"], "a step reaches the page"),
 }
 
 
