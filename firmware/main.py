@@ -41,15 +41,17 @@ class Board:
         self.wdt = WDT(timeout=WATCHDOG_MS)
 
     def tick(self) -> None:
-        data = self.usb.read()
+        app = self.app
         now = ticks_ms()
-        if data:
-            self.app.receive(data, now)
+        app.begin(now)
+        got = self.usb.pull(app.decoder)  # straight into the decoder, whole blocks at a time
+        app.end()
+        if got:
             self.usb.send()  # the ACK leaves before step() blits (up to ~23 ms at 400 kHz)
-        self.app.step(now)
+        app.step(now)
         self.usb.send()
         self.wdt.feed()
-        if not data:
+        if not got:
             self.usb.wait(1)
 
 

