@@ -8,8 +8,8 @@
 //   OVERSEER_RP2_BUTTONS       "name=gpio,...": the buttons (switches to GND, pulled up)
 //   OVERSEER_BOARD_BUTTONS_FD  fd with "press|release|tap|hold NAME" lines
 //   OVERSEER_BOARD_OLED        file replaced (tmp + rename) with the display RAM when it changed
-//   OVERSEER_RP2_CLOCK         file rewritten every ~100 ms with "board_ms wall_ms": how fast the
-//                              emulator runs, for the host's timeouts
+//   OVERSEER_RP2_CLOCK         file rewritten every ~100 ms with "board_ms wall_ms" (both since
+//                              the start): how fast the emulator runs, for the host's timeouts
 // Exit status: 0 at end of stdin, 75 when the watchdog fires (the launcher boots it again).
 import fs from 'fs';
 import net from 'net';
@@ -73,7 +73,6 @@ pico.onSerial = (bytes) => {
 process.stdin.on('data', (d) => pico.write(d));
 process.stdin.on('end', () => finish(0));
 process.stdin.on('error', () => finish(0)); // a pty whose other end closed: EIO
-process.on('SIGTERM', () => finish(143));
 
 const t0 = performance.now();
 let clockAt = 0;
@@ -93,7 +92,7 @@ function loop() {
   saveOled();
   if (env.OVERSEER_RP2_CLOCK && wall - clockAt >= 100) {
     clockAt = wall;
-    fs.writeFileSync(env.OVERSEER_RP2_CLOCK + '.tmp', `${pico.ms.toFixed(1)} ${wall.toFixed(1)}\n`);
+    fs.writeFileSync(env.OVERSEER_RP2_CLOCK + '.tmp', `${pico.ms.toFixed(3)} ${wall.toFixed(3)}\n`);
     fs.renameSync(env.OVERSEER_RP2_CLOCK + '.tmp', env.OVERSEER_RP2_CLOCK);
   }
   setImmediate(loop);

@@ -8,8 +8,9 @@ pins and puts the USB serial on the same pty contract as the Unix port (firmware
 
 The UF2 is ``OVERSEER_RP2_UF2``, else ``shared/pico-emu/firmware.uf2`` in a folder above the
 repository (``../shared/pico-emu/`` next to a checkout). ``missing()`` says what is not there.
-The emulator runs slower than a Pico while the firmware is busy: ``slowdown()`` is the wall time
-a board millisecond took so far, for the host's timeouts.
+The emulator runs slower than a Pico while the firmware is busy (and much slower on a loaded
+machine): ``clock()`` estimates the board's time, for the host's timeouts (``PicoLink(clock=)``),
+and ``slowdown()`` scales a test's waits.
 """
 
 from __future__ import annotations
@@ -18,6 +19,9 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 from overseer.devices.pins import REPO, button_gpios
@@ -30,6 +34,7 @@ UF2_NAME = Path("shared") / "pico-emu" / "firmware.uf2"
 FS_BLOCK_SIZE = 4096
 FS_BLOCKS = 352
 FS_PROG_SIZE = 256
+MIN_SPEED = 0.01  # the slowest the clock believes the emulator runs (board ms per wall ms)
 
 
 def find_uf2() -> Path | None:
@@ -100,6 +105,11 @@ class Rp2040Pico(VirtualPico):
         self.image = build_image(folder / "firmware.img", firmware)
         self.clock_path = folder / "clock.txt"
         self.uf2 = find_uf2()
+        self._clock_lock = threading.Lock()
+        self._wall = time.monotonic()
+        self._board = self._wall
+        self._speed = 1.0  # board ms per wall ms, as last reported
+        self._report: tuple[float, float] | None = None
 
     @property
     def runs_micropython(self) -> bool:
@@ -113,10 +123,38 @@ class Rp2040Pico(VirtualPico):
         return {"OVERSEER_RP2_UF2": str(self.uf2), "OVERSEER_RP2_FS": str(self.image),
                 "OVERSEER_RP2_BUTTONS": buttons, "OVERSEER_RP2_CLOCK": str(self.clock_path)}
 
-    def slowdown(self) -> float:
-        """Wall seconds a board second took so far (at least 1: the board never runs ahead)."""
+    def wait_oled(self, test: Callable[[bytes], bool], timeout: float) -> bytes | None:
+        """Poll the OLED until ``test(image)`` holds, ``timeout`` in board seconds."""
+        end = self.clock() + timeout
+        while True:
+            image = self.oled()
+            if image is not None and test(image):
+                return image
+            if self.clock() >= end:
+                return None
+            time.sleep(0.002)
+
+    def clock(self) -> float:
+        """The board's time, estimated, in seconds: it advances at the rate the emulator last
+        reported (board ms per wall ms, every ~100 ms; never faster than real time)."""
+        with self._clock_lock:
+            now = time.monotonic()
+            self._board += (now - self._wall) * self._rate()
+            self._wall = now
+            return self._board
+
+    def _rate(self) -> float:
         try:
             board_ms, wall_ms = (float(x) for x in self.clock_path.read_text().split())
         except (FileNotFoundError, ValueError):
-            return 1.0
-        return max(1.0, wall_ms / board_ms) if board_ms > 0 else 1.0
+            return self._speed
+        last, self._report = self._report, (board_ms, wall_ms)
+        if last is not None and wall_ms > last[1] and board_ms >= last[0]:
+            self._speed = min(1.0, max(MIN_SPEED, (board_ms - last[0]) / (wall_ms - last[1])))
+        return self._speed
+
+    def slowdown(self) -> float:
+        """Wall seconds a board second takes lately (at least 1: the board never runs ahead)."""
+        with self._clock_lock:
+            self._rate()
+            return 1.0 / self._speed

@@ -77,6 +77,10 @@ class VirtualPico:
         heap = ["-X", f"heapsize={PICO_HEAP}"] if self.runs_micropython else []
         return [self.interpreter, *heap, str(self.board)]
 
+    def clock(self) -> float:
+        """The board's time in seconds, for the host's timeouts: this one runs in real time."""
+        return time.monotonic()
+
     def board_env(self) -> dict[str, str]:
         """Environment variables the board's command needs beyond the contract's."""
         return {}
