@@ -15,6 +15,7 @@ and ``slowdown()`` scales a test's waits.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -71,8 +72,11 @@ def missing() -> str | None:
     return None
 
 
-def build_image(out: Path, firmware: Path = FIRMWARE) -> Path:
-    """The littlefs image of the firmware: every module as .mpy (armv6m), main.py as source."""
+def build_image(out: Path, firmware: Path = FIRMWARE, main: bool = True,
+                extra: tuple[Path, ...] = ()) -> Path:
+    """The littlefs image of the firmware: every module as .mpy (armv6m), main.py as source
+    (without it, ``main=False``, the board boots to its REPL), and the ``extra`` files as they
+    are."""
     from littlefs import LittleFS
 
     fs = LittleFS(block_size=FS_BLOCK_SIZE, block_count=FS_BLOCKS, prog_size=FS_PROG_SIZE)
@@ -80,6 +84,8 @@ def build_image(out: Path, firmware: Path = FIRMWARE) -> Path:
     build = out.parent / "mpy"
     build.mkdir(exist_ok=True)
     for src in sorted(firmware.glob("*.py")):
+        if src.name == "main.py" and not main:
+            continue
         if src.name == "main.py":  # the board runs main.py itself at boot
             name, data = src.name, src.read_bytes()
         else:
@@ -89,8 +95,22 @@ def build_image(out: Path, firmware: Path = FIRMWARE) -> Path:
             name, data = target.name, target.read_bytes()
         with fs.open(name, "wb") as f:
             f.write(data)
+    for path in extra:
+        with fs.open(path.name, "wb") as f:
+            f.write(path.read_bytes())
     out.write_bytes(bytes(fs.context.buffer))
     return out
+
+
+def run_at_repl(code: str, image: Path, board_ms: int = 60_000) -> str:
+    """What ``code`` prints at the REPL of the emulated Pico booted with ``image`` (one with no
+    main.py), run synchronously within ``board_ms`` of board time (tests/rp2040/repl.mjs)."""
+    job = json.dumps({"uf2": str(find_uf2()), "fs": str(image), "code": code, "ms": board_ms})
+    done = subprocess.run(["node", str(HARNESS / "repl.mjs")], input=job, capture_output=True,
+                          text=True, cwd=HARNESS)
+    if done.returncode != 0:
+        raise RuntimeError(f"the emulated Pico failed: {done.stderr[-3000:]}")
+    return done.stdout
 
 
 class Rp2040Pico(VirtualPico):
