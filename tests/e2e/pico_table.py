@@ -48,7 +48,7 @@ class PicoTable(TableMoves):
         card)`` returning once the tap is in the inbox; default ``SimTags``)."""
         self.board = board
         self.inbox = WatchedInbox()
-        self.pico = Pico(board.port)
+        self.pico = Pico(board.port, clock=board.clock)  # the board's time for the link
         self.glass = SentGlass(self.pico)
         self.leds = leds if leds is not None else SimLeds()
         self.tags = tags if tags is not None else SimTags()
@@ -95,8 +95,9 @@ class PicoTable(TableMoves):
 
     def _await_press(self, timeout: float) -> float | None:
         """Act on inputs until a press comes; when it came (monotonic), None at the timeout."""
-        deadline = time.monotonic() + timeout
-        while (left := deadline - time.monotonic()) > 0:
+        clock = self.board.clock  # board time: an emulated board may run slower than the wall
+        deadline = clock() + timeout
+        while (left := deadline - clock()) > 0:
             item = self.inbox.get(left)
             if item is None:
                 break
