@@ -36,6 +36,7 @@ FS_BLOCK_SIZE = 4096
 FS_BLOCKS = 352
 FS_PROG_SIZE = 256
 MIN_SPEED = 0.01  # the slowest the clock believes the emulator runs (board ms per wall ms)
+EXTRAPOLATE = 0.2  # seconds of wall time the clock runs on past the emulator's last report
 
 
 def find_uf2() -> Path | None:
@@ -126,8 +127,9 @@ class Rp2040Pico(VirtualPico):
         self.clock_path = folder / "clock.txt"
         self.uf2 = find_uf2()
         self._clock_lock = threading.Lock()
-        self._wall = time.monotonic()
-        self._board = self._wall
+        self._board = 0.0  # board seconds reported, over every boot
+        self._last = 0.0  # the clock's last answer (it never goes back)
+        self._seen_at = time.monotonic()  # when the last report was read
         self._speed = 1.0  # board ms per wall ms, as last reported
         self._report: tuple[float, float] | None = None
 
@@ -155,26 +157,37 @@ class Rp2040Pico(VirtualPico):
             time.sleep(0.002)
 
     def clock(self) -> float:
-        """The board's time, estimated, in seconds: it advances at the rate the emulator last
-        reported (board ms per wall ms, every ~100 ms; never faster than real time)."""
+        """The board's time in seconds, for the host's timeouts: the board time the emulator
+        last reported (every ~100 ms of wall time, summed over its boots), carried on at its
+        last rate for at most ``EXTRAPOLATE`` s; a board that stops reporting (starved of CPU,
+        or powered off) stops this clock."""
         with self._clock_lock:
             now = time.monotonic()
-            self._board += (now - self._wall) * self._rate()
-            self._wall = now
-            return self._board
+            self._read_report(now)
+            ahead = min(now - self._seen_at, EXTRAPOLATE) * self._speed
+            self._last = max(self._last, self._board + ahead)
+            return self._last
 
-    def _rate(self) -> float:
+    def _read_report(self, now: float) -> None:
         try:
             board_ms, wall_ms = (float(x) for x in self.clock_path.read_text().split())
         except (FileNotFoundError, ValueError):
-            return self._speed
-        last, self._report = self._report, (board_ms, wall_ms)
-        if last is not None and wall_ms > last[1] and board_ms >= last[0]:
-            self._speed = min(1.0, max(MIN_SPEED, (board_ms - last[0]) / (wall_ms - last[1])))
-        return self._speed
+            return
+        last = self._report
+        if last == (board_ms, wall_ms):
+            return
+        self._report = (board_ms, wall_ms)
+        if last is None or wall_ms < last[1]:  # the first report of a boot
+            self._board += board_ms / 1000
+        else:
+            self._board += (board_ms - last[0]) / 1000
+            if wall_ms > last[1]:
+                rate = (board_ms - last[0]) / (wall_ms - last[1])
+                self._speed = min(1.0, max(MIN_SPEED, rate))
+        self._seen_at = now
 
     def slowdown(self) -> float:
         """Wall seconds a board second takes lately (at least 1: the board never runs ahead)."""
         with self._clock_lock:
-            self._rate()
+            self._read_report(time.monotonic())
             return 1.0 / self._speed
