@@ -23,6 +23,15 @@ def test_a_room_through_the_gadget_on_the_rp2_port(board: Rp2040Pico, store: Pat
                                                    tmp_path: Path) -> None:
     shots = Shots(tmp_path)
     table = PicoTable(board, store, SEED)
+    original = table.press
+
+    def press(*args, **kwargs):  # each press and where it led, for a failure's report
+        screen = original(*args, **kwargs)
+        print(f"{args} -> {screen.title}: {screen.rows[screen.cursor] if screen.rows else ''}"
+              f" (pressed again so far: {table.retries})")
+        return screen
+
+    table.press = press  # type: ignore[method-assign]
     try:
         table.choose_game()
         shots.check(table, "new-who")
