@@ -132,13 +132,15 @@ def job(image: Path, frames: int, rng: random.Random) -> dict:
             name = "slice"
         cases.append({"name": name, "blocks": host.frame(shown, bytes(new)), "image": new.hex()})
         shown = bytes(new)
-    # the host's next frame right behind a whole one: its blocks wait for the panel's write
-    # (the longest a block waits for its ACK in normal operation)
+    # the host's next frame right behind a whole one, sent as the panel is being written:
+    # its blocks wait for that write (the longest a block waits for its ACK normally)
     burst = rng.randbytes(p.FRAME_SIZE)
+    cases.append({"name": "burst", "blocks": host.frame(shown, burst), "image": burst.hex(),
+                  "next": True})
     after = bytearray(burst)
     after[:p.MAX_CHUNK] = bytes(p.MAX_CHUNK)
-    blocks = host.frame(shown, burst) + host.frame(burst, bytes(after))
-    cases.append({"name": "burst", "blocks": blocks, "image": after.hex()})
+    cases.append({"name": "behind", "blocks": host.frame(burst, bytes(after)),
+                  "image": after.hex()})
     ok = button_gpios()["ok"]
     return {"uf2": str(find_uf2()), "fs": str(image), "buttons": list(button_gpios().values()),
             "window": p.WINDOW, "hello": p.encode(p.Hello()).hex(), "cases": cases, "press": ok}
@@ -161,7 +163,7 @@ def median(values: list[float]) -> float:
 def figures(raw: dict) -> dict:
     cases = raw["cases"]
     runs = [r for name in ("slice", "full") for r in cases.get(name, [])]
-    waits = runs + cases["burst"]
+    waits = runs + cases["burst"] + cases["behind"]
     decode = cases["decode"][0]
     return {
         "slice_to_glass_ms": median([r["glass_ms"] for r in cases["slice"]]),
