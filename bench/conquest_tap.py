@@ -20,19 +20,32 @@ A tap that reaches the session is mostly the log's commit (SQLite, durable befor
 moves: session/store.py), about 15 ms of the p50 on the shared development machine; the
 flow's view (names, menu, tap actions, lights) is about 5 ms.
 
-    PYTHONPATH=host .venv/bin/python bench/conquest_tap.py [--games 3]
+Presses per turn (``--presses``): a scripted four-player game with the cards the data leaves
+unknown (49 of 56) given seeded facts, played by a table that presses as few buttons as it
+can (the cursor the short way round, a tap where a card answers) and reads a page only when a
+button must answer after it; every press and tap of a turn counted. Two games on one store:
+the first meets each card for the first time (its facts are read off the card once), the
+second starts with the cards learned. The baseline in the same run is the same script on
+``--before`` (a git revision, default ``main``), run from its own tree in a subprocess.
 
-Writes bench/results/conquest_tap.json.
+    PYTHONPATH=host .venv/bin/python bench/conquest_tap.py [--games 3]
+    PYTHONPATH=host .venv/bin/python bench/conquest_tap.py --presses [--before main]
+
+Writes bench/results/conquest_tap.json (the presses: conquest_presses.json).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from overseer.app.events import Button, Press, Tap
@@ -127,10 +140,220 @@ class Bench:
         return True
 
 
+# --------------------------------------------------------------------------- presses per turn
+
+SHOT_CHOICES = ("rush", "melee", "missile", "longbow", "critical_melee", "fireball", "wave",
+                "target_missile")
+
+
+def truth(card_id: str) -> dict[str, object]:
+    """The facts the physical card shows, for a card the data leaves unknown (seeded by id)."""
+    rng = random.Random(card_id)
+    shots = [rng.choice(SHOT_CHOICES) for _ in range(rng.choice((1, 2, 2, 2, 3)))]
+    ability = rng.choice(("none",) * 6 + ("heal_life", "stunned", "capture_life"))
+    return {"shots": shots, "ability": ability, "armour": rng.random() < 0.25}
+
+
+class Presser:
+    """A table playing on the buttons and the reader with as few presses as it can."""
+
+    def __init__(self, gadget: Gadget) -> None:
+        self.gadget = gadget
+        self.turns: dict[int, int] = {}
+        self.shot_at: dict[str, int] = {}  # the shots told so far of the card being read
+
+    def count(self) -> None:
+        session = self.gadget.session
+        turn = session.state.turn_number if session is not None else 0
+        self.turns[turn] = self.turns.get(turn, 0) + 1
+
+    def press(self, button: Button, long: bool = False) -> None:
+        self.count()
+        self.gadget.feed(Press(button, long))
+
+    def tap(self, card: str) -> None:
+        app = self.gadget.app
+        if app is not None and app.reading and not getattr(app.view, "taps_skip_reading",
+                                                            False):
+            self.read()
+        self.count()
+        self.gadget.feed(Tap("conquest", "card", card))
+
+    def read(self) -> None:
+        app = self.gadget.app
+        while app is not None and (app.reading or app.notice):
+            self.press(Button.OK)
+            app = self.gadget.app
+
+    def choose(self, option: str) -> None:
+        self.read()
+        app = self.gadget.app
+        assert app is not None and app.view.question is not None
+        options = list(app.view.question.options)  # type: ignore[union-attr]
+        n, at = len(options), options.index(option)
+        ahead = (at - app.entry.cursor) % n
+        for _ in range(min(ahead, n - ahead)):
+            self.press(Button.CHOICE, long=ahead > n - ahead)
+        self.press(Button.OK)
+
+    def answer(self, question: object, state: object) -> None:
+        key = getattr(question, "key", "")
+        view = self.gadget.app.view  # type: ignore[union-attr]
+        card = next(iter(getattr(state, "in_play", [])[-1:]), None)
+        facts = truth(card) if card else {}
+        if key == "shot":
+            told = self.shot_at.get(card, 0) if card else 0
+            shots = list(facts.get("shots", ["rush"]))  # type: ignore[call-overload]
+            if told < len(shots):
+                self.shot_at[card] = told + 1  # type: ignore[index]
+                self.choose(shots[told])
+            else:
+                self.shot_at.pop(card, None)  # type: ignore[arg-type]
+                self.choose("end")
+        elif key == "ability":
+            self.choose(str(facts.get("ability", "none")))
+        elif isinstance(question, ChooseSome):
+            self.read()
+            self.press(Button.NEXT)  # no disc hit
+        elif isinstance(question, YesNo):
+            yes = key == "armour_icon" and bool(facts.get("armour"))
+            self.read()
+            if not yes:
+                self.press(Button.CHOICE)
+            self.press(Button.OK)
+        elif isinstance(question, ChooseOne):
+            options = [*question.options, *getattr(view, "tap_answers", ())]
+            wanted = "none" if "none" in options else options[0]
+            if wanted in question.options:
+                self.choose(wanted)
+            else:
+                self.tap(wanted)
+        else:
+            raise RuntimeError(f"no answer for {question}")
+
+    def step(self) -> bool:
+        """One input of the game; False when it cannot go on."""
+        session = self.gadget.session
+        assert session is not None
+        if self.gadget.app is not None and self.gadget.app.notice:
+            self.press(Button.OK)
+            return True
+        state = session.state
+        if state.over is not None:
+            return False
+        question = session.pending if self.gadget.local is None else None
+        if isinstance(question, Pick):
+            self.tap(question.options[-1])
+        elif question is not None:
+            self.answer(question, state)
+        else:
+            player = state.acting_player()
+            if player is None or not state.hands[player] or not any(state.decks.values()):
+                return False
+            self.tap(state.hands[player][0])
+        return True
+
+
+def new_game(gadget: Gadget, press: Callable[[Button], None]) -> None:
+    def choose(option: str) -> None:
+        app = gadget.app
+        assert app is not None and app.view.question is not None
+        while app.view.question.options[app.entry.cursor] != option:  # type: ignore[union-attr]
+            press(Button.CHOICE)
+            app = gadget.app
+            assert app is not None
+        press(Button.OK)
+
+    for option in ("conquest", "4", "sword", "seat-1", "skull", "seat-2", "sword", "seat-3"):
+        choose(option)
+    press(Button.OK)  # health 8
+    for option in ("off", "off", "tapped", "sword"):
+        choose(option)
+
+
+def presses(store: Path, games: int = 2) -> list[list[int]]:
+    """Presses per turn of each game, on one gadget and store (the next game begun from the
+    menu: the cards learned carry over)."""
+    gadget = Gadget(store, MemoryGlass(), SimLeds(), seed=1)
+    gadget.open()
+    out: list[list[int]] = []
+    table = Presser(gadget)
+    for n in range(games):
+        if n:  # the menu's last item: New game
+            table.read()
+            gadget.feed(Press(Button.OK))
+            gadget.feed(Press(Button.CHOICE, True))
+            gadget.feed(Press(Button.OK))
+        new_game(gadget, lambda b: gadget.feed(Press(b)))
+        table = Presser(gadget)
+        for _ in range(3000):
+            if not table.step():
+                break
+        out.append([n for turn, n in sorted(table.turns.items()) if turn > 0])
+    gadget.close()
+    return out
+
+
+def presses_here() -> dict[str, object]:
+    with tempfile.TemporaryDirectory(prefix="overseer-bench-") as folder:
+        games = presses(Path(folder) / "games.db")
+    return {"games": games}
+
+
+def before(ref: str) -> dict[str, object] | None:
+    """The same script on revision ``ref``'s tree (its host/ and data/), in a subprocess."""
+    root = Path(__file__).resolve().parents[1]
+    with tempfile.TemporaryDirectory(prefix="overseer-before-") as folder:
+        archive = subprocess.run(["git", "-C", str(root), "archive", ref, "host", "data"],
+                                 capture_output=True, check=False)
+        if archive.returncode != 0:
+            print(f"no baseline: git archive {ref} failed", file=sys.stderr)
+            return None
+        subprocess.run(["tar", "-x", "-C", folder], input=archive.stdout, check=True)
+        env = {**os.environ, "PYTHONPATH": f"{folder}/host", "OVERSEER_DATA": f"{folder}/data"}
+        done = subprocess.run([sys.executable, __file__, "--presses-json"], env=env,
+                              capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            print(f"no baseline: {done.stderr.strip().splitlines()[-1:]}", file=sys.stderr)
+            return None
+        return json.loads(done.stdout)
+
+
+def summary(games: list[list[int]]) -> str:
+    flat = [n for game in games for n in game]
+    return (f"median {statistics.median(flat):4.1f}  mean {statistics.mean(flat):5.1f}  "
+            f"max {max(flat):3d}  (turns: {len(flat)})")
+
+
+def main_presses(ref: str) -> int:
+    now = presses_here()
+    old = before(ref)
+    games = now["games"]  # type: ignore[assignment]
+    print("presses per turn, a four-player game, 49 cards unknown to the data:")
+    if old is not None:
+        print(f"  before ({ref}), first game:      {summary(old['games'][:1])}")  # type: ignore[index]
+        print(f"  before ({ref}), second game:     {summary(old['games'][1:])}")  # type: ignore[index]
+    print(f"  now, first game (cards met):    {summary(games[:1])}")  # type: ignore[index]
+    print(f"  now, second game (cards known): {summary(games[1:])}")  # type: ignore[index]
+    out = Path(__file__).parent / "results" / "conquest_presses.json"
+    out.parent.mkdir(exist_ok=True)
+    out.write_text(json.dumps({"now": now, "before": old, "before_ref": ref}, indent=1) + "\n",
+                   encoding="utf-8")
+    return 0
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--games", type=int, default=3)
+    parser.add_argument("--presses", action="store_true", help="presses per turn, and before")
+    parser.add_argument("--before", default="main", help="the baseline's git revision")
+    parser.add_argument("--presses-json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.presses_json:
+        print(json.dumps(presses_here()))
+        return 0
+    if args.presses:
+        return main_presses(args.before)
     draws: list[float] = []
     plays: list[float] = []
     cursor: list[float] = []

@@ -1,8 +1,23 @@
 """Shared by every test: hypothesis runs without a per-example deadline (timing is not what
-the property tests check, and a busy machine must not fail them)."""
+the property tests check, and a busy machine must not fail them); and a fault the gadget's loop
+guard caught (app/shell.py: the box goes on, the glass says so) fails the test that met it,
+unless the test is marked ``faults``: the guard keeps the box up, never a bug out of sight."""
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+from overseer.app import shell
 
 settings.register_profile("overseer", deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("overseer")
+
+
+@pytest.fixture(autouse=True)
+def _no_fault_unseen(request: pytest.FixtureRequest):
+    before = len(shell.faults)
+    yield
+    caught = shell.faults[before:]
+    if caught and request.node.get_closest_marker("faults") is None:
+        pytest.fail(f"the gadget's loop guard caught {len(caught)} fault(s): {caught[0]!r}",
+                    pytrace=False)

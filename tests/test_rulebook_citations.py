@@ -20,7 +20,13 @@ from typing import Any
 
 import pytest
 import random_play
-from test_random_games import CATACOMBS_WEIGHTS, MAX_ACTIONS, catacombs_setup, conquest_setup
+from test_random_games import (
+    CATACOMBS_WEIGHTS,
+    CONQUEST_WEIGHTS,
+    MAX_ACTIONS,
+    catacombs_setup,
+    conquest_setup,
+)
 
 from overseer import games
 from overseer import scenario as scenarios
@@ -85,7 +91,7 @@ def run_random(name: str, seed: int) -> tuple[list[Step], list[Question]]:
     spec = games.get(name)
     rng = random.Random(seed)
     setup = catacombs_setup(rng) if name == "catacombs" else conquest_setup(rng)
-    weights = CATACOMBS_WEIGHTS if name == "catacombs" else {}
+    weights = CATACOMBS_WEIGHTS if name == "catacombs" else CONQUEST_WEIGHTS
     runner = Runner(spec, spec.build(setup))
     record = Recorder()
     for _ in range(MAX_ACTIONS):

@@ -143,15 +143,16 @@ def play(path: Path, game_id: int | None, args: argparse.Namespace,
     """Game ``game_id`` (None: the gadget asks a new game's questions) in the simulator on
     ``box``, or in the line mode (no box)."""
     seed = getattr(args, "seed", None)
+    new = game_id is None and bool(getattr(args, "new", False))  # --new: the questions
     if box is None:
         from overseer.sim.plain import run_plain
-        return run_plain(path, game_id, seed, sys.stdin, sys.stdout)
+        return run_plain(path, game_id, seed, sys.stdin, sys.stdout, new=new)
     from overseer.sim.app import run
-    return run(simulator(path, game_id, seed, box))
+    return run(simulator(path, game_id, seed, box, new=new))
 
 
 def simulator(path: Path, game_id: int | None, seed: int | None,
-              box: VirtualBox | None = None) -> Running:
+              box: VirtualBox | None = None, new: bool = False) -> Running:
     """The gadget on the virtual box (powered on here when ``box`` is None); the box is
     closed if the gadget cannot start."""
     if box is None:
@@ -160,7 +161,7 @@ def simulator(path: Path, game_id: int | None, seed: int | None,
         box.power_on()
     try:
         from overseer.sim.running import Running
-        return Running(path, game_id, seed, box)
+        return Running(path, game_id, seed, box, new=new)
     except BaseException:
         box.close()
         raise

@@ -106,7 +106,7 @@ def field_line(path: Path, start: int | None, name: str) -> int | None:
     line ``start`` (a record's ``_line``)."""
     if not start:
         return None
-    return _field_line(path.read_text(encoding="utf-8"), start, name)
+    return _field_line(read_text(path), start, name)
 
 
 def _only(path: Path, text: str, doc: dict[str, Any], table: str) -> None:
@@ -120,6 +120,21 @@ def _only(path: Path, text: str, doc: dict[str, Any], table: str) -> None:
                             f"unknown table {name!r}; {suggestion(name, (table,))}")
 
 
+def read_text(path: Path) -> str:
+    """A data file's text; ``DataError`` naming the file (and the line of a byte that is not
+    UTF-8) when it cannot be read."""
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise DataError(path, None, None, None, f"cannot read: {err.strerror}") from err
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        raise DataError(path, line, None, None, f"not UTF-8 text (byte 0x{data[err.start]:02x});"
+                        " save the file as UTF-8") from None
+
+
 def load_table(path: Path, table: str, fields: dict[str, Field],
                key: str = "id", alone: bool = False) -> list[dict[str, Any]]:
     """Load the ``[[table]]`` records of one file, each checked against ``fields`` plus
@@ -127,10 +142,7 @@ def load_table(path: Path, table: str, fields: dict[str, Field],
     must not pass silently); ``key`` values must be unique. ``alone``: the file holds this
     table only, and any other top-level key is refused with the closest one (a misspelt
     ``[[table]]`` must not leave its records unread)."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise DataError(path, None, None, None, f"cannot read: {err.strerror}") from err
+    text = read_text(path)
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:

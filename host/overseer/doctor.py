@@ -268,9 +268,8 @@ def check_store(args: argparse.Namespace) -> Finding:
     except ValueError as err:  # ConfigError: the config file is broken
         return Finding("store", False, f"the config file cannot be read: {err}",
                        "fix or remove the config file")
-    folder = store.parent
+    folder = _existing(store.parent)  # the doctor makes nothing: the nearest folder there is
     try:
-        folder.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=folder):
             pass
     except OSError as err:
@@ -283,16 +282,32 @@ def check_store(args: argparse.Namespace) -> Finding:
     problem = _store_problem(store)
     if problem is not None:
         return problem
+    if not os.access(store, os.W_OK):
+        return Finding("store", False, f"the game store {store} is sound but cannot be written "
+                       "(its games open; no step can be saved)",
+                       "make the file writable by the gadget's user (or the disk, if it was "
+                       "remounted read-only)")
     return Finding("store", True, f"the game store {store} is writable and sound")
 
 
+def _existing(folder: Path) -> Path:
+    while not folder.exists() and folder.parent != folder:
+        folder = folder.parent
+    return folder
+
+
 def _store_problem(store: Path) -> Finding | None:
-    """A store file that is not an Overseer store, or is damaged (read only, never changed)."""
+    """A store file that is not an Overseer store, or is damaged, by the gadget's own test at
+    open (``PRAGMA integrity_check``, as session/store.py runs it; a header that is damaged in
+    front of an Overseer schema is a damaged store): read only, never changed."""
     import sqlite3
 
     with open(store, "rb") as f:
-        header = f.read(100)
+        header = f.read(1 << 16)
+    ours_inside = b"CREATE TABLE games" in header and b"CREATE TABLE events" in header
     if header and not header.startswith(b"SQLite format 3\x00"):
+        if ours_inside:
+            return _damaged(store, "its SQLite header is damaged")
         return Finding("store", False, f"{store} is not an Overseer game store (not an SQLite "
                        "database)", "choose another store file (--db or OVERSEER_DB); "
                        "Overseer leaves this one as it is")
@@ -302,34 +317,38 @@ def _store_problem(store: Path) -> Finding | None:
                              f"{'&immutable=1' if idle else ''}", uri=True)
         try:
             app_id = db.execute("PRAGMA application_id").fetchone()[0]
-            result = db.execute("PRAGMA quick_check").fetchone()[0]
+            result = db.execute("PRAGMA integrity_check").fetchone()[0]
         finally:
             db.close()
     except sqlite3.Error as err:
         app_id, result = None, str(err)
     ours = _session_module("migrations").APPLICATION_ID
-    if app_id not in (None, 0, ours) or (app_id == 0 and result == "ok" and header):
+    if not ours_inside and (app_id not in (None, 0, ours) or (
+            app_id == 0 and result == "ok" and header)):
         return Finding("store", False, f"{store} is not an Overseer game store (an SQLite "
                        "database of another application)", "choose another store file (--db "
                        "or OVERSEER_DB); Overseer leaves this one as it is")
     if result != "ok":
-        return Finding("store", False, f"the game store {store} is damaged ({result})",
-                       f"overseer games recover --db {store} saves what can be read into a "
-                       "new store and keeps the damaged file aside")
+        return _damaged(store, result)
     return None
+
+
+def _damaged(store: Path, why: str) -> Finding:
+    return Finding("store", False, f"the game store {store} is damaged ({why})",
+                   f"overseer games recover --db {store} saves what can be read into a new "
+                   "store and keeps the damaged file aside")
 
 
 def check_lock(args: argparse.Namespace) -> Finding:
     lock = _session_module("lock")
     try:
         store = _store(args)
-        held = lock.acquire(store)
-    except lock.StoreInUse as err:
-        return Finding("lock", False, str(err),
+    except ValueError as err:
+        return Finding("lock", False, f"the store's lock cannot be looked at: {err}", None)
+    held = lock.in_use(store)  # looks only: no file is made, no lock is taken
+    if held is not None:
+        return Finding("lock", False, held,
                        "stop the other one (sudo systemctl stop overseer, if it is the service)")
-    except (OSError, ValueError) as err:
-        return Finding("lock", False, f"the store's lock cannot be taken: {err}", None)
-    held.release()
     return Finding("lock", True, "the game store's lock is free")
 
 
@@ -418,6 +437,29 @@ def _settings() -> Any:
         return Config()
 
 
+def seconds(text: str) -> float:
+    """A wait in seconds: a number, 0 or more."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a number of seconds, not {text[:40]!r}") from None
+    if not 0 <= value < float("inf"):  # NaN fails it too
+        raise argparse.ArgumentTypeError(f"a number of seconds from 0 up, not {text[:40]!r}")
+    return value
+
+
+def i2c_address(text: str) -> int:
+    """An I2C address: 0x03 to 0x77, written in decimal or hex."""
+    try:
+        value = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"an I2C address such as 0x3c, not {text[:40]!r}") \
+            from None
+    if not 0x03 <= value <= 0x77:
+        raise argparse.ArgumentTypeError(f"an I2C address is 0x03 to 0x77, not {text[:40]!r}")
+    return value
+
+
 def parser() -> argparse.ArgumentParser:
     from overseer.devices.nfc import PORT_ENV
 
@@ -429,12 +471,12 @@ def parser() -> argparse.ArgumentParser:
                    f"{config.nfc_port})")
     p.add_argument("--pico-port", default=config.pico_port,
                    help="the Pico's serial port (default: the config's, else found on USB)")
-    p.add_argument("--pico-wait", type=float, default=PICO_WAIT,
+    p.add_argument("--pico-wait", type=seconds, default=PICO_WAIT,
                    help=f"seconds to wait for the Pico's answer (default {PICO_WAIT:g})")
     p.add_argument("--db", metavar="FILE", help="the game store (see docs/session.md)")
     p.add_argument("--i2c-bus", type=int, default=config.oled_bus,
                    help=f"the Pi's I2C bus (default {config.oled_bus})")
-    p.add_argument("--oled-address", type=lambda v: int(v, 0), default=config.oled_address,
+    p.add_argument("--oled-address", type=i2c_address, default=config.oled_address,
                    help=f"the Pi-side OLED's I2C address (default {config.oled_address:#04x})")
     p.set_defaults(leds=config.leds, pins=config.seat_pins(), factory=config.pin_factory)
     p.add_argument("--without", action="append", default=[], choices=PARTS,

@@ -54,6 +54,9 @@ class GameSpec:
     # Keys of questions the rules no longer ask: an answer to one in an older log is passed
     # over when the game is replayed (the game goes on as if it had not been asked).
     retired_keys: frozenset[str] = frozenset()
+    # Step kinds that end a stretch of play (a room won, the party defeated): the store's WAL is
+    # checkpointed into its file after the input that yields one.
+    milestones: frozenset[str] = frozenset()
 
     def legal_actions(self, state: Any) -> list[Move[Any]]:
         return self.moves.legal(state)
@@ -102,6 +105,7 @@ CATACOMBS = GameSpec(
     screens=catacombs_screens,
     # "edge": is the piece at the playmat's edge? The clock step now gives both cases.
     retired_keys=frozenset({"edge"}),
+    milestones=frozenset({"room_won", "party_defeated"}),
 )
 
 def _conquest() -> GameSpec:
@@ -140,6 +144,7 @@ def _runebound() -> GameSpec:
     from overseer.rules.runebound import moves as runebound_moves
     from overseer.rules.runebound import rulebook as runebound_rulebook
     from overseer.rules.runebound import scenario as runebound_scenario
+    from overseer.rules.runebound import victory as runebound_victory
     from overseer.screens import runebound as runebound_screens
 
     return GameSpec(
@@ -150,7 +155,7 @@ def _runebound() -> GameSpec:
         format1_setup=runebound_scenario.format1_setup,
         state_dict=runebound_scenario.state_dict,
         is_over=lambda state: state.over is not None,
-        result=lambda state: None if state.over is None else state.over.reason,
+        result=runebound_victory.result,
         names=runebound_scenario.names,
         moves=runebound_moves.MOVES,
         main_move=None,

@@ -56,6 +56,8 @@ def suggestion(word: str, choices: Iterable[str]) -> str:
     """``did you mean 'x'?`` for the closest choice (or one the word begins), else the list of
     choices."""
     choices = list(choices)
+    if len(word) > 200:  # no name is that long: nothing is close (and difflib would crawl)
+        return f"known: {', '.join(choices)}" if choices else "none is allowed here"
     close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6) or [
         c for c in choices if len(word) >= 3 and c.startswith(word)][:1]
     if close:

@@ -67,7 +67,10 @@ class MoveTable(Generic[S]):
         if move is None or not isinstance(name, str):
             hint = suggestion(name, self.moves) if isinstance(name, str) else \
                 f"known: {', '.join(self.moves)}"
-            raise ParamError(self.game, "do", f"unknown action {name!r}; {hint}")
+            said = repr(name)
+            if len(said) > 60:  # a name of megabytes is not echoed whole
+                said = f"{said[:57]}... ({len(said):,} characters)"
+            raise ParamError(self.game, "do", f"unknown action {said}; {hint}")
         data = {k: v for k, v in action.items() if k != "do"}
         return move, from_json(move.params, data, name)
 

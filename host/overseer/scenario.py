@@ -195,13 +195,26 @@ def script_of(doc: dict[str, Any]) -> dict[str, Any]:
     return doc.get("script", {}) if doc.get("format") == FORMAT else doc
 
 
+MAX_FILE = 64 << 20  # bytes: the largest file read (an export of a long game is a few MB)
+
+
+def read_limited(path: Path, limit: int = MAX_FILE) -> bytes:
+    """A file's bytes, at most ``limit`` of them: ``ValueError`` for a longer one (or an
+    endless one: /dev/zero, a pipe) and for one that cannot be read."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(limit + 1)
+    except OSError as err:
+        raise ValueError(f"{path}: cannot read ({err.strerror or err})") from err
+    if len(data) > limit:
+        raise ValueError(f"{path}: larger than {limit >> 20} MB: not a file Overseer reads")
+    return data
+
+
 def read_json(path: Path) -> Any:
     """A JSON file's document; ``ValueError`` with one plain sentence for a file that cannot
     be read, is not UTF-8, is not JSON, or is nested or numbered beyond reason."""
-    try:
-        data = path.read_bytes()
-    except OSError as err:
-        raise ValueError(f"{path}: cannot read ({err.strerror})") from err
+    data = read_limited(path)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:

@@ -28,6 +28,7 @@ from PIL import Image
 from overseer.app.events import SetLeds
 from overseer.app.ports import Glass, Leds, light_modes
 from overseer.config import Config, ConfigError, load
+from overseer.doctor import seconds
 
 log = logging.getLogger("overseer.gadget")
 
@@ -156,10 +157,13 @@ def open_gadget(store: Path, box: Box, sources: tuple[Any, ...],
 def run(config: Config, db: str | None, stop: threading.Event,
         say: Callable[[str], None] = log.warning, pico_wait: float = PICO_WAIT,
         on_start: Callable[[Any], None] | None = None) -> int:
-    """Play on the box until ``stop`` is set; the exit status (2: it could not start)."""
+    """Play on the box until ``stop`` is set; the exit status (2: it could not start). A store
+    the box cannot open (not a game store, from a newer Overseer, unreadable, cannot be made)
+    does not stop it: the fault is said to the journal and shown on the glass until ``stop``
+    (a restart would only fail the same way, for ever, with nothing shown)."""
     from overseer.devices.pico_link import ProtocolMismatch
     from overseer.devices.ports import find_pico_ports
-    from overseer.session.lock import StoreInUse
+    from overseer.session.lock import LockError, StoreInUse
     from overseer.session.session import SessionError
     from overseer.session.store import StoreError
 
@@ -173,11 +177,21 @@ def run(config: Config, db: str | None, stop: threading.Event,
         sources = (box.tags,) if box.tags is not None else ()
         try:
             gadget, repaired = open_gadget(store, box, sources, say)
-        except (StoreInUse, StoreError) as err:
+        except StoreInUse as err:
             say(str(err))
             return 2
+        except (LockError, StoreError, OSError) as err:
+            say(str(err))
+            return stand(box, stop, "No store", store_fault(err), say)
         try:
-            gadget.open()
+            try:
+                gadget.open()
+            except (StoreError, SessionError, OSError) as err:
+                say(str(err))
+                return stand(box, stop, "No game", store_fault(err), say)
+            if gadget.store.notice is not None:
+                say(gadget.store.notice)
+                gadget.tell("Store", store_notice(gadget.store))
             if repaired is not None:
                 gadget.tell("Store repaired", repaired)
             if on_start is not None:
@@ -187,15 +201,14 @@ def run(config: Config, db: str | None, stop: threading.Event,
             except TimeoutError:
                 say(f"no Pico answers{f' on {config.pico_port}' if config.pico_port else ''} "
                     f"after {pico_wait:g} s: waiting for it (overseer doctor says more)")
+            if gadget.screen is not None:  # what the table sees first (a notice, if any)
+                said_on_glass(say, gadget.screen)
             while not stop.is_set():
                 gadget.step(0.1)
                 error = box.pico.link.error
                 if error is not None:
                     raise error
         except ProtocolMismatch as err:
-            say(str(err))
-            return 2
-        except SessionError as err:
             say(str(err))
             return 2
         finally:
@@ -205,12 +218,78 @@ def run(config: Config, db: str | None, stop: threading.Event,
     return 0
 
 
+def store_fault(err: BaseException) -> str:
+    """What the glass says of a store the box cannot open (the path is the journal's)."""
+    from overseer.session.store import NotAStore
+
+    text = str(err)
+    if isinstance(err, NotAStore):
+        return ("The game store file is not an Overseer game store. It was left as it is. "
+                "Give the box another file ([session] database in overseer.toml), then "
+                "restart it.")
+    if "newer Overseer" in text:
+        return ("The game store was written by a newer Overseer. It was left as it is. "
+                "Update this one, then restart the box.")
+    if "cannot be made" in text or "Read-only" in text or "read-only" in text:
+        return ("The game store cannot be made: its disk is read-only or full. Check the SD "
+                "card, then restart the box.")
+    return ("The game store cannot be opened. It was left as it is. The journal says why "
+            "(journalctl -u overseer); fix that, then restart the box.")
+
+
+def store_notice(store: Any) -> str:
+    """What the glass says of a store that opened with a notice (the path is the journal's)."""
+    if store.read_only:
+        return ("The game store cannot be written: its games open, and no step can be saved. "
+                "Check the SD card, then restart the box.")
+    if "empty file" in (store.notice or ""):
+        return ("The game store file was empty: it is a new store now. If it held games, "
+                "they were lost before this start; a backup of the file brings them back.")
+    return store.notice or ""
+
+
+def said_on_glass(say: Callable[[str], None], screen: Any) -> None:
+    """Tell the journal what the glass shows (a fault or a notice): its words, and a digest of
+    the frame (what a test compares with the Pico's OLED)."""
+    import hashlib
+
+    from overseer.screens.render import frame_bytes, render
+
+    frame = hashlib.sha256(frame_bytes(render(screen))).hexdigest()[:12]
+    words = " ".join((*screen.lines, *screen.options))
+    say(f"on the glass: {screen.key or screen.title}: {words} (frame {frame})")
+
+
+def stand(box: Box, stop: threading.Event, key: str, text: str,
+          say: Callable[[str], None] = log.warning) -> int:
+    """Show a fault on the glass until ``stop`` (any button shows its next page); the exit
+    status is 0: the box stood, it did not fail."""
+    from overseer.app.events import LinkChanged, Press
+    from overseer.app.inbox import Inbox
+    from overseer.screens import pages
+    from overseer.screens.render import render
+
+    screens = pages.notice(key, text)
+    inbox = Inbox()
+    box.pico.start(inbox)
+    at = 0
+    box.glass.show(render(screens[at]))
+    said_on_glass(say, screens[at])
+    while not stop.is_set():
+        item = inbox.get(0.1)
+        if isinstance(item, Press):  # a press: the next page
+            at = (at + 1) % len(screens)
+        if isinstance(item, Press | LinkChanged):  # a Pico that came (back) up shows it too
+            box.glass.show(render(screens[at]))
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="overseer gadget", description=(__doc__ or "").split(
         "\n\n")[0].split(": ", 1)[1])
     p.add_argument("--db", metavar="FILE", help="the game store (default: $OVERSEER_DB, the "
                    "config file's, or the user's data folder)")
-    p.add_argument("--pico-wait", type=float, default=PICO_WAIT, metavar="SECONDS",
+    p.add_argument("--pico-wait", type=seconds, default=PICO_WAIT, metavar="SECONDS",
                    help=f"how long to wait for the Pico before saying so (default {PICO_WAIT:g})")
     return p
 
@@ -228,8 +307,9 @@ def main(argv: list[str]) -> int:
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop.set())
 
-    def say(text: str) -> None:
-        print(f"overseer gadget: {text}", file=sys.stderr, flush=True)
+    def say(text: str) -> None:  # one write: a line never mixed with another thread's
+        sys.stderr.write(f"overseer gadget: {text}\n")
+        sys.stderr.flush()
 
     say(f"starting ({config.path or 'no config file: the defaults'})")
     return run(config, args.db, stop, say, args.pico_wait)

@@ -67,6 +67,8 @@ class Players:
                     self.t.press("choice")
                 self.t.press("ok")
             self.t.press("next_ai_piece")
+        elif value in self.t.gadget.app.view.tap_answers:
+            self.tap(value)  # a card of the hand: the glass does not list it
         elif isinstance(question, ChooseOne | Pick):
             self.t.pick(self.label(value))
         else:

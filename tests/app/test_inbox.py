@@ -72,3 +72,34 @@ def test_what_is_not_an_input_is_refused() -> None:
     with pytest.raises(ValueError, match="not str"):
         inbox.put_after(0.01, "ok")  # type: ignore[arg-type]
     assert inbox.get(0.05) is None
+
+
+def test_a_flooding_source_is_dropped_with_a_notice_not_queued_without_end() -> None:
+    """A Pico gone wrong sends presses without end: the inbox holds at most its limit, the
+    rest is dropped and counted, and the next input the app takes says so."""
+    from overseer.app.events import ReaderNotice
+    from overseer.app.inbox import DROPPED, LIMIT
+
+    inbox = Inbox()
+    stop = threading.Event()
+
+    def flood() -> None:
+        while not stop.is_set():
+            inbox.put(Press(Button.NEXT))
+
+    thread = threading.Thread(target=flood)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 30
+        while inbox.dropped_total < 10 * LIMIT and time.monotonic() < deadline:
+            assert len(inbox) <= LIMIT
+            time.sleep(0.01)
+    finally:
+        stop.set()
+        thread.join()
+    assert len(inbox) == LIMIT and inbox.dropped_total >= 10 * LIMIT
+    notice = inbox.get(0)
+    assert isinstance(notice, ReaderNotice) and notice.key == DROPPED
+    assert notice.text.endswith("were dropped (a Pico sending presses without end?). Nothing "
+                                "else changed.")
+    assert inbox.get(0) == Press(Button.NEXT)  # then what was kept, in order

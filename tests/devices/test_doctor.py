@@ -255,3 +255,38 @@ def test_the_config_file_gives_the_doctors_ports_and_pins(tmp_path, monkeypatch)
     parsed = doctor.parser().parse_args([])
     assert (parsed.port, parsed.pico_port, parsed.pins) == ("/dev/ttyAMA0", "/dev/ttyACM3",
                                                             {2: 17})
+
+
+def test_the_doctor_makes_no_store_folder_and_no_lock_file(tmp_path):
+    args_ = args(tmp_path, db=str(tmp_path / "new" / "place" / "games.sqlite3"))
+    assert doctor.check_store(args_).ok
+    assert doctor.check_lock(args_).ok
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_store_with_a_damaged_header_is_damaged_not_foreign(tmp_path):
+    from overseer.session.store import Store
+
+    store = tmp_path / "games.sqlite3"
+    with Store(store):
+        pass
+    data = store.read_bytes()
+    store.write_bytes(b"\x00" * 100 + data[100:])
+    found = doctor.check_store(args(tmp_path))
+    assert not found.ok and "is damaged (its SQLite header is damaged)" in found.text
+    assert "overseer games recover" in (found.fix or "")
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["--pico-wait", "-1"], "a number of seconds from 0 up, not '-1'"),
+    (["--pico-wait", "nan"], "a number of seconds from 0 up, not 'nan'"),
+    (["--pico-wait", "soon"], "a number of seconds, not 'soon'"),
+    (["--oled-address", "zz"], "an I2C address such as 0x3c, not 'zz'"),
+    (["--oled-address", "0x99"], "an I2C address is 0x03 to 0x77, not '0x99'"),
+])
+def test_bad_options_say_what_they_want(argv, said, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        doctor.parser().parse_args(argv)
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert said in err and "<lambda>" not in err

@@ -253,7 +253,7 @@ factory = "mock"
             factory = box.pin_factory
             assert wait_for(lambda: factory.pin(5).state > 0)  # seat 1, under the cursor
             assert [factory.pin(b).state for b in (6, 13, 19)] == [0, 0, 0]
-            assert running.said == []
+            assert [s for s in running.said if not s.startswith("on the glass: ")] == []
         finally:
             status = running.close()
     assert status == 0

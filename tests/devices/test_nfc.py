@@ -428,3 +428,21 @@ def test_a_tag_that_failed_to_read_does_not_hold_back_the_card_before_it(table):
     table.chip.place(written_tag(ROOM))
     table.poll()
     assert table.inputs == [Tap(*vars_of(ROOM))] * 2
+
+
+def test_a_malformed_ndef_record_is_a_notice_and_the_reader_stays_open(table):
+    """TNF 4 (external) with a type length of 0: ndef's decoder raises; the table hears "card
+    not readable", the reader is the same, and the next card reads."""
+    bad = Ntag215(UID)
+    bad.memory[16:24] = bytes([0x03, 0x04, 0xD4, 0x00, 0x01, 0x41, 0xFE, 0x00])
+    table.chip.place(bad)
+    table.poll()
+    reader = table.watcher.reader
+    assert table.inputs == [] and len(table.notices) == 1
+    assert "card not readable: its data does not decode (DecodeError" in table.notices[0]
+    assert reader is not None and table.opened == 1 and table.watcher.faults == 0
+    table.chip.remove()
+    table.poll()
+    table.chip.place(written_tag(ROOM, bytes.fromhex("04a1b2c3d4e5f7")))
+    table.poll()
+    assert table.inputs == [Tap(*vars_of(ROOM))] and table.watcher.reader is reader

@@ -241,3 +241,49 @@ def chip_tag_with(tag: Ntag215, ref: CardRef) -> None:
     finally:
         reader.close()
     assert card_record(ref)
+
+
+def malformed(n: int) -> Ntag215:
+    """A sticker whose NDEF record does not decode: TNF 4 (external) with a type length of 0."""
+    tag = blank(n)
+    tag.memory[16:24] = bytes([0x03, 0x04, 0xD4, 0x00, 0x01, 0x41, 0xFE, 0x00])
+    return tag
+
+
+def test_read_and_register_refuse_a_malformed_tag_with_a_message(monkeypatch, emulator,
+                                                                 tmp_path, capsys):
+    emulator.chip.place(malformed(6))
+    db = str(tmp_path / "games.sqlite3")
+    assert run(monkeypatch, None, "tags", "read", "--port", emulator.path, "--db", db) == 2
+    err = capsys.readouterr().err
+    assert "card not readable" in err or "not readable" in err
+    assert "Traceback" not in err
+    assert run(monkeypatch, None, "tags", "register", "catacombs", "room", "bholoth-cemetery",
+               "--port", emulator.path, "--db", db) == 2
+    err = capsys.readouterr().err
+    assert "not readable" in err and "Traceback" not in err
+
+
+def test_write_refuses_a_malformed_tag_and_asks_again():
+    from overseer.devices.pn532_emulator import LoopTTY, Pn532
+    from overseer.devices.tag_commands import write_cards
+
+    chip = Pn532()
+    reader = Reader.on(LoopTTY(chip))
+    said: list[str] = []
+    good = blank(4)
+
+    def out(text: str) -> None:
+        said.append(text)
+        if "not readable" in text:
+            chip.place(good)  # the hand takes the bad tag away and holds another
+
+    chip.place(malformed(5))
+    ref = CardRef("catacombs", "room", "zothas-gatehouse")
+    try:
+        assert write_cards(reader, [(ref, "Zotha's Gatehouse")], out) == 1
+    finally:
+        reader.close()
+    assert said[1].startswith("    tag 04102030405005: the tag holds data that is not readable")
+    assert said[1].endswith("use another tag, or --overwrite")
+    assert said[2] == "    tag 04102030405004: written and read back"

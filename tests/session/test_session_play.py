@@ -130,6 +130,8 @@ def test_resume_after_restart_equals_the_state_before(tmp_path):
         con = _new(store, "conquest/turn_order_3_players", seed=4)
         for _ in range(10):
             step(con, rng)
+        while con.pending is None:  # stop where a question waits
+            step(con, rng)
         before = {"catacombs": _snapshot(cat), "conquest": _snapshot(con)}
         ids = {"catacombs": cat.id, "conquest": con.id}
     with Store(path) as store:

@@ -74,10 +74,18 @@ def test_seed_out_of_range_is_refused(tmp_path):
         assert store.games() == []
 
 
-def test_empty_file_becomes_a_store(tmp_path):
+def test_empty_file_becomes_a_store_and_says_so(tmp_path):
+    """A store cut to 0 bytes is never taken as new without a word (the lock's own empty
+    file, ``made``, is new and says nothing)."""
     path = tmp_path / "g.sqlite3"
     path.touch()
     with Store(path) as store:
+        assert store.version() == LATEST
+        assert store.notice is not None and "was an empty file (0 bytes)" in store.notice
+        assert "a backup of the file brings them back" in store.notice
+    other = tmp_path / "made.sqlite3"
+    other.touch()
+    with Store(other, made=True) as store:
         assert store.notice is None and store.version() == LATEST
 
 

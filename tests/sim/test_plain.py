@@ -83,3 +83,17 @@ def test_undo_and_resume_by_id(monkeypatch, capsys, db):
     with Store(db) as store:
         assert store.game(first.id).head == 0
         assert store.game(other.id).head == 0
+
+
+def test_new_asks_which_game_with_an_unfinished_game_in_the_store(monkeypatch, capsys, db):
+    """`--plain --new` (no --setup): the gadget asks a new game's questions, not the last
+    unfinished game (a Conquest game here) resumed."""
+    conquest = {"format": 2, "game": "conquest",
+                "setup": {"players": {"a": "sword", "b": "skull"}, "first": "sword"}}
+    with Store(db) as store:
+        Session.new(store, "conquest", conquest, seed=1).begin({"do": "start"})
+    code, out, err = plain(monkeypatch, capsys, db, ["quit"], "--new")
+    assert code == 0, err
+    assert "Which game?" in out
+    with Store(db) as store:
+        assert len(store.games()) == 1  # nothing stored before the questions are answered

@@ -20,7 +20,7 @@ from typing import Any
 from overseer.app.controller import Answer, Begin, Redo, Refused, SessionCall, Undo
 from overseer.rules.procedure import AnswerError, RulesError
 from overseer.session.session import SessionError
-from overseer.session.store import StoreError
+from overseer.session.store import SaveError, StoreError
 
 SESSION_CALLS = (Begin, Answer, Undo, Redo)
 
@@ -40,5 +40,11 @@ def apply(session: Any, call: SessionCall) -> Refused | None:
         else:
             return Refused("there is no form to leave")
     except (AnswerError, RulesError, SessionError, StoreError) as err:
-        return Refused(str(err))
+        return refused(err)
     return None
+
+
+def refused(err: Exception) -> Refused:
+    """A refusal as the glass says it: a failed save in short words (the store's path is the
+    journal's, not the small screen's)."""
+    return Refused(err.short if isinstance(err, SaveError) else str(err))

@@ -14,6 +14,7 @@ beyond the rules to keep a game's books on the five buttons.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -116,11 +117,21 @@ def labels(state: ClankState) -> dict[str, str]:
 
 
 def relabel(step: Step, state: ClankState, names: Mapping[str, str]) -> Step:
-    return step  # the rules' sentences name players and rooms as the table does
+    """The rules' sentences name players and rooms as the table does; the ids of spaces and
+    rewards they carry ("mad-bazaar/showcase", "heal-1") by their names."""
+    text = relabel_text(step.text, state, names)
+    return step if text == step.text else Step(step.kind, step.rule, text, step.data)
 
 
 def relabel_text(text: str, state: ClankState, names: Mapping[str, str]) -> str:
-    return text
+    """A sentence with the ids it names (those with a "-" or "/": a space, a reward, a room)
+    by their names."""
+    idents = sorted((i for i in names if ("-" in i or "/" in i) and names[i] != i),
+                    key=len, reverse=True)
+    if not idents:
+        return text
+    pattern = re.compile(r"(?<![\w/-])(" + "|".join(map(re.escape, idents)) + r")(?![\w/-])")
+    return pattern.sub(lambda m: names[m.group(1)].removesuffix(UNPRINTED), text)
 
 
 def relabel_question(question: Question, state: ClankState, names: Mapping[str, str],
@@ -131,6 +142,13 @@ def relabel_question(question: Question, state: ClankState, names: Mapping[str, 
 def default_seats(state: ClankState, seats: tuple[int, ...]) -> dict[str, int]:
     """Each player at a seat of their own, in seat order."""
     return dict(zip(state.players, seats, strict=False))
+
+
+def lights(state: ClankState, seats: Mapping[str, int],
+           question: Question | None) -> dict[int, str]:
+    """The seat of the player whose turn it is, on."""
+    player = state.turn_player()
+    return {seats[player]: "on"} if player is not None and player in seats else {}
 
 
 def cards(state: ClankState) -> dict[tuple[str, str], str]:
@@ -342,4 +360,4 @@ FLOW = Flow(
     form_of=move_forms(SPEC, FORMS, PROMPTS, SHORT),
     option_names=no_option_names,
     title=title, idle_key=idle_key, status=status, party_pages=party_pages,
-    tap_actions=tap_actions)
+    tap_actions=tap_actions, lights=lights)

@@ -26,13 +26,18 @@ from overseer.app.flow import NEW_GAME, PARTY, Flow, NewGame, TapActions
 from overseer.app.local import Ask, LocalProcedure
 from overseer.app.view import MenuItem
 from overseer.moves import Move
+from overseer.rules.conquest import books
+from overseer.rules.conquest.carddata import load_cards
 from overseer.rules.conquest.cards import ABILITIES, SHOTS, shot_label
 from overseer.rules.conquest.decks import COUNTED, hand_options
-from overseer.rules.conquest.kinds import Key
+from overseer.rules.conquest.kinds import Key, StepKind
 from overseer.rules.conquest.play import Play, check_play
-from overseer.rules.conquest.state import TEAM_NAMES, TEAMS, ConquestState, other
+from overseer.rules.conquest.state import TEAM_NAMES, TEAMS, TOKENS, ConquestState, other
 from overseer.rules.procedure import ChooseOne, EnterNumber, Question, RulesError, Step
+from overseer.screens import conquest as screens
 from overseer.screens.render import Screen, detail_rows, wrap
+from overseer.session.session import LogError, Session, SessionError
+from overseer.session.store import StoreError
 
 GAME = "conquest"
 SPEC = games.CONQUEST
@@ -40,7 +45,8 @@ CARD = "card"  # the kind of a Conquest card's tag (devices/tags.py)
 HEALTH = (1, 11)  # the health per team the rules take (rules/conquest/setup.py)
 DEFAULT_HEALTH = 8  # Conquest: Team Setup
 
-SHORT = {"play": "Play a card", "start": "Start the game"}
+SHORT = {"play": "Play a card", "start": "Start the game", "correct": "Correct the books",
+         "reread": "Read next card again"}
 
 
 # --------------------------------------------------------------------------- names
@@ -69,11 +75,21 @@ WORDS = {**{s: shot_label(s) for s in SHOTS},
          "end": "End of the card", "none": "None"}
 
 
+IN_HAND = "a card in hand"  # what the glass calls a card a hand holds: hands are secret
+
+
+def in_hands(state: ConquestState) -> set[str]:
+    """Every card some hand holds (with ``draws`` ``counted``: the box's stand-ins)."""
+    return set().union(*state.hands.values())
+
+
 def labels(state: ConquestState) -> dict[str, str]:
-    """Display names by id: the teams, the players, the discs and the cards."""
+    """Display names by id: the teams, the players, the discs and the cards; a card in a hand
+    is not named (the glass is the whole table's, a hand its player's secret)."""
     names = dict(TEAM_NAMES)
     names.update(WORDS)
-    names.update((c, card_name(state, c)) for c in state.cards)
+    hidden = in_hands(state)
+    names.update((c, IN_HAND if c in hidden else card_name(state, c)) for c in state.cards)
     names.update((p, player_name(p)) for p in state.players)
     names.update((d, disc_name(d)) for d in state.controller)
     return names
@@ -91,14 +107,56 @@ def relabel_text(text: str, state: ConquestState, names: Mapping[str, str]) -> s
 
 
 def relabel(step: Step, state: ConquestState, names: Mapping[str, str]) -> Step:
-    """The step as the table reads it (a copy: the session's trace is left as it is)."""
-    text = relabel_text(step.text, state, names)
+    """The step as the table reads it (a copy: the session's trace is left as it is). A card
+    drawn is not named: it went into a hand."""
+    text = step.text
+    if step.kind == StepKind.DRAW and step.data.get("card"):
+        team = TEAM_NAMES[state.players[str(step.data["player"])]]
+        text = (f"{step.data['player']} draws a card ({step.data.get('deck', 0)} left in the "
+                f"{team} deck).")
+    text = relabel_text(text, state, names)
     return step if text == step.text else Step(step.kind, step.rule, text, step.data)
+
+
+# The questions whose options are the cards of a hand: the glass does not list them, it asks
+# for a tap (the hidden options are answered by a tapped card: GameView.tap_answers).
+FROM_HAND = {Key.POWER_WAVE: "Tap the card to discard", Key.SURPRISE_ATTACK:
+             "Tap the card to play", Key.CORRECT_OUT: "Tap the card that left the hand"}
+
+
+# The questions whose short form on the title bar is all the table needs: no page of the whole
+# prompt before them (one press less each; the card was just tapped, the shot just flicked).
+SAID_SHORT = (Key.HITS, Key.SHOT, Key.ABILITY, Key.ARMOUR_ICON)
+
+
+def on_glass(step: Step) -> bool:
+    """Whether a step gets pages on the glass: not the ones that only say back what the table
+    just did or told (a card tapped to play or drawn, its facts, a target named, a shot that
+    hit nothing); the log has them all."""
+    if step.kind in (StepKind.PLAY, StepKind.CARD_FACTS, StepKind.TARGET):
+        return False
+    if step.kind == StepKind.DRAW:
+        return not step.data.get("card")  # a draw tapped is said; a counted one is not
+    return not (step.kind == StepKind.SHOT and not step.data.get("hits"))
+
+
+def _private(question: Question, state: ConquestState) -> Question:
+    """A question over a hand's cards with the cards left off its list (a tap answers)."""
+    if question.key not in FROM_HAND or not isinstance(question, ChooseOne):
+        return question
+    shown = tuple(o for o in question.options if o not in state.cards)
+    words = FROM_HAND[Key(question.key)]
+    return replace(question, options=shown,
+                   prompt=f"{question.prompt} {words}" + (", or None." if shown else "."))
 
 
 def relabel_question(question: Question, state: ConquestState, names: Mapping[str, str],
                      trace: Sequence[Step] = ()) -> Question:
-    """The question's prompt or purpose with names (its options and key as they are)."""
+    """The question's prompt or purpose with names (its key as it is); the cards of a hand are
+    left off a list (``_private``)."""
+    question = _private(question, state)
+    if question.key in SAID_SHORT and isinstance(getattr(question, "prompt", None), str):
+        return replace(question, prompt=screens.SHORT[Key(question.key)])
     for attr in ("prompt", "purpose"):
         text = getattr(question, attr, None)
         if isinstance(text, str):
@@ -219,14 +277,38 @@ def wizard(seats: tuple[int, ...], pico: bool) -> LocalProcedure:
 
 
 def play_form(state: ConquestState, names: Mapping[str, str]) -> LocalProcedure:
-    """The card to play, tapped or chosen (the player is the one the tracker shows)."""
+    """The card to play, tapped (the player is the one the tracker shows). The glass does not
+    list the hand: the question has no options to choose, only the cards a tap gives."""
     player = state.acting_player()
     assert player is not None
     options = tuple(hand_options(state, player))
-    card = yield Ask(ChooseOne(f"{names.get(player, player)}: which card?", options,
+    card = yield Ask(ChooseOne(f"{names.get(player, player)}: tap the card to play", (),
                                "form_card"),
                      names=names, cards={(CARD, c): c for c in options})
     return {"do": "play", "player": player, "card": card}
+
+
+def book_names(state: ConquestState, names: Mapping[str, str]) -> dict[str, str]:
+    """The books a correction sets, with what they hold now."""
+    out = {f"{books.POOL}{t}": f"{TEAM_NAMES[t].removesuffix(' Team')} pool "
+           f"({state.pools[t]})" for t in TEAMS}
+    out[books.BANK] = f"Health Bank ({state.bank})"
+    out.update((f"{books.HAND}{p}", f"{names.get(p, p)} hand ({len(h)})")
+               for p, h in state.hands.items())
+    return out
+
+
+def correct_form(state: ConquestState, names: Mapping[str, str]) -> LocalProcedure:
+    """Correct the books: which one, then what it holds now (starting at what the box has)."""
+    options = book_names(state, names)
+    book = yield Ask(ChooseOne("Correct what?", tuple(options), "book"), names=options)
+    high = TOKENS
+    if book.startswith(books.HAND):
+        player = book.removeprefix(books.HAND)
+        high = len(state.hands[player]) + len(state.decks[state.players[player]])
+    value = yield Ask(EnterNumber(f"{options[book].rsplit(' (', 1)[0]}: set to?", "value", 0,
+                                  high), start=books.current(state, book))
+    return {"do": "correct", "book": book, "value": value}
 
 
 def form(move: Move[Any], state: ConquestState, names: Mapping[str, str]
@@ -234,6 +316,8 @@ def form(move: Move[Any], state: ConquestState, names: Mapping[str, str]
     """How to (re)start the move's form."""
     if move.name == "play":
         return lambda: play_form(state, names)
+    if move.name == "correct":
+        return lambda: correct_form(state, names)
 
     def generic() -> LocalProcedure:
         return (yield from forms.form(move, state))
@@ -346,7 +430,6 @@ def tap_actions(state: ConquestState, legal: list[Move[Any]]) -> TapActions:
     playing = player is not None and any(m.name == "play" for m in legal)
     out: TapActions = {}
     for card_id, card in state.cards.items():
-        label = names[card_id]
         if state.over is not None:
             out[(CARD, card_id)] = f"the game is over: {SPEC.result(state)}"
             continue
@@ -356,16 +439,16 @@ def tap_actions(state: ConquestState, legal: list[Move[Any]]) -> TapActions:
         team = state.players[player]
         turn = (f"it is {names[player]}'s turn ({disc_name(state.next_disc(team))}, "
                 f"{TEAM_NAMES[team]})")
+        # A tapped card is named only where everyone may see it (played, discarded, kept).
         if card.team != team:
-            out[(CARD, card_id)] = f"{label} is a {TEAM_NAMES[card.team]} card: {turn}"
+            out[(CARD, card_id)] = f"That is a {TEAM_NAMES[card.team]} card: {turn}."
             continue
         try:
             check_play(state, Play(player=player, card=card_id))
         except RulesError as err:
-            holder = next((p for p in state.team_players(team)
-                           if p != player and card_id in state.hands[p]), None)
-            if holder is not None and state.options.draws != COUNTED:
-                out[(CARD, card_id)] = f"{label} is in {names[holder]}'s hand: {turn}"
+            held = any(card_id in state.hands[p] for p in state.team_players(team))
+            if held and state.options.draws != COUNTED:
+                out[(CARD, card_id)] = f"That card is in another player's hand: {turn}."
             else:
                 out[(CARD, card_id)] = relabel_text(str(err), state, names)
             continue
@@ -373,9 +456,30 @@ def tap_actions(state: ConquestState, legal: list[Move[Any]]) -> TapActions:
     return out
 
 
+def new_setup(setup: dict[str, Any], store: Any) -> dict[str, Any]:
+    """A new game's setup with the cards the table has read off the physical cards so far
+    (the last Conquest game's, which carries the ones before it), so no card is asked twice;
+    a fact the card data has come to print since is left to the data."""
+    infos = sorted(store.games(GAME), key=lambda info: (info.updated, info.id))
+    if not infos or "cards" in setup["setup"]:
+        return setup
+    try:
+        entered = Session.resume(store, infos[-1].id).state.entered
+    except (LogError, SessionError, StoreError, RulesError, ValueError, KeyError):
+        return setup  # a game that does not replay teaches nothing
+    printed = load_cards()
+    known = {c: {k: v for k, v in facts.items()
+                 if getattr(printed[c], k) in ("unknown", ())}
+             for c, facts in entered.items() if c in printed}
+    known = {c: f for c, f in known.items() if f}
+    if not known:
+        return setup
+    return {**setup, "setup": {**setup["setup"], "cards": known}}
+
+
 FLOW = Flow(
     game=GAME, label="Conquest", spec=SPEC, wizard=wizard, labels=labels, relabel=relabel,
     relabel_text=relabel_text, relabel_question=relabel_question, default_seats=default_seats,
     option_names=option_names, cards=no_cards, menu=menu, form_of=form_of, title=title,
     idle_key=idle_key, status=status, party_pages=party_pages, tap_actions=tap_actions,
-    lights=lights)
+    lights=lights, new_setup=new_setup, taps_skip_reading=True, on_glass=on_glass)

@@ -61,8 +61,8 @@ def shots() -> tuple[Shot, ...]:
         add("bad-tap", "A card that cannot be played now: said, nothing changes")
         t.read()
         _tap(t, "salavi")
-        pages = t.read()
-        add("play", "The card played", next(p for p in pages if p.key == "Salavi"))
+        t.read()
+        add("play", "The card played: what it shows that the data lacks, asked once and kept")
         t.pick("None")
         t.read()
         t.pick("No")
@@ -83,6 +83,10 @@ def shots() -> tuple[Shot, ...]:
         party = t.read()
         add("party", "The party screen: the pools and the bank ...", party[0])
         add("party-team", "... each team's hands, deck, discards, retained armour", party[1])
+        t.press(OK)
+        t.pick("Correct the books")
+        add("correct", "Correct the books: a pool, the bank, a hand (logged, undone by BACK "
+            "held)")
         t.close()
     return tuple(out)
 

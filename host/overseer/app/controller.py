@@ -58,6 +58,7 @@ from overseer.app.view import GameView, MenuItem, OpensForm
 from overseer.rules.catacombs.kinds import StepKind
 from overseer.rules.conquest.kinds import StepKind as ConquestKind
 from overseer.rules.procedure import (
+    TOKEN_MOST,
     ChooseOne,
     ChooseSome,
     DrawToken,
@@ -71,7 +72,7 @@ from overseer.rules.procedure import (
 from overseer.screens import pages
 from overseer.screens.render import Screen
 
-TOKEN_HIGH = 9  # the highest token value the table can enter (the values are not printed)
+TOKEN_HIGH = TOKEN_MOST  # the highest token value the table can enter (procedure.py)
 # The steps after which no target is lit any more: a new activation, a new turn.
 TARGET_ENDS = (StepKind.ACTIVE_CHARACTER, ConquestKind.TURN)
 LONG_STEP = 5  # a held CHOICE steps a number by this much
@@ -459,7 +460,11 @@ def _step_number(app: App, question: Question, step: int) -> App:
 
 
 def _ok(app: App, question: Question, entry: Entry) -> Result:
+    if isinstance(question, ChooseOne | Pick) and not question.options:
+        return _out(_say(app, "Tap a card", "This question is answered by tapping a card."))
     if isinstance(question, ChooseOne | Pick):
+        if not 0 <= entry.cursor < len(question.options):  # an empty list: nothing to choose
+            return _out(_say(app, "Nothing here", "There is nothing to choose here: BACK."))
         return _call(app, Answer(question.options[entry.cursor]))
     if isinstance(question, YesNo):
         return _call(app, Answer(entry.cursor == 0))
@@ -526,6 +531,8 @@ def _tap(app: App, tap: Tap) -> Result:
     view, question = app.view, app.view.question
     if tap.game != view.game:
         return _out(_say(app, "Wrong game", f"That card is from {tap.game}, not {view.game}."))
+    if app.reading and view.taps_skip_reading:
+        app = replace(app, at=len(app.reel))  # the steps not read yet are skipped
     if question is None:
         return _tap_idle(app, tap)
     if app.reading and not _prompt_left(app):
@@ -533,6 +540,8 @@ def _tap(app: App, tap: Tap) -> Result:
     if not isinstance(question, ChooseOne | ChooseSome | Pick):
         return _out(_say(app, "Not a card", "This question is not answered with a card."))
     option = view.cards.get((tap.kind, tap.card), tap.card)
+    if option in view.tap_answers and not isinstance(question, ChooseSome):
+        return _call(_dismiss(app), Answer(option))  # a card the list keeps secret
     if option not in question.options:
         return _out(_say(app, "Not an answer", f"{view.name(option)} is not one of the "
                          "answers here."))

@@ -80,7 +80,14 @@ class Flow:
     - ``tap_actions(state, legal)``: what a tapped card begins with no question waiting, or
       why it cannot now;
     - ``lights(state, seats, question)``: the game's own seat lights (seat -> ``on``, ``dim``,
-      ``pulse``) with ``seats`` (id -> seat) and the question waiting; none by default.
+      ``pulse``) with ``seats`` (id -> seat) and the question waiting; none by default;
+    - ``new_setup(setup, store)``: a new game's setup (the wizard's) as it is stored, given
+      what the store holds (Conquest: the cards the table has read off before);
+    - ``taps_skip_reading``: a tapped card is taken on any page, the steps not read yet
+      skipped (Conquest: a turn's recap); else the steps are read first;
+    - ``on_glass(step)``: the step gets pages of its own on the glass (Conquest leaves off the
+      steps that only say back what the table just told it: a card tapped, a miss); every
+      step is in the log all the same.
     """
 
     game: str
@@ -103,6 +110,10 @@ class Flow:
     tap_actions: Callable[[Any, list[Move[Any]]], TapActions]
     lights: Callable[[Any, Mapping[str, int], Question | None], dict[int, str]] = (
         lambda state, seats, question: {})
+    new_setup: Callable[[dict[str, Any], Any], dict[str, Any]] = (
+        lambda setup, store: setup)
+    taps_skip_reading: bool = False
+    on_glass: Callable[[Step], bool] = lambda step: True
 
 
 def party_screens(blocks: Sequence[tuple[str, str, Sequence[str]]]) -> tuple[Screen, ...]:

@@ -1,33 +1,60 @@
 """The app's one inbox: every source (the Pico's presses and rolls, NFC taps, terminal keys,
-timers) puts its inputs here, from any thread; the app takes them one at a time, in order."""
+timers) puts its inputs here, from any thread; the app takes them one at a time, in order.
+
+It holds at most ``LIMIT`` inputs: a source that floods it (a Pico gone wrong sending presses
+without end) has what does not fit dropped, and the next input the app takes is a notice saying
+how many were, never a queue that grows until the box runs out of memory."""
 
 from __future__ import annotations
 
+import logging
 import queue
 import threading
 import typing
 
-from overseer.app.events import Input
+from overseer.app.events import Input, ReaderNotice
 
 _INPUTS = typing.get_args(Input)
+LIMIT = 1024  # inputs waiting at most: the table never queues this many by hand
+DROPPED = "Inputs dropped"
+log = logging.getLogger(__name__)
 
 
 class Inbox:
     """A thread-safe queue of ``events.Input``."""
 
-    def __init__(self) -> None:
-        self._queue: queue.SimpleQueue[Input] = queue.SimpleQueue()
+    def __init__(self, limit: int = LIMIT) -> None:
+        self._queue: queue.Queue[Input] = queue.Queue(maxsize=limit)
+        self._lock = threading.Lock()
+        self.dropped = 0  # inputs dropped since the app last heard of it
+        self.dropped_total = 0
 
     def put(self, item: Input) -> None:
-        """Add an input; anything else is refused (ValueError) and nothing is added."""
+        """Add an input; anything else is refused (ValueError) and nothing is added. An input
+        that finds the inbox full is dropped and counted."""
         if not isinstance(item, _INPUTS):
             names = ", ".join(kind.__name__ for kind in _INPUTS)
             raise ValueError(f"the inbox takes inputs ({names}), not {type(item).__name__}")
-        self._queue.put(item)
+        try:
+            self._queue.put_nowait(item)
+        except queue.Full:
+            with self._lock:
+                self.dropped += 1
+                self.dropped_total += 1
+                first = self.dropped == 1
+            if first:
+                log.warning("the inbox is full (%d inputs wait): dropping what comes until the "
+                            "box catches up", self._queue.maxsize)
 
     def get(self, timeout: float | None = None) -> Input | None:
         """The oldest input, waiting up to ``timeout`` seconds (None: for ever); None when none
-        came in time."""
+        came in time. After inputs were dropped, a notice saying so comes first."""
+        with self._lock:
+            dropped, self.dropped = self.dropped, 0
+        if dropped:
+            return ReaderNotice(DROPPED, f"{dropped:,} inputs came faster than the box can take "
+                                "them and were dropped (a Pico sending presses without end?). "
+                                "Nothing else changed.")
         try:
             return self._queue.get(timeout=timeout)
         except queue.Empty:
@@ -38,7 +65,7 @@ class Inbox:
         ``cancel()`` comes first. The item is checked now."""
         if not isinstance(item, _INPUTS):
             self.put(item)  # raises with the message above
-        timer = threading.Timer(delay, self._queue.put, (item,))
+        timer = threading.Timer(delay, self.put, (item,))
         timer.daemon = True
         timer.start()
         return timer

@@ -158,6 +158,13 @@ def default_seats(state: RuneboundState, seats: tuple[int, ...]) -> dict[str, in
     return dict(zip(state.players, seats, strict=False))
 
 
+def lights(state: RuneboundState, seats: Mapping[str, int],
+           question: Question | None) -> dict[int, str]:
+    """The seat of the hero whose turn it is, on."""
+    hero = state.current()
+    return {seats[hero]: "on"} if hero is not None and hero in seats else {}
+
+
 def cards(state: RuneboundState) -> dict[tuple[str, str], str]:
     return {}
 
@@ -356,4 +363,4 @@ FLOW = Flow(
     relabel_text=relabel_text, relabel_question=relabel_question, default_seats=default_seats,
     cards=cards, menu=menu, form_of=move_forms(SPEC, FORMS, PROMPTS, SHORT),
     option_names=no_option_names, title=title, idle_key=idle_key,
-    status=status, party_pages=party_pages, tap_actions=tap_actions)
+    status=status, party_pages=party_pages, tap_actions=tap_actions, lights=lights)

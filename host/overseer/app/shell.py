@@ -39,6 +39,7 @@ names with identical monsters lettered, the seats of the party.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -71,14 +72,28 @@ from overseer.app.inbox import Inbox
 from overseer.app.local import Local, LocalProcedure
 from overseer.app.ports import Dice, EarlyButtons, Glass, Leds, Source
 from overseer.app.view import GameView, StepView
-from overseer.rules.procedure import AnswerError, RulesError, Step
+from overseer.rules.procedure import AnswerError, ChooseOne, Pick, Question, RulesError, Step
 from overseer.screens import pages
 from overseer.screens.render import Screen, render
 from overseer.session import lock
-from overseer.session.session import Session, SessionError, fold
-from overseer.session.store import Store, StoreError
+from overseer.session.session import LogError, Session, SessionError, fold
+from overseer.session.store import GameInfo, SaveError, Store, StoreError
 
 SEATS = (1, 2, 3, 4)  # the seat LEDs when the Leds do not say (hardware/pins.toml)
+log = logging.getLogger("overseer.gadget")
+faults: list[BaseException] = []  # every fault the loop's guard caught (tests look at it)
+
+
+def fault_text(err: BaseException) -> str:
+    """What the glass says of a fault the loop caught: what happened, in words the table can
+    act on (the store's path and the traceback are the journal's)."""
+    if isinstance(err, SaveError):
+        return err.short
+    if isinstance(err, StoreError | OSError):
+        return ("The game store could not be used for that. Nothing was changed: the game is "
+                "at its last saved step. Check the SD card; the journal says more.")
+    return (f"That did not work: a fault inside Overseer ({type(err).__name__}). Nothing was "
+            "changed: the game is at its last saved step. The journal has the details.")
 
 
 class Gadget:
@@ -90,7 +105,7 @@ class Gadget:
         self.path = Path(store)
         self.lock = lock.acquire(self.path)
         try:
-            self.store = Store(self.path)
+            self.store = Store(self.path, made=self.lock.made)
         except BaseException:
             self.lock.release()
             raise
@@ -116,12 +131,18 @@ class Gadget:
 
     # ------------------------------------------------------------------ opening, closing
 
-    def open(self, game_id: int | None = None) -> None:
-        """Resume game ``game_id``, else the last unfinished Catacombs game, else start a new
-        game's questions. A resumed game shows the steps from where its current action began
-        (every step after the table's last input is among them) and its question."""
+    def open(self, game_id: int | None = None, new: bool = False) -> None:
+        """Resume game ``game_id``, else (unless ``new``) the game played last (a finished one
+        only while the table has not read its end), else start a new game's questions. A
+        resumed game shows the steps from where its current action began (every step after
+        the table's last input is among them) and its question. A game whose log no longer
+        replays (the rules or the card data changed under it, an edited log) is set aside,
+        kept and exportable, and the glass says so over what opens instead."""
+        aside: list[str] = []
         session = (Session.resume(self.store, game_id) if game_id is not None
-                   else self._last_unfinished())
+                   else None if new else self._last_played(aside))
+        if game_id is not None and session is not None:
+            self._unset_aside(session.id)
         if session is None:
             self.local = self._wizard()
             self.seen = 0
@@ -133,14 +154,45 @@ class Gadget:
         app, effects = controller.start(self._view())
         self.app = app
         self._apply(effects)
+        if aside:
+            self.tell("Set aside", " ".join(aside))
 
-    def _last_unfinished(self) -> Session | None:
-        """The unfinished game of a game the gadget plays that was played last."""
-        infos = [i for i in (self.store.last_unfinished(g) for g in self.flows) if i]
-        if not infos:
-            return None
-        last = max(infos, key=lambda info: (info.updated, info.id))
-        return Session.resume(self.store, last.id)
+    def _last_played(self, aside: list[str]) -> Session | None:
+        """The game to open at start: the one of a game the gadget plays that was played last,
+        if it is unfinished or its end is unread; else the last unfinished one. A game that does
+        not replay is set aside (``aside`` gets what the glass says of it)."""
+        infos = [i for i in self.store.games() if i.game in self.flows]
+        for n, info in enumerate(infos):
+            kept = self.store.gadget(info.id)
+            if kept.get("aside") or (info.finished and (n > 0 or kept.get("end_read"))):
+                continue
+            try:
+                return Session.resume(self.store, info.id)
+            except (LogError, SessionError, StoreError) as err:
+                aside.append(self._set_aside(info, kept, err))
+        return None
+
+    def _unset_aside(self, game_id: int) -> None:
+        """A game set aside that was asked for by its id and replays: back in the start's
+        choice."""
+        kept = self.store.gadget(game_id)
+        if kept.pop("aside", None) is not None:
+            try:
+                self.store.set_gadget(game_id, kept)
+            except StoreError as err:
+                log.warning("game #%d: could not be put back: %s", game_id, err)
+
+    def _set_aside(self, info: GameInfo, kept: dict[str, Any], err: Exception) -> str:
+        """Keep a game that does not replay out of the way of the start (its log stays as it
+        is): what the glass says of it."""
+        log.warning("game #%d set aside: %s", info.id, err)
+        try:
+            self.store.set_gadget(info.id, {**kept, "aside": str(err)[:500]})
+        except StoreError as failed:  # read-only: it is set aside again at the next start
+            log.warning("game #%d: could not be marked as set aside: %s", info.id, failed)
+        return (f"Game #{info.id} ({self.flows[info.game].label}) no longer replays under "
+                f"these rules, so it was set aside. It is kept: `overseer games export "
+                f"{info.id} FILE` saves it.")
 
     def _play(self, session: Session) -> None:
         flow = self.flows.get(session.game)
@@ -193,7 +245,12 @@ class Gadget:
             data.pop("form", None)
         else:
             data["form"] = form
-        self.store.set_gadget(self.session.id, data)
+        try:
+            self.store.set_gadget(self.session.id, data)
+        except StoreError as err:  # the form goes on; only a restart would not bring it back
+            log.warning("game #%d: the form under way could not be kept: %s", self.session.id,
+                        err)
+            return
         self.kept_form = form
 
     def close(self) -> None:
@@ -224,13 +281,66 @@ class Gadget:
             self.step(poll)
 
     def feed(self, item: Input) -> None:
-        """Act on one input now (``step`` takes them from the inbox)."""
+        """Act on one input now (``step`` takes them from the inbox). Every input is handled
+        inside one guard: a fault (a bug, a store that fails) is written to the journal with
+        its traceback, the game is taken again from the store as it stands (nothing that was
+        not saved is kept), and the glass says what happened; the box goes on."""
         if self.app is None:
             raise RuntimeError("open() the gadget first")
-        if isinstance(item, Tap) and self._local_tap(item):
-            return
-        self.app, effects = controller.handle(self.app, item)
+        try:
+            if isinstance(item, Tap) and self._local_tap(item):
+                return
+            self.app, effects = controller.handle(self.app, item)
+            self._apply(effects)
+            self._end_read()
+        except Exception as err:  # noqa: BLE001 - the guard: the box never dies on an input
+            self.fault(err)
+
+    def fault(self, err: BaseException) -> None:
+        """A fault the box survives: journal it, take the game again from the store, and say
+        so on the glass."""
+        faults.append(err)
+        log.error("a fault while handling an input (the game goes on from its last saved "
+                  "step)", exc_info=err)
+        text = fault_text(err)
+        try:
+            self._reload()
+        except Exception as again:  # noqa: BLE001 - the store itself fails: a new game's questions
+            log.error("the game could not be taken again from the store", exc_info=again)
+            self.session, self.local, self.form_name, self.queued = None, self._wizard(), None, []
+            self.seen = 0
+            text = f"{text} The game could not be opened again: {fault_text(again)}"
+            self.app, effects = controller.start(self._view())
+            self._apply(effects)
+        self.tell("Not done", text)
+
+    def _reload(self) -> None:
+        """The game as the store holds it, on the glass again (its steps already read)."""
+        session = self.session
+        self.local, self.form_name, self.queued = None, None, []
+        if session is None:
+            self.local, self.seen = self._wizard(), 0
+        else:
+            self.session = Session.resume(self.store, session.id)
+            self.seen = len(self.session.runner.trace)
+        self.app, effects = controller.start(self._view())
         self._apply(effects)
+
+    def _end_read(self) -> None:
+        """A finished game whose last steps the table has now read: kept beside it, so the
+        next start opens a new game (until then a restart shows its end again)."""
+        session, app = self.session, self.app
+        if session is None or not session.finished or app is None or app.reading \
+                or self.local is not None:
+            return
+        data = self.store.gadget(session.id)
+        if data.get("end_read"):
+            return
+        data["end_read"] = True
+        try:
+            self.store.set_gadget(session.id, data)
+        except StoreError as err:  # cannot be written: the end shows again, that is all
+            log.warning("game #%d: its end could not be marked as read: %s", session.id, err)
 
     def _local_tap(self, tap: Tap) -> bool:
         """A card that answers a form's field (even from the question that narrows its list
@@ -335,6 +445,9 @@ class Gadget:
         if made is not None and set(action) == {"do"}:
             local = Local(made[0], made[1], leaves=True)
             _answer_ahead(local, answered)
+            empty = _empty_choice(local)
+            if empty is not None:
+                return Refused(f"{made[1]}: nothing to choose from now ({empty})")
             if not local.done:
                 self.local, self.form_name = local, name
                 return None
@@ -389,7 +502,7 @@ class Gadget:
         try:
             session.set_dice(dice)
         except (SessionError, StoreError) as err:
-            return Refused(str(err))
+            return calls.refused(err)
         return None
 
     # ------------------------------------------------------------------ a new game
@@ -401,11 +514,12 @@ class Gadget:
     def _new_game(self, new: NewGame) -> Refused | None:
         """Store the new game, its seats, and begin its first actions (each durable)."""
         try:
-            session = Session.new(self.store, new.game, new.setup, seed=self.seed,
+            setup = self.flows[new.game].new_setup(new.setup, self.store)
+            session = Session.new(self.store, new.game, setup, seed=self.seed,
                                   dice=new.dice)
             self.store.set_gadget(session.id, {"seats": new.seats, "first": len(new.first)})
         except (SessionError, StoreError, ValueError) as err:
-            return Refused(str(err))
+            return calls.refused(err)
         self.session, self.seats, self.seen = session, dict(new.seats), 0
         self.flow = self.flows[new.game]
         self.queued = list(new.first)
@@ -462,15 +576,18 @@ class Gadget:
         since = min(self.seen, len(trace))
         steps = tuple(StepView(n, flow.relabel(step, battle, names),
                                step.data.get("verified") is not False)
-                      for n, step in enumerate(trace[since:], since))
+                      for n, step in enumerate(trace[since:], since) if flow.on_glass(step))
         self.seen = len(trace)
         title = flow.title(battle)
         step_title = pages.title_before(flow.game, trace, since, names, title) if steps else None
         question = session.pending
         idle = self._idle_view(session, names) if question is None else {}
+        hidden: frozenset[str] = frozenset()
         if question is not None:
             names = {**names, **flow.option_names(battle, question)}
-            question = flow.relabel_question(question, battle, names, trace)
+            shown = flow.relabel_question(question, battle, names, trace)
+            hidden = frozenset(_options(question)) - frozenset(_options(shown))
+            question = shown
         return GameView(
             flow.game, question=question, steps=steps, trace_length=len(trace), names=names,
             cards=flow.cards(battle), seats=self.seats, can_undo=session.can_undo,
@@ -478,7 +595,7 @@ class Gadget:
             result=(flow.spec.result(battle) or "") if session.finished else "",
             step_title=step_title, title=title,
             lights=flow.lights(battle, self.seats, session.pending),
-            **idle)
+            tap_answers=hidden, taps_skip_reading=flow.taps_skip_reading, **idle)
 
     def _idle_view(self, session: Session, names: dict[str, str]) -> dict[str, Any]:
         """The view's fields the controller reads only when no question waits (the menu,
@@ -502,6 +619,11 @@ class Gadget:
                 "tap_actions": flow.tap_actions(battle, legal)}
 
 
+def _options(question: Question) -> tuple[str, ...]:
+    options = getattr(question, "options", ())
+    return tuple(o for o in options if isinstance(o, str))
+
+
 def replayed(made: tuple[Callable[[], LocalProcedure], str], answers: Any) -> Local | None:
     """A kept form given its answers again, at its next question; None when they no longer
     fit (or finish it: the form is asked again from the menu)."""
@@ -514,6 +636,20 @@ def replayed(made: tuple[Callable[[], LocalProcedure], str], answers: Any) -> Lo
     except (AnswerError, ValueError):
         return None
     return None if local.done else local
+
+
+def _empty_choice(local: Local) -> str | None:
+    """The prompt of a form's question that has no option to choose (a fight where the player
+    stands in no lair), else None."""
+    ask = local.ask
+    if local.done or ask is None:
+        return None
+    question = ask.question
+    if isinstance(question, ChooseOne) and not question.options:
+        return question.prompt
+    if isinstance(question, Pick) and not question.options:
+        return question.purpose
+    return None
 
 
 def _answer_ahead(local: Local, answered: Mapping[str, Any]) -> None:

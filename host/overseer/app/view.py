@@ -75,7 +75,11 @@ class GameView:
       tracker, the seats that answer the question); a target's and the cursor's lights go
       over them;
     - ``undo_refusal``: why there is nothing to undo, said when BACK is held and ``can_undo``
-      is false.
+      is false;
+    - ``tap_answers``: answers of the question a tapped card gives that its list does not show
+      (a hand's cards: secret);
+    - ``taps_skip_reading``: a tapped card is taken on any page (the steps not read yet are
+      skipped), else the steps are read first.
 
     ``menu``, ``next_action``, ``next_refusal``, ``status``, ``idle_key`` and ``tap_actions``
     are read only when no question waits (the menu, NEXT AI PIECE and the idle
@@ -106,6 +110,8 @@ class GameView:
         default_factory=dict)
     lights: Mapping[int, str] = field(default_factory=dict)
     undo_refusal: str = "the game is at its start"
+    tap_answers: frozenset[str] = frozenset()
+    taps_skip_reading: bool = False
 
     def name(self, ident: str) -> str:
         return self.names.get(ident, ident)

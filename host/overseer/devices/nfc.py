@@ -72,6 +72,11 @@ class ReadFailed(Exception):
     """A tag was seen but could not be read (or written) as asked; the message says why."""
 
 
+class Unreadable(ReadFailed):
+    """A tag that answers but whose bytes do not decode (a malformed NDEF record): reading it
+    again gives the same, so it is not tried again."""
+
+
 class ReaderLost(OSError):
     """The reader does not answer (or cannot be opened); the message says where and why."""
 
@@ -192,10 +197,18 @@ class Reader:
             records = _records(tag)
         except nfc.tag.TagCommandError as err:
             raise ReadFailed(f"the tag did not answer ({err})") from None
+        except (OSError, ReadFailed):
+            raise
+        except Exception as err:  # noqa: BLE001 - whatever a tag's bytes make the decoders raise
+            raise Unreadable(f"card not readable: its data does not decode ({_what(err)})") \
+                from None
         try:
             return TagRead(uid, card_from_records(records))
         except TagError as err:
             return TagRead(uid, None, str(err))
+        except Exception as err:  # noqa: BLE001 - a record the decoder let through, unusable
+            raise Unreadable(f"card not readable: its record does not decode ({_what(err)})") \
+                from None
 
     def write(self, target: Any, ref: CardRef, overwrite: bool = False) -> str:
         """Write ``ref``'s record on the tag ``target`` and read it back; the tag's UID.
@@ -208,7 +221,15 @@ class Reader:
         record = card_record(ref)
         try:
             tag = self._tag(target)
-            current = _records(tag)
+            try:
+                current = _records(tag)
+            except (OSError, ReadFailed, nfc.tag.TagCommandError):
+                raise
+            except Exception as err:  # noqa: BLE001 - what a tag's bytes make the decoders raise
+                if not overwrite:
+                    raise Unreadable(f"the tag holds data that is not readable ({_what(err)}): "
+                                     "use another tag, or --overwrite") from None
+                current = []
             if not _same_card(current, ref):
                 _check_writable(tag, current, record, overwrite)
                 tag.ndef.records = [record]
@@ -246,8 +267,15 @@ def _records(tag: Any) -> list[ndef.Record]:
 def _same_card(records: list[ndef.Record], ref: CardRef) -> bool:
     try:
         return card_from_records(records) == ref
-    except TagError:
+    except Exception:  # noqa: BLE001 - a record that cannot be read is not this card
         return False
+
+
+def _what(err: BaseException) -> str:
+    """A decoder's error in a few words (a tag's bytes may make it say a lot)."""
+    text = str(err)
+    text = text if len(text) <= 80 else text[:79] + "~"
+    return f"{type(err).__name__}: {text}" if text else type(err).__name__
 
 
 def _check_writable(tag: Any, current: list[ndef.Record], record: ndef.Record,
@@ -264,7 +292,7 @@ def _check_writable(tag: Any, current: list[ndef.Record], record: ndef.Record,
     if current and not overwrite:
         try:
             named = card_from_records(current)
-        except TagError:
+        except Exception:  # noqa: BLE001 - a record of ours that cannot be read: other data
             named = None
         what = f"names {named}" if named else "holds other data"
         raise ReadFailed(f"the tag already {what}: use another tag, or --overwrite")
@@ -329,6 +357,7 @@ class TagWatcher:
         self._held: str | None = None  # the UID on the reader, already counted (or failed)
         self._held_key: object | None = None  # what the tag on the reader counted as
         self._last: tuple[object, float] | None = None  # the last thing counted, last seen
+        self.faults = 0  # tags that raised what no reading path expected (a bug: logged)
 
     def notify(self, text: str, key: str | None = None) -> None:
         """Log ``text`` and give it to ``notify``; with a ``key``, also to ``say`` for the
@@ -363,6 +392,12 @@ class TagWatcher:
         except OSError as err:
             self._held = None
             self._trouble(reader, err)
+            return
+        except Exception as err:  # noqa: BLE001 - a tag no path above expected: said, reader kept
+            self.faults += 1
+            log.exception("reading the tag %s", uid)
+            self.notify(f"the tag {uid}: card not readable ({_what(err)}); use another tag",
+                        NOT_READ)
             return
         if found is not None:
             self._count(found, self.clock())
@@ -434,6 +469,10 @@ class TagWatcher:
                     return None
             try:
                 return reader.read(target)
+            except Unreadable as err:
+                self.notify(f"the tag {uid}: {err}; use another tag, or write this one again "
+                            "(overseer tags write)", NOT_READ)
+                return None
             except ReadFailed as err:
                 problem = str(err)
             except OSError as err:

@@ -116,13 +116,14 @@ def cmd_write(args: argparse.Namespace) -> int:
 
 
 def cmd_register(args: argparse.Namespace) -> int:
+    from overseer.devices.nfc import ReadFailed
     from overseer.devices.tags import check_card, check_uid
 
     try:
         ref = check_card(args.game, args.kind, args.card)
         tag_map = _tag_map(args.db)
         uid = check_uid(args.uid) if args.uid else _uid_from_reader(args)
-    except (TagError, OSError) as err:
+    except (TagError, ReadFailed, OSError) as err:
         return _fail("register", err)
     if uid is None:
         return _fail("register", f"no tag came to the reader in {args.wait:g} s")

@@ -72,6 +72,10 @@ class Roll:
         return answer
 
 
+TOKEN_MOST = 9  # the highest value a token drawn at the table may have (the bags' values
+# are not printed: a value above it, or below 0, is a typing slip, never a token)
+
+
 class Token(NamedTuple):
     """A drawn token: its value and whether it shows the reset icon. A named tuple, so that
     finding a token in a bag (``in``, ``remove``) compares in C: a draw checks its token is
@@ -101,6 +105,11 @@ class DrawToken:
             raise AnswerError(self, answer, "a token (value and reset icon)")
         if self.remaining and answer not in self.remaining:
             raise AnswerError(self, answer, f"a token still in the {self.pool} bag")
+        value = answer.value
+        if not isinstance(value, int) or isinstance(value, bool) \
+                or not 0 <= value <= TOKEN_MOST or not isinstance(answer.reset, bool):
+            raise AnswerError(self, answer, f"a token of the {self.pool} bag: a value from 0 to "
+                              f"{TOKEN_MOST}, and a reset icon or not")
         return answer
 
 

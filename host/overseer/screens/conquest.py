@@ -29,6 +29,8 @@ SHORT: dict[str, str] = {  # by Key
     Key.ARMOUR: "Spend armour?",
     Key.RESET: "Reset the deck?",
     Key.SURPRISE_ATTACK: "Surprise Attack: card?",
+    Key.CORRECT_DRAW: "Card into the hand?",
+    Key.CORRECT_OUT: "Card out of the hand?",
 }
 
 Namer = Callable[[str], str]
@@ -54,10 +56,10 @@ def _shot(step: Step, name: Namer) -> str:
 
 
 def _draw(step: Step, name: Namer) -> str:
-    card = step.data.get("card")
-    if card:
-        return name(str(card))
-    return "A card drawn" if step.data.get("counted") else "Deck empty"
+    """A draw's key word: never the card (it went into a hand, which is secret)."""
+    if step.data.get("card") or step.data.get("counted"):
+        return "A card drawn"
+    return "Deck empty"
 
 
 def step_face(step: Step, name: Namer) -> Face | None:
@@ -96,6 +98,7 @@ KEYS = {
     StepKind.RESET: "Reset", StepKind.SURPRISE_ATTACK: "Surprise Attack",
     StepKind.RETAIN: "Kept: armour", StepKind.DISCARD: "Discarded",
     StepKind.OBSTACLE_RUSH: "Obstacle rush", StepKind.TRACKER: "Flip tracker",
+    StepKind.CORRECTION: "Correction", StepKind.REREAD: "Read again",
 }
 
 

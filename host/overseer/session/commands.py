@@ -26,7 +26,7 @@ from overseer.session.paths import ConfigError, store_path
 from overseer.session.session import LogError, Session, SessionError
 from overseer.session.store import GameInfo, NoStore, Store, StoreError
 
-ERRORS = (StoreError, ExportError, LogError, SessionError, ConfigError, lock.StoreInUse)
+ERRORS = (StoreError, ExportError, LogError, SessionError, ConfigError, lock.LockError)
 
 
 def _fail(command: str, err: Exception) -> int:
@@ -73,7 +73,9 @@ def summary(store: Store, info: GameInfo) -> dict[str, Any]:
     its setup and its log folded; a log that no longer folds says so instead."""
     title = info.setup.get("title") or ""
     try:
-        state = Session(store, info).state
+        session = Session(store, info)
+        session.verify()  # the whole log, not only what follows the last snapshot
+        state = session.state
     except (LogError, SessionError) as err:
         return {"title": title, "heroes": [], "round": None, "problem": str(err)}
     people = getattr(state, "heroes", None) or getattr(state, "players", None) or {}
@@ -153,6 +155,7 @@ def resumed(store: Store, game_id: int | None, game: str) -> Session:
 
 def _resume(store: Store, args: argparse.Namespace) -> None:
     session = resumed(store, args.id, args.game)
+    session.verify()
     if session.notice:
         print(f"overseer games resume: {session.notice}", file=sys.stderr)
     if not args.json:

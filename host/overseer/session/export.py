@@ -19,7 +19,7 @@ from typing import Any
 import overseer
 from overseer.games import GAMES
 from overseer.keys import BadInput, check_plain
-from overseer.scenario import read_json, upgrade
+from overseer.scenario import read_json, read_limited, upgrade
 from overseer.session.events import DICE_MODES, Event, digest, event_from_dict
 from overseer.session.session import Fold, LogError, apply_event, auto_answered, fold, game_spec
 from overseer.session.store import Store
@@ -87,7 +87,7 @@ def read_export(path: str | Path) -> dict[str, Any]:
     """Load and check an export: format, fields, digest, and a replay of its log."""
     path = Path(path)
     try:
-        if path.is_file() and not path.read_bytes().strip():
+        if not read_limited(path).strip():
             raise ExportError(f"{path}: the file is empty")
         doc = read_json(path)
     except ValueError as err:  # unreadable, not UTF-8, not JSON, nested beyond reason

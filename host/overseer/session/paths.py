@@ -34,9 +34,11 @@ def store_path(cli: str | None = None, env: Mapping[str, str] = os.environ) -> P
     if config.is_file():
         try:
             with open(config, "rb") as f:
-                section = tomllib.load(f).get("session", {})
+                table = tomllib.load(f)
         except (OSError, tomllib.TOMLDecodeError) as err:
             raise ConfigError(f"{config}: {err}") from err
+        _check(config, table)
+        section = table.get("session", {})
         database = section.get("database") if isinstance(section, dict) else None
         if database is not None:
             if not isinstance(database, str) or not database:
@@ -54,3 +56,15 @@ def store_option(store: Path, env: Mapping[str, str] = os.environ) -> str:
         default = None
     return "" if default is not None and Path(store).resolve() == default.resolve() \
         else f" --db {store}"
+
+
+def _check(config: Path, table: dict) -> None:
+    """The whole file checked as the gadget checks it (overseer/config.py): a key it refuses
+    (a typo) stops every command alike, never the gadget alone."""
+    from overseer.config import parse
+    from overseer.keys import BadInput
+
+    try:
+        parse(table, config)
+    except BadInput as err:
+        raise ConfigError(f"{config}: {err}") from None

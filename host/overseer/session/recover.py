@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from overseer.session import lock
+from overseer.session import lock, salvage
 from overseer.session.events import Event
 from overseer.session.export import _torn as torn
 from overseer.session.session import LogError, apply_event, fold, game_spec
@@ -52,6 +52,7 @@ class Recovery:
     why: str  # what was wrong with it
     saved: list[Saved] = field(default_factory=list)
     lost: list[str] = field(default_factory=list)  # games (or parts) that could not be saved
+    notes: list[str] = field(default_factory=list)  # how it was read, where SQLite could not
 
     def lines(self) -> list[str]:
         """The report, for people."""
@@ -65,6 +66,7 @@ class Recovery:
             broke = f"; {rest} could not be read ({game.broke})" if game.broke else ""
             out.append(f"  game #{game.id} ({game.game}): {game.events} events{cut}{broke}")
         out.extend(f"  lost: {what}" for what in self.lost)
+        out.extend(f"  note: {what}" for what in self.notes)
         return out
 
 
@@ -95,14 +97,22 @@ def _recover(path: Path, why: str) -> Recovery:
     report = Recovery(path, path, why)
     try:
         old = read_only(path)
-        old.execute("PRAGMA writable_schema = ON")  # read a file shorter than its header says
     except sqlite3.Error as err:
         raise StoreError(f"{path}: cannot be read at all ({err}); it was left as it is") \
             from err
     try:
+        old.execute("PRAGMA writable_schema = ON")  # read a file shorter than its header says
+    except sqlite3.Error as err:  # a damaged header: its pages are read one by one below
+        report.notes.append(f"SQLite cannot read it ({err})")
+    try:
+        scanned = salvage.scan(path)
+    except (OSError, salvage.Broken) as err:
+        report.notes.append(f"its pages could not be read one by one ({err})")
+        scanned = salvage.Salvage()
+    try:
         with Store(fresh) as new:
-            for row in _games(old, report):
-                _save(old, new, row, report)
+            for row in _games(old, report, scanned):
+                _save(old, new, row, report, scanned)
             new.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     except BaseException:
         for side in ("", "-wal", "-shm"):
@@ -129,25 +139,37 @@ def _rows(db: sqlite3.Connection, sql: str, args: tuple = ()) -> tuple[list[sqli
     return rows, None
 
 
-def _games(db: sqlite3.Connection, report: Recovery) -> Iterator[sqlite3.Row]:
+def _games(db: sqlite3.Connection, report: Recovery,
+           scanned: salvage.Salvage) -> Iterator[dict[str, Any]]:
     """The readable rows of ``games``, in the order they were last played: the ids first
     (they live in the table's pages), then each row on its own (a long setup spills onto
-    pages of its own, which may be the ones lost)."""
+    pages of its own, which may be the ones lost); then the rows SQLite could not reach that
+    the pages hold (under a damaged root page or header)."""
     db.row_factory = sqlite3.Row
-    ids = _ids(db, report)
-    rows = []
+    unread: list[str] = []
+    ids = _ids(db, unread)
+    rows: dict[int, dict[str, Any]] = {}
+    failed: dict[int, str | None] = {}
     for game_id in ids:
-        found, failed = _rows(db, "SELECT * FROM games WHERE id = ?", (game_id,))
-        if failed is not None or not found:
-            report.lost.append(f"game #{game_id}: its row could not be read ({failed})")
+        found, broke = _rows(db, "SELECT * FROM games WHERE id = ?", (game_id,))
+        if broke is not None or not found:
+            failed[game_id] = broke
             continue
-        rows.extend(found)
-    keys = rows[0].keys() if rows else []
-    order = "touched" if "touched" in keys else "id"
-    yield from sorted(rows, key=lambda row: row[order])
+        rows[game_id] = dict(found[0])
+    extra = [game_id for game_id in scanned.games if game_id not in rows]
+    for game_id in extra:
+        rows[game_id] = scanned.games[game_id]
+    report.lost.extend(f"game #{game_id}: its row could not be read ({why})"
+                       for game_id, why in failed.items() if game_id not in rows)
+    if unread and extra:
+        report.notes.append(f"{unread[0]}; the store's pages were read one by one instead "
+                            f"({len(extra)} more game{'' if len(extra) == 1 else 's'} found)")
+    elif unread:
+        report.lost.extend(unread)
+    yield from sorted(rows.values(), key=lambda row: (row.get("touched") or 0, row["id"]))
 
 
-def _ids(db: sqlite3.Connection, report: Recovery) -> list[int]:
+def _ids(db: sqlite3.Connection, lost: list[str]) -> list[int]:
     rows, broke = _rows(db, "SELECT id FROM games ORDER BY id")
     ids = [row[0] for row in rows]
     if broke is None:
@@ -163,34 +185,62 @@ def _ids(db: sqlite3.Connection, report: Recovery) -> list[int]:
             unread.append(game_id)
     gone = (f"; games #{', #'.join(map(str, unread))} could not be read" if known and unread
             else "; the games past it could not be counted" if unread else "")
-    report.lost.append(f"the list of games broke off after game #{last} ({broke}){gone}")
+    lost.append(f"the list of games broke off after game #{last} ({broke}){gone}")
     return ids
 
 
-def _save(old: sqlite3.Connection, new: Store, row: sqlite3.Row, report: Recovery) -> None:
-    game_id, keys = row["id"], row.keys()
+def _save(old: sqlite3.Connection, new: Store, row: dict[str, Any], report: Recovery,
+          scanned: salvage.Salvage) -> None:
+    game_id = row["id"]
     try:
         setup = json.loads(row["setup"])
         read, broke = _events(old, game_id)
-        head = min(row["head"] if "head" in keys else len(read), len(read))
-        events, head = replayable(row["game"], setup, row["dice"], read, head)
+        paged = _paged(scanned, game_id)
+        head_of = row["head"] if "head" in row else None
+        best: tuple[list[Event], int] | None = None
+        source = read
+        for log in (read, paged):  # what SQLite read, what the pages hold: the longer replay
+            head = min(len(log) if head_of is None else head_of, len(log))
+            events, head = replayable(row["game"], setup, row["dice"], log, head)
+            if best is None or len(events) > len(best[0]):
+                best, source = (events, head), log
+        assert best is not None
+        events, head = best
+        if source is paged and source is not read:
+            found = scanned.events.get(game_id, {})
+            known = max(found) + 1 if found else 0
+            broke = None if known == len(paged) and (head_of is None or head_of <= len(paged)) \
+                else "a page of its log is damaged"
+            read = paged
     except (LogError, ValueError, KeyError, TypeError) as err:
         report.lost.append(f"game #{game_id}: {err}")
         return
     whole = broke is None and len(events) == len(read)
     retracted = [r for r in _retracted(old, game_id) if r["seq"] < len(events)]
     new.create_game(row["game"], setup, row["seed"], row["dice"], events, head,
-                    bool(row["finished"]) and whole, retracted, game_id=game_id,
+                    bool(row.get("finished")) and whole, retracted, game_id=game_id,
                     created=row["created"])
     gadget, _ = _rows(old, "SELECT data FROM gadget WHERE game_id = ?", (game_id,)) \
         if _has_table(old, "gadget") else ([], None)
-    if gadget:
+    data = gadget[0][0] if gadget else scanned.gadget.get(game_id)
+    if data is not None:
         try:
-            new.set_gadget(game_id, json.loads(gadget[0][0]))
+            new.set_gadget(game_id, json.loads(data))
         except ValueError:
             pass  # the seats are the gadget's to ask again; the game is what matters
     report.saved.append(Saved(game_id, row["game"], len(events), len(read) - len(events),
                               broke))
+
+
+def _paged(scanned: salvage.Salvage, game_id: int) -> list[Event]:
+    """The game's log as its pages hold it, up to the first event missing or unreadable."""
+    events = []
+    for kind, data, seen in scanned.log(game_id):
+        try:
+            events.append(Event(kind, json.loads(data), bool(seen)))
+        except ValueError:
+            break
+    return events
 
 
 def _events(db: sqlite3.Connection, game_id: int) -> tuple[list[Event], str | None]:

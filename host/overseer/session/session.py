@@ -446,6 +446,14 @@ class Session:
                            f"rules version {RULES_VERSION}: its log replays under them, and "
                            f"play goes on under version {RULES_VERSION}")
 
+    def verify(self) -> None:
+        """Fold the whole log to the head from the setup, past the snapshots, each seeded
+        chance checked: a ``LogError`` when an event before the last snapshot no longer replays
+        (an edited log, changed rules) though the resume from the snapshot went well."""
+        if not any(seq <= self.head for seq in self._snapshots):
+            return  # the resume folded from the setup: checked already
+        fold(self.spec, self.setup, self.dice_at_start, self.log.slice(0, self.head), self.seed)
+
     def _refold(self, keep: bool = False) -> None:
         """The fold of the log up to the head, from the last snapshot at or before it. With
         ``keep``, snapshots are taken on the way wherever the store lacks them (a resume)."""
@@ -587,6 +595,7 @@ class Session:
         if self.finished:
             raise SessionError(f"game #{self.id} is over; undo to play on")
         new = [event]
+        steps = len(self.runner.trace)
         try:
             apply_event(self.fold, event)
             self._settle(new)
@@ -598,7 +607,8 @@ class Session:
         try:
             snapshot = self._due_snapshot(end)
             self.store.append(self.id, self.head, new, finished, snapshot,
-                              tail=self.head < len(self.log))
+                              tail=self.head < len(self.log),
+                              checkpoint=self._milestone(steps))
         except BaseException:
             self._refold()
             raise
@@ -609,6 +619,11 @@ class Session:
         self.head = end
         self.finished = finished
         return self.pending
+
+    def _milestone(self, since: int) -> bool:
+        """Whether the steps from ``since`` on end a stretch of play (the spec's milestones)."""
+        kinds = self.spec.milestones
+        return bool(kinds) and any(step.kind in kinds for step in self.runner.trace[since:])
 
     def _settle(self, new: list[Event]) -> None:
         """Answer the chance questions the gadget answers itself, logging each first."""

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from overseer import RULES_VERSION
+from overseer.session import salvage
 from overseer.session.events import Event
 from overseer.session.migrations import APPLICATION_ID, LATEST, TABLES, migrate
 
@@ -35,6 +36,7 @@ _HEADER_SIZE = 100  # the database header; the application id is at bytes 68..71
 _SIDE_FILES = ("-wal", "-shm", "-journal")
 _SQLITE_CORRUPT, _SQLITE_NOTADB = 11, 26  # primary result codes of a damaged file
 RECOVER = "overseer games recover"
+CHECKPOINT_EVERY = 20  # events at most between two checkpoints of the WAL into the file
 _SQLITE_READONLY, _SQLITE_IOERR, _SQLITE_FULL, _SQLITE_CANTOPEN = 8, 10, 13, 14
 
 
@@ -69,11 +71,26 @@ class SaveError(StoreError):
         super().__init__(message)
         self.reason = reason
 
+    @property
+    def short(self) -> str:
+        """The message for a small screen: no path (the journal has it)."""
+        return SHORT[self.reason]
 
-def _save_error(path: Path, err: sqlite3.Error) -> StoreError:
+
+SHORT = {
+    "full": "Not saved: the game store's disk is full. The game stays at its last saved step. "
+            "Make room on the SD card and try again.",
+    "read-only": "Not saved: the game store is read-only. The game stays at its last saved "
+                 "step; you can look, not play on. Check the SD card, then restart the box.",
+    "disk": "Not saved: the game store could not be written (a disk error). The game stays at "
+            "its last saved step. Check the SD card and try again.",
+}
+
+
+def _save_error(path: Path, err: sqlite3.Error, code: int | None = None) -> StoreError:
     """What a failed write tells the table: a ``SaveError`` for a full or read-only store or a
     failing disk, else a plain ``StoreError``."""
-    code = getattr(err, "sqlite_errorcode", 0) & 0xFF
+    code = (getattr(err, "sqlite_errorcode", 0) if code is None else code) & 0xFF
     if code == _SQLITE_FULL:
         return SaveError(f"the game store {path} is full (no room left on its disk): this step "
                          f"was not saved, and the game stays at its last saved step. Make room "
@@ -137,6 +154,32 @@ def move_aside(path: Path) -> Path:
     return target
 
 
+def _looks_ours(path: Path) -> bool:
+    """A file whose first pages hold an Overseer store's schema, or whose pages hold games
+    of ours (its first page lost), whatever its header says."""
+    with open(path, "rb") as f:
+        first = f.read(1 << 16)
+    if b"CREATE TABLE games" in first and b"CREATE TABLE events" in first:
+        return True
+    try:
+        return bool(salvage.scan(path).games)
+    except (OSError, salvage.Broken):
+        return False
+
+
+def _emptied(path: Path) -> bool:
+    """An existing store file of 0 bytes with no WAL that holds anything: a store that was cut
+    to nothing (or a file made empty by someone), not one made now."""
+    wal = Path(f"{path}-wal")
+    return path.stat().st_size == 0 and not (wal.exists() and wal.stat().st_size > 0)
+
+
+def _cannot_write(err: sqlite3.Error) -> bool:
+    """SQLite says the file, its folder or its disk cannot be written."""
+    return getattr(err, "sqlite_errorcode", 0) & 0xFF in (
+        _SQLITE_READONLY, _SQLITE_FULL, _SQLITE_IOERR, _SQLITE_CANTOPEN)
+
+
 _HALF_MIGRATED = "already exists"  # SQLite's word when a migration meets its own tables
 
 
@@ -145,11 +188,21 @@ def _header(path: Path) -> bytes:
         return f.read(_HEADER_SIZE)
 
 
+def _holds(side: Path) -> bool:
+    """A -wal or -journal beside the store that holds anything (an empty one, left by an open
+    that failed on a full disk, holds nothing to read)."""
+    try:
+        return side.stat().st_size > 0
+    except FileNotFoundError:
+        return False
+
+
 def read_only(path: Path, timeout: float = 5.0) -> sqlite3.Connection:
     """A connection that cannot change the file (closing it checkpoints nothing). With no
-    -wal or -journal beside it (no writer is under way) it is opened immutable, so that not
-    even an empty -wal or -shm is left behind."""
-    idle = not any(Path(f"{path}{side}").exists() for side in ("-wal", "-journal"))
+    -wal or -journal beside it that holds anything (no writer is under way) it is opened
+    immutable, so that not even an empty -wal or -shm is left behind (and a disk that is full
+    or read-only reads too)."""
+    idle = not any(_holds(Path(f"{path}{side}")) for side in ("-wal", "-journal"))
     mode = "mode=ro&immutable=1" if idle else "mode=ro"
     db = sqlite3.connect(f"{path.resolve().as_uri()}?{mode}", uri=True,
                          isolation_level=None, check_same_thread=False)
@@ -164,6 +217,8 @@ def diagnose(path: Path, timeout: float = 5.0) -> StoreError | None:
     if not header:
         return None  # an empty file becomes a new store
     if not header.startswith(_HEADER):
+        if _looks_ours(path):
+            return StoreDamaged(path, "its SQLite header is damaged")
         return NotAStore(f"{path} is not an Overseer game store (not an SQLite database); it "
                          "was left as it is: choose another file (--db or OVERSEER_DB)")
     if len(header) < _HEADER_SIZE:
@@ -184,7 +239,7 @@ def diagnose(path: Path, timeout: float = 5.0) -> StoreError | None:
         if getattr(err, "sqlite_errorcode", 0) & 0xFF not in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
             # locked by another process, unreadable, I/O error: not a verdict on the file
             return StoreError(f"{path}: cannot open ({err}); the file was left as it is")
-        if ours or Path(f"{path}-wal").exists():
+        if ours or Path(f"{path}-wal").exists() or _looks_ours(path):
             return StoreDamaged(path, f"SQLite: {err}")
         return NotAStore(f"{path} is not an Overseer game store (a damaged SQLite file: "
                          f"{err}); it was left as it is: choose another file (--db or "
@@ -193,9 +248,26 @@ def diagnose(path: Path, timeout: float = 5.0) -> StoreError | None:
         verdict = _verdict(path, app_id, version, tables, problems)
         if verdict is None and 0 < version < LATEST:
             verdict = _trial_migration(path, db, version)
+        if verdict is None and "games" in tables:
+            verdict = _unreadable_game(path, db)
         return verdict
     finally:
         db.close()
+
+
+def _unreadable_game(path: Path, db: sqlite3.Connection) -> StoreError | None:
+    """A games row whose text SQLite's integrity check lets through but that does not read
+    (a byte that is not UTF-8, a setup that is not JSON): the store is damaged."""
+    rows = db.execute("SELECT id, CAST(game AS BLOB), CAST(setup AS BLOB), CAST(dice AS BLOB),"
+                      " CAST(created AS BLOB), CAST(updated AS BLOB) FROM games")
+    for game_id, *texts in rows:
+        try:
+            words = [text.decode("utf-8") for text in texts]
+            if not isinstance(json.loads(words[1]), dict):
+                raise ValueError("its setup is not an object")
+        except (AttributeError, ValueError) as err:
+            return StoreDamaged(path, f"game #{game_id}: its row cannot be read ({err})")
+    return None
 
 
 def _trial_migration(path: Path, db: sqlite3.Connection, version: int) -> StoreError | None:
@@ -246,13 +318,18 @@ _TOUCH_RULES = _TOUCH.replace(" WHERE", f", rules = {RULES_VERSION} WHERE")
 class Store:
     """Every saved game of one file. Each write is one transaction, durable on return."""
 
-    def __init__(self, path: str | Path, timeout: float = 5.0, create: bool = True) -> None:
+    def __init__(self, path: str | Path, timeout: float = 5.0, create: bool = True,
+                 made: bool = False) -> None:
         """Open the store at ``path`` (``create``: make it, and its folders, when missing;
-        else ``NoStore``). Raises ``NotAStore``, ``StoreDamaged`` or ``StoreError``."""
+        else ``NoStore``). ``made``: the caller made the empty file there just now (the
+        store's lock does), so it is new and nothing was lost. Raises ``NotAStore``,
+        ``StoreDamaged`` or ``StoreError``."""
         self.path = Path(path)
         self.timeout = timeout  # how long to wait for another process holding the file
         self.notice: str | None = None  # what opening did that the user should hear about
+        self.read_only = False  # opened read-only: every write is refused (SaveError)
         self._reopen = False  # a write found the file read-only: open it again before the next
+        self._unsaved = 0  # events written since the last checkpoint of the WAL
         if self.path.exists() and not self.path.is_file():
             raise StoreError(f"{self.path}: not a regular file; choose another store file")
         if not self.path.exists():
@@ -262,7 +339,12 @@ class Store:
             self._make_folder()
         else:
             self._check(self.path)
+            if not made and _emptied(self.path):
+                self.notice = (f"the game store {self.path} was an empty file (0 bytes): it is "
+                               "a new store now. If it held games, they were lost before this "
+                               "start (a backup of the file brings them back)")
         self.db = self._open()
+        self._unsaved = 0
 
     def _make_folder(self) -> None:
         folder = self.path.parent
@@ -286,6 +368,9 @@ class Store:
             raise why
 
     def _open(self) -> sqlite3.Connection:
+        """A connection for writing; where the file, its folder or its disk cannot be written
+        (a read-only remount, a full disk), a read-only one: the store still opens and its
+        games resume, and every write is refused with a ``SaveError``."""
         try:
             db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as err:
@@ -297,17 +382,42 @@ class Store:
                 db.execute("PRAGMA journal_mode = WAL")
                 db.execute("PRAGMA synchronous = FULL")
                 db.execute("PRAGMA foreign_keys = ON")
+                db.execute("PRAGMA secure_delete = ON")  # no stale rows for a recovery to find
             except sqlite3.Error as err:
-                raise StoreError(f"{self.path}: cannot open for writing ({err})") from err
+                if not _cannot_write(err):
+                    raise StoreError(f"{self.path}: cannot open for writing ({err})") from err
+                db.close()
+                return self._open_read_only(err)
             if version < LATEST:
                 self._migrate(db, version)
         except sqlite3.Error as err:
             db.close()
+            if _cannot_write(err):
+                return self._open_read_only(err)
             raise StoreError(f"{self.path}: cannot open ({err}); the file was left as it "
                              "is") from err
         except BaseException:
             db.close()
             raise
+        self.read_only = False
+        return db
+
+    def _open_read_only(self, why: sqlite3.Error) -> sqlite3.Connection:
+        try:
+            db = read_only(self.path, self.timeout)
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+        except sqlite3.Error as err:
+            raise StoreError(f"{self.path}: cannot open, not even to read ({err}); the file "
+                             "was left as it is") from err
+        if version != LATEST:
+            db.close()
+            raise StoreError(f"{self.path}: cannot be written ({why}), and it needs an update "
+                             f"(schema v{version} to v{LATEST}) before it can be read; it was "
+                             "left as it is")
+        self.read_only = True
+        self._reopen = True  # it may be writable at the next write
+        self.notice = (f"the game store {self.path} cannot be written ({why}): its games "
+                       "open, and no step can be saved until it can")
         return db
 
     def _migrate(self, db: sqlite3.Connection, version: int) -> None:
@@ -319,7 +429,32 @@ class Store:
                              f"v{version}") from err
 
     def close(self) -> None:
+        """Close the store, its WAL checkpointed first (the file alone then holds every game:
+        a copy of it, or a lost ``-wal``, loses nothing)."""
+        self.checkpoint()
         self.db.close()
+
+    def checkpoint(self) -> bool:
+        """Copy the WAL into the store file and empty it (``wal_checkpoint(TRUNCATE)``): done at
+        a room's end, a game's end, a clean stop and every ``CHECKPOINT_EVERY`` events, so that
+        a game never lives in the ``-wal`` alone. False when it could not be done (read-only, a
+        reader in the way: the next one tries again)."""
+        if self.read_only:
+            return False
+        try:
+            busy = self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+        except sqlite3.Error:
+            return False
+        if busy:
+            return False
+        self._unsaved = 0
+        return True
+
+    def _written(self, events: int, checkpoint: bool) -> None:
+        """After a commit: checkpoint when asked, or when enough events wait in the WAL."""
+        self._unsaved += events
+        if checkpoint or self._unsaved >= CHECKPOINT_EVERY:
+            self.checkpoint()
 
     def __enter__(self) -> Store:
         return self
@@ -342,7 +477,9 @@ class Store:
             db = self._open()
             self.db.close()
             self.db = db
-            self._reopen = False
+            self._reopen = self.read_only
+        if self.read_only:
+            raise _save_error(self.path, sqlite3.OperationalError("read-only"), _SQLITE_READONLY)
         return _Transaction(self)
 
     def create_game(self, game: str, setup: dict[str, Any], seed: int, dice: str,
@@ -370,6 +507,7 @@ class Store:
                 " VALUES (?, ?, ?, ?, ?)",
                 [(new_id, i["seq"], i["kind"], json.dumps(i["data"], sort_keys=True),
                   i["retracted_at"]) for i in retracted])
+        self._written(len(events), checkpoint=True)  # a new game is never in the WAL alone
         return new_id
 
     def same_game(self, game: str, setup: dict[str, Any], seed: int, dice: str,
@@ -390,14 +528,16 @@ class Store:
              for i, e in enumerate(events)])
 
     def append(self, game_id: int, head: int, events: list[Event], finished: bool,
-               snapshot: tuple[str, bytes] | None = None, tail: bool = True) -> None:
+               snapshot: tuple[str, bytes] | None = None, tail: bool = True,
+               checkpoint: bool = False) -> None:
         """Confirm one input, in one transaction: drop the undone tail from ``head`` on (seen
         dice results in it are kept in ``retracted``; its snapshots go), add ``events`` there,
         move the head past them, record this rules version as the log's, and keep
         ``snapshot`` (its build and state) as the state after the new head. ``tail=False``:
         the caller knows the log ends at ``head`` (nothing was undone), so there is no tail to
         drop and those statements are left out (were it wrong, the events' primary key refuses
-        the insert and nothing is written)."""
+        the insert and nothing is written). ``checkpoint`` (and a finished game): the WAL is
+        checkpointed into the file after the commit (a room's end)."""
         end = head + len(events)
         now = _now()
         with self._transaction():
@@ -414,11 +554,13 @@ class Store:
             if snapshot is not None:
                 self._put_snapshot(game_id, end, *snapshot)
             self._touch(game_id, end, finished, rules=True, now=now)
+        self._written(len(events), checkpoint or finished)
 
     def set_head(self, game_id: int, head: int, finished: bool) -> None:
         """Undo or redo: only the head moves; the events stay."""
         with self._transaction():
             self._touch(game_id, head, finished)
+        self._written(1, finished)
 
     def _touch(self, game_id: int, head: int, finished: bool, rules: bool = False,
                now: str | None = None) -> None:
@@ -491,10 +633,14 @@ class Store:
     def events(self, game_id: int, start: int = 0, stop: int | None = None) -> list[Event]:
         """The events ``start`` to ``stop`` (all of them, the undone tail included, by
         default)."""
-        rows = self.db.execute("SELECT kind, data, seen FROM events WHERE game_id = ?"
-                               " AND seq >= ? AND seq < ? ORDER BY seq",
-                               (game_id, start, (1 << 62) if stop is None else stop))
-        return [Event(kind, json.loads(data), bool(seen)) for kind, data, seen in rows]
+        try:
+            rows = self.db.execute("SELECT kind, data, seen FROM events WHERE game_id = ?"
+                                   " AND seq >= ? AND seq < ? ORDER BY seq",
+                                   (game_id, start, (1 << 62) if stop is None else stop))
+            return [Event(kind, json.loads(data), bool(seen)) for kind, data, seen in rows]
+        except (sqlite3.DatabaseError, ValueError) as err:  # a page SQLite's check let through
+            raise StoreDamaged(self.path, f"game #{game_id}: its log cannot be read "
+                               f"({str(err)[:80]})") from err
 
     def snapshot_seqs(self, game_id: int, build: str) -> list[int]:
         """Where the game has snapshots of this build: their ``seq``, in order."""

@@ -227,8 +227,9 @@ class Plain:
 
 
 def run_plain(store: str | Path, game_id: int | None, seed: int | None, read: TextIO,
-              write: TextIO) -> int:
-    """Play game ``game_id`` (None: the last unfinished one, else a new game's questions)
+              write: TextIO, new: bool = False) -> int:
+    """Play game ``game_id`` (None: the last unfinished one unless ``new``, else a new game's
+    questions)
     line by line until quit or the end of the input; every step is saved as it is taken."""
     tags = SimTags()
     dice = SeededDice(secrets.randbits(63) if seed is None else seed)
@@ -240,7 +241,7 @@ def run_plain(store: str | Path, game_id: int | None, seed: int | None, read: Te
         write.flush()
 
     try:
-        gadget.open(game_id)
+        gadget.open(game_id, new=new)
         plain = Plain(gadget, tags, say)
         plain.settle()
         say(HELP)

@@ -41,7 +41,7 @@ class Running:
     """The virtual box powered on and the gadget stepping on it, until ``close``."""
 
     def __init__(self, store: str | Path, game_id: int | None = None, seed: int | None = None,
-                 box: VirtualBox | None = None) -> None:
+                 box: VirtualBox | None = None, new: bool = False) -> None:
         """``box``: a box already powered on (its firmware boots while the simulator loads);
         None: a new one."""
         self.box = box or VirtualBox()
@@ -61,7 +61,7 @@ class Running:
             raise
         try:
             self.box.wait_ready()
-            self.gadget.open(game_id)
+            self.gadget.open(game_id, new=new)
         except BaseException:
             self.gadget.close()
             self.box.close()

@@ -102,8 +102,9 @@ def where(state: ConquestState, card_id: str) -> str:
         return "being played"
     if state.options.draws == COUNTED:
         return "still in the deck or a hand"
-    holder = next((p for p in state.team_players(team) if card_id in state.hands[p]), None)
-    return f"in {holder}'s hand" if holder else "still in the deck"
+    # Which hand holds it is that player's secret.
+    in_hand = any(card_id in state.hands[p] for p in state.team_players(team))
+    return "in another player's hand" if in_hand else "still in the deck"
 
 
 def discard(state: ConquestState, team: str, card_id: str) -> None:

@@ -32,6 +32,8 @@ class StepKind(StrEnum):
     OBSTACLE_RUSH = "obstacle_rush"
     TRACKER = "tracker"
     GAME_OVER = "game_over"
+    CORRECTION = "correction"  # the table corrects the books (books.correct)
+    REREAD = "reread"  # the next card is read off the card again (books.reread)
 
 
 class Key(StrEnum):
@@ -47,3 +49,5 @@ class Key(StrEnum):
     ARMOUR = "armour"
     RESET = "reset"
     SURPRISE_ATTACK = "surprise_attack"
+    CORRECT_DRAW = "correct_draw"  # a card put into a hand by a correction
+    CORRECT_OUT = "correct_out"  # a card taken out of a hand by a correction

@@ -1,4 +1,5 @@
-"""The Conquest move table: ``start`` once, then ``play`` a card on each turn."""
+"""The Conquest move table: ``start`` once, then ``play`` a card on each turn; ``correct`` mends
+the books and ``reread`` has the next card read off the card again (rules/conquest/books.py)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from overseer.moves import Move, MoveTable
+from overseer.rules.conquest.books import Correct, correct, reread
 from overseer.rules.conquest.end import GameOver
 from overseer.rules.conquest.play import Play, check_play, play_turn
 from overseer.rules.conquest.setup import start
@@ -35,6 +37,18 @@ def _play(state: ConquestState, params: Play) -> Procedure:
     return _until_over(play_turn(state, player, card))
 
 
+def _correct(state: ConquestState, params: Correct) -> Procedure:
+    return _until_over(correct(state, params))
+
+
+def _reread(state: ConquestState, params: Start) -> Procedure:
+    return reread(state)
+
+
+def _under_way(state: ConquestState) -> bool:
+    return state.started and state.over is None
+
+
 def _move(name: str, label: str, params: type, proc: Callable[..., Procedure],
           available: Callable[[ConquestState], bool], why_not: str) -> Move[ConquestState]:
     return Move(name, label, params, proc, available, why_not)
@@ -45,5 +59,9 @@ MOVES = MoveTable("Conquest", {m.name: m for m in (
           "the game has already started"),
     _move("play", "Play a card", Play, _play,
           lambda s: s.started and s.over is None and s.acting_player() is not None,
+          "the game has not started, or it is over"),
+    _move("correct", "Correct the books", Correct, _correct, _under_way,
+          "the game has not started, or it is over"),
+    _move("reread", "Read next card again", Start, _reread, _under_way,
           "the game has not started, or it is over"),
 )})

@@ -3,7 +3,7 @@ Armour; Quick Tutorial, Turn 5)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from overseer.params import param
 from overseer.rules.conquest import rulebook
@@ -69,20 +69,27 @@ def check_play(state: ConquestState, params: Play) -> tuple[str, str]:
             raise RulesError(f"{card_id} is not in {player}'s hand: it is {where(state, card_id)}"
                              " (a card played, discarded or kept stays out until a Reset)"
                              if state.hands[player] else f"{player}'s hand is empty")
-        raise RulesError(f"{card_id} is not in {player}'s hand: it is {where(state, card_id)} "
-                         f"(hand: {', '.join(state.hands[player]) or 'empty'})")
+        # The hand is the player's secret: the refusal says where the card is, never the hand.
+        raise RulesError(f"{card_id} is not in {player}'s hand: it is {where(state, card_id)}")
     return player, card_id
 
 
-def card_facts(card: Card) -> Procedure:
+def card_facts(state: ConquestState, card: Card) -> Procedure:
     """The card's shots, ability and armour. What the data does not know yet ("unknown", or
-    no shots) the table reads off the physical card."""
+    no shots) the table reads off the physical card, once: the card is then kept with the facts
+    read (``state.entered``), so it is not asked again in this game, and the gadget gives them
+    to the next game's setup (app/conquest.py). After a ``reread`` the facts the data leaves
+    unknown are read again."""
+    if state.reread:
+        state.reread = False
+        card = state.printed.get(card.id, card)
     shots = list(card.shots)
     if not shots:
         # Conquest: Cards and Shot Sequences - every card has a shot sequence, read left to
         # right; so at least one shot.
         while True:
-            options = SHOTS if not shots else (*SHOTS, END)
+            # The end of the sequence first once a shot is in: most cards show one to three.
+            options = SHOTS if not shots else (END, *SHOTS)
             shot = yield ChooseOne(prompt=f"{card.title}: shot {len(shots) + 1} of the sequence, "
                                           "left to right" + (" (or end)" if shots else "") + "?",
                                    options=options, key=Key.SHOT)
@@ -98,11 +105,17 @@ def card_facts(card: Card) -> Procedure:
         armour = "yes" if (yield YesNo(prompt=f"{card.title}: does it show the armour icon?",
                                        key=Key.ARMOUR_ICON)) else "no"
     if (shots, ability, armour) != (list(card.shots), card.ability, card.armour):
+        facts = {name: value for name, value, printed in (
+            ("shots", shots, list(card.shots)), ("ability", ability, card.ability),
+            ("armour", armour, card.armour)) if value != printed}
+        state.entered[card.id] = facts
+        state.cards[card.id] = replace(card, shots=tuple(shots), ability=ability, armour=armour)
         yield Step(StepKind.CARD_FACTS, rulebook.SHOT_SEQUENCES,
                    f"{card.title} as read off the card: "
                    f"{', then '.join(map(shot_label, shots))}; ability {ability}; "
-                   f"armour {armour}.",
-                   {"card": card.id, "shots": shots, "ability": ability, "armour": armour})
+                   f"armour {armour}. Kept: not asked again.",
+                   {"card": card.id, "shots": shots, "ability": ability, "armour": armour,
+                    "verified": False})
     return shots, ability, armour
 
 
@@ -115,7 +128,7 @@ def play_card(state: ConquestState, player: str, card_id: str) -> Procedure:
     state.in_play.append(card_id)
     yield Step(StepKind.PLAY, rulebook.TURN, f"{player} plays {card.title}.",
                {"player": player, "card": card_id})
-    shots, ability, armour = yield from card_facts(card)
+    shots, ability, armour = yield from card_facts(state, card)
     play = CardPlay(card=card, ability=ability, player=player)
     # Conquest: Cards and Shot Sequences - every shot of the sequence is mandatory, in order.
     for shot in shots:

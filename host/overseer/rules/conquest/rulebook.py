@@ -25,3 +25,6 @@ SURPRISE_ATTACK = f"{_BOOK}: Quick Tutorial, Turn 2: Play Card"  # the Tomb Zomb
 POWER_WAVE = f"{_BOOK}: Reference, Power Wave Shot"
 RUSH_SHOT = f"{_BOOK}: Reference, Rush Shot"
 TARGET_MODIFIER = f"{_BOOK}: Reference, Target Modifier"
+# The books the table corrects by hand (``books.correct``): the pools and the bank are Team
+# Setup's, the hands and decks Card Decks'.
+TEAM_SETUP = f"{_BOOK}: Team Setup"

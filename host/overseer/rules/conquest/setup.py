@@ -123,14 +123,18 @@ def build_state(setup: dict[str, Any], cards: dict[str, Card]) -> ConquestState:
     draws = setup.get("draws", "box")
     if draws not in DRAWS:
         raise SetupError(f"setup 'draws' must be one of {', '.join(DRAWS)} (got {draws!r})")
-    cards = fill_in(cards, setup.get("cards", {}))
+    printed = dict(cards)
+    facts = setup.get("cards", {})
+    cards = fill_in(cards, facts)
     options = Options(health=health, draw_at_end=_flag(setup, "draw_at_end"),
                       last_stand=_flag(setup, "last_stand"), draws=draws)
     decks = {t: [c.id for c in cards.values() if c.team == t] for t in TEAMS}
     return ConquestState(options=options, cards=dict(cards), players=dict(players),
                          controller=controller, pools={t: health for t in TEAMS},
                          bank=TOKENS - 2 * health, decks=decks,
-                         hands={p: [] for p in players}, first=first)
+                         hands={p: [] for p in players}, first=first, printed=printed,
+                         entered={c: {k: list(v) if k == "shots" else v for k, v in f.items()}
+                                  for c, f in facts.items()})
 
 
 def hand_size(state: ConquestState, player: str) -> int:

@@ -72,6 +72,11 @@ class ConquestState:
     turn_number: int = 0
     stunned: list[str] = field(default_factory=list)
     over: Over | None = None
+    # The cards as the card data prints them (``cards`` adds the facts the table entered:
+    # ``entered`` holds those, by card id, as a setup's ``cards`` takes them).
+    printed: dict[str, Card] = field(default_factory=dict)
+    entered: dict[str, dict[str, Any]] = field(default_factory=dict)
+    reread: bool = False  # the next card played is read off the card again
 
     # ----------------------------------------------------------------- who acts
 

@@ -154,11 +154,12 @@ def trade(state: RuneboundState, params: Trade) -> Procedure:
     dice = params.trading
     terrain = state.data.terrain[hero.terrain]
     matches, facts = yield from _matches(state, dice, hero.terrain)
+    rolled = f" (the gadget rolled {facts['shown']})" if "shown" in facts else ""
     yield Step(StepKind.TRADING_POOL, rulebook.MOVEMENT,
                f"{hero.name} splits the movement dice: {params.travel} travel (rolled and used "
                f"as normal), {dice} trading; {matches} of the trading dice match "
-               f"{terrain.name}, where {hero.name} stands. Trading dice still count as movement "
-               "dice for card effects and abilities.",
+               f"{terrain.name}{rolled}, where {hero.name} stands. Trading dice still count as "
+               "movement dice for card effects and abilities.",
                {"hero": hero.id, "travel": params.travel, "trading": dice,
                 "terrain": terrain.id, "matches": matches, **facts,
                 # the terrain matched is a placeholder as well as the gadget's faces

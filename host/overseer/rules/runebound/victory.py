@@ -18,6 +18,17 @@ class GameOver(Exception):
     played. The action's top level catches it (``moves._until_over``)."""
 
 
+def result(state: RuneboundState) -> str | None:
+    """The game's end as the table reads it (who won, with how many victory points), or
+    ``None`` while it goes on."""
+    over = state.over
+    if over is None:
+        return None
+    if over.winner is not None:
+        return f"{over.points[over.winner]} victory points and a town freed."
+    return "No town is cursed any more: no Curse card is left to claim."
+
+
 def _points(state: RuneboundState) -> dict[str, int]:
     return {h: state.points(h) for h in state.heroes}
 
