@@ -54,6 +54,9 @@ import gc
 import sys
 import board_main
 gc.collect()
+threshold = getattr(board_main, "GC_THRESHOLD", None)  # as board_main.run() sets it
+if threshold:
+    gc.threshold(threshold)
 board = board_main.Board()
 out = sys.stdout.buffer
 gc.collect()
