@@ -159,12 +159,17 @@ class Rp2040Pico(VirtualPico):
     def clock(self) -> float:
         """The board's time in seconds, for the host's timeouts: the board time the emulator
         last reported (every ~100 ms of wall time, summed over its boots), carried on at its
-        last rate for at most ``EXTRAPOLATE`` s; a board that stops reporting (starved of CPU,
-        or powered off) stops this clock."""
+        last rate for at most ``EXTRAPOLATE`` s: an emulator starved of CPU stops this clock.
+        With no emulator running (before the start, powered off, or dead) it runs with the wall,
+        so a wait for a board that is gone still ends."""
+        running = self.running
         with self._clock_lock:
             now = time.monotonic()
             self._read_report(now)
-            ahead = min(now - self._seen_at, EXTRAPOLATE) * self._speed
+            if running:
+                ahead = min(now - self._seen_at, EXTRAPOLATE) * self._speed
+            else:  # no emulator to wait for (not started, stopped, or dead): the wall's time
+                ahead = now - self._seen_at
             self._last = max(self._last, self._board + ahead)
             return self._last
 
