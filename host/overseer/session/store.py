@@ -337,6 +337,7 @@ class Store:
                 raise NoStore(f"there is no game store at {self.path} yet (the first game "
                               "makes it)")
             self._make_folder()
+            self._make()
         else:
             self._check(self.path)
             if not made and _emptied(self.path):
@@ -358,6 +359,28 @@ class Store:
             raise StoreError(f"{folder}: cannot make the store's folder "
                              f"({err.strerror or err})") from err
         self.notice = f"made the folder {folder} for the new game store {self.path.name}"
+
+    def _make(self) -> None:
+        """A new store, made whole beside its name and then linked to it: a process killed
+        while making it never leaves an empty file there (which would say it lost games)."""
+        fresh = self.path.with_name(f".{self.path.name}.new-{os.getpid()}")
+        for side in ("", "-wal", "-shm"):
+            Path(f"{fresh}{side}").unlink(missing_ok=True)
+        try:
+            db = sqlite3.connect(fresh, isolation_level=None)
+            try:
+                db.execute("PRAGMA journal_mode = WAL")
+                migrate(db, 0)
+            finally:
+                db.close()  # the last connection: the WAL is checkpointed into the file
+            os.link(fresh, self.path)  # never over a file another process made meanwhile
+        except FileExistsError:
+            pass  # another process made it first: it is opened (and checked) as it is
+        except (sqlite3.Error, OSError) as err:
+            raise StoreError(f"{self.path}: cannot make the store ({err})") from err
+        finally:
+            for side in ("", "-wal", "-shm"):
+                Path(f"{fresh}{side}").unlink(missing_ok=True)
 
     # ------------------------------------------------------------------ opening
 
@@ -435,17 +458,18 @@ class Store:
         self.db.close()
 
     def checkpoint(self) -> bool:
-        """Copy the WAL into the store file and empty it (``wal_checkpoint(TRUNCATE)``): done at
-        a room's end, a game's end, a clean stop and every ``CHECKPOINT_EVERY`` events, so that
-        a game never lives in the ``-wal`` alone. False when it could not be done (read-only, a
+        """Copy the WAL into the store file (``wal_checkpoint(PASSIVE)``; the WAL file is kept
+        and written again from its start by the next commit, cheaper than one made anew): at a
+        room's end, a game's end, a clean stop and every ``CHECKPOINT_EVERY`` events, so that a
+        game never lives in the ``-wal`` alone. False when it could not be done (read-only, a
         reader in the way: the next one tries again)."""
         if self.read_only:
             return False
         try:
-            busy = self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+            busy, log, done = self.db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
         except sqlite3.Error:
             return False
-        if busy:
+        if busy or done < log:
             return False
         self._unsaved = 0
         return True
