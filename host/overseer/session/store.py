@@ -235,8 +235,10 @@ def diagnose(path: Path, timeout: float = 5.0) -> StoreError | None:
             "SELECT name FROM sqlite_master WHERE type = 'table'")}
         problems = ([row[0] for row in db.execute("PRAGMA integrity_check")]
                     if app_id == APPLICATION_ID else ["ok"])
-    except sqlite3.DatabaseError as err:
-        if getattr(err, "sqlite_errorcode", 0) & 0xFF not in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as err:
+        corrupt = isinstance(err, UnicodeDecodeError) or getattr(
+            err, "sqlite_errorcode", 0) & 0xFF in (_SQLITE_CORRUPT, _SQLITE_NOTADB)
+        if not corrupt:
             # locked by another process, unreadable, I/O error: not a verdict on the file
             return StoreError(f"{path}: cannot open ({err}); the file was left as it is")
         if ours or Path(f"{path}-wal").exists() or _looks_ours(path):
@@ -604,8 +606,13 @@ class Store:
 
     def gadget(self, game_id: int) -> dict[str, Any]:
         """What ``set_gadget`` kept for this game (an empty object when nothing was)."""
-        row = self.db.execute("SELECT data FROM gadget WHERE game_id = ?", (game_id,)).fetchone()
-        return {} if row is None else json.loads(row[0])
+        try:
+            row = self.db.execute("SELECT data FROM gadget WHERE game_id = ?",
+                                  (game_id,)).fetchone()
+            data = {} if row is None else json.loads(row[0])
+        except (sqlite3.DatabaseError, ValueError):  # a page SQLite's check let through
+            return {}  # the seats and the form are the gadget's to ask again: never the game
+        return data if isinstance(data, dict) else {}
 
     def _put_snapshot(self, game_id: int, seq: int, build: str, state: bytes) -> None:
         self.db.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, build, state)"
