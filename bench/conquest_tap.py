@@ -218,8 +218,8 @@ class Presser:
         elif isinstance(question, YesNo):
             yes = key == "armour_icon" and bool(facts.get("armour"))
             self.read()
-            if not yes:
-                self.press(Button.CHOICE)
+            if (self.gadget.app.entry.cursor == 0) != yes:  # type: ignore[union-attr]
+                self.press(Button.CHOICE)  # Yes is the first row, No the second
             self.press(Button.OK)
         elif isinstance(question, ChooseOne):
             options = [*question.options, *getattr(view, "tap_answers", ())]

@@ -221,3 +221,40 @@ def test_ok_at_the_idle_screen_never_plays_a_card(store: Path) -> None:
     assert len(t.session.events) == events
     assert t.session.state.hands["p1"][0] == "salavi"
     t.close()
+
+
+def test_the_cursor_starts_on_what_most_known_cards_show() -> None:
+    """A card's fact asked of the table starts on what most cards known so far show (printed,
+    or read off the card), more than half of them: OK answers it in one press. Two printed
+    cards show the armour icon; once three more are read without it, No comes first. The
+    printed abilities differ (two Resets of six): the first row, None. Three of the seven
+    printed sequences have a Rush second: the first row, the end; four end after two."""
+    from overseer import games
+    from overseer.app import controller
+    from overseer.app.conquest import likely
+    from overseer.app.view import GameView
+    from overseer.rules.conquest.cards import SHOTS
+    from overseer.rules.procedure import ChooseOne, YesNo
+
+    setup = {"players": {"a": "sword", "b": "skull"}, "health": 8}
+    armour = YesNo("does it show the armour icon?", "armour_icon")
+    state = games.CONQUEST.build(setup)
+    assert likely(state, armour) == 0  # Yes: the data's two
+    read = {c: {"armour": "no"} for c in ("sword-05", "sword-06", "sword-07")}
+    state = games.CONQUEST.build({**setup, "cards": read})
+    assert likely(state, armour) == 1  # No
+    second = ChooseOne("X: shot 2 of the sequence, left to right (or end)?", ("end", *SHOTS),
+                       "shot")
+    third = ChooseOne("X: shot 3 of the sequence, left to right (or end)?", ("end", *SHOTS),
+                      "shot")
+    assert likely(state, second) == 0
+    assert likely(state, third) == 0
+    ability = ChooseOne("X: which ability does the card show?", ("none", "capture_life",
+                        "heal_life", "stunned", "surprise_attack", "reset", "other"), "ability")
+    assert likely(state, ability) == 0
+    read = {c: {"ability": "heal_life"} for c in ("sword-05", "sword-06", "sword-07",
+                                                  "sword-08", "sword-09", "sword-10")}
+    state = games.CONQUEST.build({**setup, "cards": read})
+    assert ability.options[likely(state, ability)] == "heal_life"  # 7 of 12
+    app, _ = controller.start(GameView("conquest", question=armour, cursor_start=1))
+    assert app.entry.cursor == 1

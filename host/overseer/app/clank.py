@@ -14,12 +14,14 @@ beyond the rules to keep a game's books on the five buttons.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from overseer import games
 from overseer.app import forms
+from overseer.app.books import correct_form as book_form
 from overseer.app.flow import (
     NEW_GAME,
     PARTY,
@@ -33,7 +35,7 @@ from overseer.app.flow import (
 from overseer.app.local import Ask, LocalProcedure
 from overseer.app.view import MenuItem
 from overseer.moves import Move
-from overseer.rules.clank import chambers, lairs, moving
+from overseer.rules.clank import books, chambers, lairs, moving
 from overseer.rules.clank.records import LAIR, MAD_BAZAAR, Space
 from overseer.rules.clank.setup import MAX_PLAYERS
 from overseer.rules.clank.state import PLACES, WAYSIDE_SHRINE, ClankState
@@ -60,10 +62,11 @@ SHORT = {
     "end_turn": "End the turn",
     "end_game": "End the game",
     "look_up": "Look up",
+    "correct": "Correct books",
 }
 ORDER = ("setup", "enter", "place_cube", "fight", "reveal", "umbroka_loot", "trap_pit",
          "magic_barrier", "aegis_shield", "take_trophy", "enter_trophy", "end_turn", "look_up",
-         "end_game")
+         "correct", "end_game")
 # The answers of the rules' own questions, as the lists show them.
 ANSWERS = {
     moving.FIGHT: "Fight her", moving.STONE: "Turn to stone", moving.FALL: "Fall in",
@@ -136,7 +139,12 @@ def relabel_text(text: str, state: ClankState, names: Mapping[str, str]) -> str:
 
 def relabel_question(question: Question, state: ClankState, names: Mapping[str, str],
                      trace: Sequence[Step]) -> Question:
-    return question
+    """The question's prompt with the ids it names (a reward's parts) by their names."""
+    prompt = getattr(question, "prompt", None)
+    if not isinstance(prompt, str):
+        return question
+    text = relabel_text(prompt, state, names)
+    return question if text == prompt else dataclasses.replace(question, prompt=text)
 
 
 def default_seats(state: ClankState, seats: tuple[int, ...]) -> dict[str, int]:
@@ -251,7 +259,14 @@ def fight_form(state: ClankState, names: Mapping[str, str]) -> LocalProcedure:
     return {"do": "fight", "player": state.turn_player(), "monster": monster, "way": way}
 
 
+def correct_form(state: ClankState, names: Mapping[str, str]) -> LocalProcedure:
+    """Correct the books: a player's place or a cube space, then what the table has."""
+    shown = {**names, books.EMPTY: "Empty"}
+    return (yield from book_form(books.book_list(state), shown))
+
+
 FORMS: dict[str, Callable[[ClankState, Mapping[str, str]], LocalProcedure]] = {
+    "correct": correct_form,
     "fight": fight_form,
     "place_cube": place_cube_form,
     "enter_trophy": enter_trophy_form,
@@ -360,4 +375,5 @@ FLOW = Flow(
     form_of=move_forms(SPEC, FORMS, PROMPTS, SHORT),
     option_names=no_option_names,
     title=title, idle_key=idle_key, status=status, party_pages=party_pages,
-    tap_actions=tap_actions, lights=lights)
+    tap_actions=tap_actions, lights=lights,
+    back_leaves=lambda action: action != "setup")

@@ -16,12 +16,14 @@ game on the five buttons and the card reader.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from overseer import games
 from overseer.app import forms
+from overseer.app.books import correct_form as book_form
 from overseer.app.flow import NEW_GAME, PARTY, Flow, NewGame, TapActions
 from overseer.app.local import Ask, LocalProcedure
 from overseer.app.view import MenuItem
@@ -31,8 +33,8 @@ from overseer.rules.conquest.carddata import load_cards
 from overseer.rules.conquest.cards import ABILITIES, SHOTS, shot_label
 from overseer.rules.conquest.decks import COUNTED, hand_options
 from overseer.rules.conquest.kinds import Key, StepKind
-from overseer.rules.conquest.play import Play, check_play
-from overseer.rules.conquest.state import TEAM_NAMES, TEAMS, TOKENS, ConquestState, other
+from overseer.rules.conquest.play import END, Play, check_play
+from overseer.rules.conquest.state import TEAM_NAMES, TEAMS, ConquestState, other
 from overseer.rules.procedure import ChooseOne, EnterNumber, Question, RulesError, Step
 from overseer.screens import conquest as screens
 from overseer.screens.render import Screen, detail_rows, wrap
@@ -125,8 +127,9 @@ FROM_HAND = {Key.POWER_WAVE: "Tap the card to discard", Key.SURPRISE_ATTACK:
 
 
 # The questions whose short form on the title bar is all the table needs: no page of the whole
-# prompt before them (one press less each; the card was just tapped, the shot just flicked).
-SAID_SHORT = (Key.HITS, Key.SHOT, Key.ABILITY, Key.ARMOUR_ICON)
+# prompt before them (one press less each; the card was just tapped, the shot just flicked, the
+# target just named; a second flick follows its own "Flick again" page).
+SAID_SHORT = (Key.HITS, Key.SHOT, Key.ABILITY, Key.ARMOUR_ICON, Key.HIT)
 
 
 def on_glass(step: Step) -> bool:
@@ -163,6 +166,40 @@ def relabel_question(question: Question, state: ConquestState, names: Mapping[st
             changed = relabel_text(text, state, names)
             return question if changed == text else replace(question, **{attr: changed})
     return question
+
+
+# --------------------------------------------------------------------------- likely answers
+
+
+SHOT_AT = re.compile(r"shot (\d+) of the sequence")
+
+
+def _most(values: Sequence[str], options: Sequence[Any]) -> int:
+    """The row of the value more than half of ``values`` are (else the first row)."""
+    counts = Counter(v for v in values if v in options)
+    top = next((v for v, n in counts.items() if 2 * n > len(values)), None)
+    return 0 if top is None else list(options).index(top)
+
+
+def likely(state: ConquestState, question: Question) -> int:
+    """The row a card's fact asked of the table starts on: what most (more than half) of the
+    cards whose fact is known (printed in the data, or read off the card at this table) show;
+    else the first row. The shot asked at a place of the sequence: the shot most known cards
+    show there, or their end."""
+    cards = state.cards.values()
+    options: Sequence[Any] = getattr(question, "options", (True, False))
+    if question.key == Key.ARMOUR_ICON:
+        shown = [c.armour == "yes" for c in cards if c.armour in ("yes", "no")]
+        return _most(["yes" if a else "no" for a in shown], ("yes", "no"))
+    if question.key == Key.ABILITY:
+        return _most([c.ability for c in cards if c.ability != "unknown"], options)
+    if question.key == Key.SHOT and isinstance(question, ChooseOne):
+        found = SHOT_AT.search(question.prompt)
+        at = int(found.group(1)) - 1 if found else 0
+        seen = [c.shots[at] if len(c.shots) > at else END for c in cards
+                if c.shots and len(c.shots) >= at]
+        return _most(seen, options)
+    return 0
 
 
 # --------------------------------------------------------------------------- seats, lights
@@ -288,27 +325,9 @@ def play_form(state: ConquestState, names: Mapping[str, str]) -> LocalProcedure:
     return {"do": "play", "player": player, "card": card}
 
 
-def book_names(state: ConquestState, names: Mapping[str, str]) -> dict[str, str]:
-    """The books a correction sets, with what they hold now."""
-    out = {f"{books.POOL}{t}": f"{TEAM_NAMES[t].removesuffix(' Team')} pool "
-           f"({state.pools[t]})" for t in TEAMS}
-    out[books.BANK] = f"Health Bank ({state.bank})"
-    out.update((f"{books.HAND}{p}", f"{names.get(p, p)} hand ({len(h)})")
-               for p, h in state.hands.items())
-    return out
-
-
 def correct_form(state: ConquestState, names: Mapping[str, str]) -> LocalProcedure:
     """Correct the books: which one, then what it holds now (starting at what the box has)."""
-    options = book_names(state, names)
-    book = yield Ask(ChooseOne("Correct what?", tuple(options), "book"), names=options)
-    high = TOKENS
-    if book.startswith(books.HAND):
-        player = book.removeprefix(books.HAND)
-        high = len(state.hands[player]) + len(state.decks[state.players[player]])
-    value = yield Ask(EnterNumber(f"{options[book].rsplit(' (', 1)[0]}: set to?", "value", 0,
-                                  high), start=books.current(state, book))
-    return {"do": "correct", "book": book, "value": value}
+    return (yield from book_form(books.book_list(state), names))
 
 
 def form(move: Move[Any], state: ConquestState, names: Mapping[str, str]
@@ -482,4 +501,5 @@ FLOW = Flow(
     relabel_text=relabel_text, relabel_question=relabel_question, default_seats=default_seats,
     option_names=option_names, cards=no_cards, menu=menu, form_of=form_of, title=title,
     idle_key=idle_key, status=status, party_pages=party_pages, tap_actions=tap_actions,
-    lights=lights, new_setup=new_setup, taps_skip_reading=True, on_glass=on_glass)
+    lights=lights, new_setup=new_setup, taps_skip_reading=True, on_glass=on_glass,
+    likely=likely)

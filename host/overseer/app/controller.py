@@ -233,7 +233,8 @@ def refresh(app: App, view: GameView) -> Result:
     else:
         reel, at = kept, len(kept)
     app = replace(app, view=view, reel=reel, at=at, title=title,
-                  entry=_first_entry(view.question, view.number_start), menu=None,
+                  entry=_first_entry(view.question, view.number_start, view.cursor_start),
+                  menu=None,
                   notice=(), notice_at=0, redo_offer=False, waiting=None, rolling=0)
     if isinstance(call, Undo):
         app = _undone(app, gone)
@@ -388,7 +389,10 @@ def _back_to_reel(app: App) -> App:
 # --------------------------------------------------------------------------- questions
 
 
-def _first_entry(question: Question | None, start: int | None = None) -> Entry:
+def _first_entry(question: Question | None, start: int | None = None, cursor: int = 0
+                 ) -> Entry:
+    if isinstance(question, ChooseOne | Pick | YesNo) and 0 < cursor < _list_length(question):
+        return Entry(cursor=cursor)
     if isinstance(question, EnterNumber):
         if start is not None and question.low <= start <= question.high:
             return Entry(number=start)

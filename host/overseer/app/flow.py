@@ -87,7 +87,13 @@ class Flow:
       skipped (Conquest: a turn's recap); else the steps are read first;
     - ``on_glass(step)``: the step gets pages of its own on the glass (Conquest leaves off the
       steps that only say back what the table just told it: a card tapped, a miss); every
-      step is in the log all the same.
+      step is in the log all the same;
+    - ``back_leaves(action)``: BACK on a question the rules ask inside the action under way (by
+      its name) takes that action back, as BACK leaves a form (a pack's reports: an answer
+      the rules refuse there leaves nothing else to do but another answer); else BACK shows
+      the steps before the question;
+    - ``likely(state, question)``: the row a rules question's cursor starts on, its likely
+      answer (OK answers it in one press); the first row by default.
     """
 
     game: str
@@ -114,6 +120,8 @@ class Flow:
         lambda setup, store: setup)
     taps_skip_reading: bool = False
     on_glass: Callable[[Step], bool] = lambda step: True
+    back_leaves: Callable[[str | None], bool] = lambda action: False
+    likely: Callable[[Any, Question], int] = lambda state, question: 0
 
 
 def party_screens(blocks: Sequence[tuple[str, str, Sequence[str]]]) -> tuple[Screen, ...]:

@@ -22,6 +22,7 @@ from typing import Any
 
 from overseer import games, runebound_data
 from overseer.app import forms
+from overseer.app.books import correct_form as book_form
 from overseer.app.flow import (
     NEW_GAME,
     PARTY,
@@ -36,7 +37,7 @@ from overseer.app.local import Ask, LocalProcedure
 from overseer.app.view import MenuItem
 from overseer.moves import Move
 from overseer.rules.procedure import ChooseOne, EnterNumber, Question, Step
-from overseer.rules.runebound import movement
+from overseer.rules.runebound import books, movement
 from overseer.rules.runebound.components import DESTROYED, ROMAN
 from overseer.rules.runebound.setup import MAX_PLAYERS
 from overseer.rules.runebound.state import (
@@ -66,9 +67,10 @@ SHORT = {
     "market": "Market step",
     "end_turn": "End the turn",
     "knockout": "Knocked out",
+    "correct": "Correct books",
 }
 ORDER = ("start", "place", "quest_counter", "travel", "trade", "level_one", "claim_quest",
-         "level_three", "market", "end_turn", "knockout")
+         "level_three", "market", "end_turn", "knockout", "correct")
 ATTEMPTS = ("level_one", "level_three")
 ANSWERS = {movement.MARKET_DRAW: "Market draw", movement.HEALING: "Healing",
            movement.PASS: "Pass", DESTROYED: "Comet: destroyed"}
@@ -244,7 +246,13 @@ def travel_form(state: RuneboundState, names: Mapping[str, str]) -> LocalProcedu
     return {"do": "travel", "hero": state.current(), "to": to}
 
 
+def correct_form(state: RuneboundState, names: Mapping[str, str]) -> LocalProcedure:
+    """Correct the books: a hero's experience or gold, then what the table counts."""
+    return (yield from book_form(books.book_list(state), names))
+
+
 FORMS: dict[str, Callable[[RuneboundState, Mapping[str, str]], LocalProcedure]] = {
+    "correct": correct_form,
     "place": place_form,
     "travel": travel_form,
 }
@@ -363,4 +371,5 @@ FLOW = Flow(
     relabel_text=relabel_text, relabel_question=relabel_question, default_seats=default_seats,
     cards=cards, menu=menu, form_of=move_forms(SPEC, FORMS, PROMPTS, SHORT),
     option_names=no_option_names, title=title, idle_key=idle_key,
-    status=status, party_pages=party_pages, tap_actions=tap_actions, lights=lights)
+    status=status, party_pages=party_pages, tap_actions=tap_actions, lights=lights,
+    back_leaves=lambda action: action != "start")

@@ -421,8 +421,10 @@ class Gadget:
     def _game_call(self, call: SessionCall) -> Refused | Told | None:
         if isinstance(call, Begin):
             answer = self._begin(dict(call.action), call.answered)
-        elif self.session is None or isinstance(call, Cancel):
+        elif self.session is None:
             return Refused("there is no game here yet")
+        elif isinstance(call, Cancel):
+            answer = self._leave_action(self.session)
         else:
             answer = calls.apply(self.session, call)
         if answer is None:
@@ -496,6 +498,19 @@ class Gadget:
             self.local = None
             self._begin_queued()
         return refused
+
+    def _leave_action(self, session: Session) -> Refused | None:
+        """BACK on a question of an action the flow lets BACK leave (``Flow.back_leaves``):
+        the action is taken back, its answers and the action itself (each undo durable), as
+        if it had never begun."""
+        if session.pending is None or not self.flow.back_leaves(last_action(session)):
+            return Refused("there is no form to leave")
+        try:
+            while session.pending is not None:
+                session.undo()
+        except (SessionError, StoreError) as err:
+            return Refused(str(err))
+        return None
 
     def _set_dice(self, session: Session, dice: str) -> Refused | None:
         """Who rolls from now on: a setting event of the log (durable, undone like a press)."""
@@ -595,7 +610,10 @@ class Gadget:
             result=(flow.spec.result(battle) or "") if session.finished else "",
             step_title=step_title, title=title,
             lights=flow.lights(battle, self.seats, session.pending),
-            tap_answers=hidden, taps_skip_reading=flow.taps_skip_reading, **idle)
+            tap_answers=hidden, taps_skip_reading=flow.taps_skip_reading,
+            back_leaves=question is not None and flow.back_leaves(last_action(session)),
+            cursor_start=0 if session.pending is None else flow.likely(battle, session.pending),
+            **idle)
 
     def _idle_view(self, session: Session, names: dict[str, str]) -> dict[str, Any]:
         """The view's fields the controller reads only when no question waits (the menu,

@@ -68,6 +68,7 @@ class GameView:
     - ``status``: a few short lines for the screen between actions (round, health...);
       ``idle_key``: that screen's key word ("Ready", "Heroes' turn", "Room won");
     - ``number_start``: where a number question's entry starts (a form's current value);
+      ``cursor_start``: the row a list question's cursor starts on (its likely answer);
     - ``back_leaves``: the question is a form's, run by the shell: BACK leaves it (``Cancel``);
     - ``tap_actions``: what a tapped card begins when no question waits, by (card kind, card
       id): the action, or the reason it cannot be begun now;
@@ -105,6 +106,7 @@ class GameView:
     status: tuple[str, ...] = ()
     idle_key: str = "Ready"
     number_start: int | None = None
+    cursor_start: int = 0
     back_leaves: bool = False
     tap_actions: Mapping[tuple[str, str], Mapping[str, Any] | OpensForm | str] = field(
         default_factory=dict)

@@ -41,7 +41,7 @@ PLAIN_KEYS: dict[str, str] = {
     StepKind.STONE: "Stone: -2", StepKind.GIVE_UP: "Given up", StepKind.TELEPORT: "No teleport",
     StepKind.CUBE: "Cube placed", StepKind.AEGIS: "Aegis cube", StepKind.BAZAAR: "Stall",
     StepKind.REWARD: "Reward", StepKind.BARRIER: "Barrier", StepKind.LOOT: "Loot",
-    StepKind.UMBROKA: "+5 gold"}
+    StepKind.UMBROKA: "+5 gold", StepKind.CORRECTION: "Correction"}
 
 
 def _gold(amount: int) -> str:
@@ -88,7 +88,8 @@ def step_face(step: Step, name: Callable[[str], str]) -> Face | None:
     if key is None:
         return None
     player = step.data.get("player")
-    title = "Look up" if step.kind == StepKind.LOOK_UP else (
+    title = "Look up" if step.kind == StepKind.LOOK_UP else "Books" if step.kind == \
+        StepKind.CORRECTION else (
         "Dungeon" if step.kind in (StepKind.REVEAL, StepKind.LAIR_TOKENS) else
         "The end" if step.kind in (StepKind.TALLY, StepKind.GAME_OVER) else player)
     return Face(key, step.text, title=title)

@@ -38,6 +38,7 @@ Namer = Callable[[str], str]
 FACES: dict[str, Callable[[Step, Namer], Face | None]] = {
     "catacombs": catacombs.step_face, "conquest": conquest.face, "clank": clank.step_face,
     "runebound": runebound.step_face}
+NEW = "new_"  # how the keys of a new game's questions begin
 SHORT: dict[str, Mapping[str, str]] = {
     "catacombs": catacombs.SHORT, "conquest": conquest.SHORT, "clank": clank.SHORT,
     "runebound": runebound.SHORT}
@@ -103,6 +104,10 @@ def short_prompt(game: str, question: Question) -> str:
     short = SHORT.get(game, {}).get(question.key)
     if short:
         return short
+    if question.key.startswith(NEW):  # a new game's question: asked before its game is known
+        short = next((s[question.key] for s in SHORT.values() if question.key in s), None)
+        if short:
+            return short
     if isinstance(question, Roll):
         return f"Roll the {DIE_NAMES.get(question.die, question.die)}"
     if isinstance(question, DrawToken):

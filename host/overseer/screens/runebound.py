@@ -74,6 +74,8 @@ def _keyed(step: Step, name: Callable[[str], str]) -> str | None:
             return f"VP {d['points']} of {d['needed']}"
         case StepKind.GAME_OVER:
             return "Winner" if d.get("winner") else "Game over"
+        case StepKind.CORRECTION:
+            return "Correction"
     return None
 
 

@@ -38,6 +38,7 @@ class StepKind(StrEnum):
     LOOK_UP = "look_up"
     TALLY = "tally"
     GAME_OVER = "game_over"
+    CORRECTION = "correction"  # the table corrects the books (books.correct)
 
 
 class Key(StrEnum):

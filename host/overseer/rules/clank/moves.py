@@ -1,6 +1,7 @@
 """The Clank! move table: the setup once, then what the table reports on each turn (a tile
 placed, a room entered, a trap pit, a magic barrier, a cube placed, a fight, a trophy taken,
-a ghost attack on an Aegis cube), the end of a turn and of the game; look-ups at any time."""
+a ghost attack on an Aegis cube), the end of a turn and of the game; a correction of the books
+(rules/clank/books.py); look-ups at any time."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 
 from overseer.moves import Move, MoveTable
 from overseer.params import NoParams
-from overseer.rules.clank import chambers, lairs, lookup, moving, trophies, turns
+from overseer.rules.clank import books, chambers, lairs, lookup, moving, trophies, turns
 from overseer.rules.clank.setup import setup_game
 from overseer.rules.clank.state import ClankState
 from overseer.rules.procedure import Procedure
@@ -60,6 +61,7 @@ MOVES = MoveTable("Clank!", {m.name: m for m in (
     _move("enter_trophy", "Enter a TROPHY card", trophies.EnterTrophy, trophies.enter_trophy),
     _move("end_turn", "End the turn", NoParams, turns.end_turn),
     _move("end_game", "End of the game: trophies", NoParams, trophies.end_game),
+    _move("correct", "Correct the books", books.Correct, books.correct),
     _move("look_up", "Look up a rule", lookup.LookUp, lookup.look_up, lambda s: True,
           "always available"),
 )})

@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from overseer.params import param
+from overseer.rules import books as shared
+from overseer.rules.books import Book
 from overseer.rules.conquest import rulebook
 from overseer.rules.conquest.decks import COUNTED, hand_options, take_from_hand
 from overseer.rules.conquest.end import finish
@@ -27,12 +29,28 @@ from overseer.rules.procedure import ChooseOne, Pick, Procedure, RulesError, Ste
 BANK = "bank"
 POOL = "pool-"  # pool-sword, pool-skull
 HAND = "hand-"  # hand-<player>
-HAND_MOST = 28  # a hand never holds more than its team's deck
 
 
 def books(state: ConquestState) -> list[str]:
     """What a correction can set: each team's pool, the bank, each player's hand."""
     return [*(POOL + t for t in TEAMS), BANK, *(HAND + p for p in state.players)]
+
+
+def book_list(state: ConquestState) -> list[Book]:
+    """The books with what they hold now and the most each can hold."""
+    out = [Book(POOL + t, f"{TEAM_NAMES[t].removesuffix(' Team')} pool",
+                f"the {TEAM_NAMES[t]} pool", state.pools[t], high=TOKENS, unit="tokens",
+                too_many=f"there are {TOKENS} Health Tokens in all") for t in TEAMS]
+    out.append(Book(BANK, "Health Bank", "the Health Bank", state.bank, high=TOKENS,
+                    unit="tokens", too_many=f"there are {TOKENS} Health Tokens in all"))
+    for player, team in state.players.items():
+        hand, deck = state.hands[player], state.decks[team]
+        out.append(Book(HAND + player, f"{player} hand", f"{player}'s hand", len(hand),
+                        high=len(hand) + len(deck), unit="cards",
+                        too_many=f"{player}'s hand can hold at most {len(hand) + len(deck)} "
+                                 f"cards now (its {len(hand)} and the {len(deck)} of the "
+                                 f"{TEAM_NAMES[team]} deck)"))
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,37 +61,11 @@ class Correct:
     value: int = param(low=0, high=TOKENS, prompt="Set it to?")
 
 
-def current(state: ConquestState, book: str) -> int:
-    """What the books hold now for ``book``."""
-    if book == BANK:
-        return state.bank
-    if book.startswith(POOL):
-        return state.pools[book.removeprefix(POOL)]
-    return len(state.hands[book.removeprefix(HAND)])
-
-
-def check_correct(state: ConquestState, params: Correct) -> None:
-    """Refuse a correction that cannot be made (nothing changes)."""
+def check_correct(state: ConquestState, params: Correct) -> Book:
+    """Refuse a correction that cannot be made (nothing changes); the book it sets."""
     if not state.started:
         raise RulesError("correct: the game has not started yet")
-    if params.book not in books(state):
-        raise RulesError(f"correct: 'book' must be one of {', '.join(books(state))} "
-                         f"(got {params.book!r})")
-    value = params.value
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise RulesError(f"correct: 'value' must be a whole number, 0 or more (got {value!r})")
-    if params.book.startswith(HAND):
-        player = params.book.removeprefix(HAND)
-        team = state.players[player]
-        most = len(state.hands[player]) + len(state.decks[team])
-        if value > most:
-            raise RulesError(f"correct: {player}'s hand can hold at most {most} cards now (its "
-                             f"{len(state.hands[player])} and the {len(state.decks[team])} of "
-                             f"the {TEAM_NAMES[team]} deck)")
-    elif value > TOKENS:
-        raise RulesError(f"correct: there are {TOKENS} Health Tokens in all (got {value})")
-    if value == current(state, params.book):
-        raise RulesError(f"correct: {params.book} already holds {value}; nothing to correct")
+    return shared.check(book_list(state), params.book, params.value)
 
 
 def _hand(state: ConquestState, player: str, value: int) -> Procedure:
@@ -105,28 +97,23 @@ def _hand(state: ConquestState, player: str, value: int) -> Procedure:
 
 def correct(state: ConquestState, params: Correct) -> Procedure:
     """Set one book to what the table has (see the module's docstring)."""
-    check_correct(state, params)
+    found = check_correct(state, params)
     book, value = params.book, params.value
-    was = current(state, book)
     if book == BANK:
         state.bank = value
-        what, rule = "the Health Bank", rulebook.TEAM_SETUP
+        rule = rulebook.TEAM_SETUP
     elif book.startswith(POOL):
-        team = book.removeprefix(POOL)
-        state.pools[team] = value
-        what, rule = f"the {TEAM_NAMES[team]} pool", rulebook.TEAM_SETUP
+        state.pools[book.removeprefix(POOL)] = value
+        rule = rulebook.TEAM_SETUP
     else:
-        player = book.removeprefix(HAND)
-        yield from _hand(state, player, value)
-        what, rule = f"{player}'s hand", rulebook.CARD_DECKS
-    unit = "cards" if book.startswith(HAND) else "tokens"
-    yield Step(StepKind.CORRECTION, rule,
-               f"Correction by the table: {what} {was} -> {value} {unit}.",
-               {"book": book, "was": was, "now": value, "pools": dict(state.pools),
+        yield from _hand(state, book.removeprefix(HAND), value)
+        rule = rulebook.CARD_DECKS
+    yield Step(StepKind.CORRECTION, rule, shared.said(found, value),
+               {"book": book, "was": found.now, "now": value, "pools": dict(state.pools),
                 "bank": state.bank})
     # Conquest: Winning the Game - an empty pool or bank ends the game at once.
     if book.startswith(POOL) and value == 0:
-        yield from finish(state, "pool_empty", f"{what} holds no tokens")
+        yield from finish(state, "pool_empty", f"{found.what} holds no tokens")
     elif book == BANK and value == 0:
         yield from finish(state, "bank_empty", "no tokens left in the Health Bank")
 

@@ -30,6 +30,7 @@ class StepKind(StrEnum):
     KNOCKOUT = "knockout"
     VICTORY_CHECK = "victory_check"
     GAME_OVER = "game_over"
+    CORRECTION = "correction"  # the table corrects the books (books.correct)
 
 
 class Key(StrEnum):

@@ -2,7 +2,8 @@
 
 Setup: ``start``, ``place`` (last player to first), ``quest_counter`` (each player). A turn:
 ``travel`` and ``trade`` while moving, ``level_one`` or ``level_three`` (one Curse card a turn),
-``claim_quest``, ``market`` in a freed town, ``end_turn``; ``knockout`` for any hero in play.
+``claim_quest``, ``market`` in a freed town, ``end_turn``; ``knockout`` for any hero in play;
+``correct`` mends the books (rules/runebound/books.py).
 A refused move says why (its ``why_not`` reads the state).
 """
 
@@ -12,6 +13,7 @@ from collections.abc import Callable
 
 from overseer.moves import Move, MoveTable
 from overseer.rules.procedure import Procedure
+from overseer.rules.runebound.books import Correct, correct
 from overseer.rules.runebound.curses import (
     Attempt,
     ClaimQuest,
@@ -107,4 +109,5 @@ MOVES = MoveTable("Runebound", {m.name: m for m in (
     _move("market", "Market step", Market, market, _problem(market_problem)),
     _move("knockout", "Knocked out", Knockout, knockout, _problem(_playing)),
     _move("end_turn", "End the turn", EndTurn, end_turn, _problem(_playing)),
+    _move("correct", "Correct the books", Correct, correct, _problem(_playing)),
 )})

@@ -1,0 +1,251 @@
+"""Clank! and Runebound at a real table (through the shell, by the buttons): the books can be
+corrected, the correction is in the log and undone cleanly, one the books cannot hold is
+refused with nothing changed; BACK leaves a report the rules refused mid-way (Medusa's
+Lair); the seat LED of the player whose turn it is is lit (gpiozero's MockFactory pins); the
+glass names no ids."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+from test_pack_games import SEED, clank_at_the_temple, runebound_in_play
+
+from overseer.app import pack_tour
+from overseer.app.shell import Gadget
+from overseer.app.sim import MemoryGlass
+from overseer.app.tour import BACK, OK, Album, Table
+from overseer.devices.leds import GpioLeds
+from overseer.devices.pins import seat_leds
+from overseer.rules.procedure import RulesError
+
+PINS = seat_leds()  # seat -> BCM
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Path:
+    return tmp_path / "games.db"
+
+
+def correct(t: Table, book: str, value: str | int) -> list[str]:
+    """From the idle screen: Correct books, the book's row, the value; the pages' keys."""
+    pack_tour.menu(t, "Correct books")
+    t.pick(book)
+    if isinstance(value, int):
+        t.number(value)
+    else:
+        t.pick(value)
+    return [page.key for page in t.read()]
+
+
+# --------------------------------------------------------------------------- corrections
+
+
+def test_clank_a_correction_changes_the_books_and_undoes_cleanly(store: Path) -> None:
+    t = clank_at_the_temple(Table(store, seed=SEED))
+    before = t.session.state_dict()
+    assert before["players"]["P1"]["where"] == "wayside-shrine"
+    correct(t, "P1 room (A wayside shrine)", "Temple of Gold")
+    assert any(s.key == "Correction" and s.title == "Books" for s in t.shown)
+    state = t.session.state_dict()
+    assert state["players"]["P1"]["where"] == "temple-of-gold"
+    step = t.session.runner.trace[-1]
+    assert step.kind == "correction" and step.data == {
+        "book": "where-P1", "was": "wayside-shrine", "now": "temple-of-gold"}
+    assert "a wayside shrine -> Temple of Gold" in step.text
+    correct(t, "5 gold! (Empty)", "P2")
+    assert t.session.state.cubes == {"temple-of-gold/5": "P2"}
+    for _ in range(2):
+        t.press(BACK, long=True)
+        t.read()
+    assert t.session.state_dict() == before
+
+
+def test_clank_a_correction_the_books_hold_already_is_refused(store: Path) -> None:
+    t = clank_at_the_temple(Table(store, seed=SEED))
+    before = t.session.state_dict()
+    pack_tour.menu(t, "Correct books")
+    t.pick("P2 room (Another room)")
+    t.pick("Another room (now)")
+    said = pack_tour.refused(t, before)
+    assert "already holds elsewhere" in said and "Nothing changed" in said
+    with pytest.raises(RulesError, match="'value' of cube-temple-of-gold/5 must be one of"):
+        t.session.begin({"do": "correct", "book": "cube-temple-of-gold/5", "value": "P9"})
+    with pytest.raises(RulesError, match="'book' must be one of where-P1"):
+        t.session.begin({"do": "correct", "book": "gold-P1", "value": "P1"})
+    assert t.session.state_dict() == before
+
+
+def test_runebound_a_correction_changes_the_books_and_undoes_cleanly(store: Path) -> None:
+    t = runebound_in_play(Table(store, seed=SEED))
+    before = t.session.state_dict()
+    keys = correct(t, "Hero 1 gold (0)", 4)
+    assert "Correction" in keys
+    correct(t, "Hero 2 XP (0)", 2)
+    heroes = t.session.state_dict()["heroes"]
+    assert (heroes["hero-1"]["gold"], heroes["hero-2"]["xp"]) == (4, 2)
+    step = t.session.runner.trace[-1]
+    assert step.kind == "correction" and step.data == {"book": "xp-hero-2", "hero": "hero-2",
+                                                       "was": 0, "now": 2}
+    assert "Hero 2's experience 0 -> 2 XP" in step.text
+    for _ in range(2):
+        t.press(BACK, long=True)
+        t.read()
+    assert t.session.state_dict() == before
+
+
+def test_runebound_a_correction_the_books_cannot_hold_is_refused(store: Path) -> None:
+    t = runebound_in_play(Table(store, seed=SEED))
+    before = t.session.state_dict()
+    pack_tour.menu(t, "Correct books")
+    t.pick("Hero 1 XP (0)")
+    assert t.screen.number == 0  # the number starts at what the box has
+    t.press(OK)
+    said = pack_tour.refused(t, before)
+    assert "already holds 0" in said
+    for action, why in (({"book": "xp-hero-1", "value": 100}, "at most 99"),
+                        ({"book": "xp-hero-1", "value": -1}, "whole number, 0 or more"),
+                        ({"book": "hp-hero-1", "value": 1}, "'book' must be one of")):
+        with pytest.raises(RulesError, match=why):
+            t.session.begin({"do": "correct", **action})
+    assert t.session.state_dict() == before
+
+
+# --------------------------------------------------------------------------- BACK
+
+
+def test_clank_back_leaves_medusas_lair_refused(store: Path) -> None:
+    """P1 may not enter Medusa's Lair (no Secret Tome, no damage by choice): the refusal
+    leaves the question on the glass; BACK takes the whole report back."""
+    t = clank_at_the_temple(Table(store, seed=SEED))
+    pack_tour.menu(t, "Tile placed")
+    t.read()
+    t.pick("Medusa's Lair")
+    before = t.session.state_dict()
+    head = t.session.head
+    pack_tour.menu(t, "Enter a room")
+    t.pick("Medusa's Lair")
+    t.read()
+    t.pick("Turn to stone")
+    t.read()
+    t.pick("No")
+    said = pack_tour.refused(t, before)
+    assert "may not enter Medusa's Lair" in said
+    assert t.screen.title == "Damage by choice?"  # the question waits, as it was
+    t.press(BACK)
+    assert t.gadget.session is not None and t.session.pending is None
+    assert t.session.state_dict() == before and t.session.head == head
+    assert t.screen.key == "P1's turn"  # the idle screen
+    pack_tour.menu(t, "Enter a room")  # and the menu goes on
+    t.pick("Another room")
+    assert t.session.state_dict()["players"]["P1"]["where"] == "elsewhere"
+
+
+def test_back_on_a_pack_question_of_the_setup_shows_the_steps(store: Path) -> None:
+    """The setup's own question (the base box's safe tiles) is not a report: BACK there reads
+    the steps before it again and takes nothing back."""
+    t = Table(store, seed=SEED)
+    t.choose_game("Clank!")
+    t.number(2)
+    t.pick("Off")
+    t.read()
+    head = t.session.head
+    t.press(BACK)
+    assert t.session.head == head and t.session.pending is not None
+
+
+# --------------------------------------------------------------------------- the seat LEDs
+
+
+class LitTable(Table):
+    """The tour's table, its seat LEDs on mock GPIO pins."""
+
+    def __init__(self, store: Path, factory: MockFactory) -> None:
+        self.glass = MemoryGlass()
+        self.leds = GpioLeds(PINS, pin_factory=factory)  # type: ignore[assignment]
+        self.gadget = Gadget(store, self.glass, self.leds, seed=SEED)
+        self.shown = []
+        self.gadget.open(None)
+        self._note()
+
+    def close(self) -> None:
+        super().close()
+        self.leds.close()
+
+
+@pytest.fixture
+def factory() -> Iterator[MockFactory]:
+    made = MockFactory(pin_class=MockPWMPin)
+    yield made
+    made.reset()
+
+
+def levels(factory: MockFactory) -> dict[int, float]:
+    return {seat: float(factory.pin(bcm).state) for seat, bcm in PINS.items()}
+
+
+def test_clank_the_seat_of_the_player_whose_turn_it_is_is_lit(store: Path,
+                                                              factory: MockFactory) -> None:
+    t = LitTable(store, factory)
+    try:
+        clank_at_the_temple(t)
+        t.read()
+        assert levels(factory) == {1: 1.0, 2: 0.0, 3: 0.0, 4: 0.0}  # P1 sits at seat 1
+        pack_tour.menu(t, "End the turn")
+        t.read()
+        assert t.session.state.turn_player() == "P2"
+        assert levels(factory) == {1: 0.0, 2: 1.0, 3: 0.0, 4: 0.0}
+    finally:
+        t.close()
+
+
+def test_runebound_the_seat_of_the_hero_whose_turn_it_is_is_lit(store: Path,
+                                                                factory: MockFactory) -> None:
+    t = LitTable(store, factory)
+    try:
+        runebound_in_play(t)
+        hero = t.session.state.current()
+        seat = t.gadget.seats[hero]
+        assert levels(factory) == {s: 1.0 if s == seat else 0.0 for s in PINS}
+        pack_tour.menu(t, "End the turn")
+        t.read()
+        after = t.session.state.current()
+        assert after != hero
+        assert levels(factory) == {s: 1.0 if s == t.gadget.seats[after] else 0.0
+                                   for s in PINS}
+    finally:
+        t.close()
+
+
+# --------------------------------------------------------------------------- no ids
+
+
+def test_no_screen_of_a_whole_clank_game_shows_an_id(store: Path) -> None:
+    """Every screen of the scripted game (pack_tour.play_clank: cubes, rewards, Medusa, the
+    Sphinx, a TROPHY card, look-ups, the tally) names spaces, rewards and rooms by their
+    names, never by their ids ("mad-bazaar/showcase", "heal-1")."""
+    tables = [Table(store, seed=SEED)]
+
+    def reopen() -> Table:
+        tables[-1].close()
+        tables.append(Table(store, seed=SEED))
+        return tables[-1]
+
+    t = pack_tour.play_clank(tables[0], Album(tables[0]), reopen)
+    data = t.session.state.data
+    ids = {*data.rooms, *data.spaces, *data.monsters, *data.cards,
+           "heal-1", "heal-2", "big-secret", "wayside-shrine"}
+    pattern = re.compile(r"(?<![\w/-])(" + "|".join(map(re.escape, sorted(ids, key=len,
+                                                                             reverse=True)))
+                         + r")(?![\w/-])")
+    screens = [s for table in tables for s in table.shown]
+    assert len(screens) > 100
+    seen = [(found, screen) for screen in screens
+            for found in pattern.findall(" ".join([screen.title, screen.key, *screen.lines,
+                                                   *screen.options]))
+            if "-" in found or "/" in found]
+    assert seen == []
+    t.close()
