@@ -4,6 +4,7 @@ import struct
 
 import dice
 import link
+import micropython
 from buttons import DOWN, LONG
 from ticks import ticks_diff
 
@@ -34,7 +35,9 @@ class App:
         self.display = display
         self.urandom = urandom
         self.boot_id = struct.unpack("<H", urandom(2))[0]
-        self.decoder = link.Decoder(link.HOST_TO_PICO)
+        self.decoder = link.Decoder(link.HOST_TO_PICO, self._block)
+        self._now = now  # the time of the bytes being decoded
+        self._ack = False  # a reliable message among them: one PICO_ACK after them
         self.receiver = link.Receiver()
         self.sender = link.Sender(write)
         self.event_id = 0
@@ -55,47 +58,56 @@ class App:
 
     def receive(self, data, now: int) -> None:
         """Bytes from the USB serial. One cumulative ACK answers all reliable messages in them."""
+        self.begin(now)
         self.decoder.feed(data)
-        ack = False
-        while True:
-            msg = self.decoder.get()
-            if msg is None:
-                break
-            self.heard = True
-            self.last_rx = now
-            if self._handle(msg[0], msg[1], msg[2], now):
-                ack = True
-        if ack:
+        self.end()
+
+    @micropython.native
+    def begin(self, now: int) -> None:
+        """Bytes are about to go into ``decoder`` (``Usb.pull``); ``end()`` once they have."""
+        self._now = now
+        self._ack = False
+
+    @micropython.native
+    def end(self) -> None:
+        if self._ack:
+            self._ack = False
             self._send(link.PICO_ACK, bytes((self.receiver.last,)))
 
-    def _handle(self, typ, seq, payload, now):
-        """Act on one message; True if it was a reliable one (to be acknowledged)."""
+    @micropython.native
+    def _block(self, typ, seq, length):
+        """The decoder's handler: one valid block, its payload at decoder.buf[4:4 + length]."""
+        now = self._now
+        self.heard = True
+        self.last_rx = now
         if typ == link.HELLO:
             self.receiver.reset()
             self.sender.reset()
             ident = struct.pack("<BH", link.PROTOCOL, self.boot_id) + FIRMWARE.encode()
             self._send(link.IDENT, ident)
         elif typ == link.ACK:
-            self.sender.on_ack(payload[0], now)
+            self.sender.on_ack(self.decoder.buf[4], now)
         elif typ != link.HEARTBEAT:  # FRAME_CHUNK, FRAME_SHOW, ROLL_REQUEST: reliable
+            self._ack = True
             if self.receiver.accept(seq):
-                self._act(typ, payload, now)
-            return True
-        return False
+                self._act(typ, length, now)
 
-    def _act(self, typ, payload, now):
+    @micropython.native
+    def _act(self, typ, length, now):
+        buf = self.decoder.buf
         if typ == link.FRAME_CHUNK:
-            screen_id, offset = struct.unpack_from("<HH", payload)
-            if not self.display.chunk(screen_id, offset, memoryview(payload)[4:]):
+            screen_id = buf[4] | buf[5] << 8
+            offset = buf[6] | buf[7] << 8
+            if not self.display.chunk(screen_id, offset, self.decoder.view[8 : 4 + length]):
                 self._error(link.ERROR_BAD_CHUNK)
         elif typ == link.FRAME_SHOW:
-            screen_id, crc = struct.unpack("<HI", payload)
+            screen_id, crc = struct.unpack_from("<HI", buf, 4)
             if self.display.accept(screen_id, crc):
                 self.host_waiting = True  # blitted by step(), after the ACK has gone out
             else:
                 self._error(link.ERROR_FRAME_CRC)
         else:  # ROLL_REQUEST
-            roll_id, die = struct.unpack("<HB", payload)
+            roll_id, die = struct.unpack_from("<HB", buf, 4)
             if die >= len(dice.FACES):
                 self._error(link.ERROR_BAD_ROLL)
                 return

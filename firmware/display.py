@@ -3,6 +3,7 @@
 # A host image goes to the panel as the chunks (half pages) that changed since the panel last
 # showed a host image; anything else (an own screen, the first host image, a failed write) whole.
 import framebuf
+import micropython
 from dice import NAMES
 from link import crc32
 from ssd1306 import ALL, CHUNK
@@ -33,6 +34,7 @@ class Display:
             self.back_id = screen_id
             self.back_dirty = 0
 
+    @micropython.native
     def chunk(self, screen_id: int, offset: int, data) -> bool:
         """Copy data into the back buffer; False (nothing changed) if it does not fit."""
         end = offset + len(data)

@@ -1,6 +1,7 @@
 # The link to the host (docs/protocol.md): blocks, resync, and the reliable sender and receiver.
 import struct
 
+import micropython
 from ticks import ticks_diff
 
 try:
@@ -83,39 +84,68 @@ def next_seq(seq: int) -> int:
 
 
 class Decoder:
-    """Bytes in, (type, seq, payload) out; never raises on input, resynchronises on garbage.
+    """Bytes in, blocks out; never raises on input, resynchronises on garbage.
 
-    Holds at most one block's worth (104 bytes) of unparsed input: bytes are taken one at a time
-    and a held block is decided as soon as it is complete.
+    Holds at most one block (104 bytes) of unparsed input in ``buf``. ``need`` is how many
+    bytes it must hold before its next decision: a reader that knows its stream can put exactly
+    ``need - n`` bytes at ``space()`` and call ``fill()`` (the firmware's USB reads whole blocks
+    so, two reads a block, nothing allocated a byte); ``feed()`` takes any bytes. Each valid
+    block goes to ``handle(type, seq, length)`` while it is in ``buf`` (its payload at
+    ``buf[4:4 + length]``); without a handler, ``get()`` returns (type, seq, payload) copies.
     """
 
-    def __init__(self, sizes: dict) -> None:
+    def __init__(self, sizes: dict, handle=None) -> None:
         self.sizes = sizes
         self.buf = bytearray(MAX_BLOCK)
+        self.view = memoryview(self.buf)
+        self._at = (self.view, self.view[1:], self.view[2:])  # space() without allocating
         self.n = 0
         self.need = 2  # held bytes needed before the next decision
         self.dropped = 0
         self.ready = []
+        self.handle = handle or self._keep
 
-    def feed(self, data) -> None:
-        for b in data:
-            self.feed_byte(b)
-
-    def feed_byte(self, b: int) -> None:
-        n = self.n
-        if n == 0 and b != SYNC:
-            return
-        self.buf[n] = b
-        n += 1
-        self.n = n
-        if n >= self.need:
-            self._scan()
+    def _keep(self, typ, seq, length):
+        self.ready.append((typ, seq, bytes(self.buf[4 : 4 + length])))
 
     def get(self) -> "tuple | None":
-        """The next decoded (type, seq, payload), or None."""
+        """The next decoded (type, seq, payload) kept without a handler, or None."""
         if self.ready:
             return self.ready.pop(0)
         return None
+
+    @micropython.native
+    def space(self):
+        """Where the next bytes go (``need - n`` of them at most)."""
+        n = self.n
+        return self._at[n] if n < 3 else self.view[n:]
+
+    @micropython.native
+    def fill(self, k: int) -> None:
+        """``k`` bytes were put at ``space()``."""
+        n = self.n
+        if n == 0:  # hunting for SYNC: drop what comes before it
+            buf = self.buf
+            i = 0
+            while i < k and buf[i] != SYNC:
+                i += 1
+            if i:
+                k -= i
+                for j in range(k):  # rare (garbage): a loop, as the views overlap
+                    buf[j] = buf[i + j]
+        self.n = n + k
+        if self.n >= self.need:
+            self._scan()
+
+    def feed(self, data) -> None:
+        """Any bytes: copied in as far as each decision needs."""
+        i = 0
+        end = len(data)
+        while i < end:
+            k = min(self.need - self.n, end - i)
+            self.buf[self.n : self.n + k] = data[i : i + k]
+            i += k
+            self.fill(k)
 
     def _shift(self, k):
         # drop the first k held bytes, then any bytes before the next SYNC
@@ -124,27 +154,25 @@ class Decoder:
         i = k
         while i < n and buf[i] != SYNC:
             i += 1
-        rest = n - i
-        for j in range(rest):
+        for j in range(n - i):  # rare (a damaged block): a loop, as the views overlap
             buf[j] = buf[i + j]
-        self.n = rest
+        self.n = n - i
 
+    @micropython.native
     def _scan(self):
         buf = self.buf
         while self.n >= 2:
-            n = self.n
             length = buf[1]
             if length > MAX_LEN:
                 self.dropped += 1
                 self._shift(1)
                 continue
             end = 4 + length
-            if n < end + 4:
+            if self.n < end + 4:
                 self.need = end + 4
                 return
-            body = memoryview(buf)[1:end]
             got = buf[end] | (buf[end + 1] << 8) | (buf[end + 2] << 16) | (buf[end + 3] << 24)
-            if crc32(body) != got:
+            if crc32(self.view[1:end]) != got:
                 self.dropped += 1
                 self._shift(1)
                 continue
@@ -153,7 +181,7 @@ class Decoder:
             if size is None or length < size[0] or length > size[1]:
                 self.dropped += 1
             else:
-                self.ready.append((typ, buf[2], bytes(buf[4:end])))
+                self.handle(typ, buf[2], length)
             self._shift(end + 4)
         self.need = 2
 
@@ -167,6 +195,7 @@ class Receiver:
     def reset(self) -> None:
         self.last = 0
 
+    @micropython.native
     def accept(self, seq: int) -> bool:
         """True if seq is the next expected one (act on it); ACK self.last either way."""
         if seq == next_seq(self.last):

@@ -1,6 +1,7 @@
 # SSD1306 OLED driver over I2C. The driver is a framebuf.FrameBuffer in MONO_VLSB, which is the
 # controller's own RAM layout (8 pages of `width` bytes, bit 0 the top row), so show() sends the
-# buffer as it is, and show_chunks() only the half pages that changed.
+# buffer as it is, and show_chunks() only the half pages that changed, each run of them one I2C
+# write with its window in front.
 import framebuf
 
 # Power-up sequence (SSD1306 datasheet, command table): display off, horizontal addressing,
@@ -28,9 +29,14 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         super().__init__(self.buffer, width, height, framebuf.MONO_VLSB)
         self._view = memoryview(self.buffer)
         self._command = bytearray((0x80, 0))  # control byte: one command follows
-        # control byte 0x00: commands follow; then the column and the page window
-        self._window = bytearray((0x00, _COLUMN_ADDRESS, 0, width - 1, _PAGE_ADDRESS, 0, 0))
-        self._data = (b"\x40", self.buffer)  # control byte: display data follows
+        # the column and page window, each command byte after a control byte 0x80 (Co = 1: a
+        # command, then another control byte), then 0x40 (display data follows): a show is one
+        # transaction, its window and its data
+        self._window = bytearray(
+            (0x80, _COLUMN_ADDRESS, 0x80, 0, 0x80, width - 1,
+             0x80, _PAGE_ADDRESS, 0x80, 0, 0x80, 0, 0x40)
+        )  # fmt: skip
+        self._data = (self._window, self.buffer)
         for c in _INIT:
             self.command(c)
         self.fill(0)
@@ -43,7 +49,7 @@ class SSD1306_I2C(framebuf.FrameBuffer):
     def show(self) -> None:
         """Send the whole buffer."""
         self._set_window(0, self.width - 1, 0, self.height // 8 - 1)
-        self._write(self.i2c.writevto, self._data)
+        self._write(self.i2c.writevto, self._data)  # one transaction
 
     def show_chunks(self, mask: int) -> None:
         """Send only the chunks whose bit is set in ``mask`` (see CHUNK): pages next to each
@@ -73,21 +79,21 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         self._set_window(left, right, first, last)
         view = self._view
         if halves == 3:  # whole pages: one run of the buffer
-            self._write(self.i2c.writevto, (b"\x40", view[first * width : (last + 1) * width]))
+            self._write(self.i2c.writevto, (self._window, view[first * width : (last + 1) * width]))
             return
-        parts: list = [b"\x40"]
+        parts: list = [self._window]
         for page in range(first, last + 1):
             start = page * width + left
             parts.append(view[start : start + half])
         self._write(self.i2c.writevto, parts)
 
     def _set_window(self, left: int, right: int, first: int, last: int) -> None:
+        """The window the next write's data fills (it is sent in front of that data)."""
         w = self._window
-        w[2] = left
-        w[3] = right
-        w[5] = first
-        w[6] = last
-        self._write(self.i2c.writeto, w)
+        w[3] = left
+        w[5] = right
+        w[9] = first
+        w[11] = last
 
     def _write(self, write, data):
         # a loose or missing display must not stop the buttons and dice: count and go on

@@ -80,14 +80,19 @@ def play_parser() -> argparse.ArgumentParser:
     parser.add_argument("--plain", action="store_true",
                         help="the line mode, for scripts and screen readers")
     parser.add_argument("--db", metavar="FILE", help="the game store (see docs/session.md)")
+    parser.add_argument("--board", choices=("unix", "rp2040"), default="unix",
+                        help="the virtual Pico: the firmware on MicroPython's Unix port (the "
+                             "default, fast), or on its rp2 port on an emulated RP2040 "
+                             "(slower, the real port; docs/hardware.md)")
     return parser
 
 
 def cmd_play(argv: list[str]) -> int:
     args = play_parser().parse_args(argv)
     args.game_id = None
-    box = None if args.plain else power_on()
+    box = None
     try:
+        box = None if args.plain else power_on(args.board)
         from overseer.session.paths import store_path
         from overseer.session.store import Store
         from overseer.sim import opening
@@ -107,14 +112,15 @@ def cmd_play(argv: list[str]) -> int:
             box.close()
 
 
-def power_on() -> VirtualBox:
-    """The virtual Pico, booting (NoTerminal when there is no terminal to play in)."""
+def power_on(board: str = "unix") -> VirtualBox:
+    """The virtual Pico (``board``: "unix" or "rp2040"), booting (NoTerminal when there is no
+    terminal to play in)."""
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise NoTerminal("the simulator needs a terminal; --plain plays line by line (for "
                          "scripts and screen readers)")
     from overseer.sim.box import VirtualBox
 
-    box = VirtualBox()
+    box = VirtualBox(board=board)
     box.power_on()
     return box
 
@@ -123,7 +129,7 @@ def play_session(session: Session, args: argparse.Namespace) -> int:
     """``games resume``: play that game on."""
     session.store.close()  # the gadget opens it again, under its lock
     try:
-        box = None if args.plain else power_on()
+        box = None if args.plain else power_on(getattr(args, "board", "unix"))
         return play(session.store.path, session.id, args, box)
     except play_errors() as err:
         print(f"overseer: {err}", file=sys.stderr)

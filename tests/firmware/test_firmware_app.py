@@ -292,17 +292,17 @@ def test_a_changed_chunk_goes_alone_and_an_own_screen_makes_the_next_image_whole
     rig.run(900)
     rig.hello()
     rig.show_image(9, IMAGE)
-    assert sent_in(rig, 1) == 7 + 1 + 1024  # the first host image after the waiting screen
+    assert sent_in(rig, 1) == 13 + 1024  # the first host image after the waiting screen
     new = bytearray(IMAGE)
     new[3 * 64] ^= 0xFF
     show_changed(rig, 10, bytes(new), [3 * 64])
-    assert sent_in(rig, 1) == 7 + 1 + 64
+    assert sent_in(rig, 1) == 13 + 64
     assert rig.glass == new
     rig.run(app.LINK_LOST_MS)  # silence: the link-lost screen
     assert rig.display.on_glass() == 0
     new[1000] ^= 0xFF
     show_changed(rig, 11, bytes(new), [960])  # the link is back with a one-chunk change
-    assert sent_in(rig, 1) == 7 + 1 + 1024
+    assert sent_in(rig, 1) == 13 + 1024
     assert rig.glass == new
     rig.send(link.ROLL_REQUEST, struct.pack("<HB", 5, dice.LOCATION))  # the die takes the glass
     for _ in range(10):
@@ -312,5 +312,5 @@ def test_a_changed_chunk_goes_alone_and_an_own_screen_makes_the_next_image_whole
     ack_all(rig, rig.take())
     new[0] ^= 0xFF
     show_changed(rig, 12, bytes(new), [0])
-    assert sent_in(rig, 1) == 7 + 1 + 1024
+    assert sent_in(rig, 1) == 13 + 1024
     assert rig.glass == new

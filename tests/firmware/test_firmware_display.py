@@ -159,8 +159,8 @@ def on_glass() -> tuple[Display, machine.I2C]:
     return d, i2c
 
 
-WINDOW = 7  # control byte 0x00, then 0x21 first last, 0x22 first last
-WHOLE = (2, WINDOW + 1 + 1024)  # the window, then control byte 0x40 and the whole RAM
+WINDOW = 13  # 0x21 first last, 0x22 first last, each byte after control byte 0x80; then 0x40
+WHOLE = (1, WINDOW + 1024)  # one write: the window, then the whole RAM
 
 
 def test_the_first_host_image_goes_whole() -> None:
@@ -177,7 +177,7 @@ def test_one_changed_chunk_writes_only_that_chunk() -> None:
     new = bytearray(image(3))
     new[5 * 64 + 10] ^= 0xFF  # chunk 5: page 2, columns 64-127
     shown(d, 6, bytes(new), chunks=[5 * 64])
-    assert written(i2c, d.show_host) == (2, WINDOW + 1 + 64)
+    assert written(i2c, d.show_host) == (1, WINDOW + 64)
     assert glass(i2c) == new
     assert bytes(i2c.device.ram[2 * 128 + 64 : 3 * 128]) == new[5 * 64 : 6 * 64]
 
@@ -189,13 +189,13 @@ def test_changes_across_pages_write_one_window_per_run() -> None:
     for chunk in (4, 5, 6, 7, 11):  # pages 2 and 3 whole, page 5's right half
         new[chunk * 64] ^= 0x0F
     shown(d, 6, bytes(new), chunks=[c * 64 for c in (4, 5, 6, 7, 11)])
-    assert written(i2c, d.show_host) == (4, WINDOW + 1 + 256 + WINDOW + 1 + 64)
+    assert written(i2c, d.show_host) == (2, WINDOW + 256 + WINDOW + 64)
     assert glass(i2c) == new
     newer = bytearray(new)
     for chunk in (2, 4, 6):  # the left halves of pages 1, 2 and 3: one window, three parts
         newer[chunk * 64 + 63] ^= 0x80
     shown(d, 7, bytes(newer), chunks=[c * 64 for c in (2, 4, 6)])
-    assert written(i2c, d.show_host) == (2, WINDOW + 1 + 3 * 64)
+    assert written(i2c, d.show_host) == (1, WINDOW + 3 * 64)
     assert glass(i2c) == newer
 
 
@@ -205,7 +205,7 @@ def test_a_chunk_across_a_boundary_marks_both_halves() -> None:
     new[100:164] = bytes(64)  # bytes of chunk 1 (page 0 right) and chunk 2 (page 1 left)
     assert d.chunk(7, 100, bytes(64))
     assert d.accept(7, zlib.crc32(bytes(new)))
-    assert written(i2c, d.show_host) == (4, 2 * (WINDOW + 1 + 64))
+    assert written(i2c, d.show_host) == (2, 2 * (WINDOW + 64))
     assert glass(i2c) == new
 
 
@@ -216,7 +216,7 @@ def test_frames_accepted_behind_the_glass_add_up() -> None:
     shown(d, 6, bytes(new), chunks=[0])  # accepted, not shown (a die holds the glass) ...
     new[1023] ^= 1
     shown(d, 7, bytes(new), chunks=[960])  # ... then the next one: both chunks are written
-    assert written(i2c, d.show_host) == (4, 2 * (WINDOW + 1 + 64))
+    assert written(i2c, d.show_host) == (2, 2 * (WINDOW + 64))
     assert glass(i2c) == new
 
 
@@ -227,7 +227,7 @@ def test_a_refused_frame_marks_nothing() -> None:
     new = bytearray(image(3))
     new[700] ^= 4
     shown(d, 8, bytes(new), chunks=[640])  # a new screen starts again from the shown image
-    assert written(i2c, d.show_host) == (2, WINDOW + 1 + 64)
+    assert written(i2c, d.show_host) == (1, WINDOW + 64)
     assert glass(i2c) == new
 
 

@@ -175,5 +175,5 @@ def test_micropython_partial_shows_leave_the_shown_image_on_the_panel(on_micropy
     shows = on_micropython["partial_shows"]
     assert all(ok for ok, _sent in shows)
     sizes = {sent for _ok, sent in shows}
-    assert 7 + 1 + 1024 in sizes  # after the link-lost screen: whole
-    assert any(sent < 7 + 1 + 1024 for sent in sizes)  # otherwise what changed
+    assert 13 + 1024 in sizes  # after the link-lost screen: whole
+    assert any(sent < 13 + 1024 for sent in sizes)  # otherwise what changed

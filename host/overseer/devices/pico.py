@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 
 from PIL import Image
@@ -100,8 +101,10 @@ class Pico(EarlyButtons):
         finder: Callable[[], list[str]] | None = None,
         protocol: int = p.PROTOCOL_VERSION,
         roll_timeout: float = ROLL_TIMEOUT,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        """``port``: the Pico's serial device; None searches by USB VID/PID (or ``finder``)."""
+        """``port``: the Pico's serial device; None searches by USB VID/PID (or ``finder``).
+        ``clock``: what times the link (``PicoLink``)."""
         self.link = PicoLink(
             port,
             finder=finder,
@@ -109,6 +112,7 @@ class Pico(EarlyButtons):
             on_event=self._on_event,
             on_state=self._on_state,
             roll_timeout=roll_timeout,
+            clock=clock,
         )
         self._lock = threading.RLock()  # a refused request may answer before request() returns
         self._inbox: Inbox | None = None

@@ -172,10 +172,15 @@ class PicoLink:
         on_event: Callable[[PicoEvent], None] | None = None,
         on_state: Callable[[LinkState], None] | None = None,
         roll_timeout: float = ROLL_TIMEOUT,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         """``port``: a device path (e.g. /dev/serial/by-id/...); None searches by VID/PID.
 
         ``protocol`` is the version this host speaks (only tests set another one).
+        ``clock`` (seconds) times the link's timeouts, those of its own and those passed to
+        ``wait_ready``, ``wait_shown`` and ``next_event``: the Pico's own time for an emulated
+        one that runs slower than real time (``rp2040_pico.Rp2040Pico.clock``), so a slow
+        emulator is not taken for a lost link.
         ``on_event`` and ``on_state`` are called from the I/O thread and must not block.
         """
         self._transport = SerialTransport(port, finder or (lambda: find_pico_ports(vid, pid)))
@@ -184,6 +189,7 @@ class PicoLink:
         self._emit: Callable[[PicoEvent], None] = on_event or self._queue_event
         self._on_state = on_state
         self._roll_timeout = roll_timeout
+        self._clock = clock
         self._cond = threading.Condition()
         self._stop = threading.Event()
         self._wake_r, self._wake_w = os.pipe()
@@ -276,7 +282,7 @@ class PicoLink:
     def wait_ready(self, timeout: float) -> p.Ident:
         """Block until a handshake succeeded; raises ProtocolMismatch or TimeoutError."""
         with self._cond:
-            self._cond.wait_for(
+            self._wait_for(
                 lambda: self._state in (LinkState.READY, LinkState.REFUSED, LinkState.CLOSED),
                 timeout,
             )
@@ -306,7 +312,17 @@ class PicoLink:
     def wait_shown(self, screen: int, timeout: float) -> bool:
         """True once the Pico acknowledged showing ``screen`` (or a newer one)."""
         with self._cond:
-            return self._cond.wait_for(lambda: self._shown >= screen, timeout)
+            return self._wait_for(lambda: self._shown >= screen, timeout)
+
+    def _wait_for(self, predicate: Callable[[], bool], timeout: float) -> bool:
+        """``self._cond.wait_for`` with ``timeout`` on the link's clock (``_cond`` held)."""
+        end = self._clock() + timeout
+        while not predicate():
+            left = end - self._clock()
+            if left <= 0:
+                return False
+            self._cond.wait(left)  # the clock is never faster than the wall: look again
+        return True
 
     def request_roll(self, die: p.Die) -> int:
         """Ask the Pico to roll ``die``; returns the roll_id of its answer: a DieRolled, or a
@@ -317,7 +333,7 @@ class PicoLink:
             roll_id = _wire_id(self._roll_counter)
             stopped = self._state in (LinkState.REFUSED, LinkState.CLOSED)
             if not stopped:
-                self._rolls[roll_id] = _Roll(die, time.monotonic() + self._roll_timeout)
+                self._rolls[roll_id] = _Roll(die, self._clock() + self._roll_timeout)
                 self._new_rolls.append(roll_id)
         if stopped:
             self._fail_roll(roll_id, die, LINK_LOST)
@@ -329,10 +345,14 @@ class PicoLink:
         """The next event (each exactly once), or None when none came within ``timeout``."""
         if self._events is None:
             raise RuntimeError("this link hands its events to its on_event callback")
-        try:
-            return self._events.get(timeout=timeout)
-        except queue.Empty:
-            return None
+        end = None if timeout is None else self._clock() + timeout
+        while True:
+            left = None if end is None else max(0.0, end - self._clock())
+            try:
+                return self._events.get(timeout=left)
+            except queue.Empty:
+                if left == 0.0 or end is None or self._clock() >= end:
+                    return None
 
     def byte_error(self) -> float:
         """The cable's byte error rate, estimated from the damaged blocks among the last few
@@ -384,21 +404,21 @@ class PicoLink:
             if self._transport.open():
                 self.stats.opens = self._transport.opens
                 return True
-            self._expire_rolls(time.monotonic())
+            self._expire_rolls(self._clock())
             self._stop.wait(REOPEN_INTERVAL)
         return False
 
     def _serve(self) -> None:
         transport = self._transport
         decoder = p.Decoder(p.PICO_TO_HOST, stats=self.stats.decoder)
-        now = time.monotonic()
+        now = self._clock()
         self._begin_handshake()
         hello_at = now
         heartbeat_at = now
         heard_at = now
         fd = transport.fileno()
         while not self._stop.is_set():
-            now = time.monotonic()
+            now = self._clock()
             out = bytearray()
             if self._state is LinkState.HANDSHAKING:
                 if now >= hello_at:
@@ -423,6 +443,7 @@ class PicoLink:
             else:
                 resend_at = self._window.deadline()
                 deadline = min(deadline, heartbeat_at, deadline if resend_at is None else resend_at)
+            # (on a slower clock than the wall's, this wakes early and looks again)
             readable, _, _ = select.select([fd, self._wake_r], [], [], max(0.0, deadline - now))
             if self._wake_r in readable:
                 try:
@@ -432,7 +453,7 @@ class PicoLink:
             if fd not in readable:
                 continue
             data = transport.read()
-            now = time.monotonic()
+            now = self._clock()
             reply = bytearray()
             damaged = decoder.stats.bad_crc + decoder.stats.bad_length
             blocks = decoder.feed(data)

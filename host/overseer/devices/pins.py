@@ -17,6 +17,12 @@ def button_names(pins: Path = PINS) -> dict[Button, str]:
     return {Button(b["code"]): b["name"] for b in table["pico"]["button"]}
 
 
+def button_gpios(pins: Path = PINS) -> dict[str, int]:
+    """The board's button name -> the Pico GPIO its switch is on."""
+    table = tomllib.loads(pins.read_text())
+    return {b["name"]: int(b["gpio"]) for b in table["pico"]["button"]}
+
+
 def seat_leds(pins: Path = PINS) -> dict[int, int]:
     """Seat number -> the BCM number of its LED on the Raspberry Pi, in seat order."""
     table = tomllib.loads(pins.read_text())

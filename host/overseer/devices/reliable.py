@@ -19,8 +19,12 @@ from dataclasses import dataclass
 
 from overseer.devices import protocol as p
 
-RETRANSMIT_TIMEOUT = 0.030
-MAX_BACKOFF = 16  # the retransmit timeout grows to at most 16 x 30 ms while nothing is settled
+# The longest a block waits for its ACK in normal operation, measured on MicroPython's rp2 port
+# (bench/pico_rp2.py, emulated RP2040, board time): 13 ms for a window of 8 chunks, 37 ms for
+# one sent while the panel takes a whole frame (23 ms of I2C at 400 kHz). Twice that, so that
+# nothing is sent again unless it was lost.
+RETRANSMIT_TIMEOUT = 0.080
+MAX_BACKOFF = 16  # the retransmit timeout grows to at most 16 x 80 ms while nothing is settled
 FAST_RETRANSMIT_FLOOR = 0.002  # a repeated ACK resends no sooner than this after the last send
 INITIAL_SRTT = 0.005  # the round-trip guess until ACKs measure it
 ERROR_WINDOW = 4096  # bytes: the span of the byte error estimate

@@ -71,15 +71,28 @@ class VirtualPico:
             self._stopping = False
             self._spawn()
 
+    def command(self) -> list[str]:
+        """The command line that boots the board."""
+        # Under MicroPython, about the heap of a real Pico (the Unix port's default is 2 MB).
+        heap = ["-X", f"heapsize={PICO_HEAP}"] if self.runs_micropython else []
+        return [self.interpreter, *heap, str(self.board)]
+
+    def clock(self) -> float:
+        """The board's time in seconds, for the host's timeouts: this one runs in real time."""
+        return time.monotonic()
+
+    def board_env(self) -> dict[str, str]:
+        """Environment variables the board's command needs beyond the contract's."""
+        return {}
+
     def _spawn(self) -> None:
         env = dict(os.environ)
         env["OVERSEER_BOARD_BUTTONS_FD"] = str(self._buttons_r)
         env["OVERSEER_BOARD_OLED"] = str(self.oled_path)
+        env.update(self.board_env())
         with open(self.stderr_path, "ab") as err:
-            # Under MicroPython, about the heap of a real Pico (the Unix port's default is 2 MB).
-            heap = ["-X", f"heapsize={PICO_HEAP}"] if self.runs_micropython else []
             proc = subprocess.Popen(
-                [self.interpreter, *heap, str(self.board)],
+                self.command(),
                 stdin=self._master,
                 stdout=self._master,
                 stderr=err,

@@ -20,6 +20,7 @@ from overseer.app.inbox import Inbox
 from overseer.app.sim import SimLeds
 from overseer.devices.pico import BUTTONS, Pico
 from overseer.devices.pico_link import ProtocolMismatch
+from overseer.devices.rp2040_pico import Rp2040Pico, missing
 from overseer.devices.virtual_pico import FIRMWARE, VirtualPico
 from overseer.sim.reader import card_reader
 
@@ -50,13 +51,23 @@ class BoardError(RuntimeError):
     """The virtual Pico did not come up; the message carries what the board said."""
 
 
+def _rp2040(firmware: Path) -> Rp2040Pico:
+    why = missing()
+    if why:
+        raise BoardError(f"the emulated RP2040 cannot run: {why}")
+    return Rp2040Pico(firmware)
+
+
 class VirtualBox:
     """The virtual Pico (``board``, its device face ``pico``), the seat LEDs and the reader;
     what they put goes into ``inbox``."""
 
-    def __init__(self, interpreter: str | None = None, firmware: Path = FIRMWARE) -> None:
-        """``firmware``: the folder the board runs (the repository's ``firmware/``)."""
-        self.board = VirtualPico(interpreter, firmware)
+    def __init__(self, interpreter: str | None = None, firmware: Path = FIRMWARE,
+                 board: str = "unix") -> None:
+        """``firmware``: the folder the board runs (the repository's ``firmware/``); ``board``
+        "rp2040": on MicroPython's rp2 port on an emulated RP2040 (``rp2040_pico``; BoardError
+        when it cannot run here), else on the Unix port (or CPython)."""
+        self.board = VirtualPico(interpreter, firmware) if board != "rp2040" else _rp2040(firmware)
         self.pico: Pico | None = None
         self.leds = SimLeds()
         self.tags, self.reader_note = card_reader()
@@ -68,7 +79,7 @@ class VirtualBox:
         thread: the rest of the simulator can load meanwhile)."""
         if self.pico is None:
             self.board.start()
-            self.pico = Pico(self.board.port)
+            self.pico = Pico(self.board.port, clock=self.board.clock)
             self.pico.start(self.inbox)
         return self.pico
 
@@ -92,6 +103,8 @@ class VirtualBox:
 
     @property
     def interpreter(self) -> str:
+        if isinstance(self.board, Rp2040Pico):
+            return "MicroPython rp2, emulated RP2040"
         return "MicroPython" if self.board.runs_micropython else "CPython (firmware shims)"
 
     def close(self) -> None:
