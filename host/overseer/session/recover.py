@@ -134,7 +134,7 @@ def _rows(db: sqlite3.Connection, sql: str, args: tuple = ()) -> tuple[list[sqli
     try:
         for row in db.execute(sql, args):
             rows.append(row)
-    except sqlite3.DatabaseError as err:
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as err:  # text that is not UTF-8 too
         return rows, str(err)
     return rows, None
 

@@ -235,8 +235,10 @@ def diagnose(path: Path, timeout: float = 5.0) -> StoreError | None:
             "SELECT name FROM sqlite_master WHERE type = 'table'")}
         problems = ([row[0] for row in db.execute("PRAGMA integrity_check")]
                     if app_id == APPLICATION_ID else ["ok"])
-    except sqlite3.DatabaseError as err:
-        if getattr(err, "sqlite_errorcode", 0) & 0xFF not in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as err:
+        corrupt = isinstance(err, UnicodeDecodeError) or getattr(
+            err, "sqlite_errorcode", 0) & 0xFF in (_SQLITE_CORRUPT, _SQLITE_NOTADB)
+        if not corrupt:
             # locked by another process, unreadable, I/O error: not a verdict on the file
             return StoreError(f"{path}: cannot open ({err}); the file was left as it is")
         if ours or Path(f"{path}-wal").exists() or _looks_ours(path):
@@ -337,6 +339,7 @@ class Store:
                 raise NoStore(f"there is no game store at {self.path} yet (the first game "
                               "makes it)")
             self._make_folder()
+            self._make()
         else:
             self._check(self.path)
             if not made and _emptied(self.path):
@@ -358,6 +361,28 @@ class Store:
             raise StoreError(f"{folder}: cannot make the store's folder "
                              f"({err.strerror or err})") from err
         self.notice = f"made the folder {folder} for the new game store {self.path.name}"
+
+    def _make(self) -> None:
+        """A new store, made whole beside its name and then linked to it: a process killed
+        while making it never leaves an empty file there (which would say it lost games)."""
+        fresh = self.path.with_name(f".{self.path.name}.new-{os.getpid()}")
+        for side in ("", "-wal", "-shm"):
+            Path(f"{fresh}{side}").unlink(missing_ok=True)
+        try:
+            db = sqlite3.connect(fresh, isolation_level=None)
+            try:
+                db.execute("PRAGMA journal_mode = WAL")
+                migrate(db, 0)
+            finally:
+                db.close()  # the last connection: the WAL is checkpointed into the file
+            os.link(fresh, self.path)  # never over a file another process made meanwhile
+        except FileExistsError:
+            pass  # another process made it first: it is opened (and checked) as it is
+        except (sqlite3.Error, OSError) as err:
+            raise StoreError(f"{self.path}: cannot make the store ({err})") from err
+        finally:
+            for side in ("", "-wal", "-shm"):
+                Path(f"{fresh}{side}").unlink(missing_ok=True)
 
     # ------------------------------------------------------------------ opening
 
@@ -435,17 +460,18 @@ class Store:
         self.db.close()
 
     def checkpoint(self) -> bool:
-        """Copy the WAL into the store file and empty it (``wal_checkpoint(TRUNCATE)``): done at
-        a room's end, a game's end, a clean stop and every ``CHECKPOINT_EVERY`` events, so that
-        a game never lives in the ``-wal`` alone. False when it could not be done (read-only, a
+        """Copy the WAL into the store file (``wal_checkpoint(PASSIVE)``; the WAL file is kept
+        and written again from its start by the next commit, cheaper than one made anew): at a
+        room's end, a game's end, a clean stop and every ``CHECKPOINT_EVERY`` events, so that a
+        game never lives in the ``-wal`` alone. False when it could not be done (read-only, a
         reader in the way: the next one tries again)."""
         if self.read_only:
             return False
         try:
-            busy = self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+            busy, log, done = self.db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
         except sqlite3.Error:
             return False
-        if busy:
+        if busy or done < log:
             return False
         self._unsaved = 0
         return True
@@ -580,8 +606,13 @@ class Store:
 
     def gadget(self, game_id: int) -> dict[str, Any]:
         """What ``set_gadget`` kept for this game (an empty object when nothing was)."""
-        row = self.db.execute("SELECT data FROM gadget WHERE game_id = ?", (game_id,)).fetchone()
-        return {} if row is None else json.loads(row[0])
+        try:
+            row = self.db.execute("SELECT data FROM gadget WHERE game_id = ?",
+                                  (game_id,)).fetchone()
+            data = {} if row is None else json.loads(row[0])
+        except (sqlite3.DatabaseError, ValueError):  # a page SQLite's check let through
+            return {}  # the seats and the form are the gadget's to ask again: never the game
+        return data if isinstance(data, dict) else {}
 
     def _put_snapshot(self, game_id: int, seq: int, build: str, state: bytes) -> None:
         self.db.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, build, state)"
