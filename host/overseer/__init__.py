@@ -6,4 +6,4 @@ __version__ = "0.1.0"
 # rules, the moves or the data could fold a stored log differently (another trace, another
 # state, another question): the store records it with each game, a game saved under another
 # version says so when it is resumed, and the session's snapshots are rebuilt.
-RULES_VERSION = 1
+RULES_VERSION = 2

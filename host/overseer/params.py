@@ -4,6 +4,11 @@ A move's parameters are a frozen dataclass. Each field says what it takes with `
 its JSON type, and, where the state decides what fits, the ``options`` a menu offers (ids) or
 the ``low``/``high`` of a number. ``from_json`` refuses unknown keys (with a suggestion) and
 wrong types, naming the field and the procedure; the rules then receive typed values.
+
+"Not given" and "set to none" are told apart here, once: a field whose JSON ``null`` is a value
+the table sets (a hero back from teleport: ``"away": null``) defaults to ``NOT_GIVEN``, and
+``given`` lists the fields an action gave. A field defaulting to ``None`` reads ``null`` as not
+given.
 """
 
 from __future__ import annotations
@@ -14,8 +19,9 @@ import types
 import typing
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from enum import Enum
 from functools import cache
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from overseer.keys import suggestion
 
@@ -30,6 +36,25 @@ class ParamError(ValueError):
         self.move = move
         self.field = field
         self.problem = problem
+
+
+class NotGiven(Enum):
+    """The default of a field the action may leave out, where ``None`` is a value it may set."""
+
+    NOT_GIVEN = "not given"
+
+    def __repr__(self) -> str:
+        return "NOT_GIVEN"
+
+
+NOT_GIVEN: Final = NotGiven.NOT_GIVEN
+
+
+def given(params: Any) -> dict[str, Any]:
+    """The fields an action gave, by name (``None`` included where it is a value), in the
+    dataclass's order; a field left at ``NOT_GIVEN`` is not among them."""
+    return {f.name: getattr(params, f.name) for f in dataclasses.fields(params)
+            if getattr(params, f.name) is not NOT_GIVEN}
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,9 +95,9 @@ def ask_of(field: dataclasses.Field[Any]) -> Ask:
 def _type_name(tp: Any) -> str:
     origin = typing.get_origin(tp)
     if origin in (typing.Union, types.UnionType):
-        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        args = [a for a in typing.get_args(tp) if a is not type(None) and a is not NotGiven]
         name = " or ".join(_type_name(a) for a in args)
-        return f"{name} (or null)" if len(args) < len(typing.get_args(tp)) else name
+        return f"{name} (or null)" if type(None) in typing.get_args(tp) else name
     if tp is type(None):
         return "null"
     if origin in (tuple, list):
@@ -94,6 +119,8 @@ def _convert(tp: Any, value: Any) -> tuple[bool, Any]:
         return False, None
     if tp is type(None):
         return value is None, None
+    if tp is NotGiven:
+        return False, None  # never from JSON: a key left out keeps its default
     if tp is Any:
         return True, value
     if origin is tuple:

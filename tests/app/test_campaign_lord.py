@@ -21,18 +21,12 @@ SETUP = {"format": 2, "game": "catacombs", "setup": {"heroes": [
 
 
 def campaign_before_the_lair(path: Path) -> int:
-    """A stored Monstrosity game whose stages up to the Lair are done (the rooms skipped: the
-    campaign moves on between rooms)."""
+    """A stored Monstrosity game whose stages up to the Lair are done (its setup starts after
+    the eighth stage: a campaign moves on only once a stage's room is played)."""
     store = Store(path)
     try:
-        session = Session.new(store, "catacombs", SETUP, seed=11, dice="seeded")
-        session.begin({"do": "campaign_start", "campaign": "monstrosity"})
-        for _ in range(8):
-            question = session.begin({"do": "campaign_next"})
-            while question is not None:
-                assert isinstance(question, ChooseOne)
-                question = session.answer(question.options[0])
-        return session.id
+        setup = {**SETUP, "setup": {**SETUP["setup"], "campaign": "monstrosity", "stage": 8}}
+        return Session.new(store, "catacombs", setup, seed=11, dice="seeded").id
     finally:
         store.close()
 
@@ -69,7 +63,7 @@ def test_the_campaign_lord_is_entered_on_the_buttons_and_its_lair_played_to_the_
     game_id = campaign_before_the_lair(path)
     table = Table(path)
     try:
-        table.read()  # the last stage's steps again, as a resumed game shows them
+        table.read()  # a stored game, resumed
         assert table.session.id == game_id and table.screen.key == "Set up"
         # The Monstrosity's card, entered: health 12, one sequence (Melee), the Orc as its
         # mercenary, two Orcs as minions.

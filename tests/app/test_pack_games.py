@@ -105,7 +105,7 @@ def test_clank_a_second_temple_offering_is_refused_on_the_glass(played: Played) 
     assert t.gadget.local is None and t.session.state_dict() == before
 
 
-def test_clank_a_cube_in_an_occupied_space_is_refused_on_the_glass(played: Played) -> None:
+def test_clank_an_occupied_temple_column_is_the_table_s_call_on_the_glass(played: Played) -> None:
     t = clank_at_the_temple(played.tables[0])
     offer(t, "5 gold!")
     pack_tour.menu(t, "End the turn")
@@ -115,8 +115,15 @@ def test_clank_a_cube_in_an_occupied_space_is_refused_on_the_glass(played: Playe
     before = t.session.state_dict()
     pack_tour.menu(t, "Place a cube")
     t.pick("5 gold! (P1)")
-    said = pack_tour.refused(t, before)
-    assert "already holds P1's cube" in said
+    t.read()
+    t.pick("Yes")  # a cube in the supply
+    asked = " ".join(" ".join(page.lines) for page in t.read())
+    assert "Overseer's ruling: yes" in asked
+    t.pick("No")  # the table reads the column as taken
+    said = " ".join(" ".join(page.lines) for page in t.read())
+    assert "makes no offering" in said
+    assert t.session.state.players["P2"].offering is None
+    assert t.session.state_dict()["cubes"] == before["cubes"]
 
 
 def runebound_in_play(t: Table) -> Table:

@@ -308,7 +308,8 @@ def test_the_new_game_questions_make_the_setup_the_seats_and_the_first_actions()
     assert new.setup["setup"]["heroes"] == [
         {"id": "elf", "name": "Elf", "kind": "hero", "health": 9},
         {"id": "hero-1", "name": "Hero 1", "kind": "hero", "health": 8},
-        {"id": "familiar-1", "name": "Familiar 1", "kind": "familiar", "health": 3}]
+        {"id": "familiar-1", "name": "Familiar 1", "kind": "familiar", "health": 3,
+         "owner": "hero-1"}]
     assert new.seats == {"elf": 2, "hero-1": 4, "familiar-1": 4}  # the familiar's owner's
     assert new.setup["setup"]["options"] == {
         "los_blocked": True, "advanced_targeting": True, "physical_tokens": True,

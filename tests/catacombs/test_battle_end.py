@@ -21,7 +21,7 @@ def test_next_ai_piece_after_the_room_is_won_says_so():
     for piece in ("rat-1", "rat-2"):
         runner.begin({"do": "damage_piece", "piece": piece, "amount": 5})
     assert runner.trace[-1].kind == "room_won"
-    with pytest.raises(RulesError, match="the room is won: every AI piece is destroyed"):
+    with pytest.raises(RulesError, match="the room is won: every monster is destroyed or frozen"):
         runner.begin({"do": "next_ai_piece"})
     names = [m.name for m in games.CATACOMBS.legal_actions(battle)]
     assert "next_ai_piece" not in names and "room_reward" in names and "end_game" in names

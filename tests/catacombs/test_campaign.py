@@ -12,10 +12,12 @@ from overseer import catacombs_data
 from overseer.rules.catacombs.carddata import CatacombsData
 from overseer.rules.procedure import RulesError
 
+WON = [{"id": "orc-1", "card": "Orc", "health": 0}]  # a room just won: its rewards are due
+
 
 def drive(data: CatacombsData | None = None, **scn: Any):
     scn = {"format": 1, "game": "catacombs", "heroes": [{"id": "elf", "health": 8, "gold": 1}],
-           **scn}
+           "pieces": WON, **scn}
     return drive_scenario(scn, data)
 
 
@@ -37,7 +39,7 @@ def test_the_monstrosity_inn_or_stables_choice_can_take_one():
      "campaign is complete"),
 ])
 def test_campaign_refusals(scn, message):
-    battle, runner, err = drive(**scn)
+    battle, runner, err = drive(**{"pieces": [], **scn})
     assert isinstance(err, RulesError) and message in str(err), err
     assert runner.trace == [] and battle.adventure.visited == []
 
@@ -72,6 +74,8 @@ def test_reward_icons_from_the_room_data(tmp_path):
     ({"heroes": [{"id": "elf", "health": 0}],
       "actions": [{"do": "room_reward", "room": "Glaaoth", "gold": 2}]},
      "no hero survived"),
+    ({"pieces": [], "actions": [{"do": "room_reward", "room": "Glaaoth", "gold": 2}]},
+     "no room has been played yet"),
 ])
 def test_reward_refusals(scn, message):
     battle, runner, err = drive(**scn)

@@ -97,7 +97,8 @@ def test_a_room_entered_once_is_found_again_by_name_or_id():
         runner.begin({"do": "setup_room", "room": "Glaaoth", "card": GLAAOTH})
     assert runner.begin({"do": "room_reward", "room": "glaaoth"}) is None
     assert runner.trace[-1].kind == "reward_gold" and battle.heroes["elf"].gold == 2
-    battle, runner, err = drive(actions=[{"do": "room_reward", "room": "glaaoth"}])
+    battle, runner, err = drive(pieces=[{"id": "orc-1", "card": "Orc", "health": 0}],
+                                actions=[{"do": "room_reward", "room": "glaaoth"}])
     # another game: the card was entered in the first one, so its icons are asked
     assert "unanswered question [reward_spell]" in str(err)
 

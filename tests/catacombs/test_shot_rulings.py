@@ -49,13 +49,16 @@ def test_a_held_card_cannot_be_drawn():
         question.check(Token(2))
 
 
-def test_every_card_held_draws_none_and_says_it_is_a_ruling():
+def test_every_card_held_is_a_lethal_dose():
+    # Catacombs 3E: Poison Cards: no card left to draw, the hero dies (the base game's rule).
     runner, question = poison_draw([1, 1, 1, 1, 2, 2])
     assert question is None or question.pool != "poison card"
     empty = [s for s in runner.trace if s.kind == "poison_deck_empty"]
-    assert len(empty) == 1 and empty[0].data["verified"] is False
-    assert "Overseer's ruling" in empty[0].text
+    assert len(empty) == 1 and empty[0].rule == "Catacombs 3E: Poison Cards (base game)"
+    assert "lethal dose" in empty[0].text
+    assert any(s.kind == "hero_down" for s in runner.trace)
     assert runner.state.heroes["elf"].poison == [1, 1, 1, 1, 2, 2]
+    assert runner.state.heroes["elf"].health == 0
 
 
 def test_a_dagger_that_hits_moves_without_a_ruling():

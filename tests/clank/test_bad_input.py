@@ -70,6 +70,42 @@ def test_a_second_temple_offering() -> None:
             "only")
 
 
+def _second_on_the_3_gold_column() -> Runner:
+    runner = started(("ann", "bo"), "temple-of-gold")
+    play(runner, {"do": "enter", "player": "ann", "room": "wayside-shrine"})
+    play(runner, {"do": "place_cube", "player": "ann", "space": "temple-of-gold/3"},
+         True, ["heal-2"])
+    play(runner, {"do": "end_turn"})
+    play(runner, {"do": "enter", "player": "bo", "room": "wayside-shrine"})
+    return runner
+
+
+def test_a_second_offering_of_a_size_shares_its_column_as_a_marked_ruling() -> None:
+    runner = _second_on_the_3_gold_column()
+    question = runner.begin({"do": "place_cube", "player": "bo", "space": "temple-of-gold/3"})
+    assert question is not None and question.key == "cube_in_supply"
+    question = runner.answer(True)
+    assert question is not None and question.key == "temple_column_shared"
+    assert "Overseer's ruling: yes" in question.prompt
+    assert runner.answer(True) is not None  # which parts of the reward
+    assert runner.answer(["heal-2"]) is None
+    temple = next(s for s in runner.trace if s.kind == "temple" and s.data["player"] == "bo")
+    assert temple.data == {**temple.data, "shared_with": "ann", "verified": False}
+    assert runner.state.players["bo"].offering == 3
+
+
+def test_the_table_may_read_the_temple_as_one_cube_a_column() -> None:
+    runner = _second_on_the_3_gold_column()
+    before = copy.deepcopy(SPEC.state_dict(runner.state))
+    play(runner, {"do": "place_cube", "player": "bo", "space": "temple-of-gold/3"},
+         True, False)
+    assert runner.trace[-1].data == {"player": "bo", "offering": None,
+                                     "column": "temple-of-gold/3", "verified": False}
+    assert "the table reads the 3-gold column as ann's alone" in runner.trace[-1].text
+    assert SPEC.state_dict(runner.state)["players"] == before["players"]
+    assert runner.state.players["bo"].offering is None
+
+
 def test_the_temple_is_offered_to_from_a_wayside_shrine_only() -> None:
     runner = started(("ann",), "temple-of-gold")
     refused(runner, {"do": "place_cube", "player": "ann", "space": "temple-of-gold/2"},

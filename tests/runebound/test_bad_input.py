@@ -171,7 +171,7 @@ def test_unknown_actions_and_keys_get_a_suggestion() -> None:
 @pytest.mark.parametrize("setup,message", [
     ({"players": []}, "1 to 6 different hero ids"),
     ({"players": ["a", "a"]}, "1 to 6 different hero ids"),
-    ({"players": ["a", "b", "c", "d", "e"]}, "5 players need as many encounter tokens"),
+    ({"players": ["a", "b", "c", "d", "e", "f", "g"]}, "1 to 6 different hero ids"),
     ({"players": ["a"], "counters": "dealer"}, 'counters: "dealer" is not who deals the counters; known: gadget, table'),
     ({"players": ["a"], "trading_dice": "pico"}, "not who rolls the trading dice"),
     ({"players": ["a"], "playrs": []}, "playrs: unknown key; did you mean 'players'"),

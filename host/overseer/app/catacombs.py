@@ -49,6 +49,9 @@ COMPANIONS = tuple(k for k in ENEMY_KINDS if k != "hero")
 # Menu labels short enough for the 8x16 list (15 characters).
 SHORT = {
     "damage_piece": "Hit an AI piece",
+    "freeze_piece": "Froze a piece",
+    "hero_dagger": "Hero's dagger",
+    "recruit_mount": "Recruit Mount",
     "update_hero": "Hero changed",
     "setup_room": "Set up a room",
     "choose_lord": "Choose the Lord",
@@ -65,7 +68,8 @@ SHORT = {
 }
 # The menu's order: what the table does most at that moment first (in a battle, the heroes'
 # side; between battles, the rooms).
-ORDER = ("damage_piece", "room_reward", "campaign_next", "setup_room", "choose_lord",
+ORDER = ("damage_piece", "hero_dagger", "freeze_piece", "room_reward", "recruit_mount",
+         "campaign_next", "setup_room", "choose_lord",
          "setup_lord_room", "hidden_cave_collect", "hidden_cave_visit", "hidden_cave_portal",
          "hidden_cave_leave", "campaign_start", "hidden_cave_setup", "update_hero", "end_game")
 IN_BATTLE_FIRST = ("damage_piece", "update_hero")
@@ -324,6 +328,7 @@ def _member(pick: str, members: list[dict[str, Any]]) -> LocalProcedure:
         ChooseOne(f"Whose {kind}?", tuple(h["id"] for h in party), "new_companion_of"),
         names={h["id"]: h["name"] for h in party}))
     member["seat"] = next(h["seat"] for h in party if h["id"] == owner)
+    member["owner"] = owner  # its kills' gold, its seat (Catacombs 3E: Allies, Familiars)
     return member
 
 
@@ -375,7 +380,8 @@ def wizard(seats: tuple[int, ...], pico: bool) -> LocalProcedure:
                                          for c, r in games.catacombs_data().campaigns.items()}}
     play = yield from _choice("What do we play?", "new_play", plays)
     setup = {
-        "heroes": [{k: m[k] for k in ("id", "name", "kind", "health")} for m in members],
+        "heroes": [{k: m[k] for k in ("id", "name", "kind", "health", "owner") if k in m}
+                   for m in members],
         "options": {"los_blocked": los == "blocked", "advanced_targeting": advanced == "on",
                     "physical_tokens": tokens == "table", "physical_poison": poison == "table"},
         "owned_playmats": list(owned),
@@ -775,9 +781,11 @@ def form_of(name: str, battle: Battle, names: Mapping[str, str]
 
 def offered(move: Move[Any], battle: Battle) -> bool:
     """The menu offers the move: its form has something to ask (the campaign Lord to enter
-    counts for ``choose_lord``)."""
+    counts for ``choose_lord``, the stage's room to enter for ``setup_room``)."""
     if move.name == "choose_lord" and campaign_lord(battle) is not None:
         return True
+    if move.name == "setup_room" and campaign_room(battle) is not None:
+        return True  # the stage's room, entered when the data lacks it
     return forms.askable(move, battle)
 
 

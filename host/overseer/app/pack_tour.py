@@ -66,9 +66,9 @@ def tick(t: Any, labels: tuple[str, ...]) -> Screen:
 
 def play_clank(t: Any, album: Album, reopen: Reopen) -> Any:
     """Two players: the setup, a Temple offering each (a second one refused, an occupied
-    column refused), Medusa fought on entering (undone and answered again), the gadget
-    restarted, the Sphinx's riddle, a TROPHY card the data lacks, a look-up by a tapped card,
-    the end of the game and its trophy tally."""
+    column left by the table's reading), Medusa fought on entering (undone and answered
+    again), the gadget restarted, the Sphinx's riddle, a TROPHY card the data lacks, a look-up
+    by a tapped card, the end of the game and its trophy tally."""
     t.choose_game("Clank!")
     album.add("clank-players", "Clank!: how many players (each at the next seat LED)")
     t.number(2)
@@ -113,12 +113,17 @@ def play_clank(t: Any, album: Album, reopen: Reopen) -> Any:
     # P2
     menu(t, "Enter a room")
     t.pick("A wayside shrine")
-    before = t.session.state_dict()
     menu(t, "Place a cube")
     album.add("clank-space-taken", "A taken space shows its owner...")
     t.pick("5 gold! (P1)")
-    refused(t, before, album, "clank-occupied", "... and is refused with the cube rule")
-    t.pick("3 gold!")  # the form waits: another column
+    t.read()
+    t.pick("Yes")  # a cube in the supply
+    album.add("clank-column-shared", "... a second offering of its size is the table's call")
+    t.read()
+    t.pick("No")  # the table reads a column as one cube's (the book does not say)
+    t.read()
+    menu(t, "Place a cube")
+    t.pick("3 gold!")
     t.read()
     t.pick("Yes")
     t.read()

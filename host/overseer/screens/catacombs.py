@@ -27,6 +27,8 @@ SHORT: dict[str, str] = {  # by Key
     Key.DISCARD_POISON: "Discard a Poison card?",
     Key.POISON_CARD: "Which Poison card?",
     Key.HIDDEN_CAVE_ITEM: "Which item?",
+    Key.HIDDEN_CAVE_ANTIENT: "Which Antient?",
+    Key.CATACOMB_HERO: "A Catacomb hero?",
     Key.LORD_PLAYMAT: "Which playmat (left)?",
     Key.LORD_SECOND_PLAYMAT: "A second playmat?",
     Key.LORD_PLAYMAT_RIGHT: "Which playmat (right)?",
@@ -205,6 +207,8 @@ PLAIN = frozenset({
     StepKind.HIDDEN_CAVE_OPEN, StepKind.HIDDEN_CAVE_ENTER, StepKind.KRAKEN,
     StepKind.KRAKEN_RESULT, StepKind.HIDDEN_CAVE_POISON, StepKind.HIDDEN_CAVE_ITEM,
     StepKind.HIDDEN_CAVE_REWARD, StepKind.HIDDEN_CAVE_ANTIENT, StepKind.HIDDEN_CAVE_LEAVE,
+    StepKind.BATTLE_PHASE_OVER, StepKind.HERO_START_ZONE, StepKind.MOUNT_RETURNS,
+    StepKind.NO_GOLD, StepKind.FROZEN, StepKind.MOUNT_RECRUITED,
     StepKind.CAMPAIGN, StepKind.CAMPAIGN_LORD, StepKind.CAMPAIGN_STAGE,
     StepKind.CAMPAIGN_COMPLETE, StepKind.ROOM_WON, StepKind.PARTY_DEFEATED, StepKind.GAME_OVER,
 })

@@ -15,6 +15,7 @@ SHORT: dict[str, str] = {
     Key.BASE_SAFE_TILES: "Base safe tiles?",
     Key.BASE_SAFE_COUNT: "Base safe tiles?",
     Key.CUBE_IN_SUPPLY: "A cube left?",
+    Key.TEMPLE_COLUMN_SHARED: "Share the column?",
     Key.CAN_TAKE_DAMAGE: "Damage by choice?",
     Key.HAND_CARD: "A card to discard?",
     Key.TRAP_PIT: "Trap pit",

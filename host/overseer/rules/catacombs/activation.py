@@ -37,9 +37,7 @@ def next_ai_piece(battle: Battle, params: NoParams) -> Procedure:
     yield order.active_step(battle, piece, why)
     battle.acted.append(piece.id)
     yield from activate(battle, piece, "turn", 0)
-    ended = end.said(battle, None)  # a battle goes on before every press
-    if ended is not None:
-        yield ended
+    yield from end.ended(battle, None)  # a battle goes on before every press
     return piece.id
 
 

@@ -22,14 +22,16 @@ TO_COLLECT = 5
 
 @dataclass(slots=True)
 class HiddenCave:
-    """Red Box: Hidden Cave: the five level-1 monsters to collect and who holds which."""
+    """Red Box: Hidden Cave: the five level-1 monsters to collect and what each hero holds
+    (each hero collects its own five: a kind one hero keeps, another may keep too)."""
 
     targets: list[str]  # monster names
     items: list[str]  # the item cards still beside the Hidden Cave card
-    collected: dict[str, str] = field(default_factory=dict)  # monster name -> hero id
+    collected: dict[str, list[str]] = field(default_factory=dict)  # hero id -> monster names
 
     def held_by(self, hero: str) -> list[str]:
-        return [m for m in self.targets if self.collected.get(m) == hero]
+        held = self.collected.get(hero, [])
+        return [m for m in self.targets if m in held]
 
 
 @dataclass(slots=True)
@@ -44,7 +46,8 @@ class Adventure:
     placement: list[tuple[str, str]] = field(default_factory=list)  # (piece id, spot)
     hidden_cave: HiddenCave | None = None
     campaign: str | None = None
-    stage: int = 0  # campaign stages done
+    stage: int = 0  # campaign stages opened (campaign_next)
+    stage_waits: bool = False  # the stage opened last has a battle room not set up yet
     visited: list[str] = field(default_factory=list)
     spells: dict[str, list[str]] = field(default_factory=dict)  # hero id -> spell cards
     platinum: dict[str, int] = field(default_factory=dict)  # hero id -> platinum coins
@@ -85,9 +88,10 @@ class Adventure:
             "placement": [list(p) for p in self.placement],
             "hidden_cave": None if cave is None else {
                 "targets": list(cave.targets), "items": list(cave.items),
-                "collected": dict(cave.collected)},
+                "collected": {h: cave.held_by(h) for h in cave.collected}},
             "campaign": self.campaign,
             "stage": self.stage,
+            "stage_waits": self.stage_waits,
             "visited": list(self.visited),
             "spells": {k: list(v) for k, v in self.spells.items()},
             "platinum": dict(self.platinum),
@@ -104,6 +108,22 @@ def _strings(scenario: dict[str, Any], key: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ValueError(f"'{key}' must be a list of ids")
     return list(value)
+
+
+def _collected(cave: dict[str, Any], targets: list[str]) -> dict[str, list[str]]:
+    """``hidden_cave.collected``: hero id -> the target monsters it holds (or, as older
+    scenarios write it, target monster -> the one hero holding it)."""
+    written = cave.get("collected", {})
+    problem = "hidden_cave.collected maps hero ids to target monsters they hold"
+    if not isinstance(written, dict):
+        raise ValueError(problem)
+    out: dict[str, list[str]] = {}
+    for key, value in written.items():
+        hero, held = (value, [key]) if isinstance(value, str) else (key, value)
+        if not isinstance(held, list) or any(m not in targets for m in held):
+            raise ValueError(problem)
+        out.setdefault(hero, []).extend(m for m in held if m not in out.get(hero, []))
+    return out
 
 
 def from_scenario(scenario: dict[str, Any], data: CatacombsData) -> Adventure:
@@ -139,11 +159,8 @@ def from_scenario(scenario: dict[str, Any], data: CatacombsData) -> Adventure:
         targets = [data.monster(m)["name"] for m in _strings(cave, "targets")]
         if len(targets) != TO_COLLECT or len(set(targets)) != len(targets):
             raise ValueError(f"hidden_cave.targets must name {TO_COLLECT} different monsters")
-        collected = cave.get("collected", {})
-        if not isinstance(collected, dict) or any(m not in targets for m in collected):
-            raise ValueError("hidden_cave.collected maps target monsters to hero ids")
         items = _strings(cave, "items") if "items" in cave else list(data.cave_items)
-        adventure.hidden_cave = HiddenCave(targets, items, dict(collected))
+        adventure.hidden_cave = HiddenCave(targets, items, _collected(cave, targets))
     campaign = scenario.get("campaign")
     if campaign is not None:
         if campaign not in data.campaigns:

@@ -22,6 +22,7 @@ from overseer.rules.catacombs.entered import (
     known_room,
     lord_card,
     same_name,
+    stage_played,
 )
 from overseer.rules.catacombs.entered import slug as _slug
 from overseer.rules.catacombs.kinds import Key, StepKind
@@ -74,6 +75,7 @@ def campaign_start(battle: Battle, params: CampaignStart) -> Procedure:
     listed = battle.data.stages[camp["id"]]
     adventure.campaign = camp["id"]
     adventure.stage = 0
+    adventure.stage_waits = False
     adventure.visited = []
     yield Step(StepKind.CAMPAIGN, CAMPAIGNS, f"{camp['name']}: start with the {start}; then "
                + " > ".join(" or ".join(s["rooms"]) if s.get("choice") == "one"
@@ -107,6 +109,9 @@ def campaign_next(battle: Battle, params: NoParams) -> Procedure:
     listed = battle.data.stages[adventure.campaign]
     if adventure.stage >= len(listed):
         raise RulesError(f"the {adventure.campaign} campaign is complete")
+    if not stage_played(battle):
+        raise RulesError(f"the campaign's stage {adventure.stage} is not played yet: set up "
+                         "its room first")
     stage = listed[adventure.stage]
     rooms = list(stage["rooms"])
     if stage.get("choice") == "one":
@@ -123,6 +128,7 @@ def campaign_next(battle: Battle, params: NoParams) -> Procedure:
             first = yield ChooseOne("Which room comes first?", tuple(rooms), Key.CAMPAIGN_FIRST)
             rooms = [first, *(r for r in rooms if r != first)]
     adventure.stage += 1
+    adventure.stage_waits = stage["kind"] != "special"
     adventure.visited.extend(rooms)
     what = {"battle": f"battle room, Room card level {stage.get('level')}",
             "special": "special room", "lord": "the Catacomb Lord's room"}[stage["kind"]]

@@ -56,8 +56,14 @@ def push(battle: Battle, hero_id: str, why: str) -> Procedure:
     heroes always move with Ruler 3."""
     hero = battle.heroes[hero_id]
     if hero.riding:
+        mount = battle.heroes.get(hero.riding)
         yield Step(StepKind.KNOCKED_OFF, rulebook.CLOCK,
-                   f"{hero.name} is knocked off {hero.riding}; "
+                   f"{hero.name} is knocked off {mount.name if mount else hero.riding}; "
                    "the mount stays where it is", {"hero": hero.id, "mount": hero.riding})
-        hero.riding = None
+        wyvern, hero.riding = hero.riding, None
+        if mount is None and wyvern not in battle.wyverns:
+            # Ice Box: Mounts (Differences, 6): a wyvern knocked free can be ridden by others.
+            battle.wyverns.append(wyvern)
+            yield Step(StepKind.WYVERN_WILD, rulebook.MOUNTS, f"the wyvern {wyvern} is wild "
+                       "again", {"wyvern": wyvern, "rider": hero.id})
     yield from random_move(battle, hero.id, hero.name, HERO_RULER, why)

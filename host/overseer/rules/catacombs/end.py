@@ -1,5 +1,8 @@
-"""The end of a battle and of a game (Overseer's reading of the Red Box: the Battle Phase ends
-when one side has no character left on the playmat; a game is one room or one campaign)."""
+"""The end of a battle and of a game: the room is complete when every monster is destroyed or
+frozen (Catacombs 3E: Battle Phase; Antients and Mounts, which cannot be destroyed, do not
+count); the party is defeated when every hero is dead (Overseer's reading); a game is one room
+or one campaign. At the end of the Battle Phase the heroes come back from the Teleported! card
+and the Stunned cards are removed (Catacombs 3E: Battle Phase)."""
 
 from __future__ import annotations
 
@@ -8,11 +11,11 @@ from enum import StrEnum
 from overseer.rules.catacombs import rulebook
 from overseer.rules.catacombs.kinds import StepKind
 from overseer.rules.catacombs.state import Battle
-from overseer.rules.procedure import Step
+from overseer.rules.procedure import Procedure, Step
 
 
 class Outcome(StrEnum):
-    ROOM_WON = "room_won"  # every AI piece destroyed
+    ROOM_WON = "room_won"  # every monster destroyed or frozen
     PARTY_DEFEATED = "party_defeated"  # every hero destroyed
 
 
@@ -30,7 +33,7 @@ def outcome(battle: Battle) -> Outcome | None:
         if hero_seen:
             return Outcome.PARTY_DEFEATED
     for piece in battle.pieces.values():
-        if piece.health > 0:
+        if piece.health > 0 and piece.holds_room:
             return None
     return Outcome.ROOM_WON if battle.pieces else None
 
@@ -52,7 +55,7 @@ def result(battle: Battle) -> str | None:
 
 
 SAID = {
-    Outcome.ROOM_WON: "the room is won: every AI piece is destroyed",
+    Outcome.ROOM_WON: "the room is won: every monster is destroyed or frozen",
     Outcome.PARTY_DEFEATED: "the party is defeated: every hero is destroyed",
 }
 
@@ -62,5 +65,34 @@ def said(battle: Battle, before: Outcome | None) -> Step | None:
     says it too); otherwise None."""
     after = outcome(battle)
     if after is not None and after != before:
-        return Step(StepKind(after), rulebook.BATTLE_END, SAID[after], {"outcome": str(after)})
+        rule = rulebook.BATTLE_PHASE if after is Outcome.ROOM_WON else rulebook.BATTLE_END
+        return Step(StepKind(after), rule, SAID[after], {"outcome": str(after)})
     return None
+
+
+def battle_over(battle: Battle) -> Procedure:
+    """Catacombs 3E: Battle Phase: when the room is complete, the heroes come back from the
+    Teleported! card and every Stunned card is removed."""
+    back = [h for h in battle.heroes.values() if h.away == "teleported" and h.alive]
+    for hero in back:
+        hero.away = None
+    stunned = [h for h in battle.heroes.values() if h.stunned]
+    for hero in stunned:
+        hero.stunned = False
+    if back or stunned:
+        said = [f"{', '.join(h.name for h in back)} back from the Teleported! card"] if back \
+            else []
+        said += [f"Stunned cards removed ({', '.join(h.name for h in stunned)})"] if stunned \
+            else []
+        yield Step(StepKind.BATTLE_PHASE_OVER, rulebook.BATTLE_PHASE,
+                   "the Battle Phase is over: " + "; ".join(said),
+                   {"back": [h.id for h in back], "unstunned": [h.id for h in stunned]})
+
+
+def ended(battle: Battle, before: Outcome | None) -> Procedure:
+    """The steps that say the action just taken ended the battle, and what follows."""
+    step = said(battle, before)
+    if step is not None:
+        yield step
+        if outcome(battle) is Outcome.ROOM_WON:
+            yield from battle_over(battle)

@@ -63,6 +63,56 @@ def check_campaign_lord(battle: Battle, name: str) -> None:
         raise RulesError(f"the {under_way} campaign's Catacomb Lord is the {start}, not {name}")
 
 
+def _stage(battle: Battle) -> dict[str, Any] | None:
+    """The campaign stage under way (the last one ``campaign_next`` opened), or None."""
+    adventure = battle.adventure
+    if adventure.campaign is None or adventure.stage == 0:
+        return None
+    return battle.data.stages[adventure.campaign][adventure.stage - 1]
+
+
+def stage_played(battle: Battle) -> bool:
+    """The campaign's stage under way is done: no battle room (or Lair) of it waits to be set
+    up (``Adventure.stage_waits``)."""
+    return not battle.adventure.stage_waits
+
+
+def campaign_allows(battle: Battle, lord: bool) -> bool:
+    """No campaign, or its stage under way waits for a battle room (``lord``: the Lair)."""
+    stage = _stage(battle)
+    if battle.adventure.campaign is None:
+        return True
+    return stage is not None and battle.adventure.stage_waits \
+        and (stage["kind"] == "lord") == lord
+
+
+def check_campaign_room(battle: Battle, name: str | None, lord: bool) -> None:
+    """Red Box: Campaigns: in a campaign the rooms come as its stages list them: a battle room
+    is the stage's own (``name``: the Room card; None: any), the Lair (``lord``) its last;
+    each once."""
+    adventure = battle.adventure
+    if adventure.campaign is None:
+        return
+    stage = _stage(battle)
+    if stage is None:
+        raise RulesError(f"the {adventure.campaign} campaign has not opened its first stage: "
+                         "campaign_next first")
+    chosen = [r for r in stage["rooms"] if r in adventure.visited] or list(stage["rooms"])
+    rooms = " and ".join(chosen)
+    where = f"the campaign's stage {stage['position']} is"
+    if not adventure.stage_waits:
+        what = "a special room" if stage["kind"] == "special" else "played"
+        raise RulesError(f"{where} {what} ({rooms}): no battle to set up; campaign_next goes "
+                         "on")
+    if stage["kind"] == "lord" and not lord:
+        raise RulesError(f"{where} the Catacomb Lord's room: setup_lord_room")
+    if stage["kind"] != "lord" and lord:
+        raise RulesError(f"{where} {rooms}, not the Catacomb Lord's room: setup_room")
+    if name is not None and not lord and not any(
+            same_name(name, r) or same_name(name, slug(r)) for r in chosen):
+        raise RulesError(f"{where} {rooms}, not {name}")
+
+
 def room_card(battle: Battle, name: str) -> dict[str, Any]:
     """A Room card: the card data's, else one the table entered in this game (KeyError)."""
     try:

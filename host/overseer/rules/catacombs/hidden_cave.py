@@ -33,9 +33,12 @@ AWAY = "hidden_cave"
 
 
 def cave_targets(battle: Battle) -> list[str]:
-    """The Hidden Cave monsters no hero keeps yet."""
+    """The Hidden Cave monsters some hero does not keep yet (each hero collects its own)."""
     cave = battle.adventure.hidden_cave
-    return [] if cave is None else [m for m in cave.targets if m not in cave.collected]
+    if cave is None:
+        return []
+    heroes = hero_ids(battle)
+    return [m for m in cave.targets if any(m not in cave.held_by(h) for h in heroes)]
 
 
 def cave_ready(battle: Battle) -> list[str]:
@@ -148,9 +151,12 @@ def hidden_cave_collect(battle: Battle, params: HiddenCaveCollect) -> Procedure:
     if name not in cave.targets:
         raise RulesError(f"{name!r} is not one of the Hidden Cave monsters "
                          f"({', '.join(cave.targets)})")
-    if name in cave.collected:
-        raise RulesError(f"{name} was already collected by {cave.collected[name]}")
-    cave.collected[name] = hero.id
+    if name in cave.held_by(hero.id):
+        yield Step(StepKind.NO_EFFECT, CAVE, f"{hero.name} already keeps a {name}: this one "
+                   "goes back to the Monster Pool (Overseer's ruling: the collection is of "
+                   "kinds)", {"hero": hero.id, "monster": name, "verified": False})
+        return
+    cave.collected.setdefault(hero.id, []).append(name)
     held = cave.held_by(hero.id)
     yield Step(StepKind.HIDDEN_CAVE_COLLECT, CAVE, f"{hero.name} keeps the {name}: {len(held)} of "
                f"{TO_COLLECT} (out of the game)", {"hero": hero.id, "monster": name,
@@ -190,6 +196,10 @@ def _visit(battle: Battle, hero_id: str, shot_icons: int | None, antient: str | 
     # Red Box: Hidden Cave: one hero at a time, unless sent there by the portal trap.
     if inside and not portal:
         raise RulesError(f"{', '.join(inside)} is already in the Hidden Cave: one hero at a time")
+    if antient is not None and battle.antients and not any(
+            antient in (a.id, a.name) for a in battle.antients.values()):
+        raise RulesError(f"{antient!r} is not an unused Antient of this battle ("
+                         + ", ".join(battle.antients) + ")")
     icons = shot_icons
     if icons is not None and icons < 0:
         raise RulesError(f"shot_icons must be a whole number, 0 or more (got {icons!r})")
@@ -279,11 +289,34 @@ def _evaded(battle: Battle, hero: Hero, cave: HiddenCave, antient: str | None) -
         hero.items.append(item)
         yield Step(StepKind.HIDDEN_CAVE_ITEM, CAVE, f"{hero.name} takes {item} (their choice)",
                    {"hero": hero.id, "item": item, "how": "choice"})
-    name = antient or "an unused Antient"
+    name = yield from _antient_taken(battle, hero, antient)
     adventure.antients.setdefault(hero.id, []).append(name)
     yield Step(StepKind.HIDDEN_CAVE_ANTIENT, CAVE, f"{hero.name} takes {name}: it may be summoned "
                "instead of the hero's base shot sequence in a later turn",
                {"hero": hero.id, "antient": name})
+
+
+UNNAMED = "an unused Antient"  # none entered for the gadget and none named: the table's own
+
+
+def _antient_taken(battle: Battle, hero: Hero, antient: str | None) -> Procedure:
+    """The unused Antient the hero chooses: one of those entered for the battle (asked when
+    not given), which the AI's summon antient shot can no longer bring in; with none entered,
+    the one named, else the table's own choice."""
+    unused = battle.antients
+    if not unused:
+        if antient is not None:
+            return antient
+        yield Step(StepKind.INSTRUCTION, CAVE, f"no unused Antient was entered for the gadget: "
+                   f"{hero.name} takes one of the table's own", {"hero": hero.id})
+        return UNNAMED
+    if antient is None:
+        antient = next(iter(unused)) if len(unused) == 1 else (yield ChooseOne(
+            f"Which unused Antient does {hero.name} take?", tuple(unused),
+            Key.HIDDEN_CAVE_ANTIENT))
+    found = next(a for a in unused.values() if antient in (a.id, a.name))  # checked in _visit
+    del unused[found.id]
+    return found.name
 
 
 def hidden_cave_leave(battle: Battle, params: HiddenCaveLeave) -> Procedure:

@@ -96,6 +96,12 @@ class StepKind(StrEnum):
     CAMPAIGN_LORD = "campaign_lord"
     CAMPAIGN_STAGE = "campaign_stage"
     CAMPAIGN_COMPLETE = "campaign_complete"
+    BATTLE_PHASE_OVER = "battle_phase_over"  # heroes back from teleport, Stunned cards off
+    HERO_START_ZONE = "hero_start_zone"  # a new room: the Heroic Forces back on the playmat
+    MOUNT_RETURNS = "mount_returns"  # a Mount out with its dead rider comes back
+    NO_GOLD = "no_gold"  # a familiar's kill pays nobody
+    FROZEN = "frozen"  # a hero's ice shot froze an AI piece
+    MOUNT_RECRUITED = "mount_recruited"  # Hearthshire Stables
     ROOM_WON = "room_won"  # end.Outcome.ROOM_WON, said when the battle ends
     PARTY_DEFEATED = "party_defeated"  # end.Outcome.PARTY_DEFEATED
     GAME_OVER = "game_over"
@@ -115,6 +121,7 @@ class Key(StrEnum):
     UNDER_RULER = "under_ruler"
     POISON_VALUE = "poison_value"
     WYVERN_SHIELD = "wyvern_shield"
+    CATACOMB_HERO = "catacomb_hero"  # the dagger's damage: a Catacomb hero or a base one
     # setup and placement
     LORD_PLAYMAT = "lord_playmat"
     LORD_SECOND_PLAYMAT = "lord_second_playmat"
@@ -129,6 +136,7 @@ class Key(StrEnum):
     DISCARD_POISON = "discard_poison"
     POISON_CARD = "poison_card"
     HIDDEN_CAVE_ITEM = "hidden_cave_item"
+    HIDDEN_CAVE_ANTIENT = "hidden_cave_antient"
     CAMPAIGN_CHOICE = "campaign_choice"
     CAMPAIGN_FIRST = "campaign_first"
 

@@ -22,6 +22,9 @@ ON_TARGET = frozenset({"poison", "capture_coin", "stun", "death_card", "reckless
 # Of those, the ones for a character still on the playmat: a hero the shot destroyed is not
 # poisoned, stunned or given a Death card (Overseer's ruling).
 LIVING = frozenset({"poison", "stun", "death_card"})
+# Catacombs 3E: Familiars; Allies: neither can be poisoned or stunned.
+COMPANION_PROOF = {"poison": "poisoned", "stun": "stunned"}
+COMPANION_RULE = {"familiar": rulebook.FAMILIARS, "ally": rulebook.ALLIES}
 
 
 def rider_of(battle: Battle, mount: Hero) -> Hero | None:
@@ -65,15 +68,37 @@ def wound(battle: Battle, hero: Hero, amount: int, rule: str, why: str) -> Proce
 
 
 def remove_mount(battle: Battle, rider: Hero) -> Procedure:
-    """Ice Box: Mounts: a rider who dies riding takes its mount out of play; the mount comes
-    back with the hero."""
+    """Ice Box: Mounts: a rider who dies riding takes its Mount out of play; the Mount comes
+    back with the hero (``mount_returns``). A wyvern is left wild (Overseer's ruling: a wyvern
+    can be ridden by others)."""
+    if rider.riding in battle.heroes:
+        mount = battle.heroes[rider.riding]
+        if mount.kind != MOUNT or mount.away is not None:
+            return
+        mount.away = MOUNT_AWAY
+        yield Step(StepKind.MOUNT_REMOVED, rulebook.MOUNTS,
+                   f"{rider.name} died riding {mount.name}: remove {mount.name} from play; it "
+                   f"returns with {rider.name} (usually at the Setup Phase of the next room)",
+                   {"mount": mount.id, "rider": rider.id})
+    elif rider.riding is not None:
+        wyvern, rider.riding = rider.riding, None
+        if wyvern not in battle.wyverns:
+            battle.wyverns.append(wyvern)
+        yield Step(StepKind.WYVERN_WILD, rulebook.MOUNTS,
+                   f"the wyvern {wyvern} is wild again: {rider.name} no longer rides it "
+                   "(Overseer's ruling)", {"wyvern": wyvern, "rider": rider.id})
+
+
+def mount_returns(battle: Battle, rider: Hero) -> Procedure:
+    """Ice Box: Mounts: the Mount removed with its dead rider returns with the hero; the hero
+    is not riding it (at the start of a turn the player decides to ride)."""
     mount = battle.heroes.get(rider.riding) if rider.riding else None
-    if mount is None or mount.kind != MOUNT or mount.away is not None:
+    if not rider.alive or mount is None or mount.away != MOUNT_AWAY:
         return
-    mount.away = MOUNT_AWAY
-    yield Step(StepKind.MOUNT_REMOVED, rulebook.MOUNTS, f"{rider.name} died riding {mount.name}: "
-               f"remove {mount.name} from play; it returns with {rider.name} (usually at the "
-               "Setup Phase of the next room)", {"mount": mount.id, "rider": rider.id})
+    mount.away, rider.riding = None, None
+    yield Step(StepKind.MOUNT_RETURNS, rulebook.MOUNTS,
+               f"{mount.name} returns with {rider.name}, unridden",
+               {"mount": mount.id, "rider": rider.id})
 
 
 def poison_left(battle: Battle) -> list[int]:
@@ -97,11 +122,11 @@ def draw_poison(battle: Battle, hero: Hero, why: str) -> Procedure:
     else:
         left = poison_left(battle)
         if not left:
-            # The book does not say what happens when the deck runs out.
-            yield Step(StepKind.POISON_DECK_EMPTY, rulebook.PERFORM,
+            # Catacombs 3E: Poison Cards: no card left to draw is a lethal dose.
+            yield Step(StepKind.POISON_DECK_EMPTY, rulebook.POISON_CARDS,
                        f"{hero.name} would take a poison card ({why}), but the heroes hold "
-                       "every card of the Poison deck: none is drawn (Overseer's ruling)",
-                       {"hero": hero.id, "verified": False})
+                       "every card of the Poison deck: a lethal dose", {"hero": hero.id})
+            yield from dies(battle, hero, rulebook.POISON_CARDS)
             return
         token = yield DrawToken("poison card", f"poison for {hero.name}",
                                 tuple(Token(v) for v in left))
@@ -112,6 +137,25 @@ def draw_poison(battle: Battle, hero: Hero, why: str) -> Procedure:
                f"{hero.name} takes a poison card of value {value} "
                f"({why}){'' if verified else ' (unverified card values)'}",
                {"hero": hero.id, "value": value, "verified": verified})
+    yield from poison_kills(battle, hero)
+
+
+def poison_kills(battle: Battle, hero: Hero) -> Procedure:
+    """Catacombs 3E: Poison Cards: Poison cards worth the hero's starting health or more kill
+    it at once."""
+    if hero.alive and hero.poison_total >= hero.start_health:
+        yield Step(StepKind.DAMAGE, rulebook.POISON_CARDS,
+                   f"{hero.name}'s Poison cards add up to {hero.poison_total}, at least the "
+                   f"starting health {hero.start_health}: overwhelmed by the poison",
+                   {"target": hero.id, "amount": hero.health, "health": 0})
+        yield from dies(battle, hero, rulebook.POISON_CARDS)
+
+
+def dies(battle: Battle, hero: Hero, rule: str) -> Procedure:
+    """The hero is dead: health 0, its Mount out of play with it (Ice Box: Mounts)."""
+    hero.health = 0
+    yield Step(StepKind.HERO_DOWN, rule, f"{hero.name} is destroyed", {"hero": hero.id})
+    yield from remove_mount(battle, hero)
 
 
 def apply_modifiers(battle: Battle, piece: Piece, hero: Hero, shot: Shot,
@@ -128,6 +172,11 @@ def apply_modifiers(battle: Battle, piece: Piece, hero: Hero, shot: Shot,
                        f"{hero.name} is invulnerable and took no "
                        f"damage: the {_name(mod)} modifier has no effect on it (Overseer's "
                        "ruling)", {"hero": hero.id, "modifier": mod})
+        elif mod in COMPANION_PROOF and hero.kind in COMPANION_RULE:
+            yield Step(StepKind.NO_EFFECT, COMPANION_RULE[hero.kind],
+                       f"{hero.name} is {'a familiar' if hero.kind == 'familiar' else 'an ally'}"
+                       f": it cannot be {COMPANION_PROOF[mod]}, the {_name(mod)} modifier has "
+                       "no effect", {"hero": hero.id, "modifier": mod})
         elif mod in LIVING and not hero.alive:
             yield Step(StepKind.NO_EFFECT,
                        rulebook.DEATH if mod == "death_card" else rulebook.PERFORM,

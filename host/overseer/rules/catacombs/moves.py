@@ -17,6 +17,7 @@ from overseer.rules.catacombs import (
     activation,
     campaign,
     end,
+    heroes_shots,
     hidden_cave,
     party,
     rewards,
@@ -24,6 +25,8 @@ from overseer.rules.catacombs import (
     setup,
 )
 from overseer.rules.catacombs.campaign import CampaignStart
+from overseer.rules.catacombs.entered import campaign_allows, check_campaign_room, stage_played
+from overseer.rules.catacombs.heroes_shots import FreezePiece, HeroDagger, RecruitMount
 from overseer.rules.catacombs.hidden_cave import (
     HiddenCaveCollect,
     HiddenCaveLeave,
@@ -39,8 +42,8 @@ from overseer.rules.catacombs.kinds import StepKind
 from overseer.rules.catacombs.party import DamagePiece, UpdateHero
 from overseer.rules.catacombs.rewards import RoomReward
 from overseer.rules.catacombs.setup import ChooseLord, SetupLordRoom, SetupRoom
-from overseer.rules.catacombs.state import Battle, alive_piece_ids, living_hero_ids
-from overseer.rules.procedure import Procedure, Step
+from overseer.rules.catacombs.state import Battle, living_hero_ids, played, room_holders
+from overseer.rules.procedure import Procedure, RulesError, Step
 
 # Each move's parameters are a frozen dataclass defined beside its procedure, which reads them
 # typed (``params.piece``); ``overseer.params`` reads them from JSON at the edge.
@@ -52,9 +55,7 @@ def _end_said(proc: Callable[[Battle, Any], Procedure]) -> Callable[[Battle, Any
     def run(battle: Battle, params: Any) -> Procedure:
         before = end.outcome(battle)
         result = yield from proc(battle, params)
-        ended = end.said(battle, before)
-        if ended is not None:
-            yield ended
+        yield from end.ended(battle, before)
         return result
     return run
 
@@ -90,19 +91,22 @@ def _fresh(battle: Battle) -> bool:
 def _campaign_left(battle: Battle) -> bool:
     name = battle.adventure.campaign
     return name is not None and battle.adventure.stage < len(battle.data.stages[name]) \
-        and _between_rooms(battle)
+        and _between_rooms(battle) and stage_played(battle)
 
 
 def _rewards_due(battle: Battle) -> bool:
-    """No battle going on, a hero standing, and the room's rewards not given yet."""
-    return _between_rooms(battle) and not battle.adventure.rewarded \
-        and bool(living_hero_ids(battle))
+    """A room was played, no battle going on, a hero standing, and the room's rewards not given
+    yet."""
+    return _between_rooms(battle) and played(battle) \
+        and not battle.adventure.rewarded and bool(living_hero_ids(battle))
 
 
 def _no_rewards(battle: Battle) -> str:
-    alive = alive_piece_ids(battle)
+    alive = room_holders(battle)
     if alive:
         return f"the Battle Phase is not over: {', '.join(alive)} still on the playmat"
+    if not played(battle):
+        return "no room has been played yet: a room gives its rewards after its Battle Phase"
     if battle.adventure.rewarded:
         return "this room has already given its rewards"
     if not living_hero_ids(battle):
@@ -126,17 +130,30 @@ def _no_visit(battle: Battle) -> str:
 
 
 def _not_between(battle: Battle) -> str:
-    alive = alive_piece_ids(battle)
+    alive = room_holders(battle)
     if alive:
         return (f"the battle is not over ({', '.join(alive)} still on the playmat): a room is "
                 "set up before its battle")
     return "the game is over"
 
 
+def _no_room(battle: Battle) -> str:
+    return _campaign_says(battle, lord=False) if _between_rooms(battle) else _not_between(battle)
+
+
 def _no_lord_room(battle: Battle) -> str:
     if battle.adventure.lord is None:
         return "no Catacomb Lord: choose_lord first"
-    return _not_between(battle)
+    return _campaign_says(battle, lord=True) if _between_rooms(battle) else _not_between(battle)
+
+
+def _campaign_says(battle: Battle, lord: bool) -> str:
+    """Why the campaign refuses a room now (``lord``: the Lair)."""
+    try:
+        check_campaign_room(battle, None, lord)
+    except RulesError as err:
+        return str(err)
+    return BETWEEN
 
 
 def _no_lord_choice(battle: Battle) -> str:
@@ -174,6 +191,8 @@ def _no_stage(battle: Battle) -> str:
         return "no campaign under way (campaign_start first)"
     if battle.adventure.stage >= len(battle.data.stages[name]):
         return f"the {name} campaign is complete"
+    if not stage_played(battle):
+        return "the campaign's stage under way is not played yet: set up its room first"
     return BETWEEN
 
 
@@ -196,6 +215,17 @@ def _no_battle(battle: Battle) -> str:
 
 
 BATTLE = _no_battle
+
+
+def _no_recruit(battle: Battle) -> str:
+    if not _between_rooms(battle):
+        return BETWEEN
+    return (f"only at the {heroes_shots.STABLES}, for a hero without a Mount, with "
+            f"{heroes_shots.MOUNT_GOLD} gold in the party")
+
+
+def _no_freeze(battle: Battle) -> str:
+    return "no AI piece the ice shot can freeze" if _playing(battle) else _no_battle(battle)
 BETWEEN = "only between battles"
 
 
@@ -222,14 +252,23 @@ MOVES = MoveTable("Catacombs", {m.name: m for m in (
           _playing, BATTLE),
     _move("update_hero", "A hero's state", UpdateHero, party.update_hero,
           _not_over, "the game is over"),
+    _move("freeze_piece", "A hero's ice shot froze an AI piece", FreezePiece,
+          heroes_shots.freeze_piece, lambda b: _playing(b) and bool(heroes_shots.freezable(b)),
+          _no_freeze),
+    _move("hero_dagger", "A hero's dagger hit an AI piece", HeroDagger,
+          heroes_shots.hero_dagger, _playing, BATTLE),
+    _move("recruit_mount", "Recruit a Mount (Hearthshire Stables)", RecruitMount,
+          heroes_shots.recruit_mount,
+          lambda b: _between_rooms(b) and heroes_shots.can_recruit(b), _no_recruit),
     _move("setup_room", "Set up a room", SetupRoom, setup.setup_room,
-          _between_rooms, _not_between),
+          lambda b: _between_rooms(b) and campaign_allows(b, lord=False), _no_room),
     _move("choose_lord", "Choose the Catacomb Lord", ChooseLord, setup.choose_lord,
           lambda b: _between_rooms(b) and b.adventure.lord is None
           and b.adventure.mercenary is None, _no_lord_choice),
     _move("setup_lord_room", "Set up the Lord's room", SetupLordRoom,
           setup.setup_lord_room,
-          lambda b: _between_rooms(b) and b.adventure.lord is not None, _no_lord_room),
+          lambda b: _between_rooms(b) and b.adventure.lord is not None
+          and campaign_allows(b, lord=True), _no_lord_room),
     _move("hidden_cave_setup", "Set up the Hidden Cave", HiddenCaveSetup,
           hidden_cave.hidden_cave_setup,
           lambda b: _fresh(b) and b.adventure.hidden_cave is None, _no_cave_setup),

@@ -4,15 +4,17 @@ changed (health, gold, items, conditions). Validated, then applied."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
-from overseer.params import param
+from overseer.params import NOT_GIVEN, NotGiven, given, param
 from overseer.rules.catacombs import activation, rulebook, shots
-from overseer.rules.catacombs.hidden_cave import HiddenCaveCollect, hidden_cave_collect
+from overseer.rules.catacombs.hidden_cave import AWAY, HiddenCaveCollect, hidden_cave_collect
 from overseer.rules.catacombs.kinds import Key, StepKind
+from overseer.rules.catacombs.modifiers import MOUNT, mount_returns, poison_kills, remove_mount
 from overseer.rules.catacombs.state import (
     Battle,
+    Hero,
     Piece,
     Shot,
     alive_piece_ids,
@@ -33,19 +35,20 @@ class DamagePiece:
 
 @dataclass(frozen=True, slots=True)
 class UpdateHero:
-    """A hero's state as the table reports it: only the fields given change (None: not
-    given)."""
+    """A hero's state as the table reports it: only the fields given change (``NOT_GIVEN``:
+    left out). ``riding`` and ``away`` take ``None`` as a value: off the mount, back on the
+    playmat."""
 
     hero: str = param(options=lambda battle: list(battle.heroes), prompt="Which hero?")
-    health: int | None = param(default=None, low=0, high=30)
-    gold: int | None = param(default=None, low=0, high=99)
-    items: tuple[str, ...] | None = param(default=None)
-    poison: tuple[int, ...] | None = param(default=None)
-    frozen: bool | None = param(default=None)
-    reckless: bool | None = param(default=None)
-    stunned: bool | None = param(default=None)
-    riding: str | None = param(default=None)
-    away: str | None = param(default=None)
+    health: int | NotGiven = param(default=NOT_GIVEN, low=0, high=30)
+    gold: int | NotGiven = param(default=NOT_GIVEN, low=0, high=99)
+    items: tuple[str, ...] | NotGiven = param(default=NOT_GIVEN)
+    poison: tuple[int, ...] | NotGiven = param(default=NOT_GIVEN)
+    frozen: bool | NotGiven = param(default=NOT_GIVEN)
+    reckless: bool | NotGiven = param(default=NOT_GIVEN)
+    stunned: bool | NotGiven = param(default=NOT_GIVEN)
+    riding: str | None | NotGiven = param(default=NOT_GIVEN)
+    away: str | None | NotGiven = param(default=NOT_GIVEN)
 
 
 def damage_piece(battle: Battle, params: DamagePiece) -> Procedure:
@@ -160,15 +163,31 @@ def destroyed(battle: Battle, piece: Piece, by: str | None) -> Procedure:
     yield from dismount(battle, piece)
     cave = battle.adventure.hidden_cave
     if by is not None and cave and piece.name in cave.targets \
-            and piece.name not in cave.collected:
+            and battle.heroes[by].kind == "hero" and piece.name not in cave.held_by(by):
         # Red Box: Hidden Cave: a hero keeps a listed level 1 monster it destroys.
         yield from hidden_cave_collect(battle, HiddenCaveCollect(hero=by, monster=piece.name))
     if by is not None and piece.reward:
-        hero = battle.heroes[by]
-        hero.gold += piece.reward
-        yield Step(StepKind.GOLD, rulebook.GOLD_FOR_KILLS,
-                   f"{hero.name} takes {piece.reward} gold: {hero.gold}",
-                   {"hero": by, "gold": hero.gold, "reward": piece.reward})
+        yield from gold_for(battle, battle.heroes[by], piece)
+
+
+def gold_for(battle: Battle, killer: Hero, piece: Piece) -> Procedure:
+    """The gold of a destroyed monster: its hero's (Catacombs 3E: gold for kills); an ally's
+    goes to its hero (Allies), a Mount's to its owner (Ice Box: Mounts), a familiar's to nobody
+    (Familiars)."""
+    if killer.kind == "familiar":
+        yield Step(StepKind.NO_GOLD, rulebook.FAMILIARS,
+                   f"{killer.name} is a familiar: its kill pays no gold",
+                   {"hero": killer.id, "reward": piece.reward})
+        return
+    rule = {"ally": rulebook.ALLIES, "mount": rulebook.MOUNTS}.get(killer.kind,
+                                                                   rulebook.GOLD_FOR_KILLS)
+    owner = battle.heroes.get(killer.owner) if killer.owner else None
+    hero = killer if killer.kind == "hero" or owner is None else owner
+    hero.gold += piece.reward
+    via = "" if hero is killer else f" ({killer.name}'s kill)"
+    yield Step(StepKind.GOLD, rule, f"{hero.name} takes {piece.reward} gold{via}: {hero.gold}",
+               {"hero": hero.id, "gold": hero.gold, "reward": piece.reward,
+                **({"by": killer.id} if hero is not killer else {})})
 
 
 def reactive_shot(battle: Battle, piece: Piece, shot: Shot) -> Procedure:
@@ -207,20 +226,106 @@ def dismount(battle: Battle, rider: Piece) -> Procedure:
                    {"wyvern": mount_id, "rider": rider.id})
 
 
+AWAY_SET = ("teleported",)  # where update_hero may send a member: the Teleported! card
+
+
+def _check_riding(battle: Battle, hero: Hero, ride: str) -> None:
+    """Ice Box: Mounts: a hero or an ally rides a Mount of the party nobody else rides, or a wild
+    wyvern (Differences Between Mounts and Wyverns, 2)."""
+    if hero.kind not in ("hero", "ally"):
+        raise RulesError(f"{hero.name} is {'an' if hero.kind[0] in 'aeiou' else 'a'} "
+                         f"{hero.kind}: only heroes and allies ride (Ice Box: Mounts)")
+    if ride == hero.riding:
+        return
+    mount = battle.heroes.get(ride)
+    if mount is not None:
+        if mount.kind != MOUNT:
+            raise RulesError(f"{mount.name} is not a Mount: a hero rides a Mount or a wild wyvern")
+        if mount.away is not None:
+            raise RulesError(f"{mount.name} is out of play: it returns with its rider")
+        other = next((h for h in battle.heroes.values() if h.riding == ride and h.alive
+                      and h is not hero), None)
+        if other is not None:
+            raise RulesError(f"{other.name} already rides {mount.name}")
+    elif ride not in battle.wyverns:
+        wild = ", ".join(battle.wyverns) or "none"
+        raise RulesError(f"{ride!r} is neither a Mount of the party nor a wild wyvern (wild: "
+                         f"{wild})")
+
+
+def _check_away(hero: Hero, away: str | None) -> None:
+    if away is None:
+        if hero.away == AWAY:
+            raise RulesError(f"{hero.name} is in the Hidden Cave: hidden_cave_leave brings them "
+                             "back")
+        return
+    if away not in AWAY_SET:
+        raise RulesError(f"away: {away!r} is not a place update_hero sends a member to "
+                         f"({', '.join(AWAY_SET)}; null: back on the playmat; the Hidden Cave "
+                         "has its own moves)")
+
+
 def update_hero(battle: Battle, params: UpdateHero) -> Procedure:
-    """``{"do": "update_hero", "hero": id, "health": 7, "gold": 3, "stunned": false, ...}``."""
+    """``{"do": "update_hero", "hero": id, "health": 7, "gold": 3, "stunned": false,
+    "riding": "horse" | null, "away": "teleported" | null, ...}``: only the fields given
+    change (``params.given``); then what follows from them: a wyvern ridden is no longer wild,
+    one left is wild again; a rider's death takes its Mount out of play, a return brings it
+    back; Poison cards worth the starting health kill."""
     hero = battle.heroes.get(params.hero)
     if hero is None:
         raise RulesError(f"no hero {params.hero!r}")
-    changes: dict[str, Any] = {}
-    for f in fields(params):
-        value = getattr(params, f.name)
-        if f.name != "hero" and value is not None:
-            changes[f.name] = list(value) if isinstance(value, tuple) else value
+    changes: dict[str, Any] = {k: list(v) if isinstance(v, tuple) else v
+                               for k, v in given(params).items() if k != "hero"}
     for key in ("health", "gold"):
         if changes.get(key, 0) < 0:
             raise RulesError(f"{key} cannot be negative")
+    if changes.get("riding") is not None:
+        _check_riding(battle, hero, changes["riding"])
+    if "away" in changes:
+        _check_away(hero, changes["away"])
+    was_alive, rode = hero.alive, hero.riding
+    if not hero.alive and changes.get("health", 0) == 0 and changes.get("riding") is not None:
+        raise RulesError(f"{hero.name} is dead: a dead hero does not ride")
     for key, value in changes.items():
-        setattr(hero, key, list(value) if isinstance(value, list) else value)
+        if key != "riding":
+            setattr(hero, key, value)
     yield Step(StepKind.HERO_UPDATED, rulebook.BEHAVIOUR, f"{hero.name}: " + ", ".join(
-        f"{k} {v}" for k, v in changes.items()), {"hero": hero.id, **changes})
+        f"{k} {_said(battle, v)}" for k, v in changes.items()), {"hero": hero.id, **changes})
+    if "riding" in changes and changes["riding"] != rode:
+        yield from _ride(battle, hero, rode, changes["riding"])
+    if was_alive and not hero.alive:
+        yield Step(StepKind.HERO_DOWN, rulebook.PIECE_DAMAGE, f"{hero.name} is destroyed",
+                   {"hero": hero.id})
+        yield from remove_mount(battle, hero)
+    elif not was_alive and hero.alive:
+        yield from mount_returns(battle, hero)
+    if "poison" in changes:
+        yield from poison_kills(battle, hero)
+
+
+def _said(battle: Battle, value: Any) -> str:
+    """A changed value as the trace says it: a member by its name, none as none."""
+    if value is None:
+        return "none"
+    if isinstance(value, str) and value in battle.heroes:
+        return battle.heroes[value].name
+    if isinstance(value, list):
+        return "[" + ", ".join(str(v) for v in value) + "]"
+    return str(value)
+
+
+def _ride(battle: Battle, hero: Hero, rode: str | None, ride: str | None) -> Procedure:
+    """Off one mount or wyvern, onto another: a wyvern a hero rides is no longer wild (the AI
+    cannot ride it from under the hero); one the hero leaves is wild again (Ice Box: Mounts;
+    Red Box: Advanced Target Selection, 3)."""
+    hero.riding = ride
+    if rode is not None and rode not in battle.heroes and rode not in battle.wyverns:
+        battle.wyverns.append(rode)
+        yield Step(StepKind.WYVERN_WILD, rulebook.MOUNTS,
+                   f"the wyvern {rode} is wild again: {hero.name} no longer rides it",
+                   {"wyvern": rode, "rider": hero.id})
+    if ride is not None and ride in battle.wyverns:
+        battle.wyverns.remove(ride)
+        yield Step(StepKind.RIDES, rulebook.MOUNTS,
+                   f"{hero.name} rides the wyvern {ride}: it is no longer wild",
+                   {"hero": hero.id, "wyvern": ride})

@@ -9,7 +9,7 @@ from overseer.params import param
 from overseer.rules.catacombs import entered
 from overseer.rules.catacombs.kinds import Key, StepKind
 from overseer.rules.catacombs.rulebook import REWARDS
-from overseer.rules.catacombs.state import Battle
+from overseer.rules.catacombs.state import Battle, played, room_holders
 from overseer.rules.procedure import ChooseOne, EnterNumber, Procedure, RulesError, Step, YesNo
 
 
@@ -54,9 +54,12 @@ def _icons(battle: Battle, params: RoomReward
 def room_reward(battle: Battle, params: RoomReward) -> Procedure:
     """``{"do": "room_reward", "room": id (default: the room set up), "spell": bool,
     "gold": n, "spell_card": name}``."""
-    alive = [p.id for p in battle.pieces.values() if p.alive]
+    alive = room_holders(battle)
     if alive:
         raise RulesError(f"the Battle Phase is not over: {', '.join(alive)} still on the playmat")
+    if not played(battle):
+        raise RulesError("no room has been played yet: a room gives its rewards after its "
+                         "Battle Phase")
     if battle.adventure.rewarded:
         raise RulesError("this room has already given its rewards")
     survivors = [h for h in battle.heroes.values() if h.kind == "hero" and h.alive]

@@ -48,6 +48,7 @@ SUMMON_ANTIENT = f"{ICE_RANGED}, Summon Antient Shot"
 RECKLESS = f"{_ICE}: Reckless Shot Modifier"  # under Shot Modifiers and Operators
 CONDITIONAL = f"{_ICE}: Shot Modifiers and Operators, Conditional Shot Operators"
 MOUNTS = f"{_ICE}: Mounts"
+STABLES = f"{MOUNTS}, Hearthshire Stables Room Card"
 REACTIVE = f"{_ICE}: New Rules, Reactive Health"
 LORD_CHOICES = f"{_ICE}: Catacomb Lord Setup Choices"  # under New Rules
 SUPPRESSION = f"{_ICE}: Monster Suppression"  # under New Rules
@@ -58,9 +59,20 @@ DEATH = f"{_ICE}: Death Cards"
 ROOM_CARD = "Room card (fan data)"
 ENTERED_CARD = "Room card (entered by the table)"
 
-# The base game's rules (Catacombs 3E), not in the seeds.
-PIECE_DAMAGE = "Catacombs 3E: damage"  # a damaged piece loses health, at 0 it is destroyed
-GOLD_FOR_KILLS = "Catacombs 3E: gold for kills"  # the hero who destroys a monster takes its gold
-# The base game ends a Battle Phase when one side is gone; the seeds do not print it.
-BATTLE_END = "Catacombs 3E: end of the Battle Phase (base game; Overseer's reading)"
-GAME_END = "Catacombs 3E: end of the game (one room or one campaign; Overseer's reading)"
+# The base game's rules (Catacombs 3E), not in the seeds: the Red Box says a solo game is played
+# as a normal game of Catacombs 3E. Each is marked "(base game)" and read from the public
+# Catacombs 3E rules pages (rules.dized.com, Catacombs 3E) and their FAQ, in Overseer's words.
+_BASE = "Catacombs 3E"
+PIECE_DAMAGE = f"{_BASE}: damage"  # a damaged piece loses health, at 0 it is destroyed
+GOLD_FOR_KILLS = f"{_BASE}: gold for kills"  # the hero who destroys a monster takes its gold
+# The room is complete when every monster is destroyed or frozen; then the heroes come back
+# from the Teleported! card and the Stunned cards are removed.
+BATTLE_PHASE = f"{_BASE}: Battle Phase (base game)"
+FAMILIARS = f"{_BASE}: Familiars (base game)"  # no gold for their kills, never poisoned or stunned
+ALLIES = f"{_BASE}: Allies (base game)"  # its gold goes to its hero; never poisoned or stunned
+POISON_CARDS = f"{_BASE}: Poison Cards (base game)"  # poison at the starting health kills at once
+ANTIENTS = f"{_BASE}: Antients (base game)"  # invulnerable; they stay for the rest of the room
+ICE_SHOTS = f"{_BASE}: Ice Shots (base game)"  # a hero's ice shot freezes a monster
+# The party's defeat is not said as such by either book.
+BATTLE_END = f"{_BASE}: end of the Battle Phase (base game; Overseer's reading)"
+GAME_END = f"{_BASE}: end of the game (one room or one campaign; Overseer's reading)"

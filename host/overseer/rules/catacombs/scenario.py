@@ -38,7 +38,7 @@ from overseer.rules.catacombs.state import (
 from overseer.rules.catacombs.targeting import TIE
 
 HERO_STATUS = ("frozen", "reckless", "stunned")
-AWAY = ("hidden_cave", "teleported")
+AWAY = ("hidden_cave", "teleported", "with_rider")
 TILE_SETS = ("character_order", "monster_order", "direction")
 
 SETUP_FIELDS = {
@@ -51,7 +51,7 @@ OPTION_FIELDS = {f.name: type(f.default) for f in fields(Options)}
 HERO_FIELDS = {
     "id": str, "name": str, "kind": str, "health": int, "gold": int, "poison": list,
     "items": list, "target_tile": (str, NONE), "status": list, "riding": (str, NONE),
-    "away": (str, NONE),
+    "away": (str, NONE), "start_health": int, "owner": (str, NONE),
 }
 PIECE_FIELDS = {
     "id": str, "card": str, "name": str, "type": str, "order_tile": str, "health": int,
@@ -87,6 +87,7 @@ def _hero(spec: Any, path: str) -> Hero:
         target_tile=spec.get("target_tile"), frozen="frozen" in status,
         reckless="reckless" in status, stunned="stunned" in status,
         riding=spec.get("riding"), away=spec.get("away"),
+        start_health=spec.get("start_health", 0), owner=spec.get("owner"),
     )
 
 

@@ -22,13 +22,16 @@ from overseer.rules.catacombs.entered import (
     ENTERED,
     Card,
     check_campaign_lord,
+    check_campaign_room,
     entered_lord_piece,
     keep,
     lord_for,
     room_for,
     same_name,
 )
+from overseer.rules.catacombs.hidden_cave import AWAY
 from overseer.rules.catacombs.kinds import Key, StepKind
+from overseer.rules.catacombs.modifiers import mount_returns
 from overseer.rules.catacombs.rulebook import (
     ENTERED_CARD,
     LORD_CHOICES,
@@ -37,7 +40,7 @@ from overseer.rules.catacombs.rulebook import (
     SETUP,
     SUPPRESSION,
 )
-from overseer.rules.catacombs.state import Battle, Piece
+from overseer.rules.catacombs.state import Battle, Piece, room_holders
 from overseer.rules.procedure import (
     ChooseOne,
     Die,
@@ -73,10 +76,19 @@ def needs_mercenary(room: dict[str, Any]) -> bool:
 
 
 def room_ids(battle: Battle) -> list[str]:
-    """The Room cards that can be set up now (a room with Mercenary icons needs the game's
-    Catacomb Lord chosen first)."""
+    """The Room cards of the data that can be set up now (a room with Mercenary icons needs the
+    game's Catacomb Lord chosen first; in a campaign, only its stage's own)."""
     lord = battle.adventure.mercenary is not None
-    return sorted(r["id"] for r in battle.data.rooms.values() if lord or not needs_mercenary(r))
+    return sorted(r["id"] for r in battle.data.rooms.values()
+                  if (lord or not needs_mercenary(r)) and campaign_room_ok(battle, r["name"]))
+
+
+def campaign_room_ok(battle: Battle, name: str) -> bool:
+    try:
+        check_campaign_room(battle, name, lord=False)
+    except RulesError:
+        return False
+    return True
 
 
 def choosable_lords(battle: Battle) -> list[str]:
@@ -409,7 +421,7 @@ def _check_total(total: int, what: str) -> None:
 
 
 def _check_fresh(battle: Battle) -> None:
-    alive = [p.id for p in battle.pieces.values() if p.alive]
+    alive = room_holders(battle)
     if alive:
         raise RulesError(f"the battle is not over ({', '.join(alive)} still on the playmat): "
                          "a room is set up before its battle")
@@ -433,6 +445,7 @@ def _lay_out(battle: Battle, record: dict[str, Any], tiles: tuple, pieces: list[
     battle.adventure.last_playmat = record["id"]
     battle.adventure.room = room_id
     battle.adventure.rewarded = False
+    battle.adventure.stage_waits = False  # a campaign's stage: its room is set up
     battle.character_order = character
     battle.monster_order = monster
     battle.direction = direction
@@ -441,6 +454,20 @@ def _lay_out(battle: Battle, record: dict[str, Any], tiles: tuple, pieces: list[
     for hero_id, tile in targets.items():
         battle.heroes[hero_id].target_tile = tile
     battle.pieces.update((p.id, p) for p in pieces)
+
+
+def heroic_forces_return(battle: Battle) -> Procedure:
+    """Red Box: Solo & Co-Op Mode Setup: the Heroic Forces start the room in the Hero Start Zone:
+    back from the Teleported! card or the Hidden Cave; a Mount out of play with its rider
+    returns with the hero (Ice Box: Mounts)."""
+    back = [h for h in battle.heroes.values() if h.alive and h.away in ("teleported", AWAY)]
+    for hero in back:
+        hero.away = None
+    if back:
+        yield Step(StepKind.HERO_START_ZONE, SETUP, "in the Hero Start Zone for this room: "
+                   + ", ".join(h.name for h in back), {"heroes": [h.id for h in back]})
+    for hero in list(battle.heroes.values()):
+        yield from mount_returns(battle, hero)
 
 
 def suppression_steps(battle: Battle, pieces: list[Piece], room: dict[str, Any] | None
@@ -470,6 +497,7 @@ def suppression_steps(battle: Battle, pieces: list[Piece], room: dict[str, Any] 
 def setup_room(battle: Battle, params: SetupRoom) -> Procedure:
     """``{"do": "setup_room", "room": id, "playmat": id (when the card names one), "card":
     {...} (the Room card as the table reads it, when the data lacks it)}``."""
+    check_campaign_room(battle, params.room, lord=False)
     room = room_for(battle, params.room, params.card)
     _check_fresh(battle)
     named = room.get("playmat") if params.playmat is None else params.playmat
@@ -493,6 +521,7 @@ def setup_room(battle: Battle, params: SetupRoom) -> Procedure:
     runes = yield from placement.start_zone_runes(record, len(pieces))
     keep(battle, room, "room")
     _lay_out(battle, record, tiles, pieces, room["id"])
+    yield from heroic_forces_return(battle)
     yield from placement.walk(battle, record, pieces, None, runes)
     yield from suppression_steps(battle, pieces, room)
     return [p.id for p in pieces]
@@ -534,6 +563,7 @@ def setup_lord_room(battle: Battle, params: SetupLordRoom) -> Procedure:
                          "card to enter")
     if battle.adventure.lord is None:
         check_campaign_lord(battle, name)
+    check_campaign_room(battle, None, lord=True)
     lord = lord_for(battle, name, params.card)
     _check_fresh(battle)
     least = sum(min(cards.split_entry(x)[0] for x in (e if isinstance(e, list) else [e]))
@@ -556,6 +586,7 @@ def setup_lord_room(battle: Battle, params: SetupLordRoom) -> Procedure:
     keep(battle, lord, "lord")
     _lay_out(battle, record, tiles, [*pieces, lord_piece], "lord")
     battle.adventure.lord = lord["id"]
+    yield from heroic_forces_return(battle)
     yield from placement.walk(battle, record, pieces, lord_piece, runes)
     yield from suppression_steps(battle, pieces, None)
     return [p.id for p in [*pieces, lord_piece]]

@@ -159,9 +159,9 @@ def bring_in(battle: Battle, piece: Piece, new: Piece, face: int, depth: int,
     """Place a summoned piece by the clock template and Ruler 1 (its two cases said, as for
     any clock move: ``clock.EDGE_CASE``); it acts at once."""
     battle.pieces[new.id] = new
-    side = f"12 toward the Hero Start Zone, or {clock.EDGE_CASE},"
+    side = f"12 toward the Hero Start Zone, or {clock.EDGE_CASE}"
     yield Step(StepKind.SUMMON, rulebook.CLOCK,
-               f"{piece.name} summons {new.name} ({new.id}): clock template {side}, place it "
+               f"{piece.name} summons {new.name} ({new.id}): clock template {side}; place it "
                f"at {face} o'clock with Ruler 1; it acts at once",
                {"piece": piece.id, "summoned": new.id, "summons": new.name, "face": face,
                 "facing": "hero_start_zone", "at_edge_facing": "centre"})

@@ -179,6 +179,12 @@ class Hero:
     stunned: bool = False
     riding: str | None = None  # the wyvern or mount ridden
     away: str | None = None  # "hidden_cave", "teleported": off the playmat for now
+    start_health: int = 0  # its starting health (poison kills at it: Catacombs 3E)
+    owner: str | None = None  # the hero a familiar, ally or mount belongs to
+
+    def __post_init__(self) -> None:
+        if not self.start_health:
+            self.start_health = self.health
 
     @property
     def alive(self) -> bool:
@@ -217,6 +223,15 @@ class Piece:
     @property
     def alive(self) -> bool:
         return self.health > 0
+
+    @property
+    def holds_room(self) -> bool:
+        """Keeps the room from being complete: a monster or the Catacomb Lord on the playmat,
+        not frozen (a frozen Lord still holds it). An Antient stays only for the rest of the
+        room and a Mount cannot be destroyed: neither holds it (Catacombs 3E: Battle Phase;
+        Antients)."""
+        return self.health > 0 and self.type != "antient" and not self.mount and (
+            not self.frozen or self.type == "lord")
 
     def has_shot(self, kind: str) -> bool:
         """A shot of ``kind`` is in one of its sequences."""
@@ -291,7 +306,7 @@ class Battle:
                 h.id: {"health": h.health, "gold": h.gold, "poison": list(h.poison),
                        "items": list(h.items), "frozen": h.frozen, "reckless": h.reckless,
                        "stunned": h.stunned, "riding": h.riding, "away": h.away,
-                       "alive": h.alive}
+                       "alive": h.alive, **({"owner": h.owner} if h.owner else {})}
                 for h in self.heroes.values()
             },
             "pieces": {
@@ -315,6 +330,17 @@ def hero_ids(battle: Battle) -> list[str]:
 
 def living_hero_ids(battle: Battle) -> list[str]:
     return [h.id for h in battle.heroes.values() if h.kind == "hero" and h.alive]
+
+
+def played(battle: Battle) -> bool:
+    """A room is set up, or was: its pieces are on the playmat (a scenario may start in a
+    battle), or a Room card was set up."""
+    return bool(battle.pieces) or battle.adventure.room is not None
+
+
+def room_holders(battle: Battle) -> list[str]:
+    """The AI pieces that keep the room from being complete (``Piece.holds_room``)."""
+    return [p.id for p in battle.pieces.values() if p.holds_room]
 
 
 def alive_piece_ids(battle: Battle) -> list[str]:

@@ -106,8 +106,10 @@ def advanced_target(battle: Battle, piece: Piece,
         seen = yield from in_sight(battle, piece, ids, what)
         if seen:
             chosen = yield from closest(battle, piece, seen, what[:-1])
+            mate = battle.pieces.get(chosen)
+            name = mate.name if mate is not None else f"the wyvern {chosen}"
             yield Step(TARGET, rulebook.ADVANCED,
-                       f"{piece.name} targets {chosen}: nearest {what[:-1]} in sight",
+                       f"{piece.name} targets {name}: nearest {what[:-1]} in sight",
                        {"piece": piece.id, "target": chosen, "column": "advanced",
                         "criterion": kind, "candidates": seen})
             return Target(chosen, kind)

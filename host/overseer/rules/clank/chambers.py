@@ -39,7 +39,8 @@ def placeable(state: ClankState) -> list[str]:
     if player is None:
         return []
     found = []
-    for space in state.free_spaces():
+    temple = [s.id for s in state.data.spaces_of(TEMPLE_OF_GOLD) if s.id in state.cubes]
+    for space in [*state.free_spaces(), *temple]:
         try:
             check_cube(state, PlaceCube(player, space))
         except RulesError:
@@ -89,7 +90,7 @@ def check_cube(state: ClankState, params: PlaceCube) -> Space:
     if room.cubes_from == "room" and player.where != room.id:
         raise RulesError(f"{player.id} must be in {room.name} to place a cube there (now in "
                          f"{state.room_name(player.where)})")
-    if space.id in state.cubes:
+    if space.id in state.cubes and room.id != TEMPLE_OF_GOLD:  # a column: _temple asks
         raise RulesError(f"{space.name} already holds {state.cubes[space.id]}'s cube: a cube "
                          f"goes only in an empty space ({rulebook.LOST_CHAMBERS})")
     mine = [s for s in state.cubes_of(player.id) if state.data.spaces[s].room == room.id]
@@ -189,6 +190,20 @@ def _temple(state: ClankState, player: str, space: Space) -> Procedure:
     """Temple of Gold - the offering goes to the treasury; the reward by its size, each part
     optional; the artifact only within the backpack limit."""
     assert space.offering is not None
+    first = state.cubes.get(space.id)
+    if first is not None:
+        # The book prints the offerings, not how the columns take cubes: one column an offering
+        # size is the data's assumption, so a second offering of a size is the table's call.
+        if not (yield YesNo(prompt=f"{first}'s cube is on the {space.offering}-gold column. "
+                                   "The book does not say a column takes one cube: does "
+                                   f"{player}'s offering go there too? (Overseer's ruling: "
+                                   "yes)", key=Key.TEMPLE_COLUMN_SHARED)):
+            yield Step(StepKind.TEMPLE, rulebook.TEMPLE_OF_GOLD,
+                       f"{player} makes no offering: the table reads the {space.offering}-gold "
+                       f"column as {first}'s alone; the cube stays in {player}'s supply.",
+                       {"player": player, "offering": None, "column": space.id,
+                        "verified": False})
+            return
     parts = space.reward
     listed = "; ".join(f"{p}: {REWARD_PARTS[p]}" for p in parts)
     chosen = yield ChooseSome(prompt=f"Which parts of the {space.offering}-gold reward does "
@@ -197,12 +212,16 @@ def _temple(state: ClankState, player: str, space: Space) -> Procedure:
     taken, why = (False, "declined")
     if "artifact" in chosen:
         taken, why = yield from _artifact_allowed(player)
-    _cube(state, player, space)
+    if first is None:
+        _cube(state, player, space)
     state.players[player].offering = space.offering
-    yield _cube_step(state, player, space, rulebook.TEMPLE_OF_GOLD, " (from a wayside shrine)")
+    shared = "" if first is None else f", beside {first}'s (Overseer's ruling)"
+    yield _cube_step(state, player, space, rulebook.TEMPLE_OF_GOLD,
+                     f" (from a wayside shrine{shared})")
     yield Step(StepKind.TEMPLE, rulebook.TEMPLE_OF_GOLD,
                f"{player} offers {space.offering} gold to the treasury (their one offering).",
-               {"player": player, "offering": space.offering, "verified": space.verified})
+               {"player": player, "offering": space.offering, "verified": space.verified,
+                **({"shared_with": first} if first is not None else {})})
     got = [p for p in chosen if p != "artifact" or taken]
     refused = [p for p in parts if p not in chosen]
     text = "; ".join(REWARD_PARTS[p] for p in got) or "nothing"

@@ -46,6 +46,7 @@ class Key(StrEnum):
     BASE_SAFE_COUNT = "base_safe_count"  # or enter the box's own
     SAFE_TILE = "safe_tile"  # a pick with its own key: a position in the face-down row
     CUBE_IN_SUPPLY = "cube_in_supply"
+    TEMPLE_COLUMN_SHARED = "temple_column_shared"  # a second offering on a Temple column
     CAN_TAKE_DAMAGE = "can_take_damage"
     HAND_CARD = "hand_card"
     TRAP_PIT = "trap_pit"

@@ -54,12 +54,11 @@ def _players(setup: dict[str, Any], data: RuneboundData) -> list[str]:
     if not 1 <= len(players) <= MAX_PLAYERS or len(set(players)) != len(players):
         raise SetupError(f"setup 'players' must list 1 to {MAX_PLAYERS} different hero ids, the "
                          f"first player first (got {players!r})")
-    # Setup, step 3: every hero in a town of its own; step 5: a token each (Overseer: each a
-    # different one, so that each player has a quest space of their own).
-    for what, have in (("towns", len(data.towns)), ("encounter tokens", len(data.tokens))):
-        if len(players) > have:
-            raise SetupError(f"{len(players)} players need as many {what}; "
-                             f"{data.where} has {have}")
+    # Setup, step 3: every hero in a town of its own. Step 5's tokens do not limit the
+    # players: the data's are placeholders, and a colour may be shared (quest_counter).
+    if len(players) > len(data.towns):
+        raise SetupError(f"{len(players)} players need as many towns; {data.where} has "
+                         f"{len(data.towns)}")
     return players
 
 
@@ -245,8 +244,10 @@ def _without_counter(state: RuneboundState) -> list[str]:
 
 
 def _free_tokens(state: RuneboundState) -> list[str]:
+    """The tokens no player holds; once every one is held (more players than the data's
+    tokens), any: a colour is then shared (Overseer's ruling)."""
     taken = {h.quest_counter for h in state.heroes.values()}
-    return [t for t in state.data.tokens if t not in taken]
+    return [t for t in state.data.tokens if t not in taken] or list(state.data.tokens)
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,15 +268,21 @@ def quest_counter(state: RuneboundState, params: QuestCounter) -> Procedure:
         raise RulesError(f"there is no encounter token {params.token!r} "
                          f"(tokens: {', '.join(state.data.tokens)})")
     owner = next((h for h in state.heroes.values() if h.quest_counter == params.token), None)
-    if owner is not None:
+    if owner is not None and any(t not in {h.quest_counter for h in state.heroes.values()}
+                                 for t in state.data.tokens):
         raise RulesError(f"{owner.name} already has the {params.token} token: each player's "
-                         "quest space is their own (Overseer's ruling)")
+                         "quest space is their own while a token is free (Overseer's ruling)")
     hero.quest_counter = params.token
     token = state.data.tokens[params.token]
+    shared = "" if owner is None else (
+        f" They share the colour with {owner.name}: every token is taken (Overseer's ruling; "
+        "the book does not say how many tokens there are).")
     yield Step(StepKind.QUEST_COUNTER, rulebook.QUEST_COUNTERS,
                f"{hero.name} takes the {token.name} as quest counter; the matching undefeated "
-               "encounter space is their quest space.",
-               {"hero": hero.id, "token": token.id, "verified": token.verified})
+               f"encounter space is their quest space.{shared}",
+               {"hero": hero.id, "token": token.id,
+                "verified": token.verified and owner is None,
+                **({"shared_with": owner.id} if owner is not None else {})})
     if _without_counter(state):
         return
     yield Step(StepKind.INSTRUCTION, rulebook.RED_CARDS, "Return the red cards to the box.", {})
