@@ -290,7 +290,8 @@ def update_hero(battle: Battle, params: UpdateHero) -> Procedure:
         if key != "riding":
             setattr(hero, key, value)
     yield Step(StepKind.HERO_UPDATED, rulebook.BEHAVIOUR, f"{hero.name}: " + ", ".join(
-        f"{k} {_said(battle, v)}" for k, v in changes.items()), {"hero": hero.id, **changes})
+        NONE_SAID.get(k, "") if v is None else f"{k} {_said(battle, v)}"
+        for k, v in changes.items()), {"hero": hero.id, **changes})
     if "riding" in changes and changes["riding"] != rode:
         yield from _ride(battle, hero, rode, changes["riding"])
     if was_alive and not hero.alive:
@@ -303,10 +304,11 @@ def update_hero(battle: Battle, params: UpdateHero) -> Procedure:
         yield from poison_kills(battle, hero)
 
 
+NONE_SAID = {"away": "back on the playmat", "riding": "off the mount"}  # a field set to none
+
+
 def _said(battle: Battle, value: Any) -> str:
-    """A changed value as the trace says it: a member by its name, none as none."""
-    if value is None:
-        return "none"
+    """A changed value as the trace says it: a member by its name."""
     if isinstance(value, str) and value in battle.heroes:
         return battle.heroes[value].name
     if isinstance(value, list):
