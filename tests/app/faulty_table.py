@@ -53,7 +53,7 @@ def new_catacombs(table: Table) -> None:
 
 INPUTS = {
     "next": lambda t: t.press(NEXT),
-    "form": lambda t: (menu(t, "Hit an AI piece"), t.press(OK), t.press(OK)),
+    "form": lambda t: (menu(t, "Hit an AI piece"), t.press(OK)),  # the one piece, by 1
     "dice": lambda t: (menu(t, "Dice"), t.press(CHOICE), t.press(OK)),
     "undo": lambda t: t.press(BACK, long=True),
     "tap": lambda t: t.tap("hero", "elf"),

@@ -89,7 +89,8 @@ def test_next_begins_the_main_action_then_waits_for_the_new_view():
     # inputs while the call is out are not taken
     assert run(app, OK, CHOICE, NEXT_BUTTON) == (app, [])
     app, effects = c.refresh(app, view(TEMPLATE, STEPS, can_undo=True))
-    assert app.waiting is None and glass(app).key == "Wraith Commander"
+    assert app.waiting is None and glass(app).title == "Wraith Commander"
+    assert glass(app).key == "Elf"  # who acts (the title) at whom (the key word)
     assert c.Show(glass(app)) in effects
 
 
@@ -112,44 +113,61 @@ def test_next_when_the_game_is_over_says_so():
 # --------------------------------------------------------------------------- steps
 
 
-def page_steps(app: c.App) -> list[int]:
-    """Press OK through the reel; the trace index of every page shown."""
+def page_steps(app: c.App) -> list[list[int]]:
+    """Press OK through the reel; the trace steps of every page shown."""
     seen = []
     while app.reading:
-        seen.append(app.reel[app.at].index)
+        seen.append(list(app.reel[app.at].steps))
         app, _ = run(app, OK)
     return seen
 
 
 def test_every_new_step_is_shown_before_the_question():
+    """The four steps of who acts, at whom, the shot and the move share a page (its move
+    sentence, read whole the first time this game, runs onto a second); no prompt page:
+    the question carries it."""
     app, _ = c.start(view(TEMPLATE, STEPS, can_undo=True))
     seen = page_steps(app)
-    assert sorted(set(i for i in seen if i >= 0)) == list(range(len(STEPS)))
-    assert seen == sorted(seen, key=lambda i: (i < 0, i))  # in order, the prompt last
-    assert seen.count(3) == 2  # the move's sentence needs two pages
-    assert seen[-1] == -1  # then the question's whole prompt
+    assert seen == [[0, 1, 2, 3], [0, 1, 2, 3]]
+    assert glass(app).key == "Elf" and glass(app).page == (1, 2)
+
+
+def test_a_sentence_seen_this_game_is_short_the_next_time():
+    app, _ = c.start(view(TEMPLATE, STEPS, can_undo=True))
+    assert "reposition for sword" in glass(app).lines  # the whole sentence, on two pages
+    assert "toward Elf with Ruler 2," in glass(run(app, OK)[0]).lines
+    app, _ = run(app, OK, OK, OK)  # read on, answer
+    app, _ = c.refresh(app, view(TEMPLATE, STEPS, 4, can_undo=True))
+    assert page_steps(app) == [[4, 5, 6, 7]]  # one page now
+    assert "move R2 to Elf" in glass(app).lines
 
 
 def test_paging_with_next_back_and_the_question_after():
     app, _ = c.start(view(TEMPLATE, STEPS, can_undo=True))
-    app, _ = run(app, NEXT_BUTTON, OK)
-    assert glass(app).key == "Sword"
+    app, _ = run(app, NEXT_BUTTON)
+    assert glass(app).page == (2, 2)
     app, _ = run(app, BACK)
     assert glass(app).key == "Elf"
     app, _ = run(app, BACK, BACK, BACK)  # not before the first
     assert app.at == 0
-    app, _ = run(app, *(OK,) * 6)
-    assert glass(app).title == "Template covers it?" and glass(app).options == ("Yes", "No")
-    app, _ = run(app, BACK)  # from the question: back to its prompt page
-    assert glass(app).title == "Question" and glass(app).page is None
+    app, _ = run(app, OK, OK)
+    assert glass(app).title == "Template on Elf?" and glass(app).options == ("Yes", "No")
+    assert glass(app).lines[0] == "Place the Attack template"  # the prompt under the list
+    app, _ = run(app, BACK)  # from the question: back to the last page of its steps
+    assert glass(app).page == (2, 2)
 
 
-def test_a_button_that_does_not_page_says_so_and_moves_nothing():
+def test_choice_on_a_page_opens_its_details_and_roll_says_read_on():
     app, _ = c.start(view(TEMPLATE, STEPS, can_undo=True))
     after, effects = run(app, CHOICE)
-    assert calls(effects) == [] and glass(after).key == "Read on" and after.at == 0
-    after, _ = run(after, OK)  # dismissed: the same step
+    assert calls(effects) == [] and glass(after).title == "Details" and after.at == 0
+    text = " ".join(p for page in after.notice for p in page.lines)
+    assert "acts: level-1 tile" in text and "[" not in text
+    assert "(Red Box: AI Player Behaviour, step 1)" in text  # each step's rule
+    after, _ = run(after, *(OK,) * len(after.notice))  # read: the same page
     assert glass(after) == glass(app)
+    after, _ = run(app, ROLL)
+    assert glass(after).key == "Read on" and after.at == 0
 
 
 def test_steps_of_an_answer_form_a_new_reel_and_back_reaches_them():
@@ -172,8 +190,8 @@ def test_only_a_step_on_unprinted_data_is_marked():
     while app.reading:
         marks.append((app.reel[app.at].index, glass(app).mark))
         app, _ = run(app, OK)
-    assert {m for i, m in marks if i >= 0} == {""}  # STEPS are all printed
-    assert {m for i, m in marks if i < 0} == {"?"}
+    assert {m for i, m in marks} == {""}  # STEPS are all printed; no prompt page
+    assert glass(app).mark == "?"  # the question
 
 
 def test_an_undo_while_reading_drops_the_steps_it_took_back():
@@ -185,7 +203,7 @@ def test_an_undo_while_reading_drops_the_steps_it_took_back():
     app, effects = run(app, CHOICE)  # redo
     assert calls(effects) == [c.Redo()]
     app, _ = c.refresh(app, view(TEMPLATE, STEPS, can_undo=True))
-    assert page_steps(app)[:2] == [0, 1]
+    assert page_steps(app)[0] == [0, 1, 2, 3]
 
 
 # --------------------------------------------------------------------------- questions
@@ -226,10 +244,11 @@ def test_yes_no_choice_toggles_ok_answers():
     assert answered(app, CHOICE, CHOICE, OK) == [c.Answer(True)]
 
 
-def test_a_question_is_answered_first():
-    app = asked(TEMPLATE)
+def test_next_on_a_question_shows_its_whole_prompt():
+    app = asked(CLOSEST)
     after, effects = run(app, NEXT_BUTTON)
-    assert calls(effects) == [] and glass(after).key == "Answer first"
+    assert calls(effects) == [] and glass(after).key == "Question"
+    assert "Which is closest to Wraith Commander?" in " ".join(glass(after).lines)
     after, _ = run(after, OK)
     assert glass(after) == glass(app)
 
@@ -392,7 +411,7 @@ def test_an_undo_names_what_it_took_back_as_the_glass_showed_it():
     app, _ = run(app, Press(BACK, long=True))
     app, _ = c.refresh(app, view(None, STEPS[:1], can_undo=True, can_redo=True))
     text = " ".join(glass(app).lines)
-    gone = [k for k in dict.fromkeys(shown[1:]) if k]  # the first step stays
+    gone = [k for k in dict.fromkeys(shown) if k]  # their page shows the first step too
     assert glass(app).key == "Undone" and gone[0] in text and "step" not in text
     assert text.startswith("Taken back: " + ", ".join(gone[:c.UNDONE_SHOWN]))
 
@@ -411,9 +430,7 @@ def test_undo_then_redo_from_its_notice():
     app, _ = c.refresh(app, view(CLOSEST, can_undo=True, can_redo=True))
     assert glass(app).key == "Undone" and "CHOICE: redo" in " ".join(glass(app).lines)
     assert answered(app, CHOICE) == [c.Redo()]
-    app, _ = run(app, OK)  # goes on: the question's prompt, then the question
-    assert glass(app).title == "Question"
-    app, _ = run(app, OK)
+    app, _ = run(app, OK)  # goes on: the question, its prompt in its title
     assert glass(app).title == "Which is closest?"
 
 
@@ -439,10 +456,8 @@ def test_no_menu_says_so():
 
 
 def test_the_target_seat_lights_and_the_cursor_hero_pulses():
-    app, _ = c.start(view(CLOSEST, STEPS, can_undo=True))
-    assert app.lights == ()
-    app, effects = run(app, OK)  # the target step: Elf (seat 1)
-    assert SetLeds((SeatLight(1, "on"),)) in effects
+    app, effects = c.start(view(CLOSEST, STEPS, can_undo=True))
+    assert SetLeds((SeatLight(1, "on"),)) in effects  # the page of the target: Elf (seat 1)
     while app.reading:
         app, _ = run(app, OK)
     app, effects = run(app, CHOICE)  # the cursor on Dwarf (seat 2)
@@ -531,7 +546,7 @@ def test_on_a_question_the_target_seat_pulses_unless_the_cursor_is_on_a_hero():
     app, _ = c.start(view(TEMPLATE, STEPS, can_undo=True))
     while app.reading:
         app, effects = run(app, OK)
-    assert glass(app).title == "Template covers it?"
+    assert glass(app).title == "Template on Elf?"
     assert app.lights == (SeatLight(1, "pulse"),)  # the Elf, targeted, answers
     app, _ = c.start(view(CLOSEST, STEPS, can_undo=True))
     while app.reading:

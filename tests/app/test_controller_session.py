@@ -54,7 +54,9 @@ class Shell:
 
     def note(self) -> None:
         if self.app.reading and self.app.reel[self.app.at].index >= 0:
-            self.shown_steps.add(self.app.reel[self.app.at].index)
+            self.shown_steps.update(self.app.reel[self.app.at].steps)
+        elif not self.app.reading and self.session.pending is not None:
+            self.shown_steps.update(self.app.said)  # the question's title names them
 
     def press(self, *buttons: Button, long: bool = False) -> None:
         for button in buttons:

@@ -83,7 +83,7 @@ def test_the_targeted_heros_seat_lights_and_the_cursor_heros_seat_pulses(tmp_pat
         table.press(NEXT)  # the Minotaur activates
         clear(factory)
         table.read()
-        assert table.screen.title == "Which is closest?"
+        assert table.screen.title == "Closest to Minotaur?"  # the question names the piece
         assert table.screen.rows[table.screen.cursor] == "Elf"
         assert pulsing(factory, ELF)  # the Elf's seat answers: it pulses
         assert history(factory, HERO_1) == [0.0]
@@ -102,7 +102,7 @@ def test_the_targeted_heros_seat_lights_and_the_cursor_heros_seat_pulses(tmp_pat
         assert levels(factory) == {1: 0.0, 2: 0.0, 3: 1.0, 4: 0.0}
 
         table.read()
-        assert table.screen.title == "Template covers it?"  # about the target: its seat pulses
+        assert table.screen.title == "Template on Hero 1?"  # about the target: its seat pulses
         clear(factory)
         time.sleep(0.1)
         assert pulsing(factory, HERO_1)

@@ -29,11 +29,11 @@ def db(tmp_path):
 
 
 NEW = ("--new", "--setup", DEMO, "--seed", "3", "--dice", "seeded", "--tokens", "physical")
-READ = [""] * 7  # the six pages of the Sewer Rat's steps, the question's whole prompt
+READ = [""] * 2  # the two pages of the Sewer Rat's steps (its questions carry their prompt)
 
 
 def test_a_battle_round_in_words(monkeypatch, capsys, db):
-    lines = ["next", *READ, "yes", "", "10", "-1", "2r", *[""] * 6, "quit"]
+    lines = ["next", *READ, "yes", "10", "-1", "2r", *[""] * 6, "quit"]
     code, out, err = plain(monkeypatch, capsys, db, lines, *NEW)
     assert code == 0, err
     assert "  - Sewer Rat acts: Level 1 monsters tile, brown monster tile  [Red Box: AI Player Behaviour, step 1]" in out

@@ -180,6 +180,9 @@ def relabel(step: Step, battle: Battle, names: Mapping[str, str]) -> Step:
     """The step as the table reads it (a copy: the session's trace is left as it is)."""
     about = tuple(v for v in step.data.values() if isinstance(v, str) and v in battle.pieces)
     text = relabel_text(step.text, battle, names, about)
+    if step.kind == StepKind.HERO_UPDATED:  # "stunned True" as the table says it
+        text = re.sub(r"\b(frozen|reckless|stunned) (True|False)\b",
+                      lambda m: f"{m[1]} {'yes' if m[2] == 'True' else 'no'}", text)
     return step if text == step.text else Step(step.kind, step.rule, text, step.data)
 
 
@@ -239,6 +242,25 @@ def default_seats(battle: Battle, seats: tuple[int, ...]) -> dict[str, int]:
         if member.id not in out and first is not None:
             out[member.id] = first
     return out
+
+
+def monster_of(battle: Battle, piece_id: str) -> str | None:
+    """The monster card (its id in the card data) a piece is one of."""
+    piece = battle.pieces.get(piece_id)
+    if piece is None:
+        return None
+    return next((m for m, r in battle.data.monsters.items() if r["name"] == piece.name), None)
+
+
+def monster_pieces(battle: Battle) -> dict[tuple[str, str], tuple[str, ...]]:
+    """A tapped monster card -> its pieces on the playmat (it answers a question whose
+    options include one of them)."""
+    out: dict[tuple[str, str], list[str]] = {}
+    for pid, piece in battle.pieces.items():
+        monster = monster_of(battle, pid)
+        if monster is not None and piece.alive:
+            out.setdefault(("monster", monster), []).append(pid)
+    return {card: tuple(ids) for card, ids in out.items()}
 
 
 def hero_cards(battle: Battle) -> dict[tuple[str, str], str]:
@@ -305,8 +327,8 @@ def _joiner_options(members: list[dict[str, Any]]) -> tuple[tuple[str, ...], dic
         while f"hero-{n}" in taken:
             n += 1
         names[f"hero-{n}"] = f"Hero {n}"
-    if len(party) == MAX_HEROES:  # no hero can join: Done is the likely answer, first
-        names[DONE] = "Done"
+    if len(party) >= 2:  # two heroes or more: Done is the likely answer, first
+        names = {DONE: "Done", **names}
     if party:
         names[COMPANION] = "Familiar, ally"
         names.setdefault(DONE, "Done")
@@ -371,7 +393,7 @@ def wizard(seats: tuple[int, ...], pico: bool) -> LocalProcedure:
     poison = yield from _choice("Poison cards?", "new_poison", WHOSE)
     order = ("pico", "seeded", "table") if pico else ("seeded", "table", "pico")
     dice = yield from _choice("Dice?", "new_dice", {d: DICE[d] for d in order})
-    expansion = {p: f"D12 {r['face']}" if not r["name"] else r["name"]
+    expansion = {p: f"D12 chart {r['face']}" if not r["name"] else r["name"]
                  for p, r in games.catacombs_data().playmats.items() if r["die"] == "d12"}
     owned = yield Ask(ChooseSome("Expansion playmats?", tuple(expansion), "new_playmats"),
                       names=expansion)
@@ -774,9 +796,35 @@ def form_of(name: str, battle: Battle, names: Mapping[str, str]
     (when the rules allow it now); None for anything else (a form kept across a restart is
     then dropped)."""
     move = MOVES.moves.get(name)
+    if move is not None and name in CONFIRM and move.available(battle):
+        confirm = CONFIRM[name](battle, names)
+        if confirm is not None:
+            return (lambda: _confirmed(confirm, name)), SHORT.get(name, move.label)
     if move is None or not fields(move.params) or not move.available(battle):
         return None  # NEXT AI PIECE (no parameters) goes straight to the session
     return form(move, battle, names), SHORT.get(move.name, move.label)
+
+
+def _confirmed(prompt: str, name: str) -> LocalProcedure:
+    """A move asked to be sure of: Yes begins it, No nothing (``None``)."""
+    sure = yield Ask(ChooseOne(prompt, ("no", "yes"), "form_confirm"),
+                     names={"no": "No", "yes": "Yes"})
+    return {"do": name} if sure == "yes" else None
+
+
+def _end_confirm(battle: Battle, names: Mapping[str, str]) -> str | None:
+    return "End the game now?"
+
+
+def _next_confirm(battle: Battle, names: Mapping[str, str]) -> str | None:
+    """The next stage while this stage's room is not played: asked first."""
+    room = campaign_room(battle)
+    return None if room is None else _fit(f"Skip {room}?", "Skip this stage's room?")
+
+
+# The moves the table confirms first (a prompt, or None: no need now).
+CONFIRM: dict[str, Callable[[Battle, Mapping[str, str]], str | None]] = {
+    "end_game": _end_confirm, "campaign_next": _next_confirm}
 
 
 def offered(move: Move[Any], battle: Battle) -> bool:
@@ -789,7 +837,50 @@ def offered(move: Move[Any], battle: Battle) -> bool:
     return forms.askable(move, battle)
 
 
+MONSTER = "monster:"  # a tapped monster card's answer to "which piece": narrowed to its pieces
+
+
+def damage_piece_form(battle: Battle, names: Mapping[str, str]) -> LocalProcedure:
+    """A hit on an AI piece in few presses: which piece (a tap of its monster's card, asked
+    only among its pieces, and not at all when one is left), how much (from the last amount
+    entered this game), and, only when the hit destroys the piece, which hero's shot it was
+    (its gold and the Hidden Cave go to that hero)."""
+    pieces = options("damage_piece", "piece", battle)
+    by_card = {card: ids for card, ids in monster_pieces(battle).items()
+               if any(i in pieces for i in ids)}
+    piece = pieces[0] if len(pieces) == 1 else (yield Ask(
+        ChooseOne("Which AI piece was hit?", pieces, "form_piece"), names=names,
+        cards={card: f"{MONSTER}{card[1]}" for card in by_card}))
+    if piece.startswith(MONSTER):
+        mine = tuple(i for i in by_card[("monster", piece.removeprefix(MONSTER))]
+                     if i in pieces)
+        piece = mine[0] if len(mine) == 1 else (yield Ask(
+            ChooseOne("Which of them?", mine, "form_piece"), names=names))
+    label = names.get(piece, piece)
+    low, high = _damage_range()
+    amount = yield Ask(EnterNumber(_fit(f"{label}: damage?", "How much damage?"),
+                                   "form_amount", low, high),
+                       start=1, remember=True)
+    action: dict[str, Any] = {"do": "damage_piece", "piece": piece, "amount": amount}
+    hit = battle.pieces.get(piece)
+    if hit is not None and not hit.invulnerable and not hit.mount and amount >= hit.health:
+        heroes = tuple(h for h in options("damage_piece", "by", battle))
+        if heroes:
+            action["by"] = heroes[0] if len(heroes) == 1 else (yield Ask(
+                ChooseOne(_fit(f"{label}: whose shot?", "Whose shot was it?"), heroes,
+                          "form_by"),
+                names=names, cards=hero_cards(battle)))
+    return action
+
+
+def _damage_range() -> tuple[int, int]:
+    ask = next(ask_of(f) for f in fields(MOVES.moves["damage_piece"].params)
+               if f.name == "amount")
+    return ask.low, ask.high
+
+
 FORMS: dict[str, Callable[[Battle, Mapping[str, str]], LocalProcedure]] = {
+    "damage_piece": damage_piece_form,
     "update_hero": update_hero_form,
     "setup_room": setup_room_form,
     "choose_lord": choose_lord_form,
@@ -825,13 +916,20 @@ def form(move: Move[Any], battle: Battle, names: Mapping[str, str]
 
 def menu(battle: Battle, legal: list[Move[Any]], over: bool) -> tuple[MenuItem, ...]:
     """The legal actions (NEXT AI PIECE has its own button), then the party and a new game."""
+    single = battle.adventure.campaign is None and battle.adventure.room is not None
     moves = [m for m in legal if m.name != SPEC.main_move and offered(m, battle)
-             and not (m.name == "room_reward" and not battle.pieces)]  # no room fought yet
+             and not (m.name == "room_reward" and not battle.pieces)  # no room fought yet
+             and not (m.name == "campaign_start" and single)]  # a single room's game
     fighting = end.in_battle(battle)
+    stage_room = campaign_room(battle) is not None  # the stage's room: set it up first
 
     def rank(move: Move[Any]) -> tuple[int, int]:
         first = fighting and move.name in IN_BATTLE_FIRST
         at = ORDER.index(move.name) if move.name in ORDER else len(ORDER)
+        if stage_room and move.name == "setup_room":
+            at = ORDER.index("campaign_next") - 1
+        elif stage_room and move.name == "campaign_next":
+            at = ORDER.index("campaign_next") + 1
         return (0 if first else 1, IN_BATTLE_FIRST.index(move.name) if first else at)
     moves.sort(key=rank)
     items = [MenuItem(SHORT.get(m.name, m.label), {"do": m.name}) for m in moves]
@@ -884,7 +982,8 @@ def short_name(name: str) -> str:
     return name if len(name) <= 7 else name.split()[0]
 
 
-def _hero_lines(hero: Hero, names: Mapping[str, str]) -> tuple[str, ...]:
+def _hero_lines(hero: Hero, names: Mapping[str, str],
+                spells: Sequence[str] = ()) -> tuple[str, ...]:
     state = [s for s in ("frozen", "reckless", "stunned") if getattr(hero, s)]
     if hero.riding:
         state.append(f"rides {names.get(hero.riding, hero.riding)}")
@@ -893,13 +992,15 @@ def _hero_lines(hero: Hero, names: Mapping[str, str]) -> tuple[str, ...]:
     if not hero.alive:
         state.insert(0, "destroyed")
     poison = f"Poison {len(hero.poison)}" + (f" ({hero.poison_total})" if hero.poison else "")
-    return (f"Health {hero.health}  Gold {hero.gold}", f"{poison}  Items {len(hero.items)}",
-            ", ".join(state) or hero.kind)
+    lines = (f"Health {hero.health}  Gold {hero.gold}", f"{poison}  Items {len(hero.items)}",
+             ", ".join(state) or hero.kind)
+    return (*lines, f"Spell cards: {', '.join(spells)}") if spells else lines
 
 
 def party_pages(battle: Battle, names: Mapping[str, str], heading: str) -> tuple[Screen, ...]:
     """Every member's health, gold and poison, a page each; then the AI pieces left."""
-    pages = [(h.name, _hero_lines(h, names)) for h in battle.heroes.values()]
+    pages = [(h.name, _hero_lines(h, names, battle.adventure.spells.get(h.id, ())))
+             for h in battle.heroes.values()]
     alive = [f"{names.get(p.id, p.name)}: {p.health}" for p in battle.pieces.values()
              if p.alive]
     per = detail_rows(Screen(heading))
@@ -950,6 +1051,12 @@ def tap_actions(battle: Battle, legal: list[Move[Any]]) -> TapActions:
     if "update_hero" in moves:  # a hero's card: what changed for that hero
         for card, hero in hero_cards(battle).items():
             out[card] = OpensForm({"do": "update_hero"}, {"form_hero": hero})
+    if "damage_piece" in moves:  # a monster's card: one of its pieces was hit
+        alive = {card[1] for card in monster_pieces(battle)}
+        for monster in battle.data.monsters:
+            out[("monster", monster)] = OpensForm(
+                {"do": "damage_piece"}, {}, card=("monster", monster)) if monster in alive \
+                else f"no {battle.data.monsters[monster]['name']} is on the playmat"
     return out
 
 
@@ -957,4 +1064,5 @@ FLOW = Flow(
     game=GAME, label="Catacombs", spec=SPEC, wizard=wizard, labels=labels, relabel=relabel,
     relabel_text=relabel_text, relabel_question=relabel_asked, default_seats=default_seats,
     option_names=option_names, cards=hero_cards, menu=menu, form_of=form_of, title=title,
-    idle_key=idle_key, status=status, party_pages=party_pages, tap_actions=tap_actions)
+    idle_key=idle_key, status=status, party_pages=party_pages, tap_actions=tap_actions,
+    card_options=monster_pieces)

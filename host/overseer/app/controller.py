@@ -76,6 +76,7 @@ TOKEN_HIGH = TOKEN_MOST  # the highest token value the table can enter (procedur
 # The steps after which no target is lit any more: a new activation, a new turn.
 TARGET_ENDS = (StepKind.ACTIVE_CHARACTER, ConquestKind.TURN)
 LONG_STEP = 5  # a held CHOICE steps a number by this much
+DIE_STEP = 3  # ... and a die's face by this much
 REDO = "Redo"
 UNDONE_SHOWN = 2  # an undo's notice names this many of the steps it took back
 
@@ -96,6 +97,7 @@ class Begin:
 
     action: Mapping[str, Any]
     answered: Mapping[str, Any] = field(default_factory=dict)
+    card: tuple[str, str] | None = None  # a tapped card the form's first question takes
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,13 +160,21 @@ class Entry:
 
 @dataclass(frozen=True)
 class Page:
-    """One page of the reel: its screen, the trace step it shows (-1: a question's prompt),
-    the step's kind and, for a target step, the target."""
+    """One page of the reel: its screen, the last trace step it shows (-1: a question's
+    prompt), the kinds of its steps, the hero its target step names, and its steps whole
+    (their sentences and rules: its detail page, CHOICE)."""
 
     screen: Screen
     index: int
-    kind: str = ""
+    kinds: tuple[str, ...] = ()
     target: str | None = None
+    detail: tuple[str, ...] = ()
+    first: int = -1  # the first trace step it shows
+
+    @property
+    def steps(self) -> range:
+        """The trace steps this page shows."""
+        return range(self.first if self.first >= 0 else self.index, self.index + 1)
 
 
 @dataclass(frozen=True)
@@ -187,10 +197,22 @@ class App:
     target: str | None = None  # the hero targeted in the steps shown (its seat lights)
     shown: Screen | None = None
     lights: tuple[SeatLight, ...] | None = None
+    seen: frozenset[str] = frozenset()  # the long sentences read whole this game (by kind)
+    named: str | None = None  # the option the last list question was answered with
+    said: range = range(0)  # the steps the question's title says in place of their page
+    acting: str | None = None  # the piece acting in the action under way (by its name)
 
     @property
     def reading(self) -> bool:
         return self.at < len(self.reel)
+
+    @property
+    def settled(self) -> bool:
+        """The last page of the steps is up and nothing is asked: the idle screen's presses
+        (NEXT AI PIECE, a card) work here as they do there; OK goes on to it."""
+        return (self.at == len(self.reel) - 1 and self.view.question is None
+                and not self.notice and self.menu is None
+                and self.reel[self.at].index >= 0)
 
 
 Result = tuple[App, tuple[Effect, ...]]
@@ -216,29 +238,73 @@ def refresh(app: App, view: GameView) -> Result:
     title = view.step_title if view.step_title is not None else next(
         (p.screen.title for p in reversed(kept)), app.title)
     known = {p.index for p in kept}
-    fresh: list[Page] = []
-    for seen in view.steps:
-        if seen.index in known or seen.index >= view.trace_length:
-            continue
-        screens, title = pages.step_pages(view.game, seen.step, seen.verified, view.names,
-                                          title)
-        target = seen.step.data.get("target") if seen.step.kind == StepKind.TARGET else None
-        fresh += [Page(s, seen.index, seen.step.kind, target) for s in screens]
-    if view.question is not None:
+    new = [(s.index, s.step, s.verified) for s in view.steps
+           if s.index not in known and s.index < view.trace_length]
+    made, title, seen = pages.reel_pages(view.game, new, view.names, title, app.seen)
+    fresh = [Page(p.screen, p.index, p.kinds, p.target, p.detail, p.first) for p in made]
+    said = range(0)
+    acting = None if isinstance(call, Begin) else app.acting
+    for page in fresh:
+        if StepKind.ACTIVE_CHARACTER in page.kinds:
+            acting = page.screen.title
+    if view.question is not None and (view.game not in pages.ASKS_INLINE or view.back_leaves):
         fresh += [Page(s, -1) for s in pages.intro_pages(view.game, view.question)]
+    elif view.question is not None and fresh and acting is not None \
+            and _said_by(fresh[-1], view.question,
+                         pages.title_name(acting, view.names.values())):
+        said = fresh[-1].steps  # the question names the piece acting: its pages say no more
+        while fresh and fresh[-1].steps == said:
+            fresh.pop()
     if app.reading:
         reel, at = kept + tuple(fresh), min(app.at, len(kept))
     elif fresh:
         reel, at = tuple(fresh), 0
     else:
         reel, at = kept, len(kept)
-    app = replace(app, view=view, reel=reel, at=at, title=title,
-                  entry=_first_entry(view.question, view.number_start, view.cursor_start),
-                  menu=None,
+    named = _named(app, call)
+    app = replace(app, view=view, reel=reel, at=at, title=title, seen=seen, named=named,
+                  said=said, acting=acting,
+                  entry=_first_entry(view, named), menu=None,
                   notice=(), notice_at=0, redo_offer=False, waiting=None, rolling=0)
     if isinstance(call, Undo):
         app = _undone(app, gone)
     return _out(app)
+
+
+def _said_by(page: Page, question: Question, piece: str) -> bool:
+    """A page that only names the piece acting, before a question whose title names it."""
+    if set(page.kinds) != {StepKind.ACTIVE_CHARACTER} or page.screen.mark:
+        return False
+    return piece in pages.short_prompt(GAME_INLINE, question, piece, None)
+
+
+GAME_INLINE = "catacombs"
+
+
+def _named(app: App, call: SessionCall | None) -> str | None:
+    """The option a list question was just answered with (a hero, a piece), else the one
+    before: the next question's cursor starts on it where it is an option."""
+    question = app.view.question
+    if isinstance(call, Answer) and isinstance(question, ChooseOne) \
+            and isinstance(call.value, str) and call.value in app.view.seats:
+        return call.value
+    return app.named
+
+
+def resume_at(app: App, index: int) -> Result:
+    """After a restart: the glass on the page of trace step ``index`` or the first after it
+    (the store keeps the last one shown); BACK still pages back to the ones before."""
+    for n, page in enumerate(app.reel):
+        if page.index >= index or page.index < 0:
+            return _out(replace(app, at=n))
+    return _out(replace(app, at=len(app.reel)))
+
+
+def shown_step(app: App) -> int:
+    """The trace step whose page is on the glass (past the reel: the trace's length)."""
+    if app.reading and app.reel[app.at].index >= 0:
+        return app.reel[app.at].index
+    return app.view.trace_length
 
 
 def handle(app: App, event: Input | Refused | Told) -> Result:
@@ -338,13 +404,22 @@ def _on_notice(app: App, press: Press) -> Result:
 
 
 def _on_reel(app: App, press: Press) -> Result:
+    if app.settled and press.button == Button.NEXT:
+        return _on_idle(replace(app, at=len(app.reel)), press)
     if press.button in (Button.OK, Button.NEXT):
         return _out(replace(app, at=app.at + 1))
     if press.button == Button.BACK:
         if app.at == 0 and app.view.back_leaves:
             return _call(app, Cancel())
         return _out(replace(app, at=max(app.at - 1, 0)))
-    return _out(_say(app, "Read on", "OK shows the next step, BACK the one before."))
+    page = app.reel[app.at]
+    if press.button == Button.CHOICE and page.detail:
+        mark = "!" if page.screen.mark == "!" else ""
+        return _out(replace(app, notice=pages.detail_pages(page.screen.title, page.detail,
+                                                            mark), notice_at=0,
+                            redo_offer=False))
+    return _out(_say(app, "Read on", "OK shows the next step, BACK the one before, CHOICE "
+                     "its details."))
 
 
 def _on_menu(app: App, press: Press) -> Result:
@@ -389,16 +464,27 @@ def _back_to_reel(app: App) -> App:
 # --------------------------------------------------------------------------- questions
 
 
-def _first_entry(question: Question | None, start: int | None = None, cursor: int = 0
-                 ) -> Entry:
+def _first_entry(view: GameView, named: str | None = None) -> Entry:
+    """Where a question's entry starts: on its likely answer (a number at the view's start,
+    the table's own die at its middle face, the option the last question was answered with,
+    every row ticked where the game says all is likely)."""
+    question, start = view.question, view.number_start
+    cursor = view.cursor_start
     if isinstance(question, ChooseOne | Pick | YesNo) and 0 < cursor < _list_length(question):
-        return Entry(cursor=cursor)
+        return Entry(cursor=cursor)  # where the game says the likely answer is
     if isinstance(question, EnterNumber):
         if start is not None and question.low <= start <= question.high:
             return Entry(number=start)
         return Entry(number=question.low)
     if isinstance(question, DrawToken):
         return Entry(number=0)
+    if isinstance(question, Roll) and view.own_dice:
+        return Entry(number=(question.faces + 1) // 2)
+    if isinstance(question, ChooseSome) and question.key in pages.ALL_LIKELY:
+        return Entry(cursor=len(question.options),
+                     ticked=frozenset(range(len(question.options))))
+    if isinstance(question, ChooseOne | Pick) and named in question.options:
+        return Entry(cursor=question.options.index(named))
     return Entry()
 
 
@@ -440,14 +526,21 @@ def _on_question(app: App, press: Press) -> Result:
             step = -1 if press.long else 1
             cursor = _cycle(entry.cursor, _list_length(question), step)
             return _out(replace(app, entry=replace(entry, cursor=cursor)))
-        return _out(_step_number(app, question, LONG_STEP if press.long else 1))
+        return _out(_step_number(app, question, _long_step(question) if press.long else 1))
     if button == Button.NEXT:
         if isinstance(question, ChooseSome):
             return _call(app, Answer(_ticked(question, entry)))
         if not _is_list(question, entry):
-            return _out(_step_number(app, question, -LONG_STEP if press.long else -1))
-        return _out(_say(app, "Answer first", "A question waits: CHOICE and OK answer it."))
+            return _out(_step_number(app, question, -_long_step(question) if press.long
+                                     else -1))
+        return _out(_say(app, "Question", pages.full_prompt(question)))
     return _ok(app, question, entry)
+
+
+def _long_step(question: Question) -> int:
+    """A held press steps a die's face by three (from the middle, any face in three), a
+    number by five."""
+    return DIE_STEP if isinstance(question, Roll) else LONG_STEP
 
 
 def _step_number(app: App, question: Question, step: int) -> App:
@@ -538,7 +631,7 @@ def _tap(app: App, tap: Tap) -> Result:
     if app.reading and view.taps_skip_reading:
         app = replace(app, at=len(app.reel))  # the steps not read yet are skipped
     if question is None:
-        return _tap_idle(app, tap)
+        return _tap_idle(replace(app, at=len(app.reel)) if app.settled else app, tap)
     if app.reading and not _prompt_left(app):
         return _out(_say(app, "Read on", "Read the steps first (OK), then tap."))
     if not isinstance(question, ChooseOne | ChooseSome | Pick):
@@ -546,6 +639,13 @@ def _tap(app: App, tap: Tap) -> Result:
     option = view.cards.get((tap.kind, tap.card), tap.card)
     if option in view.tap_answers and not isinstance(question, ChooseSome):
         return _call(_dismiss(app), Answer(option))  # a card the list keeps secret
+    several = [o for o in view.card_options.get((tap.kind, tap.card), ())
+               if o in question.options]
+    if option not in question.options and len(several) == 1:
+        option = several[0]
+    elif option not in question.options and several and isinstance(question, ChooseOne | Pick):
+        entry = replace(app.entry, cursor=question.options.index(several[0]))
+        return _out(replace(_dismiss(app), entry=entry, at=len(app.reel)))
     if option not in question.options:
         return _out(_say(app, "Not an answer", f"{view.name(option)} is not one of the "
                          "answers here."))
@@ -573,7 +673,8 @@ def _tap_idle(app: App, tap: Tap) -> Result:
                          f"{tap.kind} card begins nothing."))
     if isinstance(found, str):
         return _out(_say(app, "Not now", found))
-    begin = Begin(found.action, found.answered) if isinstance(found, OpensForm) else Begin(found)
+    begin = Begin(found.action, found.answered, found.card) if isinstance(found, OpensForm) \
+        else Begin(found)
     return _call(_dismiss(replace(app, menu=None)), begin)
 
 
@@ -607,18 +708,21 @@ def _question_screen(app: App) -> Screen:
     view, entry = app.view, app.entry
     question = view.question
     assert question is not None
-    title = pages.short_prompt(view.game, question)
+    target = view.name(app.target) if app.target else None
+    acting = pages.title_name(app.acting, view.names.values()) if app.acting else None
+    title = pages.short_prompt(view.game, question, acting, target)
+    said = () if view.back_leaves else pages.prompt_lines(view.game, question, title)
     if isinstance(question, ChooseOne | Pick):
         return pages.choice_screen(title, pages.option_labels(question, view.names),
-                                   entry.cursor)
+                                   entry.cursor, lines=said)
     if isinstance(question, ChooseSome):
         return pages.choice_screen(title, pages.option_labels(question, view.names),
                                    entry.cursor, entry.ticked)
     if isinstance(question, YesNo):
-        return pages.choice_screen(title, ("Yes", "No"), entry.cursor)
+        return pages.choice_screen(title, ("Yes", "No"), entry.cursor, lines=said)
     if isinstance(question, EnterNumber):
         number = question.low if entry.number is None else entry.number
-        return pages.number_screen(title, number, question.low, question.high)
+        return pages.number_screen(title, number, question.low, question.high, said)
     if isinstance(question, DrawToken):
         if entry.stage == 1:
             return pages.choice_screen("Reset icon on it?", ("Yes", "No"), entry.cursor)
@@ -661,10 +765,10 @@ def _target(app: App) -> str | None:
     """The hero targeted in the steps shown so far (an active character, a new turn clears
     it)."""
     for page in reversed(app.reel[:app.at + 1]):
-        if page.kind in TARGET_ENDS:
-            return None
-        if page.kind == StepKind.TARGET:
+        if StepKind.TARGET in page.kinds and page.target is not None:
             return page.target
+        if any(kind in TARGET_ENDS for kind in page.kinds):
+            return None
     return app.target
 
 
@@ -692,8 +796,9 @@ def _lights(app: App, target: str | None) -> tuple[SeatLight, ...]:
 def _out(app: App, force: bool = False) -> Result:
     """The state with the glass and the lights it implies, and the effects that change them."""
     target = _target(app)
+    app = replace(app, target=target)  # a question's title may name it
     effects: list[Effect] = []
-    now = screen(app)  # the screen does not depend on the target
+    now = screen(app)
     if force or now != app.shown:
         effects.append(Show(now))
     lights = _lights(app, target)

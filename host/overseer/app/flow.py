@@ -81,6 +81,8 @@ class Flow:
       why it cannot now;
     - ``lights(state, seats, question)``: the game's own seat lights (seat -> ``on``, ``dim``,
       ``pulse``) with ``seats`` (id -> seat) and the question waiting; none by default;
+    - ``card_options(state)``: the options a tapped card names when it names several (a
+      monster's card: its pieces); none by default;
     - ``new_setup(setup, store)``: a new game's setup (the wizard's) as it is stored, given
       what the store holds (Conquest: the cards the table has read off before);
     - ``taps_skip_reading``: a tapped card is taken on any page, the steps not read yet
@@ -116,6 +118,8 @@ class Flow:
     tap_actions: Callable[[Any, list[Move[Any]]], TapActions]
     lights: Callable[[Any, Mapping[str, int], Question | None], dict[int, str]] = (
         lambda state, seats, question: {})
+    card_options: Callable[[Any], dict[tuple[str, str], tuple[str, ...]]] = (
+        lambda state: {})
     new_setup: Callable[[dict[str, Any], Any], dict[str, Any]] = (
         lambda setup, store: setup)
     taps_skip_reading: bool = False

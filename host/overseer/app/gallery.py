@@ -53,6 +53,13 @@ STEPS = (
 TOKEN_STEP = Step(StepKind.TOKEN, rulebook.TOKENS, "level 2 damage token: 2 (unverified token "
                   "values)", {"level": 2, "value": 2, "reset": False, "verified": False})
 
+RESULT = (TOKEN_STEP,
+          Step(StepKind.DAMAGE, rulebook.PERFORM, "Elf loses 2 health (Wraith Commander's "
+               "sword): 8 left", {"target": "elf", "amount": 2, "health": 8}),
+          Step(StepKind.CLOCK, rulebook.PERFORM, "Elf: clock template 12 toward the Hero Start "
+               "Zone; move toward 8 o'clock with Ruler 3", {"who": "elf", "face": 8,
+                                                            "ruler": 3}))
+
 TEMPLATE = YesNo("Place the Attack template over Wraith Commander (visible through the hole). "
                  "Does it cover Elf, even partly?", Key.TEMPLATE)
 CLOSEST = ChooseOne("Which is closest to Wraith Commander?", ("elf", "dwarf", "barbarian"),
@@ -107,20 +114,24 @@ def shots() -> tuple[Shot, ...]:
     add("menu", "The menu: CHOICE moves, OK begins, BACK closes", press(app, Button.CHOICE))
     app, _ = handle(app, Press(Button.NEXT))
     app, _ = refresh(app, view(TEMPLATE, STEPS, can_undo=True))
-    add("step-active", "A step: the active character", app)
+    add("step-who", "Who acts (the title) at whom (the key word), its shot and move: one page",
+        app)
+    add("step-details", "CHOICE on a page: its steps whole, each with its rule",
+        press(app, Button.CHOICE))
     app = press(app, Button.OK)
-    add("step-target", "A step: its target (the target's seat LED lights)", app)
-    app = press(app, Button.OK, Button.OK)
-    add("step-move", "A step whose sentence needs two pages (1/2)", app)
+    add("step-move-2", "A sentence read whole the first time this game runs on (2/2)", app)
     app = press(app, Button.OK)
-    add("step-move-2", "... and its second page", app)
-    app = press(app, Button.OK)
-    add("question-intro", "A question's whole prompt, before its own screen", app)
-    app = press(app, Button.OK)
-    add("yes-no", "YesNo: CHOICE toggles, OK answers", app)
+    add("yes-no", "A question carries its prompt; the cursor on the likely answer", app)
     app, _ = handle(app, Press(Button.OK))
-    app, _ = refresh(app, view(None, (TOKEN_STEP,), len(STEPS), can_undo=True))
-    add("step-unverified", "A step that rests on unprinted data is marked !", app)
+    app, _ = refresh(app, view(None, RESULT, len(STEPS), can_undo=True))
+    add("step-result", "The result on one page: the token, the damage, the push (! unprinted "
+        "token values); NEXT begins the next piece from here", app)
+    app = press(app, Button.OK)
+    add("step-result-2", "... the push read whole the first time this game", app)
+    app, _ = handle(app, Press(Button.NEXT))  # from the last page: the next AI piece
+    app, _ = refresh(app, view(TEMPLATE, STEPS, len(STEPS) + len(RESULT), can_undo=True))
+    add("step-short", "The next activation: the wording seen this game is short, one page",
+        app)
 
     add("choose-one", "ChooseOne: CHOICE moves, OK answers (or tap the hero's card)",
         press(asked(CLOSEST), Button.CHOICE))
@@ -134,8 +145,8 @@ def shots() -> tuple[Shot, ...]:
     add("token-reset", "... then the reset icon", press(token, Button.OK))
     roll = asked(CLOCK)
     add("roll", "Roll: ROLL rolls on the Pico, or CHOICE sets your own die", roll)
-    add("roll-face", "The table's own die: CHOICE steps the face, OK takes it",
-        press(roll, *(Button.CHOICE,) * 7))
+    add("roll-face", "The table's own dice: the face starts at the middle; CHOICE +1, NEXT -1 "
+        "(held: by 3), OK takes it", press(asked(CLOCK, own_dice=True), Button.CHOICE))
     add("rolling", "Rolling on the Pico", press(roll, Button.ROLL))
 
     app, _ = handle(press(asked(TOKEN), Button.OK), Press(Button.OK))

@@ -31,6 +31,7 @@ class Ask:
     names: Mapping[str, str] = field(default_factory=dict)
     cards: Mapping[tuple[str, str], Any] = field(default_factory=dict)
     seats: Mapping[str, int] = field(default_factory=dict)
+    remember: bool = False  # a number that starts at the last value entered for its key
 
 
 LocalProcedure = Generator[Question | Ask, Any, Any]

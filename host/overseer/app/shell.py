@@ -122,6 +122,8 @@ class Gadget:
         self.kept_form: dict[str, Any] | None = None  # the form as the store holds it
         self.queued: list[dict[str, Any]] = []  # a new game's first actions still to begin
         self.seen = 0  # the trace steps the controller has had
+        self.remembered: dict[str, int] = {}  # the last value of a form's number, by key
+        self.kept_shown: int | None = None  # the step on the glass as the store keeps it
         self.app: App | None = None
         self.screen: Screen | None = None
         self.sources: tuple[Source, ...] = (*((dice,) if dice is not None else ()), *sources)
@@ -152,10 +154,32 @@ class Gadget:
             self.seen = action_start(session, first if isinstance(first, int) else 0)
             self._resume_form(session)
         app, effects = controller.start(self._view())
+        shown = self.store.gadget(session.id).get("shown") if session is not None else None
+        if isinstance(shown, int) and self.local is None:
+            # the glass on the page the table saw last (the store keeps its step): the steps
+            # before it were read; BACK still pages back to them
+            app, more = controller.resume_at(app, shown)
+            effects = (*effects, *more)
         self.app = app
         self._apply(effects)
         if aside:
             self.tell("Set aside", " ".join(aside))
+
+    def _keep_shown(self) -> None:
+        """Keep which step's page is on the glass beside the game (when it changed)."""
+        if self.session is None or self.app is None or self.local is not None:
+            return
+        shown = controller.shown_step(self.app)
+        if shown == self.kept_shown:
+            return
+        try:
+            data = self.store.gadget(self.session.id)
+            data["shown"] = shown
+            self.store.set_gadget(self.session.id, data)
+        except StoreError as err:  # a read-only store: the glass goes on, a restart re-reads
+            log.warning("game #%d: the screen shown not kept: %s", self.session.id, err)
+            return
+        self.kept_shown = shown
 
     def _last_played(self, aside: list[str]) -> Session | None:
         """The game to open at start: the one of a game the gadget plays that was played last,
@@ -379,6 +403,7 @@ class Gadget:
             assert self.app is not None
             if isinstance(effect, Show):
                 self.screen = effect.screen
+                self._keep_shown()  # before the glass shows it
                 self._hold()
                 self.glass.show(render(effect.screen))
             elif isinstance(effect, SetLeds):
@@ -420,7 +445,7 @@ class Gadget:
 
     def _game_call(self, call: SessionCall) -> Refused | Told | None:
         if isinstance(call, Begin):
-            answer = self._begin(dict(call.action), call.answered)
+            answer = self._begin(dict(call.action), call.answered, call.card)
         elif self.session is None:
             return Refused("there is no game here yet")
         elif isinstance(call, Cancel):
@@ -431,7 +456,8 @@ class Gadget:
             self._begin_queued()
         return answer
 
-    def _begin(self, action: dict[str, Any], answered: Mapping[str, Any]) -> Refused | Told | None:
+    def _begin(self, action: dict[str, Any], answered: Mapping[str, Any],
+               card: tuple[str, str] | None = None) -> Refused | Told | None:
         name = action.get("do")
         if name == PARTY:
             if self.session is None:
@@ -450,6 +476,8 @@ class Gadget:
             empty = _empty_choice(local)
             if empty is not None:
                 return Refused(f"{made[1]}: nothing to choose from now ({empty})")
+            if card is not None and not local.done:
+                local.tap(*card)
             if not local.done:
                 self.local, self.form_name = local, name
                 return None
@@ -460,10 +488,13 @@ class Gadget:
         local = self.local
         assert local is not None
         if isinstance(call, Answer):
+            ask = local.ask
             try:
                 local.answer(call.value)
             except AnswerError as err:
                 return Refused(str(err))
+            if ask is not None and ask.remember and isinstance(call.value, int):
+                self.remembered[ask.question.key] = call.value
             return self._after_local()
         if isinstance(call, Undo) or (isinstance(call, Cancel) and not local.leaves):
             return None if local.back() else self._leave()
@@ -483,6 +514,9 @@ class Gadget:
         local = self.local
         assert local is not None
         if not local.done:
+            return None
+        if local.result is None:  # the table said no (a confirmation): nothing is begun
+            self.local = None
             return None
         if isinstance(local.result, NewGame):
             refused = self._new_game(local.result)
@@ -578,7 +612,9 @@ class Gadget:
                         seats={**self.seats, **ask.seats},
                         can_undo=bool(local.answers) or self.session is not None,
                         undo_refusal="nothing has been entered yet",  # no game, no answer
-                        title=local.title, number_start=ask.start, back_leaves=True,
+                        title=local.title, back_leaves=True,
+                        number_start=self.remembered.get(ask.question.key, ask.start)
+                        if ask.remember else ask.start,
                         next_refusal="answer these questions first, or BACK to leave them",
                         lights={} if self.session is None else self.flow.lights(
                             self.session.state, self.seats, None))
@@ -610,6 +646,7 @@ class Gadget:
             result=(flow.spec.result(battle) or "") if session.finished else "",
             step_title=step_title, title=title,
             lights=flow.lights(battle, self.seats, session.pending),
+            card_options=flow.card_options(battle), own_dice=session.dice == "table",
             tap_answers=hidden, taps_skip_reading=flow.taps_skip_reading,
             back_leaves=question is not None and flow.back_leaves(last_action(session)),
             cursor_start=0 if session.pending is None else flow.likely(battle, session.pending),

@@ -21,6 +21,7 @@ class OpensForm:
 
     action: Mapping[str, Any]
     answered: Mapping[str, Any]
+    card: tuple[str, str] | None = None  # the card, tapped on the form's first question
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,10 @@ class GameView:
       over them;
     - ``undo_refusal``: why there is nothing to undo, said when BACK is held and ``can_undo``
       is false;
+    - ``card_options``: the options a tapped card may name, by (card kind, card id), where
+      it names several (a monster's card: each of its pieces); the one among a question's
+      options answers it, of several the cursor goes to the first;
+    - ``own_dice``: the table rolls its own dice (a die's face entry starts at its middle);
     - ``tap_answers``: answers of the question a tapped card gives that its list does not show
       (a hand's cards: secret);
     - ``taps_skip_reading``: a tapped card is taken on any page (the steps not read yet are
@@ -112,6 +117,8 @@ class GameView:
         default_factory=dict)
     lights: Mapping[int, str] = field(default_factory=dict)
     undo_refusal: str = "the game is at its start"
+    card_options: Mapping[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
+    own_dice: bool = False
     tap_answers: frozenset[str] = frozenset()
     taps_skip_reading: bool = False
 

@@ -278,3 +278,159 @@ def question_screen(question: Question, names: dict[str, str] | None = None) -> 
     if isinstance(question, ChooseOne | ChooseSome):
         rows += wrap(", ".join(names.get(o, o) for o in question.options))
     return Screen("Question", tuple(rows[-4:]), "?")
+
+
+# --------------------------------------------------------------------------- the activation
+# The glass shows an activation as the few screens the table acts on, not a page a step: who
+# acts and at whom; the move and the shot; the result. A group is the steps of one of these
+# between two questions; its page has one key word and a short line a step (the sentences,
+# the rules and the unprinted marks are on its detail page, and in the log).
+
+WHO, MOVE, RESULT, HEROES = 0, 1, 2, 3
+PHASES: dict[str, int] = {
+    StepKind.ROUND: WHO, StepKind.ACTIVE_CHARACTER: WHO, StepKind.TARGET: WHO,
+    StepKind.SHOT_SEQUENCE: WHO, StepKind.REASK: WHO, StepKind.NO_TARGET: WHO,
+    StepKind.SHOT: MOVE, StepKind.MOVE: MOVE, StepKind.MOVE_TO_RUNE: MOVE,
+    StepKind.DAGGER_MOVE: MOVE, StepKind.TELEPORT: MOVE, StepKind.SUMMON: MOVE,
+    StepKind.INSTRUCTION: MOVE,
+    StepKind.TOKEN: RESULT, StepKind.DAMAGE: RESULT, StepKind.MISS: RESULT,
+    StepKind.CLOCK: RESULT, StepKind.HERO_DOWN: RESULT, StepKind.POISON: RESULT,
+    StepKind.STUNNED: RESULT, StepKind.DEATH_CARD: RESULT, StepKind.CAPTURE_COIN: RESULT,
+    StepKind.PORTAL_TRAP: RESULT, StepKind.PORTAL_PUSH: RESULT, StepKind.TELEPORTED: RESULT,
+    StepKind.KNOCKED_OFF: RESULT, StepKind.RECKLESS: RESULT,
+    StepKind.PIECE_DAMAGED: HEROES, StepKind.PIECE_DOWN: HEROES, StepKind.GOLD: HEROES,
+    StepKind.HERO_UPDATED: HEROES, StepKind.NO_DAMAGE: HEROES,
+}
+# The step whose key word a group's page takes, the first of these found in it.
+KEY_ORDER = (StepKind.HERO_DOWN, StepKind.DAMAGE, StepKind.MISS, StepKind.PIECE_DOWN,
+             StepKind.PIECE_DAMAGED, StepKind.NO_DAMAGE, StepKind.HERO_UPDATED,
+             StepKind.TARGET, StepKind.SHOT, StepKind.TOKEN, StepKind.CLOCK)
+# Sentences the table reads whole the first time this game, and short after.
+LONG_FIRST = frozenset({StepKind.MOVE, StepKind.CLOCK})
+
+
+def grouped(step: Step) -> bool:
+    """Whether the step joins a group page (the setup's steps keep a page each)."""
+    return step.kind in PHASES or (step.kind not in SETUP_KEYS and step.kind not in END_KEYS
+                                   and _setup_face(step, lambda s: s) is None
+                                   and step.kind != StepKind.REWARD_GOLD
+                                   and step.kind != StepKind.REWARD_SPELL)
+
+
+def groups(steps: list[Step]) -> list[list[int]]:
+    """The steps (by their place in ``steps``) that share a page: a new page at each active
+    character and round, when a step goes back to an earlier phase (a second shot after a
+    result), and at each step that keeps a page of its own."""
+    out: list[list[int]] = []
+    phase = -1
+    for n, step in enumerate(steps):
+        mine = PHASES.get(step.kind, phase if phase >= 0 else MOVE)
+        alone = not grouped(step)
+        starts = (not out or alone or phase < 0 or mine < phase
+                  or step.kind in (StepKind.ACTIVE_CHARACTER, StepKind.ROUND)
+                  and any(steps[i].kind == StepKind.ACTIVE_CHARACTER for i in out[-1])
+                  or (mine == HEROES) != (phase == HEROES))
+        if starts:
+            out.append([n])
+        else:
+            out[-1].append(n)
+        phase = -1 if alone else max(mine, phase if not starts else mine)
+    return out
+
+
+def brief(step: Step, name: Callable[[str], str], seen: frozenset[str]) -> str:
+    """A step in one short line (its sentence the first time a long one is seen)."""
+    d = step.data
+    match step.kind:
+        case StepKind.ROUND:
+            return f"Round {d['round']}"
+        case StepKind.ACTIVE_CHARACTER if d.get("why") == "placement":
+            return "acts: first as placed"  # the ruling is on the detail page
+        case StepKind.ACTIVE_CHARACTER:
+            who = name(d["piece"])
+            return step.text.removeprefix(f"{who} ({d['piece']}) ").removeprefix(f"{who} ")
+        case StepKind.RESET:
+            return "reset: tokens back in bags"
+        case StepKind.PIECE_DAMAGED:
+            return f"-{d['amount']}: {d['health']} left"
+        case StepKind.PIECE_DOWN:
+            return "destroyed"
+        case StepKind.GOLD:
+            return f"+{d['reward']} gold to {name(d['hero'])}"
+        case StepKind.TARGET:
+            why = d.get("criterion") or d.get("column", "")
+            return f"target: {why.replace('_', ' ')}" if why else f"at {name(d['target'])}"
+        case StepKind.SHOT_SEQUENCE if d.get("shots") and len(d["shots"]) == 1:
+            return ""  # its one shot has a line of its own
+        case StepKind.SHOT_SEQUENCE if d.get("shots"):
+            return "shots: " + ", ".join(d["shots"])
+        case StepKind.SHOT:
+            aim = f" at {name(d['target'])}" if d.get("target") else ""
+            return f"{d['shot'].capitalize()}{aim}"
+        case StepKind.MOVE if step.kind in seen or "ruler" not in d:
+            toward = f" to {name(d['toward'])}" if "toward" in d else ""
+            return f"move R{d['ruler']}{toward}"
+        case StepKind.CLOCK if step.kind in seen:
+            return f"push {name(d['who'])} {d['face']} o'clock R{d['ruler']}"
+        case StepKind.TOKEN:
+            return f"token {d['value']}" + (" + reset" if d["reset"] else "")
+        case StepKind.DAMAGE:
+            return f"{d['health']} left"
+    line = _line(step, name)
+    if line and step.kind not in LONG_FIRST:
+        return line
+    return _after(step.text) if step.kind == StepKind.MOVE else step.text
+
+
+def group_face(steps: list[Step], name: Callable[[str], str], seen: frozenset[str]
+               ) -> Face:
+    """One page for a group of steps: the key word of its main step, a short line a step."""
+    if len(steps) == 1 and not grouped(steps[0]):
+        return step_face(steps[0], name) or Face(steps[0].kind.replace("_", " ").capitalize(),
+                                                 steps[0].text)
+    title = next((name(s.data["piece"]) for s in steps
+                  if s.kind == StepKind.ACTIVE_CHARACTER), None)
+    if any(s.kind in (StepKind.PIECE_DAMAGED, StepKind.PIECE_DOWN, StepKind.HERO_UPDATED,
+                      StepKind.NO_DAMAGE) for s in steps):
+        title = HEROES_TITLE
+    main = next((s for kind in KEY_ORDER for s in steps if s.kind == kind), steps[0])
+    face = step_face(main, name) or Face(main.kind.replace("_", " ").capitalize(), main.text)
+    lines = []
+    for step in steps:
+        if step is main and step.kind == StepKind.HERO_UPDATED:
+            lines.append(face.detail)
+        elif step.kind == StepKind.ACTIVE_CHARACTER and step is not main:
+            continue  # the title names it; why it acts first is on the detail page
+        elif step is not main or step.kind in SAID_TOO:
+            lines.append(brief(step, name, seen))
+    return Face(face.key, "\n".join(line for line in lines if line), title=title or face.title)
+
+
+# The main steps whose line says more than their key word (the health left, why the target).
+SAID_TOO = frozenset({StepKind.DAMAGE, StepKind.TARGET, StepKind.SHOT,
+                      StepKind.ACTIVE_CHARACTER, StepKind.PIECE_DAMAGED})
+
+
+def detail_text(step: Step) -> str:
+    """A step whole for its detail page: its sentence and the rule it follows."""
+    return f"{step.text} ({step.rule})" if step.rule else step.text
+
+
+def question_title(key: str, piece: str | None, target: str | None) -> str | None:
+    """A question's title naming the piece or hero it is about, when it fits the title bar
+    (a hero by its first word when its whole name does not: "Template on Ulom?")."""
+    said = _titled(key, piece, target)
+    if said is None and target is not None and " " in target:
+        said = _titled(key, piece, target.split()[0])
+    return said
+
+
+def _titled(key: str, piece: str | None, target: str | None) -> str | None:
+    said: str | None = {
+        str(Key.CLOSEST): f"Closest to {piece}?" if piece else None,
+        str(Key.TEMPLATE): f"Template on {target}?" if target else None,
+        str(Key.IN_RANGE): f"{target} within R3?" if target else None,
+        str(Key.LOS): f"{piece} sees whom?" if piece else None,
+        str(Key.UNDER_RULER): f"{target} under ruler?" if target else None,
+    }.get(key)
+    return said if said and len(said) <= 23 else None

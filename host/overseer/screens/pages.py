@@ -9,8 +9,8 @@ a game without one still shows every step, keyed by its kind.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 
 from overseer.rules.procedure import (
     ChooseOne,
@@ -26,7 +26,15 @@ from overseer.rules.procedure import (
     describe,
 )
 from overseer.screens import catacombs, clank, conquest, runebound
-from overseer.screens.render import Face, Screen, rows_under, wrap
+from overseer.screens.render import (
+    COLUMNS,
+    Face,
+    Screen,
+    detail_rows,
+    fit,
+    rows_under,
+    wrap,
+)
 
 TITLE_COLUMNS = 23  # the title bar's characters beside a mark (5x8)
 DIE_NAMES = {Die.D12: "D12", Die.RUNE: "Rune Die", Die.LOCATION: "Location Die"}
@@ -57,7 +65,11 @@ def step_face(game: str, step: Step, name: Namer) -> Face:
 def text_pages(title: str, key: str, text: str, mark: str = "") -> tuple[Screen, ...]:
     """A key word over a text that may need several screens: the first page has the key word,
     the next ones give the whole screen to the text. Each page says where it is ("2/3")."""
-    rows = wrap(text) if text else []
+    return row_pages(title, key, wrap(text) if text else [], mark)
+
+
+def row_pages(title: str, key: str, rows: list[str], mark: str = "") -> tuple[Screen, ...]:
+    """``text_pages`` of rows already wrapped."""
     first = rows_under(key)
     chunks = [rows[:first]]
     rest = rows[first:]
@@ -80,6 +92,73 @@ def step_pages(game: str, step: Step, verified: bool, names: Mapping[str, str],
     return text_pages(title, found.key, found.detail, "" if verified else "!"), title
 
 
+@dataclass(frozen=True)
+class ReelPage:
+    """A page of the steps: its screen, the last trace step it shows, the kinds of its steps,
+    the hero its target step names, and its steps whole (sentence and rule: the detail page)."""
+
+    screen: Screen
+    index: int
+    kinds: tuple[str, ...]
+    target: str | None
+    detail: tuple[str, ...]
+    first: int = -1  # the first trace step it shows (-1: ``index`` alone)
+
+
+def reel_pages(game: str, steps: Sequence[tuple[int, Step, bool]], names: Mapping[str, str],
+               title: str, seen: frozenset[str]) -> tuple[list[ReelPage], str, frozenset[str]]:
+    """The pages of new steps (each: its place in the trace, the step, whether its data is
+    printed), the title after them and the long sentences seen so far. A game that groups
+    its steps (Catacombs: who acts, the move and shot, the result) shows a group a page, the
+    others a step a page."""
+    name = namer(names)
+    out: list[ReelPage] = []
+    if game != "catacombs":
+        for index, step, verified in steps:
+            screens, title = step_pages(game, step, verified, names, title)
+            target = step.data.get("target") if step.kind == catacombs.StepKind.TARGET else None
+            out += [ReelPage(s, index, (step.kind,), target, (catacombs.detail_text(step),))
+                    for s in screens]
+        return out, title, seen
+    only = [step for _, step, _ in steps]
+    for group in catacombs.groups(only):
+        members = [steps[n] for n in group]
+        face = catacombs.group_face([m[1] for m in members], name, seen)
+        seen = seen | {m[1].kind for m in members if m[1].kind in catacombs.LONG_FIRST}
+        title = face.title or title
+        rows = packed(face.detail.split("\n")) if face.detail else []
+        mark = "" if all(m[2] for m in members) else "!"
+        kinds = tuple(m[1].kind for m in members)
+        target = next((m[1].data.get("target") for m in members
+                       if m[1].kind == catacombs.StepKind.TARGET),
+                      None)
+        detail = tuple(catacombs.detail_text(m[1]) for m in members)
+        out += [ReelPage(s, members[-1][0], kinds, target, detail, members[0][0])
+                for s in row_pages(title, face.key, rows, mark)]
+    return out, title, seen
+
+
+DETAILS = "Details"
+
+
+def packed(lines: Sequence[str]) -> list[str]:
+    """Short lines joined two or more to a row where they fit ("token 2, 8 left"), long ones
+    wrapped on rows of their own."""
+    rows: list[str] = []
+    for line in lines:
+        if rows and len(rows[-1]) + 2 + len(line) <= COLUMNS and len(line) < COLUMNS:
+            rows[-1] += f", {line}"
+        else:
+            rows += wrap(line)
+    return rows
+
+
+def detail_pages(title: str, detail: Sequence[str], mark: str) -> tuple[Screen, ...]:
+    """The detail page of a page of steps: each step's sentence and rule, paged."""
+    rows = [row for text in detail for row in wrap(text)]
+    return row_pages(DETAILS, "", rows, mark)
+
+
 LOOK_BACK = 200  # steps a title is looked for before the first new one (a title is never far)
 
 
@@ -98,9 +177,40 @@ def title_before(game: str, trace: Sequence[Step], index: int, names: Mapping[st
 # --------------------------------------------------------------------------- questions
 
 
-def short_prompt(game: str, question: Question) -> str:
-    """The question in the title bar: the game's short form for its key, the prompt itself
-    when it is short, else what kind of answer it wants."""
+# The games whose question screens carry their prompt (no page before them: the title names
+# the piece and the fact, the lines under a short list or a number say the rest, NEXT on a
+# list shows the whole prompt).
+ASKS_INLINE = frozenset({"catacombs"})
+# The questions whose likely answer is every row ticked (the cursor then starts on Done).
+ALL_LIKELY = frozenset({catacombs.Key.LOS})
+
+
+NAME_FITS = 10  # a piece's name in a question's title, whole up to this long
+
+
+def title_name(name: str, names: Iterable[str]) -> str:
+    """A piece's name short enough for a question's title: whole when short, else its first
+    word and its letter ("Skeleton Warrior A" -> "Skeleton A") when no other name in
+    ``names`` shortens the same."""
+    words = name.split()
+    if len(name) <= NAME_FITS or len(words) < 3 or len(words[-1]) != 1:
+        return name
+    short = f"{words[0]} {words[-1]}"
+    same = [n for n in names if n != name and n.split()[:1] == words[:1]
+            and n.split()[-1:] == words[-1:]]
+    return name if same else short
+
+
+def short_prompt(game: str, question: Question, piece: str | None = None,
+                 target: str | None = None) -> str:
+    """The question in the title bar: its title naming the piece acting (``piece``) or the
+    hero it aims at (``target``) where the game has one and it fits, else the game's short
+    form for its key, the prompt itself when it is short, else what kind of answer it
+    wants."""
+    named = catacombs.question_title(question.key, piece, target) if game == "catacombs" \
+        else None
+    if named:
+        return named
     short = SHORT.get(game, {}).get(question.key)
     if short:
         return short
@@ -140,13 +250,35 @@ def option_labels(question: ChooseOne | ChooseSome | Pick, names: Mapping[str, s
     return tuple(names.get(o) or o.replace("_", " ").replace("-", " ") for o in question.options)
 
 
+PROMPT_ROWS = 2  # the prompt's lines under a list of two rows
+
+
+def prompt_lines(game: str, question: Question, title: str) -> tuple[str, ...]:
+    """The prompt under a question's screen, in a game whose questions carry it: under a
+    number, and under a list of at most two rows (a longer list leaves it to NEXT)."""
+    if game not in ASKS_INLINE or isinstance(question, Roll | DrawToken | ChooseSome):
+        return ()
+    prompt = full_prompt(question)
+    if prompt == title:
+        return ()
+    rows = wrap(prompt)
+    if isinstance(question, EnterNumber):
+        return tuple(rows)
+    if len(getattr(question, "options", ("yes", "no"))) > 2:
+        return ()
+    if len(rows) > PROMPT_ROWS:
+        rows = [*rows[:PROMPT_ROWS - 1], fit(" ".join(rows[PROMPT_ROWS - 1:]), COLUMNS)]
+    return tuple(rows)
+
+
 def choice_screen(title: str, labels: tuple[str, ...], cursor: int,
-                  ticked: frozenset[int] | None = None) -> Screen:
+                  ticked: frozenset[int] | None = None, lines: tuple[str, ...] = ()
+                  ) -> Screen:
     """A list to choose from; ``ticked`` (several may be chosen) adds a last row, Done, and a
     line under the list that says how to tick and how to finish (the Done row is often out of
-    sight)."""
+    sight). ``lines``: the prompt under a single choice."""
     if ticked is None:
-        return Screen(title, (), "?", options=labels, cursor=cursor)
+        return Screen(title, lines, "?", options=labels, cursor=cursor)
     return Screen(title, (TICK_KEYS,), "?", options=labels, cursor=cursor, selected=ticked,
                   done=DONE)
 
@@ -154,16 +286,25 @@ def choice_screen(title: str, labels: tuple[str, ...], cursor: int,
 NUMBER_KEYS = "CHOICE +1, NEXT -1"  # held: by 5
 
 
-def number_screen(title: str, number: int, low: int, high: int) -> Screen:
+def number_screen(title: str, number: int, low: int, high: int,
+                  said: tuple[str, ...] = ()) -> Screen:
     """A number to set: CHOICE steps it up, NEXT down (held: by 5), wrapping inside
-    ``low`` .. ``high``."""
-    return Screen(title, (f"{low} to {high} (held: 5)", NUMBER_KEYS), "?", number=number)
+    ``low`` .. ``high``; ``said``: the prompt, over the keys where it leaves room (a longer
+    one is cut, its whole is a press of BACK away on the steps before)."""
+    keys = (f"{low} to {high} (held: 5)", NUMBER_KEYS)
+    if not said:
+        return Screen(title, keys, "?", number=number)
+    room = detail_rows(Screen(title, (), "?", number=number))
+    rows = [*said, *keys][:max(room, len(said[:room]))]
+    if len(said) > room:
+        rows = [*said[:room - 1], fit(" ".join(said[room - 1:]), COLUMNS)]
+    return Screen(title, tuple(rows), "?", number=number)
 
 
 def roll_screen(question: Roll, title: str, face: int | None, rolling: bool) -> Screen:
     """The die to roll: ROLL on the Pico, or the face of the table's own die set with CHOICE."""
     if face is not None:
-        return Screen(title, ("your own die's face", NUMBER_KEYS), "?", number=face)
+        return Screen(title, ("your die's face (held: 3)", NUMBER_KEYS), "?", number=face)
     key = "Rolling" if rolling else "ROLL"
     rows = wrap(question.purpose)
     room = rows_under(key)

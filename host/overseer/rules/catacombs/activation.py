@@ -33,9 +33,15 @@ def next_ai_piece(battle: Battle, params: NoParams) -> Procedure:
             return None
     if battle.options.stone_traps and not battle.acted:
         yield stone_traps_step()
-    piece = first[0] if len(first) == 1 else (yield from order.split_tie(battle, first))
+    piece = first[0] if len(first) == 1 else order.placed_first(battle, first)
+    if piece is None:
+        piece = yield from order.split_tie(battle, first)
+    elif len(first) > 1:
+        why = "placement"
     yield order.active_step(battle, piece, why)
     battle.acted.append(piece.id)
+    if piece.id in battle.unmoved:  # it acts: it may move
+        battle.unmoved.remove(piece.id)
     yield from activate(battle, piece, "turn", 0)
     yield from end.ended(battle, None)  # a battle goes on before every press
     return piece.id
@@ -44,6 +50,8 @@ def next_ai_piece(battle: Battle, params: NoParams) -> Procedure:
 def activate(battle: Battle, piece: Piece, why: str, depth: int) -> Procedure:
     """Steps 2 to 5 for one character: sight, target, shot sequence, shots."""
     if why != "turn":
+        if piece.id in battle.unmoved:  # it acts out of turn: it may move
+            battle.unmoved.remove(piece.id)
         yield Step(StepKind.ACTIVE_CHARACTER, rulebook.PERFORM,
                    f"{piece.name} ({piece.id}) acts now "
                    f"({why})", {"piece": piece.id, "why": why})

@@ -217,6 +217,12 @@ def _no_battle(battle: Battle) -> str:
 BATTLE = _no_battle
 
 
+def _no_dagger(battle: Battle) -> str:
+    if not _playing(battle):
+        return _no_battle(battle)
+    return "no hero is on the playmat to throw a dagger"
+
+
 def _no_recruit(battle: Battle) -> str:
     if not _between_rooms(battle):
         return BETWEEN
@@ -256,7 +262,8 @@ MOVES = MoveTable("Catacombs", {m.name: m for m in (
           heroes_shots.freeze_piece, lambda b: _playing(b) and bool(heroes_shots.freezable(b)),
           _no_freeze),
     _move("hero_dagger", "A hero's dagger hit an AI piece", HeroDagger,
-          heroes_shots.hero_dagger, _playing, BATTLE),
+          heroes_shots.hero_dagger, lambda b: _playing(b) and bool(heroes_shots.on_playmat(b)),
+          _no_dagger),
     _move("recruit_mount", "Recruit a Mount (Hearthshire Stables)", RecruitMount,
           heroes_shots.recruit_mount,
           lambda b: _between_rooms(b) and heroes_shots.can_recruit(b), _no_recruit),

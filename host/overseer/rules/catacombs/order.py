@@ -70,6 +70,36 @@ def first_in_order(battle: Battle) -> tuple[list[Piece], str]:
     return tied, "monster_tile" if shared > 1 else "character_tile"
 
 
+# The spots of one kind the setup numbers along the green Direction tile (placement.py):
+# of two pieces on spots of the same kind, the lower number comes first scanning by it.
+NUMBERED_SPOTS = ("rune", "obstacle", "corner")
+
+
+def placed_first(battle: Battle, tied: list[Piece]) -> Piece | None:
+    """The first of ``tied`` by the Direction tiles when the setup's placement says it: every
+    one stands where the setup placed it (none has acted since), all on spots of one kind
+    numbered along the green tile, and the scan reads the green tile first (Overseer's
+    ruling: the order the box placed them in is the order the tiles scan them in). None when
+    the table must say."""
+    if not battle.direction or battle.data.tiles[battle.direction[0]].get("colour") != "green":
+        return None
+    spots = dict(battle.adventure.placement)
+    numbered: list[tuple[int, Piece]] = []
+    kinds = set()
+    for piece in tied:
+        spot = spots.get(piece.id)
+        if piece.id not in battle.unmoved or spot is None:
+            return None
+        kind, _, number = spot.rpartition("-")
+        if kind not in NUMBERED_SPOTS or not number.isdigit():
+            return None
+        kinds.add(kind)
+        numbered.append((int(number), piece))
+    if len(kinds) != 1:
+        return None
+    return min(numbered, key=lambda n: n[0])[1]
+
+
 def split_tie(battle: Battle, tied: list[Piece]) -> Procedure:
     """The first of ``tied`` (two or more) by the Direction tiles: the table says."""
     chosen = yield ChooseOne(direction_prompt(battle, "of " + ", ".join(
@@ -78,9 +108,13 @@ def split_tie(battle: Battle, tied: list[Piece]) -> Procedure:
 
 
 def active_step(battle: Battle, piece: Piece, why: str) -> Step:
-    """The step naming the next active character and the tile that made it first."""
+    """The step naming the next active character and the tile that made it first (``why``
+    ``placement``: of a tie, first as the setup placed it, ``placed_first``)."""
+    placed = (", first by the Direction tiles as the setup placed it (Overseer's ruling: "
+              "not moved since)") if why == "placement" else ""
     return Step(ACTIVE_CHARACTER, rulebook.STEP1,
                 f"{piece.name} ({piece.id}) acts: {tile_text(battle, piece.order_tile)} tile"
-                f"{', ' + piece.type + ' monster tile' if why != 'character_tile' else ''}",
+                f"{', ' + piece.type + ' monster tile' if why != 'character_tile' else ''}"
+                f"{placed}",
                 {"piece": piece.id, "why": why, "character_tile": piece.order_tile,
                  "monster_tile": piece.type})

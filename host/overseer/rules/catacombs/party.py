@@ -149,6 +149,8 @@ def wound_piece(battle: Battle, piece: Piece, amount: int, by: str | None) -> Pr
 def flip_to_white(battle: Battle, piece: Piece) -> Procedure:
     """Red Box: Special Heroes: a black Yilleph hit flips to white and rushes at once."""
     piece.yilleph = "white"
+    if piece.id in battle.unmoved:  # it rushes: it moves
+        battle.unmoved.remove(piece.id)
     yield Step(StepKind.YILLEPH_FLIP, rulebook.YILLEPH,
                f"{piece.name} flips to white (invulnerable) "
                "and performs a single rush shot", {"piece": piece.id, "yilleph": "white"})
@@ -195,6 +197,8 @@ def reactive_shot(battle: Battle, piece: Piece, shot: Shot) -> Procedure:
     side's turn, and before its disc is removed if the damage destroyed it. Its target is
     chosen as on its own turn, steps 2 and 3 without Advanced Target Selection (ruling)."""
     # No reactive shot is printed in the books: the card data's value is unverified.
+    if piece.id in battle.unmoved:  # it shoots out of turn: it may move
+        battle.unmoved.remove(piece.id)
     yield Step(StepKind.REACTIVE, rulebook.REACTIVE,
                f"{piece.name} has reactive health: it performs {shot.label} at once"
                f"{', before its disc is removed' if not piece.alive else ''} (unverified card "

@@ -119,3 +119,4 @@ def walk(battle: Battle, record: dict[str, Any], pieces: list[Piece], lord: Piec
                    f"({lord.id}): {where}", {"piece": lord.id, "order": len(pieces) + 1,
                                              "spot": spot, "verified": rule_verified})
     battle.adventure.placement = placed
+    battle.unmoved = [pid for pid, _ in placed]

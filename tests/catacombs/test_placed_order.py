@@ -1,0 +1,74 @@
+"""Which of two tied pieces acts first when the setup placed them and neither has moved since
+(Red Box: AI Player Behaviour, step 1, by the Direction tiles; Overseer's ruling,
+``order.placed_first``): the box knows the order it placed them in along the green tile, so it
+asks the table only what it cannot know."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from overseer import games
+from overseer.rules.catacombs.kinds import Key
+from overseer.rules.procedure import Runner
+
+TILES = {"character_order": ["level-1", "level-2"], "monster_order": ["green", "blue", "grey"],
+         "direction": ["left-to-right", "monster-to-hero"]}
+HEROES = [{"id": "elf", "name": "Elf", "health": 8}]
+ORCS = [{"id": f"orc-{n}", "name": "Orc", "type": "green", "order_tile": "level-1",
+         "sequences": [["Melee"]]} for n in (1, 2)]
+
+
+def battle(spots: dict[str, str], direction: list[str] | None = None) -> Any:
+    """Two Orcs placed by the setup on ``spots`` (as placement.walk keeps them)."""
+    tiles = {**TILES, **({"direction": direction} if direction else {})}
+    made = games.CATACOMBS.build({"tiles": tiles, "heroes": HEROES, "pieces": ORCS})
+    made.adventure.placement = list(spots.items())
+    made.unmoved = list(spots)
+    return made
+
+
+def first_asked(runner: Runner) -> str | None:
+    return runner.pending.key if runner.pending is not None else None
+
+
+def active(runner: Runner) -> dict[str, Any]:
+    return next(s.data for s in runner.trace if s.kind == "active_character")
+
+
+def test_two_pieces_behind_obstacles_act_in_the_order_placed_without_a_question():
+    runner = Runner(games.CATACOMBS, battle({"orc-1": "obstacle-3", "orc-2": "obstacle-2"}))
+    runner.begin({"do": "next_ai_piece"})
+    assert first_asked(runner) != Key.FIRST_BY_DIRECTION
+    assert active(runner)["piece"] == "orc-2" and active(runner)["why"] == "placement"
+    assert "as the setup placed it (Overseer's ruling: not moved since)" in next(
+        s.text for s in runner.trace if s.kind == "active_character")
+    assert "orc-2" not in runner.state.unmoved and "orc-1" in runner.state.unmoved
+
+
+def test_the_table_is_asked_when_the_spots_are_of_two_kinds():
+    runner = Runner(games.CATACOMBS, battle({"orc-1": "rune-1", "orc-2": "obstacle-1"}))
+    runner.begin({"do": "next_ai_piece"})
+    assert first_asked(runner) == Key.FIRST_BY_DIRECTION
+
+
+def test_the_table_is_asked_when_a_piece_has_moved_since():
+    made = battle({"orc-1": "rune-1", "orc-2": "rune-2"})
+    made.unmoved.remove("orc-1")  # it acted (out of turn) since it was placed
+    runner = Runner(games.CATACOMBS, made)
+    runner.begin({"do": "next_ai_piece"})
+    assert first_asked(runner) == Key.FIRST_BY_DIRECTION
+
+
+def test_the_table_is_asked_when_the_scan_reads_the_blue_tile_first():
+    made = battle({"orc-1": "rune-1", "orc-2": "rune-2"},
+                  direction=["monster-to-hero", "left-to-right"])
+    runner = Runner(games.CATACOMBS, made)
+    runner.begin({"do": "next_ai_piece"})
+    assert first_asked(runner) == Key.FIRST_BY_DIRECTION
+
+
+def test_pieces_given_by_a_scenario_are_not_placed_and_the_table_says():
+    runner = Runner(games.CATACOMBS, games.CATACOMBS.build(
+        {"tiles": TILES, "heroes": HEROES, "pieces": ORCS}))
+    runner.begin({"do": "next_ai_piece"})
+    assert first_asked(runner) == Key.FIRST_BY_DIRECTION
