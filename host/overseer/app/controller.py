@@ -9,8 +9,13 @@ come while a call is out are ignored. ``start(view)`` makes the first state.
 
 The five buttons (docs/buttons.md has the whole map):
 
-- steps: every trace step new since the last view is shown, one idea a screen, before the next
-  question; OK or NEXT goes on, BACK goes back a page. None is skipped.
+- steps: every trace step new since the last view is shown before the next question, on the
+  pages ``pages.reel_pages`` makes (Catacombs: a page for who acts at whom, the shot and the
+  move, the result; the other games a step a page); OK or NEXT goes on, BACK goes back a
+  page, CHOICE shows the page's details (its steps whole, with their rules). None is skipped.
+  On the last page with no question, NEXT and a card act as on the idle screen.
+- a question carries its prompt in a game of ``pages.ASKS_INLINE`` (no page before it; NEXT
+  on a list shows it whole); its entry starts on the likely answer (``_first_entry``).
 - ChooseOne, Pick and YesNo: CHOICE moves the cursor (held: back), OK answers.
 - ChooseSome: CHOICE moves, OK ticks or unticks (on the last row, Done: answers), NEXT answers.
 - EnterNumber: CHOICE steps up, NEXT steps down (held: by 5), wrapping inside the range; the
