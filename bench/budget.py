@@ -30,6 +30,10 @@ With ``--against DIR`` the presses are made twice, on that firmware folder first
 from ``git archive``), then on ``--firmware`` (the repository's by default); the baselines once.
 
     PYTHONPATH=host .venv/bin/python bench/budget.py [--presses 200] [--cpython] [--against DIR]
+    PYTHONPATH=host .venv/bin/python bench/budget.py --instructions [--presses 12] [--json]
+
+``--instructions``: the instructions of each press by thread under callgrind, and the Pi Zero 2
+W estimate from them (``bench/press_instructions.py``); ``--json`` prints its one object.
 
 Writes bench/results/budget.json. Aim (issue 9): press to glass p99 < 30 ms here, host CPU per
 press under 1 ms here.
@@ -57,6 +61,8 @@ from PIL import Image, ImageDraw, ImageFont
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import callgrind  # noqa: E402  (bench/callgrind.py)
+import press_instructions  # noqa: E402
 from gadget import (  # noqa: E402  (bench/gadget.py, beside this file)
     Bench,
     bench_box,
@@ -343,13 +349,57 @@ def report(results: dict[str, Any]) -> None:
     print("  " + line("baseline: link alone, show to OLED", results["link_alone_show_to_oled"]))
 
 
+def instructions(args: argparse.Namespace, argv: list[str]) -> int:
+    """This script again under callgrind (``--counting``), its dumps read into figures."""
+    why = callgrind.missing()
+    if why is not None:
+        raise SystemExit(f"--instructions: {why}")
+    presses = args.presses if "--presses" in argv else 12
+    passed = ["--presses", str(presses), "--firmware", str(args.firmware)]
+    if args.cpython:
+        passed.append("--cpython")
+    with callgrind.scratch() as name:
+        folder = Path(name)
+        run = callgrind.run([__file__, "--counting", str(folder), *passed], folder)
+        if run.returncode != 0:
+            raise SystemExit(f"the counted run failed:\n{run.stdout[-3000:]}{run.stderr[-3000:]}")
+        samples = json.loads((folder / "samples.json").read_text())
+        results = press_instructions.figures(folder, samples)
+    if args.json:
+        print(press_instructions.dump_json(results))
+    else:
+        press_instructions.report(results)
+    Path("bench/results").mkdir(parents=True, exist_ok=True)
+    Path("bench/results/budget_instructions.json").write_text(json.dumps(results, indent=2) + "\n")
+    return 0
+
+
+def counting(args: argparse.Namespace, interpreter: str | None) -> int:
+    """The process callgrind counts: the scripted game's presses, each an interval."""
+    folder: Path = args.counting
+    requests = callgrind.Requests(folder)
+    with tempfile.TemporaryDirectory(prefix="games-", dir=folder) as store:
+        samples = press_instructions.play(args.presses, args.firmware, interpreter, Path(store),
+                                          requests)
+    (folder / "samples.json").write_text(json.dumps(samples))
+    return 0
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description="the press-to-glass budget, part by part")
     parser.add_argument("--presses", type=int, default=200)
     parser.add_argument("--profile", action="store_true",
                         help="profile the timed steps (the figures then include its cost)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count each press's instructions under callgrind (by thread)")
+    parser.add_argument("--json", action="store_true", help="with --instructions: one object")
+    parser.add_argument("--counting", type=Path, help=argparse.SUPPRESS)  # the counted process
     firmware_options(parser)
     args, interpreter = firmware_args(parser, argv)
+    if args.counting is not None:
+        return counting(args, interpreter)
+    if args.instructions:
+        return instructions(args, argv)
     probe = Probe()
     if args.profile:
         probe.profile = cProfile.Profile()

@@ -86,23 +86,33 @@ def report(name: str, counts: list[int], by_key: Counter) -> dict:
 
 
 def scripted_game() -> tuple[list[int], Counter]:
-    """The questions of each AI turn of tests/app/test_gadget_game.py's whole game."""
-    path = Path(__file__).resolve().parents[1] / "tests" / "app" / "test_gadget_game.py"
-    spec = importlib.util.spec_from_file_location("test_gadget_game", path)
+    """The questions of each AI turn of tests/app/test_gadget_game.py's whole game: every
+    turn goes through ``catacombs_table.ai_turn`` (the test's own and its stages'), which is
+    wrapped in both modules."""
+    tests = Path(__file__).resolve().parents[1] / "tests"
+    if str(tests) not in sys.path:
+        sys.path.insert(0, str(tests))
+    import catacombs_table
+
+    spec = importlib.util.spec_from_file_location("test_gadget_game",
+                                                  tests / "app" / "test_gadget_game.py")
     assert spec is not None and spec.loader is not None
     game = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(game)
     turns: list[list[str]] = []
-    real = game.ai_turn
+    real = catacombs_table.ai_turn
 
     def counting(table):
         pages, asked = real(table)
         turns.append(list(asked))
         return pages, asked
 
-    game.ai_turn = counting
-    with tempfile.TemporaryDirectory() as folder:
-        game.test_a_whole_campaign_game_at_the_table(Path(folder))
+    game.ai_turn = catacombs_table.ai_turn = counting
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            game.test_a_whole_campaign_game_at_the_table(Path(folder))
+    finally:
+        catacombs_table.ai_turn = real
     print("scripted game, each AI turn's questions: "
           + "; ".join(", ".join(turn) for turn in turns))
     return [len(turn) for turn in turns], Counter(k for turn in turns for k in turn)

@@ -40,5 +40,8 @@ if ! fresh "$kind" && ! { [ "$kind" = play ] && fresh test; }; then
   fi
   echo "overseer: installed; starting" >&2
 fi
+# The sources' bytecode, kept up to date even where PYTHONDONTWRITEBYTECODE is set (an editable
+# install would otherwise compile every module at every start): only what changed is compiled.
+"$venv/bin/python" -m compileall -q -j 0 "$root/host" >/dev/null || true
 export PATH="$venv/bin:$PATH"
 cd "$root"

@@ -124,7 +124,10 @@ class _Presses:
     calls that pin's handler at once (the Pico's hard IRQ); before that, reading a pin applies
     what is due. ``stall MS`` makes the firmware's loop stop for MS ms at its next pass."""
 
-    STEP_MS = 50  # every command holds the line at least this long (longer than a release lasts)
+    # Every command holds the line this long before the next is applied: the firmware's
+    # LOCKOUT_MS (buttons.py), the shortest gap after which it takes an edge as a new press or
+    # release rather than bounce, so a press comes as soon as the board would take it.
+    STEP_MS = 20
     HOLD_MS = {"tap": 100, "hold": 800}
 
     def __init__(self):

@@ -10,8 +10,6 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from overseer.data import DataError
-
 if TYPE_CHECKING:
     from overseer.session.session import Session
     from overseer.sim.box import VirtualBox
@@ -164,7 +162,9 @@ def simulator(path: Path, game_id: int | None, seed: int | None,
 # --------------------------------------------------------------------------- the command
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line; ``tags`` whole only when ``command`` is it (its reader's defaults
+    load the NFC modules, which ``overseer --help`` and the other commands do without)."""
     parser = argparse.ArgumentParser(prog="overseer", description=__doc__)
     sub = parser.add_subparsers(dest="command")
     p = sub.add_parser("scenario", help="run a scenario file and print its trace as JSON lines")
@@ -177,7 +177,10 @@ def build_parser() -> argparse.ArgumentParser:
     from overseer.session import commands as session_commands
 
     session_commands.add(sub, play_session)
-    add_tags(sub)
+    if command == "tags":
+        add_tags(sub)
+    else:
+        sub.add_parser("tags", help=TAGS_HELP, add_help=False)
     add_doctor(sub)
     add_gadget(sub)
     from overseer import data_check
@@ -188,10 +191,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+TAGS_HELP = "NFC card tags: write a game's cards, register or read a tag"
+
+
 def add_tags(sub: argparse._SubParsersAction) -> None:
     from overseer.devices import tag_commands
 
-    tag_commands.add(sub)
+    tag_commands.add(sub, TAGS_HELP)
 
 
 def add_doctor(sub: argparse._SubParsersAction) -> None:
@@ -230,7 +236,7 @@ def dispatch(argv: list[str]) -> int:
     if not argv or argv[0] == "play" or (argv[0].startswith("-") and argv[0] not in
                                          ("-h", "--help")):
         return cmd_play(argv[1:] if argv and argv[0] == "play" else argv)
-    args = build_parser().parse_args(argv)
+    args = build_parser(argv[0] if argv else None).parse_args(argv)
     return args.func(args)
 
 
@@ -250,10 +256,15 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         _quiet_stdout()
         return 0
-    except DataError as err:
+    except NoTerminal as err:
         print(f"overseer: {err}", file=sys.stderr)
         return 2
-    except NoTerminal as err:
+    except Exception as err:
+        # A data file that does not load; only once overseer.data was imported can it be one
+        # (not imported here: the data module's tomllib and dataclasses cost --help its time)
+        data = sys.modules.get("overseer.data")
+        if data is None or not isinstance(err, data.DataError):
+            raise
         print(f"overseer: {err}", file=sys.stderr)
         return 2
 

@@ -12,7 +12,6 @@ import re
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -21,14 +20,16 @@ from overseer.keys import suggestion
 
 def data_dir() -> Path:
     """Where the game data is: the folder ``OVERSEER_DATA`` names, else the copy an installed
-    package ships (``overseer/datafiles``, read through importlib.resources), else the
-    repository's top-level data/ (a source checkout or an editable install)."""
+    package ships (``overseer/datafiles``, beside this module: a wheel installs the package as
+    files, and importlib.resources, which would find the same folder, costs the cold start
+    more than the rest of ``overseer --help``), else the repository's top-level data/ (a source
+    checkout or an editable install)."""
     named = os.environ.get("OVERSEER_DATA")
     if named:
         return Path(named)
-    shipped = resources.files("overseer").joinpath("datafiles")
+    shipped = Path(__file__).resolve().parent / "datafiles"
     if shipped.is_dir():
-        return Path(str(shipped))
+        return shipped
     return Path(__file__).resolve().parents[2] / "data"
 
 

@@ -104,3 +104,14 @@ def test_a_missing_venv_is_a_plain_message(tmp_path):
     assert result.stderr == (f"install-service: {tmp_path / 'none'}/bin/overseer is missing: run "
                              "scripts/run --help once to make the virtual environment\n")
     assert not (tmp_path / "etc").exists()
+
+
+def test_the_install_compiles_the_bytecode_and_the_unit_keeps_it_in_use(installed, tmp_path):
+    result = subprocess.run([sys.executable, str(INSTALL), "--root", str(tmp_path / "root"),
+                             "--venv", str(tmp_path / "venv"), "--dry-run"],
+                            capture_output=True, text=True, timeout=60)
+    runs = [line for line in result.stdout.splitlines() if line.startswith("would run: ")]
+    assert runs[0] == (f"would run: {tmp_path / 'venv'}/bin/python -m compileall -q -j 0 "
+                       f"{ROOT / 'host'} {tmp_path / 'venv'}/lib")  # before the service starts
+    assert "UnsetEnvironment=PYTHONPYCACHEPREFIX PYTHONDONTWRITEBYTECODE\n" in \
+        installed.read_text()

@@ -30,9 +30,9 @@ from overseer.sim.running import SentGlass
 
 OK, CHOICE, NEXT, BACK = Button.OK, Button.CHOICE, Button.NEXT, Button.BACK
 SETTLE = 10.0  # seconds for the board's OLED to hold the gadget's frame
-# A short press is the pin down, then up: the board holds each line at least 50 ms in real time
-# (firmware/unix/machine.py, its shortest step, more than the firmware's 20 ms lockouts), half
-# its 100 ms tap, so a game of 300 presses spends 15 s less holding pins. A board process starved of CPU
+# A short press is the pin down, then up: the board holds each line at least 20 ms in real time
+# (firmware/unix/machine.py, its shortest step, the firmware's lockouts against bounce), a fifth
+# of its 100 ms tap, so a game of 300 presses spends 24 s less holding pins. A board process starved of CPU
 # that long never samples it low and the press is lost, as a real switch pressed too briefly
 # would be (tests/sim/test_app.py says the same). With no press in the inbox after this long,
 # once more.
@@ -127,7 +127,7 @@ class PicoTable(TableMoves):
         pin = PINS[Button(button)]
         if long:
             self.board.press(pin, long=True)
-        else:  # down, then up: the board holds the line 50 ms (its shortest step)
+        else:  # down, then up: the board holds the line 20 ms (its shortest step)
             self.board.button_down(pin)
             self.board.button_up(pin)
 

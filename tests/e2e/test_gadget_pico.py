@@ -19,7 +19,7 @@ look at the new pictures and write them as the references:
     OVERSEER_REGEN_E2E=1 scripts/test -m long tests/e2e/test_gadget_pico.py
 
 (a failing comparison leaves the picture the board showed in the test's tmp_path, named in the
-failure). About 300 presses on the board, each a pin held 50 ms (800 ms for BACK held) and the
+failure). About 300 presses on the board, each a pin held 20 ms (800 ms for BACK held) and the
 frame it brings back over the link (p50 30 ms): 24 s of waiting at the least, 55 s measured
 with the two cores shared (a load average of 15), more than the normal suite's budget for one
 test (about 30 s), so the whole game is a long run (``-m long``); ``test_the_first_screens_through_the_pico``

@@ -125,8 +125,8 @@ def test_button_commands_drive_the_pins(monkeypatch, capsys) -> None:
         levels.append((presses.levels[gpio["ok"]], presses.levels[gpio["roll"]]))
     assert "unknown button command 'jump ok'" in capsys.readouterr().err
     assert levels[0] == levels[99] == (0, 1)  # tap: low at once, for 100 ms
-    assert levels[100] == levels[149] == (1, 1)  # then high
-    assert levels[150] == (1, 0)  # the next line 50 ms after the release
+    assert levels[100] == levels[119] == (1, 1)  # then high
+    assert levels[120] == (1, 0)  # the next line a lockout (20 ms) after the release
     assert levels[-1] == (1, 0)  # pressed stays pressed
     os.close(w)
 
@@ -176,3 +176,9 @@ def test_stall_stops_the_loop_at_its_next_feed_while_the_switches_go_on(monkeypa
     assert time.monotonic() - start >= 0.3
     assert [level for level, _t in seen] == [0, 1]  # the whole tap happened meanwhile
     os.close(w)
+
+
+def test_the_board_holds_a_line_no_longer_than_the_firmware_lockout() -> None:
+    import buttons  # the firmware's: the board's step is the gap after which it takes an edge
+
+    assert machine._Presses.STEP_MS == buttons.LOCKOUT_MS

@@ -80,6 +80,11 @@ def test_the_installed_wheel_plays_a_scripted_battle_with_the_data_it_ships(
                  "print(d.DATA_DIR)"], tmp_path, clean_env()).stdout.split()
     package, data = Path(where[0]).parent, Path(where[1])
     assert package.is_relative_to(venv) and data == package / "datafiles", where
+    # the install left the bytecode (whatever PYTHONDONTWRITEBYTECODE says: the service can
+    # write none), for the command line and the gadget's modules alike
+    for module in ("cli", "session/session", "app/shell"):
+        folder, name = (package / module).parent, (package / module).name
+        assert list((folder / "__pycache__").glob(f"{name}.*.pyc")), module
     assert (data / "catacombs" / "monsters.toml").read_bytes() == \
         (ROOT / "data" / "catacombs" / "monsters.toml").read_bytes()
     installed = run([str(venv / "bin" / "overseer"), "scenario", "--check", str(BATTLE)],

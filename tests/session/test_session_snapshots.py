@@ -185,7 +185,48 @@ def test_a_resumed_trace_reads_its_early_steps_only_when_asked(path: Path, monke
         assert [s.as_dict() for s in steps[len(steps) - 3:]] == trace[-3:]
         assert early == []  # the last steps came without folding the log again
         assert resumed.trace() == trace
-        assert len(early) == 1
+        # each stretch between two snapshots folded once, from the one before it
+        assert early == sorted(resumed._snapshots, reverse=True)
+
+
+def counting_builds(monkeypatch) -> list[int]:
+    """Every fold from the setup (``built``) from now on."""
+    made: list[int] = []
+    real = session_module.built
+    monkeypatch.setattr(session_module, "built",
+                        lambda *args: (made.append(1), real(*args))[1])
+    return made
+
+
+def test_steps_just_before_a_snapshot_fold_from_the_snapshot_before_it(path: Path,
+                                                                       monkeypatch) -> None:
+    with Store(path) as store:
+        session = played(store, 3 * SNAPSHOT_EVERY + 10)
+        trace = session.trace()
+        game_id = session.id
+    with Store(path) as store:
+        resumed = Session.resume(store, game_id)
+        builds = counting_builds(monkeypatch)
+        steps = resumed.runner.trace
+        start = len(steps) - len(resumed.runner.trace._steps) - 5  # type: ignore[attr-defined]
+        assert [s.as_dict() for s in steps[start:start + 10]] == trace[start:start + 10]
+        assert builds == []  # no fold from the setup: the snapshot before was enough
+
+
+def test_trace_length_at_an_earlier_event_equals_a_whole_fold(path: Path, monkeypatch) -> None:
+    with Store(path) as store:
+        session = played(store, 3 * SNAPSHOT_EVERY + 10)
+        game_id = session.id
+    with Store(path) as store:
+        resumed = Session.resume(store, game_id)
+        events = store.events(game_id)
+        info = store.game(game_id)
+        for seq in (1, SNAPSHOT_EVERY + 7, 3 * SNAPSHOT_EVERY + 3, resumed.head):
+            whole = fold(resumed.spec, info.setup, info.dice, events[:seq], info.seed)
+            builds = counting_builds(monkeypatch)
+            assert resumed.trace_length_at(seq) == len(whole.runner.trace)
+            assert builds == ([1] if seq < resumed._snapshots[0] else [])
+            monkeypatch.undo()
 
 
 def test_undo_and_redo_from_snapshots_to_any_depth(path: Path) -> None:

@@ -76,7 +76,7 @@ from overseer.rules.procedure import AnswerError, ChooseOne, Pick, Question, Rul
 from overseer.screens import pages
 from overseer.screens.render import Screen, render
 from overseer.session import lock
-from overseer.session.session import LogError, Session, SessionError, fold
+from overseer.session.session import LogError, Session, SessionError
 from overseer.session.store import GameInfo, SaveError, Store, StoreError
 
 SEATS = (1, 2, 3, 4)  # the seat LEDs when the Leds do not say (hardware/pins.toml)
@@ -732,12 +732,25 @@ def action_start(session: Session, first: int = 0) -> int:
     from there. The table gives an input only after reading every step before it, so every
     step it may not have seen comes after its last input, inside this action; but the
     ``first`` actions of a new game are the gadget's, begun one after the other: while the log
-    holds no more than those, every step is shown again."""
-    events = session.events[:session.head]
-    actions = [n for n, e in enumerate(events) if e.kind == "action"]
-    if not actions or (len(actions) <= first
-                       and not any(e.kind == "answer" for e in events)):
+    holds no more than those, every step is shown again. Bounded whatever the game's length:
+    the log read back from the head to its last action, and forward only while it could still
+    be one of those first ones; the trace's length there from the last snapshot before it."""
+    log = session.log
+    last = next((seq for seq in range(session.head - 1, -1, -1)
+                 if log[seq].kind == "action"), None)
+    if last is None or _only_first_actions(session, first):
         return 0
-    last = actions[-1]
-    return len(fold(session.spec, session.setup, session.dice_at_start,
-                    events[:last]).runner.trace)
+    return session.trace_length_at(last)
+
+
+def _only_first_actions(session: Session, first: int) -> bool:
+    """The log (to the head) holds at most ``first`` actions and no answer."""
+    actions = 0
+    for seq in range(session.head):
+        kind = session.log[seq].kind
+        if kind == "answer":
+            return False
+        actions += kind == "action"
+        if actions > first:
+            return False
+    return True

@@ -608,6 +608,8 @@ class PicoLink:
             self._fail_roll(roll_id, roll.die, reason)
 
     def _expire_rolls(self, now: float) -> None:
+        if not self._rolls:  # most passes: none asked (a new one wakes the loop again)
+            return
         with self._cond:
             late = [(r, roll) for r, roll in self._rolls.items() if roll.deadline <= now]
             for roll_id, _ in late:
@@ -619,6 +621,8 @@ class PicoLink:
             self._fail_roll(roll_id, roll.die, TIMEOUT)
 
     def _roll_deadline(self) -> float:
+        if not self._rolls:
+            return float("inf")
         with self._cond:
             return min((roll.deadline for roll in self._rolls.values()), default=float("inf"))
 

@@ -180,8 +180,8 @@ def cmd_read(args: argparse.Namespace) -> int:
     return 0
 
 
-def add(sub: argparse._SubParsersAction) -> None:
-    """Add ``tags`` to the ``overseer`` command line."""
+def add(sub: argparse._SubParsersAction, about: str) -> None:
+    """Add ``tags`` to the ``overseer`` command line (``about``: its line in the list)."""
     from overseer.devices.nfc import DEFAULT_PORT, PORT_ENV, default_port
 
     reader = argparse.ArgumentParser(add_help=False)
@@ -194,8 +194,7 @@ def add(sub: argparse._SubParsersAction) -> None:
     wait = argparse.ArgumentParser(add_help=False)
     wait.add_argument("--wait", type=float, default=30.0, metavar="SECONDS",
                       help="how long to wait for a tag (default 30)")
-    tags = sub.add_parser("tags", help="NFC card tags: write a game's cards, register or read a "
-                                       "tag")
+    tags = sub.add_parser("tags", help=about)
     tsub = tags.add_subparsers(dest="tags_command", required=True)
     p = tsub.add_parser("write", parents=[reader],
                         help="write every card of a game on tags, one after another")

@@ -8,12 +8,14 @@ is one), which the link takes as the link lost.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 
 import serial
 
 BAUD = 115200  # USB CDC ignores it; pyserial wants one
 WRITE_TIMEOUT = 0.5
+READ_SIZE = 4096  # bytes a read takes at most (more waits for the next)
 
 
 class SerialTransport:
@@ -56,12 +58,32 @@ class SerialTransport:
         return self._port().fileno()
 
     def read(self) -> bytes:
-        """The bytes waiting (at least one once ``fileno()`` selected readable; b"" at EOF)."""
+        """The bytes waiting, once ``fileno()`` selected readable (b"" if none after all).
+
+        One ``os.read`` of the port's non-blocking descriptor: pyserial's ``read`` would ask
+        the size first (an ioctl) and wait in a loop of its own, several times the
+        instructions of a press's whole link work. Readable with nothing to read is the
+        device gone, as pyserial says it."""
         port = self._port()
-        return port.read(max(1, port.in_waiting))
+        try:
+            data = os.read(port.fileno(), READ_SIZE)
+        except BlockingIOError:
+            return b""
+        if not data:
+            raise serial.SerialException("device reports readiness to read but returned no "
+                                         "data (device disconnected?)")
+        return data
 
     def write(self, data: bytes) -> None:
-        self._port().write(data)
+        """All of ``data``: one ``os.write`` when the port takes it whole (as USB does), else
+        pyserial's write for the rest (it waits up to ``WRITE_TIMEOUT``)."""
+        port = self._port()
+        try:
+            done = os.write(port.fileno(), data)
+        except BlockingIOError:
+            done = 0
+        if done < len(data):
+            port.write(data[done:])
 
     def close(self) -> None:
         port, self._serial = self._serial, None

@@ -15,18 +15,28 @@ import json
 import sys
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from overseer import RULES_VERSION
-from overseer.games import GAMES
-from overseer.rules.procedure import describe
 from overseer.session import lock
-from overseer.session.export import ExportError, import_export, read_export, replay, write_export
-from overseer.session.paths import ConfigError, store_path
-from overseer.session.session import LogError, Session, SessionError
-from overseer.session.store import GameInfo, NoStore, Store, StoreError
 
-ERRORS = (StoreError, ExportError, LogError, SessionError, ConfigError, lock.LockError)
+if TYPE_CHECKING:
+    from overseer.session.session import Session
+    from overseer.session.store import GameInfo, Store
+
+# The rules, the session and the store (SQLite) are imported when a command runs, not to build
+# the command line: ``overseer --help`` loads none of them (docs/benchmarks.md, Cold start).
+GAME_NAMES = ("catacombs", "conquest", "clank", "runebound")  # games.GAMES, by name
+
+
+def errors() -> tuple[type[Exception], ...]:
+    """What a command reports as a message."""
+    from overseer.session.export import ExportError
+    from overseer.session.paths import ConfigError
+    from overseer.session.session import LogError, SessionError
+    from overseer.session.store import StoreError
+
+    return (StoreError, ExportError, LogError, SessionError, ConfigError, lock.LockError)
 
 
 def _fail(command: str, err: Exception) -> int:
@@ -35,9 +45,11 @@ def _fail(command: str, err: Exception) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from overseer.session.export import replay
+
     try:
         trace, final = replay(args.file)
-    except ERRORS as err:
+    except errors() as err:
         return _fail("replay", err)
     for step in trace:
         print(json.dumps(step))
@@ -49,6 +61,9 @@ def _with_store(action: Callable[[Store, argparse.Namespace], None], create: boo
     """The command ``action`` on the store; ``create``: make the store when there is none
     (else ``NoStore``, which a command may take as "no games")."""
     def run(args: argparse.Namespace) -> int:
+        from overseer.session.paths import store_path
+        from overseer.session.store import NoStore, Store
+
         try:
             with Store(store_path(args.db), create=create) as store:
                 if store.notice:
@@ -59,7 +74,7 @@ def _with_store(action: Callable[[Store, argparse.Namespace], None], create: boo
                 return _fail(f"games {args.games_command}", err)
             if not args.json:
                 print(f"No saved games: {err}.")
-        except ERRORS as err:
+        except errors() as err:
             return _fail(f"games {args.games_command}", err)
         return getattr(args, "exit_code", 0)
     return run
@@ -71,6 +86,8 @@ COLUMNS: tuple[str, ...] = ("id", "game", "title", "heroes", "round", "last play
 def summary(store: Store, info: GameInfo) -> dict[str, Any]:
     """What ``games list`` shows of a game: its title, heroes (or players) and round, from
     its setup and its log folded; a log that no longer folds says so instead."""
+    from overseer.session.session import LogError, Session, SessionError
+
     title = info.setup.get("title") or ""
     try:
         session = Session(store, info)
@@ -145,6 +162,8 @@ def _list(store: Store, args: argparse.Namespace) -> None:
 
 def resumed(store: Store, game_id: int | None, game: str) -> Session:
     """Game ``game_id``, or the last unfinished game of type ``game``, restored."""
+    from overseer.session.session import Session, SessionError
+
     if game_id is not None:
         return Session.resume(store, game_id)
     session = Session.resume_last(store, game)
@@ -154,6 +173,8 @@ def resumed(store: Store, game_id: int | None, game: str) -> Session:
 
 
 def _resume(store: Store, args: argparse.Namespace) -> None:
+    from overseer.rules.procedure import describe
+
     session = resumed(store, args.id, args.game)
     session.verify()
     if session.notice:
@@ -199,11 +220,15 @@ def _confirmed(store: Store, info: GameInfo) -> bool:
 
 
 def _export(store: Store, args: argparse.Namespace) -> None:
+    from overseer.session.export import write_export
+
     path = write_export(store, args.id, args.file)
     print(json.dumps({"exported": args.id, "file": str(path)}))
 
 
 def _import(store: Store, args: argparse.Namespace) -> None:
+    from overseer.session.export import import_export, read_export
+
     game_id, new = import_export(store, read_export(args.file))
     if not new:
         print(f"overseer games import: {args.file} is already in the store as game #{game_id};"
@@ -213,6 +238,7 @@ def _import(store: Store, args: argparse.Namespace) -> None:
 
 
 def cmd_recover(args: argparse.Namespace) -> int:
+    from overseer.session.paths import store_path
     from overseer.session.recover import NothingToRecover, recover
 
     try:
@@ -220,13 +246,13 @@ def cmd_recover(args: argparse.Namespace) -> int:
     except NothingToRecover as err:
         print(f"overseer games recover: {err}")
         return 0
-    except ERRORS as err:
+    except errors() as err:
         return _fail("games recover", err)
     print("\n".join(done.lines()))
     return 0
 
 
-Play = Callable[[Session, argparse.Namespace], int]
+Play = Callable[["Session", argparse.Namespace], int]
 
 
 def add(sub: argparse._SubParsersAction, play: Play) -> None:
@@ -244,13 +270,13 @@ def add(sub: argparse._SubParsersAction, play: Play) -> None:
                                          "recover")
     gsub = games.add_subparsers(dest="games_command", required=True)
     p = gsub.add_parser("list", parents=[db], help="saved games, the last played first")
-    p.add_argument("--game", choices=list(GAMES))
+    p.add_argument("--game", choices=GAME_NAMES)
     p.add_argument("--json", action="store_true", help="one JSON object a line, for scripts")
     p.set_defaults(func=_with_store(_list, create=False))
     p = gsub.add_parser("resume", parents=[db],
                         help="play a saved game on (by id, or the last unfinished of a type)")
     p.add_argument("id", type=int, nargs="?")
-    p.add_argument("--game", choices=list(GAMES), default="catacombs")
+    p.add_argument("--game", choices=GAME_NAMES, default="catacombs")
     p.add_argument("--plain", action="store_true",
                    help="play in the line mode (for scripts and screen readers)")
     p.add_argument("--json", action="store_true",

@@ -261,7 +261,7 @@ def snapshot_of(result: Fold) -> bytes:
 
 
 def from_snapshot(spec: GameSpec, data: bytes, seed: int | None,
-                  early: Callable[[int], list[Step]]) -> Fold:
+                  early: Callable[[int], Sequence[Step]]) -> Fold:
     """The fold a snapshot kept, its card data the loaded one; ``early(n)`` gives the n trace
     steps before it (on demand)."""
     state, length, last, dice, count = _Unpickler(io.BytesIO(data)).load()
@@ -275,12 +275,12 @@ def from_snapshot(spec: GameSpec, data: bytes, seed: int | None,
 class Trace(Sequence[Step]):
     """The trace of a fold that began at a snapshot: the ``before`` steps made before it are
     not in memory. Reading one of them (rare: a view shows the steps since it last looked)
-    folds the log from its start again, once."""
+    folds them once, from the snapshot before that one (its own earlier steps lazy again)."""
 
-    def __init__(self, before: int, early: Callable[[int], list[Step]]) -> None:
+    def __init__(self, before: int, early: Callable[[int], Sequence[Step]]) -> None:
         self._before = before
         self._early = early
-        self._loaded: list[Step] | None = None if before else []
+        self._loaded: Sequence[Step] | None = None if before else []
         self._steps: list[Step] = []
 
     def append(self, step: Step) -> None:
@@ -289,7 +289,7 @@ class Trace(Sequence[Step]):
     def __len__(self) -> int:
         return self._before + len(self._steps)
 
-    def _first(self) -> list[Step]:
+    def _first(self) -> Sequence[Step]:
         if self._loaded is None:
             self._loaded = self._early(self._before)
         return self._loaded
@@ -494,16 +494,31 @@ class Session:
                             err)
         return None
 
-    def _early_steps(self, seq: int, count: int) -> list[Step]:
-        """The trace of the first ``seq`` events, folded from the start again: ``count``
-        steps, as the snapshot at ``seq`` says."""
-        result = fold(self.spec, self.setup, self.dice_at_start, self.log.slice(0, seq),
-                      self.seed)
-        steps = list(result.runner.trace)
+    def _early_steps(self, seq: int, count: int) -> Sequence[Step]:
+        """The trace of the first ``seq`` events: ``count`` steps, as the snapshot at ``seq``
+        says. Folded from the snapshot before it (its own earlier steps as lazy again), so
+        reading a few steps back costs a snapshot and some events, whatever the game's
+        length; from the start when there is none."""
+        start = self._snapshot_at(seq - 1)
+        result = (fold(self.spec, self.setup, self.dice_at_start, self.log.slice(0, seq),
+                       self.seed) if start is None
+                  else replay(start[1], self.log.slice(start[0], seq), start[0]))
+        steps = result.runner.trace
         if len(steps) != count:
             raise LogError(f"game #{self.id}: its first {seq} events fold to {len(steps)} "
                            f"trace steps, but its snapshot there says {count}")
         return steps
+
+    def trace_length_at(self, seq: int) -> int:
+        """How many trace steps the first ``seq`` events (at most the head) make: folded from
+        the last snapshot at or before ``seq`` (its earlier steps are not read)."""
+        if seq >= self.head:
+            return len(self.runner.trace)
+        start = self._snapshot_at(seq)
+        result = (fold(self.spec, self.setup, self.dice_at_start, self.log.slice(0, seq),
+                       self.seed) if start is None
+                  else replay(start[1], self.log.slice(start[0], seq), start[0]))
+        return len(result.runner.trace)
 
     def _due_snapshot(self, end: int) -> tuple[str, bytes] | None:
         """A snapshot to keep with the input that brings the head to ``end``, if one is due."""

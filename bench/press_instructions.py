@@ -1,0 +1,337 @@
+"""The instructions of one press, by thread, through the whole gadget (``budget.py
+--instructions``), and the Pi Zero 2 W's press-to-glass estimate from them.
+
+The gadget runs as the simulator runs it (the real firmware on MicroPython over a pty, the
+link's thread, the shell's thread, the session on a real SQLite file) in a process under
+callgrind (``bench/callgrind.py``). Each press measured is one interval: the counters zeroed,
+the button pressed on the board (closed and opened, 100 ms apart in board time; a card's tap
+put in the inbox as the card reader puts it), the gadget settled (every input acted on, the
+board's OLED holding its last frame, the release heard), the counters dumped. The threads
+counted: ``shell`` (the gadget's, ``sim.running``), ``link`` (``PicoLink``'s I/O thread: the
+BUTTON blocks in, the frame's chunks out, the acknowledgements), ``all`` (every thread of the
+process but the bench's own, which presses and polls the board's OLED file).
+
+Presses, over the scripted game of ``bench/gadget.py`` (the new game's list, a single-room
+battle): CHOICE moving the cursor of "Who joins the party?"; the Elf's card tapped on it (the
+seat question) and BACK leaving that question; NEXT AI PIECE, each activation's first screen;
+OK through each activation's steps and questions (the first option).
+
+The Pi estimate (``pi_ms``), one model for every press: the host's instructions on a Cortex-A53
+at 1.0 GHz retiring 0.6 to 0.8 a cycle under CPython (``PI_HZ``, ``PI_IPC``), plus each COMMIT's
+fsync on the SD card (2 to 20 ms), USB full speed (the BUTTON block up, the frame's chunks down:
+one 1 ms frame each way at most, plus the bytes at 12 Mbit/s), the Pico's own time (the
+firmware's decode and CRC of the chunks: ``PICO_MS``, until the rp2 port measures it), and the
+panel's I2C at 400 kHz (the half pages that changed, each 64 bytes and its command bytes, 9 bits
+a byte). The low end takes the fast ends of every range; the p99 the slow ends and the press's
+p99 instructions.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from callgrind import Requests, dumps
+from gadget import Bench, bench_box
+
+from overseer.app.events import Button, Press, Tap
+from overseer.devices.pico_link import PicoLink
+from overseer.sim.box import PINS
+from overseer.sim.running import Running
+
+SEED = 11
+KINDS = ("next", "ok", "choice", "back", "tap")
+AIMS = {"next": 3_500_000, "ok": 1_200_000, "choice": 1_200_000, "back": None,
+        "tap": 3_000_000}
+PI_P99_AIM_MS = 30.0
+SETTLE = 0.15  # seconds after the new frame for the release's block to be heard
+IDLE = 1.0  # seconds of an idle interval
+
+# The model (docs/benchmarks.md, "The Pi's share of a press").
+PI_HZ = 1.0e9
+PI_IPC = (0.8, 0.6)  # fast, slow
+FSYNC_MS = (2.0, 20.0)
+USB_FRAME_MS = (0.125, 1.0)  # a transfer waits for the bus's next (micro)frame: up, then down
+USB_BYTES_PER_MS = 12e6 / 8 / 1000
+PICO_MS = (0.5, 2.0)  # the firmware's part: the chunks decoded and checked, the FRAME_SHOW
+I2C_BITS_PER_MS = 400.0
+HALF_PAGE_I2C_BYTES = 64 + 8  # data, and the address, control and column/page commands
+CHUNK_WIRE_BYTES = 64 + 12  # a FRAME_CHUNK block: its data, header, CRC, screen and offset
+
+
+def half_pages(old: bytes | None, new: bytes | None) -> int:
+    """How many 64-byte half pages of the panel differ (all 16 when one is unknown)."""
+    if old is None or new is None:
+        return 16
+    return sum(old[i : i + 64] != new[i : i + 64] for i in range(0, 1024, 64))
+
+
+def pi_ms(instructions: int, commits: int, halves: int, slow: bool) -> float:
+    k = 1 if slow else 0
+    cpu = instructions / (PI_HZ * PI_IPC[k]) * 1000
+    usb = 2 * USB_FRAME_MS[k] + (16 + halves * CHUNK_WIRE_BYTES) / USB_BYTES_PER_MS
+    i2c = halves * HALF_PAGE_I2C_BYTES * 9 / I2C_BITS_PER_MS
+    return cpu + commits * FSYNC_MS[k] + usb + (PICO_MS[k] if halves else 0.0) + i2c
+
+
+# ---------------------------------------------------------------- the process under callgrind
+
+
+class Threads:
+    """Callgrind's requests made in the shell's and the link's threads, at the bench's asking:
+    each thread runs what is asked of it at its next turn of its loop (the shell's when it next
+    looks in the inbox, at most ``running.POLL`` later; the link's when woken)."""
+
+    ROLES = ("shell", "link")
+
+    def __init__(self, running: Running, requests: Requests) -> None:
+        self.requests = requests
+        self.asked: dict[str, str | None] = dict.fromkeys(self.ROLES)
+        self.done = {role: threading.Event() for role in self.ROLES}
+        inbox, real_get = running.inbox, running.inbox.get
+        assert running.box.pico is not None
+        self.link = running.box.pico.link
+        real_take = PicoLink._take_commands
+        threads = self
+
+        def get(timeout: float | None = None) -> Any:
+            threads.serve("shell")
+            return real_get(timeout)
+
+        def take(link: PicoLink) -> None:
+            threads.serve("link")
+            real_take(link)
+
+        inbox.get = get  # type: ignore[method-assign]
+        PicoLink._take_commands = take  # type: ignore[method-assign]
+        self.restore = lambda: (setattr(PicoLink, "_take_commands", real_take),
+                                delattr(inbox, "get"))
+
+    def serve(self, role: str) -> None:
+        label = self.asked[role]
+        if label is None:
+            return
+        self.asked[role] = None
+        if label == "zero":
+            self.requests.zero()
+        else:
+            self.requests.dump(f"{label} {role}")
+        self.done[role].set()
+
+    def ask(self, label: str) -> None:
+        """Every thread zeroes its counters (``zero``) or dumps them under ``label``."""
+        for role in self.ROLES:
+            self.done[role].clear()
+            self.asked[role] = label
+        self.link._wake()
+        for role in self.ROLES:
+            if not self.done[role].wait(60.0):
+                raise RuntimeError(f"the {role} thread did not answer {label!r}")
+
+
+class Counted(Bench):
+    def __init__(self, running: Running, threads: Threads) -> None:
+        super().__init__(running)
+        self.threads = threads
+        self.commits = 0
+        self.samples: list[dict[str, Any]] = []
+        db = running.gadget.store.db
+        db.set_trace_callback(lambda sql: self._count(sql))
+
+    def _count(self, sql: str) -> None:
+        if sql == "COMMIT":
+            self.commits += 1
+
+    def put(self, item: Any) -> None:
+        """An input into the inbox, not counted (under callgrind a step takes 50 times as
+        long as it does here: the bench's 10 s would not do on a busy machine)."""
+        self.running.inbox.put(item)
+        if self.until(self.settled, 120.0) is None:
+            raise RuntimeError(f"the gadget did not settle after {item}")
+
+    def _interval(self, kind: str, act: Callable[[], None]) -> None:
+        frame = self.box.oled()
+        self.threads.ask("zero")
+        self.commits = 0
+        start = time.perf_counter()
+        act()
+        seconds = time.perf_counter() - start
+        self.threads.ask(f"{len(self.samples)} {kind}")
+        self.samples.append({"kind": kind, "commits": self.commits, "seconds": seconds,
+                             "halves": half_pages(frame, self.box.oled())})
+
+    def counted_idle(self) -> None:
+        """An interval with no press: what the threads spend waiting (the shell's loop looking
+        in the inbox every ``running.POLL``, the link's heartbeats), per second."""
+        self._interval("idle", lambda: time.sleep(IDLE))
+
+    def counted_press(self, button: Button, kind: str) -> None:
+        inbox, board = self.running.inbox, self.box.board
+
+        def act() -> None:
+            before = inbox.presses
+            board.press(PINS[button])
+            if self.until(lambda: inbox.presses > before and self.settled(), 60.0) is None:
+                raise RuntimeError(f"{kind}: no frame")
+            time.sleep(SETTLE)
+            self.until(self.settled, 60.0)
+
+        self._interval(kind, act)
+
+    def counted_tap(self, tap: Tap) -> None:
+        def act() -> None:
+            self.running.inbox.put(tap)
+            if self.until(self.settled, 60.0) is None:
+                raise RuntimeError("tap: no frame")
+
+        self._interval("tap", act)
+
+    def counted_steps(self, limit: int) -> int:
+        """Through an activation's steps with counted OK presses (NEXT on a ChooseSome)."""
+        from overseer.rules.procedure import ChooseSome
+
+        made = 0
+        for _ in range(500):
+            with self.running.reading() as gadget:
+                app, session = gadget.app, gadget.session
+                assert app is not None
+                reading = app.reading or bool(app.notice)
+                pending = None if session is None else session.pending
+            if not reading and pending is None:
+                return made
+            button = Button.NEXT if isinstance(pending, ChooseSome) and not reading else \
+                Button.OK
+            if button is Button.OK and made < limit:
+                self.counted_press(Button.OK, "ok")
+                made += 1
+            else:
+                self.put(Press(button))  # not counted: straight into the inbox
+        raise RuntimeError("the steps never ended")
+
+
+def play(presses: int, firmware: Path, interpreter: str | None, store: Path,
+         requests: Requests) -> list[dict[str, Any]]:
+    """The scripted game with ``presses`` NEXT (as many OK and CHOICE, a third as
+    many taps and BACKs)."""
+    box = bench_box(interpreter, firmware)
+    running = Running(store / "games.db", seed=SEED, box=box)
+    try:
+        running.start()
+        bench = Counted(running, Threads(running, requests))
+        bench.until(bench.settled, 60.0)
+        bench.choose_catacombs()
+        for _ in range(3):
+            bench.counted_idle()
+        for _ in range(presses):
+            bench.counted_press(Button.CHOICE, "choice")
+        for _ in range(max(1, presses // 3)):
+            bench.counted_tap(Tap("catacombs", "hero", "elf"))
+            bench.counted_press(Button.BACK, "back")
+        bench.single_room()
+        nexts = oks = 0
+        while bench.next_possible() and nexts < presses:
+            bench.counted_press(Button.NEXT, "next")
+            nexts += 1
+            oks += bench.counted_steps(max(0, presses - oks))
+        return bench.samples
+    finally:
+        running.close()
+
+
+# ---------------------------------------------------------------- the figures
+
+
+def quantile(values: list[int], q: float) -> int:
+    values = sorted(values)
+    return values[min(len(values) - 1, round(q * (len(values) - 1)))]
+
+
+def figures(folder: Path, samples: list[dict[str, Any]]) -> dict[str, Any]:
+    """Per kind: instructions by thread (median, p99), commits, half pages, the Pi estimate."""
+    found = dumps(folder)
+    rows: list[dict[str, int]] = []
+    for index, sample in enumerate(samples):
+        row = {role: found.get(f"{index} {sample['kind']} {role}") for role in Threads.ROLES}
+        if None in row.values():
+            raise RuntimeError(f"press {index} ({sample['kind']}): no dump for every thread")
+        rows.append({role: count or 0 for role, count in row.items()})
+    idle = [(row, s["seconds"]) for row, s in zip(rows, samples, strict=True)
+            if s["kind"] == "idle"]
+    rate = {role: statistics.median(row[role] / seconds for row, seconds in idle)
+            for role in Threads.ROLES}  # instructions a second with no press
+    by_kind: dict[str, dict[str, list[int]]] = {}
+    for row, sample in zip(rows, samples, strict=True):
+        if sample["kind"] == "idle":
+            continue
+        kind = by_kind.setdefault(sample["kind"], {"shell": [], "link": [], "all": [],
+                                                   "raw": [], "commits": [], "halves": []})
+        net = {role: max(0, round(row[role] - rate[role] * sample["seconds"]))
+               for role in Threads.ROLES}
+        for role, count in net.items():
+            kind[role].append(count)
+        kind["all"].append(sum(net.values()))
+        kind["raw"].append(sum(row.values()))
+        kind["commits"].append(sample["commits"])
+        kind["halves"].append(sample["halves"])
+    out: dict[str, Any] = {}
+    for name in KINDS:
+        if name not in by_kind:
+            continue
+        k = by_kind[name]
+        median = {key: round(statistics.median(k[key])) for key in ("shell", "link", "all")}
+        p99 = {key: quantile(k[key], 0.99) for key in ("shell", "link", "all")}
+        commits, halves = quantile(k["commits"], 0.99), quantile(k["halves"], 0.99)
+        out[name] = {
+            "instructions": median["all"], "instructions_p99": p99["all"],
+            "instructions_with_idle": round(statistics.median(k["raw"])),
+            "by_thread": median, "by_thread_p99": p99, "n": len(k["all"]),
+            "commits_p99": commits, "half_pages_p99": halves,
+            "pi_low_ms": round(pi_ms(median["all"], min(k["commits"]), min(k["halves"]),
+                                     slow=False), 1),
+            "pi_p99_ms": round(pi_ms(p99["all"], commits, halves, slow=True), 1),
+            "pi_p99_host_cpu_ms": round(p99["all"] / (PI_HZ * PI_IPC[1]) * 1000, 1),
+            "aim": AIMS[name],
+        }
+    out["idle_per_second"] = {role: round(value) for role, value in rate.items()}
+    return out
+
+
+def report(results: dict[str, Any]) -> None:
+    print("instructions per press, all host threads (median; p99), by thread (shell / link), "
+          "and the Pi Zero 2 W estimate (docs/benchmarks.md's model):")
+    idle = results["idle_per_second"]
+    print(f"  (each press less what the threads spend idle over its interval, under callgrind "
+          f"{idle['shell'] / 1e3:.0f} k/s shell, {idle['link'] / 1e3:.0f} k/s link: the "
+          f"heartbeats and the loop's polls, many times longer than on the Pi)")
+    for name in KINDS:
+        if name not in results:
+            continue
+        row = results[name]
+        aim = row["aim"]
+        verdict = "" if aim is None else (
+            f"aim <= {aim / 1e6:.1f} M: {'met' if row['instructions'] <= aim else 'NOT met'}")
+        t = row["by_thread"]
+        m = {key: row[key] / 1e6 for key in ("instructions", "instructions_p99",
+                                            "instructions_with_idle")}
+        print(f"  {name:<7} {m['instructions']:6.2f} M ({m['instructions_p99']:6.2f} M p99; "
+              f"{m['instructions_with_idle']:5.2f} M with idle)  shell {t['shell'] / 1e6:5.2f} M"
+              f"  link {t['link'] / 1e6:5.2f} M  n={row['n']:<3} {verdict}")
+        pi_aim = f"  (aim p99 <= {PI_P99_AIM_MS:.0f} ms)" if name == "next" else ""
+        print(f"          Pi: {row['pi_low_ms']:.1f} ms at best, p99 {row['pi_p99_ms']:.1f} ms "
+              f"(host CPU {row['pi_p99_host_cpu_ms']:.1f} ms, COMMITs {row['commits_p99']}, "
+              f"half pages {row['half_pages_p99']}){pi_aim}")
+
+
+def summary(results: dict[str, Any]) -> dict[str, Any]:
+    """The ``--json`` object: next, choice, ok, tap (and back), instructions and Pi p99."""
+    return {name: {"instructions": results[name]["instructions"],
+                   "pi_p99_ms": results[name]["pi_p99_ms"]} for name in KINDS if name in results}
+
+
+def dump_json(results: dict[str, Any]) -> str:
+    return json.dumps(summary(results))
