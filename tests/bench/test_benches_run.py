@@ -35,6 +35,8 @@ LONG_RUNS: dict[str, tuple[list[str], str]] = {
     "nfc_reader.py": (["3"], ""),
     # eight processes under callgrind (the web page's cost): minutes, whatever the count
     "web.py": (["--presses", "1"], "a step reaches the page"),
+    # the firmware on the emulated RP2040 (rp2040js): a board boot, whatever the count
+    "pico_rp2.py": (["--frames", "5", "--baseline", "none"], "board time"),
 }
 
 
@@ -59,6 +61,10 @@ def test_the_bench_runs_and_prints_its_figures(script: str, tmp_path: Path) -> N
 @pytest.mark.parametrize("script", sorted(LONG_RUNS))
 def test_the_slow_bench_runs_and_prints_its_figures(script: str, tmp_path: Path) -> None:
     args, said = LONG_RUNS[script]
+    if script == "pico_rp2.py":
+        from overseer.devices.rp2040_pico import missing
+        if (why := missing()) is not None:
+            pytest.skip(why)
     (tmp_path / "bench").mkdir()
     out = run(script, args, tmp_path)
     assert said in out, out[-2000:]
