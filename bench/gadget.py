@@ -60,14 +60,19 @@ TIMEOUT = 5.0  # seconds for a frame before the press counts as lost
 SEED = 11
 
 
-def figures(seconds: list[float]) -> dict[str, float | int]:
+def figures(seconds: list[float]) -> dict[str, float | int] | None:
+    """p50, p99 and max in ms; None when no press of that kind got its frame in time."""
+    if not seconds:
+        return None
     ms = sorted(s * 1000 for s in seconds)
     p99 = ms[min(len(ms) - 1, round(0.99 * (len(ms) - 1)))]
     return {"p50_ms": round(statistics.median(ms), 2), "p99_ms": round(p99, 2),
             "max_ms": round(ms[-1], 2), "n": len(ms)}
 
 
-def line(name: str, fig: dict[str, float | int]) -> str:
+def line(name: str, fig: dict[str, float | int] | None) -> str:
+    if fig is None:
+        return f"{name:<40} none timed (every such press was lost or late)"
     return (f"{name:<40} p50 {fig['p50_ms']:7.2f} ms   p99 {fig['p99_ms']:7.2f} ms   "
             f"max {fig['max_ms']:7.2f} ms   (n={fig['n']})")
 
@@ -274,7 +279,7 @@ def measure(firmware: Path, interpreter: str | None, presses: int) -> dict[str, 
         "firmware": str(firmware),
         "choice_release_to_frame": figures(release),
         "choice_press_call_to_frame": figures(tapped),
-        "next_down_to_frame": figures(activations) if activations else None,
+        "next_down_to_frame": figures(activations),
         "choice_release_to_inbox": figures(host),
         "baseline_link_show_to_oled": figures(baseline),
         "lost_presses": lost,
