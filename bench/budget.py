@@ -92,14 +92,19 @@ PARTS: tuple[str, ...] = ("firmware_and_link", "queue", "session", "render", "en
                           "glass", "total")
 
 
-def figures(ms: list[float]) -> dict[str, float | int]:
+def figures(ms: list[float]) -> dict[str, float | int] | None:
+    """p50, p99 and max; None when nothing of that kind was timed (every such press late)."""
+    if not ms:
+        return None
     ms = sorted(ms)
     p99 = ms[min(len(ms) - 1, round(0.99 * (len(ms) - 1)))]
     return {"p50_ms": round(statistics.median(ms), 3), "p99_ms": round(p99, 3),
             "max_ms": round(ms[-1], 3), "n": len(ms)}
 
 
-def line(name: str, fig: dict[str, Any]) -> str:
+def line(name: str, fig: dict[str, Any] | None) -> str:
+    if fig is None:
+        return f"{name:<36} none timed (every such press was lost or late)"
     return (f"{name:<36} p50 {fig['p50_ms']:8.3f} ms   p99 {fig['p99_ms']:8.3f} ms   "
             f"max {fig['max_ms']:8.3f} ms   (n={fig['n']})")
 
