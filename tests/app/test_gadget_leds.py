@@ -11,33 +11,12 @@ from collections.abc import Iterator
 import pytest
 from catacombs_table import SEED, enter_room, heroes_side, new_campaign
 from gpiozero.pins.mock import MockFactory, MockPWMPin
+from lit_table import PINS, LitTable
 
 from overseer.app.events import Button
-from overseer.app.shell import Gadget
-from overseer.app.sim import MemoryGlass
-from overseer.app.tour import Table as Driver
-from overseer.devices.leds import GpioLeds
-from overseer.devices.pins import seat_leds
 
 OK, CHOICE, NEXT = Button.OK, Button.CHOICE, Button.NEXT
-PINS = seat_leds()  # seat -> BCM: 1 -> 5, 2 -> 6, 3 -> 13, 4 -> 19
 ELF, HERO_1 = PINS[1], PINS[3]  # the Elf sits at seat 1, Hero 1 at seat 3
-
-
-class LitTable(Driver):
-    """The tour's table, its seat LEDs on mock GPIO pins."""
-
-    def __init__(self, store, factory: MockFactory) -> None:
-        self.glass = MemoryGlass()
-        self.leds = GpioLeds(PINS, pin_factory=factory)  # type: ignore[assignment]
-        self.gadget = Gadget(store, self.glass, self.leds, seed=SEED)
-        self.shown = []
-        self.gadget.open(None)
-        self._note()
-
-    def close(self) -> None:
-        super().close()
-        self.leds.close()
 
 
 @pytest.fixture
@@ -69,7 +48,7 @@ def levels(factory: MockFactory) -> dict[int, float]:
 
 
 def test_the_targeted_heros_seat_lights_and_the_cursor_heros_seat_pulses(tmp_path, factory):
-    table = LitTable(tmp_path / "games.db", factory)
+    table = LitTable(tmp_path / "games.db", factory, SEED)
     try:
         new_campaign(table)
         heroes_side(table, "Next stage")

@@ -12,17 +12,12 @@ from pathlib import Path
 
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
+from lit_table import PINS, LitTable
 from test_pack_games import SEED, clank_at_the_temple, runebound_in_play
 
 from overseer.app import pack_tour
-from overseer.app.shell import Gadget
-from overseer.app.sim import MemoryGlass
 from overseer.app.tour import BACK, OK, Album, Table
-from overseer.devices.leds import GpioLeds
-from overseer.devices.pins import seat_leds
 from overseer.rules.procedure import RulesError
-
-PINS = seat_leds()  # seat -> BCM
 
 
 @pytest.fixture
@@ -160,22 +155,6 @@ def test_back_on_a_pack_question_of_the_setup_shows_the_steps(store: Path) -> No
 # --------------------------------------------------------------------------- the seat LEDs
 
 
-class LitTable(Table):
-    """The tour's table, its seat LEDs on mock GPIO pins."""
-
-    def __init__(self, store: Path, factory: MockFactory) -> None:
-        self.glass = MemoryGlass()
-        self.leds = GpioLeds(PINS, pin_factory=factory)  # type: ignore[assignment]
-        self.gadget = Gadget(store, self.glass, self.leds, seed=SEED)
-        self.shown = []
-        self.gadget.open(None)
-        self._note()
-
-    def close(self) -> None:
-        super().close()
-        self.leds.close()
-
-
 @pytest.fixture
 def factory() -> Iterator[MockFactory]:
     made = MockFactory(pin_class=MockPWMPin)
@@ -189,7 +168,7 @@ def levels(factory: MockFactory) -> dict[int, float]:
 
 def test_clank_the_seat_of_the_player_whose_turn_it_is_is_lit(store: Path,
                                                               factory: MockFactory) -> None:
-    t = LitTable(store, factory)
+    t = LitTable(store, factory, SEED)
     try:
         clank_at_the_temple(t)
         t.read()
@@ -204,7 +183,7 @@ def test_clank_the_seat_of_the_player_whose_turn_it_is_is_lit(store: Path,
 
 def test_runebound_the_seat_of_the_hero_whose_turn_it_is_is_lit(store: Path,
                                                                 factory: MockFactory) -> None:
-    t = LitTable(store, factory)
+    t = LitTable(store, factory, SEED)
     try:
         runebound_in_play(t)
         hero = t.session.state.current()
