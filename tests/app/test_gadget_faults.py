@@ -15,27 +15,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from faulty_table import contents
 
 from overseer.app import shell
 from overseer.app.tour import NEXT, OK, Table
 from overseer.session.session import Session
-from overseer.session.store import Store, read_only
+from overseer.session.store import Store
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "session"))
 from table_script import setup_of  # noqa: E402
 
 pytestmark = pytest.mark.faults
-
-
-def contents(path: Path) -> dict[str, Any]:
-    """Every game and event the store file holds (read on a connection of its own)."""
-    db = read_only(path)  # immutable when no -wal is beside it: a read-only disk reads too
-    try:
-        return {"games": db.execute("SELECT id, game, setup, seed, dice, finished, head"
-                                    " FROM games ORDER BY id").fetchall(),
-                "events": db.execute("SELECT * FROM events ORDER BY game_id, seq").fetchall()}
-    finally:
-        db.close()
 
 
 def new_game(path: Path, name: str = "catacombs/battle_end_party_defeated", seed: int = 3,
