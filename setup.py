@@ -1,5 +1,5 @@
 """The build step pyproject.toml cannot say: the card data (the repository's top-level data/)
-goes inside the package, as ``overseer/datafiles/``, where ``overseer.data`` finds it in an
+goes inside the package, as ``overseer/datafiles/``, where ``overseer.core.records`` finds it in an
 installed copy (docs/install.md)."""
 
 from __future__ import annotations

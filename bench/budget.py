@@ -73,11 +73,11 @@ from gadget import (  # noqa: E402  (bench/gadget.py, beside this file)
 from link import thread_echo  # noqa: E402
 
 from overseer.app import shell  # noqa: E402
-from overseer.app.events import Button, Press  # noqa: E402
-from overseer.app.inbox import Inbox  # noqa: E402
 from overseer.devices import pico as pico_face  # noqa: E402
 from overseer.devices import protocol as p  # noqa: E402
 from overseer.devices.pico_link import PicoLink  # noqa: E402
+from overseer.ports.events import Button, Press  # noqa: E402
+from overseer.ports.inbox import Inbox  # noqa: E402
 from overseer.screens.render import face  # noqa: E402
 from overseer.sim.box import PINS  # noqa: E402
 from overseer.sim.running import Running  # noqa: E402

@@ -48,10 +48,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from overseer.app.events import Button, Press, Tap
 from overseer.app.shell import Gadget
 from overseer.app.sim import MemoryGlass, SimLeds
-from overseer.rules.procedure import ChooseOne, ChooseSome, Pick, YesNo
+from overseer.core.procedure import ChooseOne, ChooseSome, Pick, YesNo
+from overseer.ports.events import Button, Press, Tap
 
 WANTED = {"shot": ("end", "rush"), "ability": ("none",), "surprise_attack": ("none",),
           "power_wave": ("none",), "armour": ("none",)}

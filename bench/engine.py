@@ -27,9 +27,9 @@ from pathlib import Path
 
 from overseer import games
 from overseer import scenario as scenarios
-from overseer.chance import SeededChance
-from overseer.data import DATA_DIR
-from overseer.rules.procedure import ChooseOne, ChooseSome, EnterNumber, Roll, Runner, YesNo
+from overseer.core.chance import SeededChance
+from overseer.core.procedure import ChooseOne, ChooseSome, EnterNumber, Roll, Runner, YesNo
+from overseer.core.records import DATA_DIR
 
 
 def table_answer(question):

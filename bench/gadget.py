@@ -47,10 +47,10 @@ from pathlib import Path
 from typing import Any
 
 from overseer.app import controller
-from overseer.app.events import Button, Input, Press, Tap
 from overseer.app.sim import SimTags
+from overseer.core.procedure import ChooseSome
 from overseer.devices.virtual_pico import FIRMWARE, find_micropython
-from overseer.rules.procedure import ChooseSome
+from overseer.ports.events import Button, Input, Press, Tap
 from overseer.screens.render import frame_bytes, from_frame_bytes
 from overseer.sim.box import PINS, VirtualBox
 from overseer.sim.running import Running

@@ -28,13 +28,13 @@ from pathlib import Path
 
 from PIL import Image
 
-from overseer.app.events import Button, Press
-from overseer.app.inbox import Inbox
 from overseer.app.shell import Gadget
 from overseer.app.sim import SimLeds
 from overseer.devices.nfc import NfcTags, Reader
 from overseer.devices.pn532_emulator import Ntag215, PtyPn532
 from overseer.devices.tags import CardRef
+from overseer.ports.events import Button, Press
+from overseer.ports.inbox import Inbox
 
 INTERVAL = 0.1  # as NfcTags polls at the table
 

@@ -21,8 +21,8 @@ from collections import defaultdict
 from pathlib import Path
 
 from overseer.app import tour
-from overseer.app.events import Button
 from overseer.devices.frames import changed_chunks, vlsb
+from overseer.ports.events import Button
 from overseer.screens.render import Screen
 
 FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"

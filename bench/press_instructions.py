@@ -39,8 +39,8 @@ from typing import Any
 from callgrind import Requests, dumps
 from gadget import Bench, bench_box
 
-from overseer.app.events import Button, Press, Tap
 from overseer.devices.pico_link import PicoLink
+from overseer.ports.events import Button, Press, Tap
 from overseer.sim.box import PINS
 from overseer.sim.running import Running
 
@@ -193,7 +193,7 @@ class Counted(Bench):
 
     def counted_steps(self, limit: int) -> int:
         """Through an activation's steps with counted OK presses (NEXT on a ChooseSome)."""
-        from overseer.rules.procedure import ChooseSome
+        from overseer.core.procedure import ChooseSome
 
         made = 0
         for _ in range(500):

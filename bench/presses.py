@@ -42,10 +42,9 @@ from pathlib import Path
 from typing import Any
 
 from overseer import games
-from overseer.app.events import Button
 from overseer.app.tour import Table
-from overseer.params import ask_of, fields
-from overseer.rules.procedure import (
+from overseer.core.params import ask_of, fields
+from overseer.core.procedure import (
     ChooseOne,
     ChooseSome,
     DrawToken,
@@ -55,6 +54,7 @@ from overseer.rules.procedure import (
     Roll,
     YesNo,
 )
+from overseer.ports.events import Button
 from overseer.session.session import Session
 
 ROOT = Path(__file__).resolve().parents[1]

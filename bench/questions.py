@@ -25,9 +25,9 @@ from collections import Counter
 from pathlib import Path
 
 from overseer import games
-from overseer.chance import SeededChance
-from overseer.params import ask_of, fields
-from overseer.rules.procedure import ChooseOne, ChooseSome, EnterNumber, RulesError, Runner, YesNo
+from overseer.core.chance import SeededChance
+from overseer.core.params import ask_of, fields
+from overseer.core.procedure import ChooseOne, ChooseSome, EnterNumber, RulesError, Runner, YesNo
 
 
 def table_answer(question, rng: random.Random):

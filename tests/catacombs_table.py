@@ -7,7 +7,7 @@ tokens in this game: a Roll or a DrawToken on the glass is a failure."""
 from __future__ import annotations
 
 from overseer.app.tour import BACK, CHOICE, NEXT, OK, TableMoves
-from overseer.rules.procedure import ChooseSome, DrawToken, Roll
+from overseer.core.procedure import ChooseSome, DrawToken, Roll
 from overseer.screens.render import Screen
 
 SEED = 11

@@ -8,10 +8,9 @@ import random
 import typing
 from typing import Any
 
-from overseer.games import GameSpec
-from overseer.moves import Move
-from overseer.params import ask_of, fields
-from overseer.rules.procedure import (
+from overseer.core.moves import Move
+from overseer.core.params import ask_of, fields
+from overseer.core.procedure import (
     ChooseOne,
     ChooseSome,
     DrawToken,
@@ -22,6 +21,7 @@ from overseer.rules.procedure import (
     Token,
     YesNo,
 )
+from overseer.games import GameSpec
 
 
 def answer(question: Question, rng: random.Random) -> Any:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from overseer.cli import main
-from overseer.keys import MAX_DEPTH, MAX_NUMBER, BadInput, check_plain
+from overseer.core.shapes import MAX_DEPTH, MAX_NUMBER, BadInput, check_plain
 from overseer.session.export import ExportError, import_game, read_export, write_export
 from overseer.session.session import Session, SessionError
 from overseer.session.store import Store

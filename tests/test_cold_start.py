@@ -7,8 +7,8 @@ import json
 import subprocess
 import sys
 
+from overseer.cli.store import GAME_NAMES
 from overseer.games import GAMES
-from overseer.session.commands import GAME_NAMES
 
 HEAVY = ("PIL", "sqlite3", "_sqlite3", "overseer.rules", "overseer.games", "overseer.screens",
          "overseer.session.session", "overseer.session.store", "ndef", "nfc")

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from overseer.data import DataError, Field, at_least, load_table, one_of
+from overseer.core.records import DataError, Field, at_least, load_table, one_of
 
 FIELDS = {"id": Field(str), "level": Field(int, check=one_of(1, 2, 3)),
           "count": Field(int, check=at_least(1))}

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from overseer.cli import main
-from overseer.data import DATA_DIR
+from overseer.core.records import DATA_DIR
 
 
 def test_the_shipped_data_is_sound(capsys: pytest.CaptureFixture) -> None:

@@ -2,7 +2,7 @@
 
 import pytest
 
-from overseer.keys import (
+from overseer.core.shapes import (
     NONE,
     BadInput,
     at,

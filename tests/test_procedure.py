@@ -2,9 +2,9 @@
 
 import pytest
 
-from overseer.chance import SeededChance, uniform_below
-from overseer.dice import DIE_FACES, Die
-from overseer.rules.procedure import (
+from overseer.core.chance import SeededChance, uniform_below
+from overseer.core.dice import DIE_FACES, Die
+from overseer.core.procedure import (
     AnswerError,
     ChooseOne,
     ChooseSome,

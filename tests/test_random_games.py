@@ -12,8 +12,8 @@ import random_play
 from random_play import action, answer
 
 from overseer import games
-from overseer.params import fields
-from overseer.rules.procedure import RulesError, Runner
+from overseer.core.params import fields
+from overseer.core.procedure import RulesError, Runner
 
 GAMES_EACH = 200
 MAX_ACTIONS = 2000

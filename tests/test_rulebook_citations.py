@@ -30,9 +30,9 @@ from test_random_games import (
 
 from overseer import games
 from overseer import scenario as scenarios
+from overseer.core.procedure import ChanceKey, Die, Question, Roll, RulesError, Runner, Step
 from overseer.rules.catacombs import kinds as catacombs_kinds
 from overseer.rules.catacombs import rulebook as catacombs_rulebook
-from overseer.rules.procedure import ChanceKey, Die, Question, Roll, RulesError, Runner, Step
 
 ROOT = Path(__file__).parents[1]
 RULES = ROOT / "host" / "overseer" / "rules"

@@ -247,7 +247,7 @@ def test_a_name_the_data_does_not_know_is_placed_under_setup(tmp_path):
 
 def test_a_hero_named_like_the_tie_answer_is_refused() -> None:
     from overseer import games
-    from overseer.keys import BadInput
+    from overseer.core.shapes import BadInput
 
     with pytest.raises(BadInput, match=r"heroes\[0\]\.id: 'tie' is the answer for equally close"):
         games.CATACOMBS.build({"heroes": [{"id": "tie"}]})

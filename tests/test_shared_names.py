@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 
 from overseer import games
+from overseer.core.procedure import DIE_FACES, ChanceKey, Die
 from overseer.rules.catacombs import end
 from overseer.rules.catacombs import kinds as catacombs_kinds
 from overseer.rules.clank import kinds as clank_kinds
 from overseer.rules.conquest import kinds as conquest_kinds
-from overseer.rules.procedure import DIE_FACES, ChanceKey, Die
 from overseer.rules.runebound import kinds as runebound_kinds
 from overseer.screens import catacombs as catacombs_screens
 from overseer.screens import clank as clank_screens
@@ -232,7 +232,7 @@ def test_a_member_reads_and_writes_as_its_string(enum: type[StrEnum]) -> None:
 
 
 def test_every_runebound_step_kind_has_a_key_word_on_the_glass() -> None:
-    from overseer.rules.procedure import Step
+    from overseer.core.procedure import Step
     facts = {"town": "tamalir", "terrain": "plains", "token": "green", "number": 1,
              "matches": 2, "choice": "market", "gold": 1, "level": 1, "card": "c",
              "pay": 3, "points": 1, "needed": 13, "hero": "hero-1"}

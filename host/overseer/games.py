@@ -20,15 +20,15 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from overseer import catacombs_data as catacombs_loader
-from overseer.moves import Move, MoveTable
+from overseer.core.moves import Move, MoveTable
+from overseer.core.procedure import Procedure
+from overseer.loaders import catacombs as catacombs_loader
 from overseer.rules.catacombs import end as catacombs_end
 from overseer.rules.catacombs import moves as catacombs_moves
 from overseer.rules.catacombs import rulebook as catacombs_rulebook
 from overseer.rules.catacombs import scenario as catacombs_scenario
 from overseer.rules.catacombs.carddata import CatacombsData
 from overseer.rules.catacombs.state import Battle
-from overseer.rules.procedure import Procedure
 from overseer.screens import catacombs as catacombs_screens
 
 
@@ -140,7 +140,7 @@ def _conquest() -> GameSpec:
 
 
 def _runebound() -> GameSpec:
-    from overseer import runebound_data
+    from overseer.loaders import runebound as runebound_data
     from overseer.rules.runebound import moves as runebound_moves
     from overseer.rules.runebound import rulebook as runebound_rulebook
     from overseer.rules.runebound import scenario as runebound_scenario
@@ -165,7 +165,7 @@ def _runebound() -> GameSpec:
 
 
 def _clank() -> GameSpec:
-    from overseer import clank_data as clank_loader
+    from overseer.loaders import clank as clank_loader
     from overseer.rules.clank import moves as clank_moves
     from overseer.rules.clank import rulebook as clank_rulebook
     from overseer.rules.clank import scenario as clank_scenario

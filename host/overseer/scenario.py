@@ -9,7 +9,7 @@ answers, in order) and what must come out. ``run`` returns the trace and the fin
 Format 2 puts the setup under ``"setup"`` and the script under ``"script"`` for every game.
 Format 1 (still read, and run the same) kept the script at the top level, and the Catacombs
 setup too. ``upgrade`` checks a document of either format and returns it as format 2; every
-key and type is checked and an unknown key is refused with a suggestion (``overseer.keys``).
+key and type is checked and an unknown key is refused with a suggestion (``overseer.core.shapes``).
 
 A game comes from the registry (``overseer.games``): its ``build(setup)`` (the setup object
 alone), ``state_dict``, its move table (each action's typed parameters) and where a format 1
@@ -23,20 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from overseer import games
-from overseer.games import GAMES, GameSpec
-from overseer.keys import (
-    BadInput,
-    at,
-    check_choice,
-    check_fields,
-    check_keys,
-    check_list,
-    check_plain,
-    check_type,
-    suggestion,
-)
-from overseer.params import ParamError, fields
-from overseer.rules.procedure import (
+from overseer.core.params import ParamError, fields
+from overseer.core.procedure import (
     AnswerError,
     DrawToken,
     Pick,
@@ -47,6 +35,18 @@ from overseer.rules.procedure import (
     Token,
     describe,
 )
+from overseer.core.shapes import (
+    BadInput,
+    at,
+    check_choice,
+    check_fields,
+    check_keys,
+    check_list,
+    check_plain,
+    check_type,
+    suggestion,
+)
+from overseer.games import GAMES, GameSpec
 
 FORMAT = 2
 FORMATS = (1, 2)

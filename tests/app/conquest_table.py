@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from overseer.rules.procedure import ChooseOne, ChooseSome, Pick, YesNo
+from overseer.core.procedure import ChooseOne, ChooseSome, Pick, YesNo
 from overseer.screens import pages
 
 GAME = "conquest"

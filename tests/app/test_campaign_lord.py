@@ -8,9 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from overseer.app import catacombs as flow
-from overseer.app.events import Button
 from overseer.app.tour import Table
-from overseer.rules.procedure import ChooseOne, ChooseSome, EnterNumber, YesNo
+from overseer.core.procedure import ChooseOne, ChooseSome, EnterNumber, YesNo
+from overseer.ports.events import Button
 from overseer.session.session import Session
 from overseer.session.store import Store
 

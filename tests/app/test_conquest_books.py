@@ -233,8 +233,8 @@ def test_the_cursor_starts_on_what_most_known_cards_show() -> None:
     from overseer.app import controller
     from overseer.app.conquest import likely
     from overseer.app.view import GameView
+    from overseer.core.procedure import ChooseOne, YesNo
     from overseer.rules.conquest.cards import SHOTS
-    from overseer.rules.procedure import ChooseOne, YesNo
 
     setup = {"players": {"a": "sword", "b": "skull"}, "health": 8}
     armour = YesNo("does it show the armour icon?", "armour_icon")

@@ -17,7 +17,7 @@ from conquest_table import Players, new_four_player_game, tutorial_script
 from overseer.app.conquest import FLOW
 from overseer.app.flows import FLOWS
 from overseer.app.tour import BACK, CHOICE, OK, Table
-from overseer.rules.procedure import Pick
+from overseer.core.procedure import Pick
 
 SCENARIOS = Path(__file__).parents[1] / "scenarios" / "conquest"
 TUTORIAL = json.loads((SCENARIOS / "quick_tutorial.json").read_text(encoding="utf-8"))

@@ -11,19 +11,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from overseer.app import controller as c
-from overseer.app.events import (
-    Button,
-    Die,
-    LinkChanged,
-    Press,
-    RequestRoll,
-    Rolled,
-    RollRefused,
-    SeatLight,
-    SetLeds,
-    Tap,
-    UnknownTap,
-)
 from overseer.app.gallery import (
     CLOCK,
     CLOSEST,
@@ -37,7 +24,20 @@ from overseer.app.gallery import (
     view,
 )
 from overseer.app.view import GameView, MenuItem
-from overseer.rules.procedure import ChooseOne, EnterNumber, Pick, Roll, Step, Token, YesNo
+from overseer.core.procedure import ChooseOne, EnterNumber, Pick, Roll, Step, Token, YesNo
+from overseer.ports.events import (
+    Button,
+    Die,
+    LinkChanged,
+    Press,
+    RequestRoll,
+    Rolled,
+    RollRefused,
+    SeatLight,
+    SetLeds,
+    Tap,
+    UnknownTap,
+)
 from overseer.screens.render import Screen
 
 OK, CHOICE, NEXT_BUTTON, BACK, ROLL = (Button.OK, Button.CHOICE, Button.NEXT, Button.BACK,

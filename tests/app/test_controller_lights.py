@@ -4,9 +4,9 @@ the pulse of the seat under the cursor go over them; "off" is no light."""
 from __future__ import annotations
 
 from overseer.app import controller
-from overseer.app.events import SeatLight, SetLeds
 from overseer.app.view import GameView
-from overseer.rules.procedure import ChooseOne
+from overseer.core.procedure import ChooseOne
+from overseer.ports.events import SeatLight, SetLeds
 
 
 def lights(effects: tuple) -> tuple[SeatLight, ...]:

@@ -10,10 +10,10 @@ import pytest
 
 from overseer.app import controller as c
 from overseer.app.calls import SESSION_CALLS, apply
-from overseer.app.events import Button, Press, RequestRoll, Rolled
 from overseer.app.view import MenuItem, session_view
-from overseer.data import DATA_DIR
-from overseer.rules.procedure import ChooseOne, ChooseSome, DrawToken, EnterNumber, Pick, Roll
+from overseer.core.procedure import ChooseOne, ChooseSome, DrawToken, EnterNumber, Pick, Roll
+from overseer.core.records import DATA_DIR
+from overseer.ports.events import Button, Press, RequestRoll, Rolled
 from overseer.session.session import Session
 from overseer.session.store import Store
 

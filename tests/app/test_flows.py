@@ -5,7 +5,7 @@ import dataclasses
 from overseer.app import catacombs, flows
 from overseer.app.flow import NewGame
 from overseer.app.local import Local
-from overseer.rules.procedure import ChooseOne
+from overseer.core.procedure import ChooseOne
 
 
 def other_wizard(seats, pico):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from overseer import games
 from overseer.app.forms import NONE, askable, form
-from overseer.rules.procedure import ChooseOne, EnterNumber
+from overseer.core.procedure import ChooseOne, EnterNumber
 
 SETUP = {"heroes": [{"id": "elf", "name": "Elf"}, {"id": "dwarf", "name": "Dwarf"}],
          "pieces": [{"id": "rat-1", "card": "Sewer Rat"}, {"id": "rat-2", "card": "Sewer Rat"}]}

@@ -21,9 +21,9 @@ from catacombs_table import (
     new_campaign,
 )
 
-from overseer.app.events import Button, Die, Rolled
 from overseer.app.tour import Table as Driver
-from overseer.rules.procedure import DrawToken, Roll
+from overseer.core.procedure import DrawToken, Roll
+from overseer.ports.events import Button, Die, Rolled
 from overseer.screens.render import Screen
 
 OK, CHOICE, NEXT, BACK = Button.OK, Button.CHOICE, Button.NEXT, Button.BACK

@@ -13,7 +13,7 @@ from catacombs_table import SEED, enter_room, heroes_side, new_campaign
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 from lit_table import PINS, LitTable
 
-from overseer.app.events import Button
+from overseer.ports.events import Button
 
 OK, CHOICE, NEXT = Button.OK, Button.CHOICE, Button.NEXT
 ELF, HERO_1 = PINS[1], PINS[3]  # the Elf sits at seat 1, Hero 1 at seat 3

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from overseer.app.events import Button
 from overseer.app.tour import Table
+from overseer.ports.events import Button
 from overseer.session.session import Session
 from overseer.session.store import Store
 

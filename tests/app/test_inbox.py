@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from overseer.app.events import Button, Die, LinkChanged, Press, Rolled, SetLeds, Tap
-from overseer.app.inbox import Inbox
+from overseer.ports.events import Button, Die, LinkChanged, Press, Rolled, SetLeds, Tap
+from overseer.ports.inbox import Inbox
 
 
 def test_inputs_come_out_in_the_order_they_went_in() -> None:
@@ -77,8 +77,8 @@ def test_what_is_not_an_input_is_refused() -> None:
 def test_a_flooding_source_is_dropped_with_a_notice_not_queued_without_end() -> None:
     """A Pico gone wrong sends presses without end: the inbox holds at most its limit, the
     rest is dropped and counted, and the next input the app takes says so."""
-    from overseer.app.events import ReaderNotice
-    from overseer.app.inbox import DROPPED, LIMIT
+    from overseer.ports.events import ReaderNotice
+    from overseer.ports.inbox import DROPPED, LIMIT
 
     inbox = Inbox()
     stop = threading.Event()

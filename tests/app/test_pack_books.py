@@ -17,7 +17,7 @@ from test_pack_games import SEED, clank_at_the_temple, runebound_in_play
 
 from overseer.app import pack_tour
 from overseer.app.tour import BACK, OK, Album, Table
-from overseer.rules.procedure import RulesError
+from overseer.core.procedure import RulesError
 
 
 @pytest.fixture

@@ -7,9 +7,9 @@ import pytest
 from catacombs_table import ai_turn, elf_joins, heroes_side, keys
 
 from overseer.app import flows
-from overseer.app.events import Button
 from overseer.app.sim import SeededDice
 from overseer.app.tour import Table as Driver
+from overseer.ports.events import Button
 from overseer.session.lock import StoreInUse
 
 

@@ -7,12 +7,12 @@ import random
 from pathlib import Path
 
 from overseer.app.controller import held_buttons
-from overseer.app.events import Button, Press
-from overseer.app.inbox import Inbox
-from overseer.app.ports import EarlyButtons
 from overseer.app.shell import Gadget
 from overseer.app.sim import MemoryGlass, SimLeds
-from overseer.rules.procedure import EnterNumber
+from overseer.core.procedure import EnterNumber
+from overseer.ports.events import Button, Press
+from overseer.ports.inbox import Inbox
+from overseer.ports.ports import EarlyButtons
 
 
 class EarlyRecorder(EarlyButtons):

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 from PIL import Image
 
-from overseer.app.events import Die, Rolled, SeatLight, SetLeds, Tap, UnknownTap
-from overseer.app.inbox import Inbox
-from overseer.app.ports import Dice, Glass, Leds, Tags
 from overseer.app.sim import MemoryGlass, SeededDice, SimLeds, SimTags, TableDice
-from overseer.chance import SeededChance
-from overseer.rules.procedure import Roll
+from overseer.core.chance import SeededChance
+from overseer.core.procedure import Roll
+from overseer.ports.events import Die, Rolled, SeatLight, SetLeds, Tap, UnknownTap
+from overseer.ports.inbox import Inbox
+from overseer.ports.ports import Dice, Glass, Leds, Tags
 from overseer.screens.render import Screen, draw
 
 

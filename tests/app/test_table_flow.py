@@ -9,8 +9,8 @@ import pytest
 from overseer import games
 from overseer.app import catacombs as flow
 from overseer.app.local import Local
-from overseer.chance import SeededChance
-from overseer.rules.procedure import (
+from overseer.core.chance import SeededChance
+from overseer.core.procedure import (
     AnswerError,
     ChooseOne,
     ChooseSome,

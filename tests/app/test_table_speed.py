@@ -9,11 +9,11 @@ from collections import deque
 from pathlib import Path
 
 from overseer.app import controller as c
-from overseer.app.events import Button, Press, Tap
 from overseer.app.gallery import CLOCK, CLOSEST, NEXT, STEPS, TEMPLATE, view
 from overseer.app.tour import Table
+from overseer.core.procedure import ChooseOne, ChooseSome
+from overseer.ports.events import Button, Press, Tap
 from overseer.rules.catacombs.kinds import Key
-from overseer.rules.procedure import ChooseOne, ChooseSome
 from overseer.session.session import Session
 from overseer.session.store import Store
 

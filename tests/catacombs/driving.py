@@ -5,10 +5,11 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from overseer import catacombs_data, games, scenario
+from overseer import games, scenario
+from overseer.core.procedure import RulesError, Runner
+from overseer.loaders import catacombs as catacombs_data
 from overseer.rules.catacombs import scenario as catacombs
 from overseer.rules.catacombs.carddata import CatacombsData
-from overseer.rules.procedure import RulesError, Runner
 
 
 def drive_scenario(scn: dict[str, Any], data: CatacombsData | None = None):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from overseer import games, scenario
-from overseer.rules.procedure import RulesError, Runner, Token
+from overseer.core.procedure import RulesError, Runner, Token
 from overseer.session.session import Session, SessionError
 from overseer.session.store import Store
 

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from driving import data_folder, drive_scenario, edited
 
-from overseer import catacombs_data
+from overseer.core.procedure import RulesError
+from overseer.loaders import catacombs as catacombs_data
 from overseer.rules.catacombs.carddata import CatacombsData
-from overseer.rules.procedure import RulesError
 
 WON = [{"id": "orc-1", "card": "Orc", "health": 0}]  # a room just won: its rewards are due
 

@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 from driving import data_folder, drive_scenario, edited
 
-from overseer import catacombs_data, games
-from overseer.data import DataError
+from overseer import games
+from overseer.core.records import DataError
+from overseer.loaders import catacombs as catacombs_data
 from overseer.rules.catacombs.state import Shot
 
 FOLDER = catacombs_data.FOLDER

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from driving import drive_scenario
 
-from overseer.rules.procedure import RulesError
+from overseer.core.procedure import RulesError
 from overseer.session.session import Session, fold, game_spec
 from overseer.session.store import Store
 

@@ -10,9 +10,9 @@ import pytest
 from driving import drive_scenario
 
 from overseer import games
-from overseer.params import NOT_GIVEN, ParamError, from_json, given
+from overseer.core.params import NOT_GIVEN, ParamError, from_json, given
+from overseer.core.procedure import RulesError, Runner
 from overseer.rules.catacombs.party import UpdateHero
-from overseer.rules.procedure import RulesError, Runner
 
 TILES = {"character_order": ["level-1", "level-2"], "monster_order": ["blue", "brown"],
          "direction": ["left-to-right", "monster-to-hero"]}

@@ -9,7 +9,7 @@ import pytest
 from driving import drive_scenario
 
 from overseer import scenario
-from overseer.rules.procedure import RulesError, Runner
+from overseer.core.procedure import RulesError, Runner
 
 TARGETS = ["Skeleton Warrior", "Savage Centaur", "Flame Salamander", "Zombie", "Orc"]
 ALL_ELF = {"targets": TARGETS, "collected": {"elf": TARGETS}}

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 from driving import data_folder, drive_scenario, edited
 
-from overseer import catacombs_data, games, scenario
-from overseer.data import DataError
+from overseer import games, scenario
+from overseer.core.records import DataError
+from overseer.loaders import catacombs as catacombs_data
 from overseer.rules.catacombs import cards
 from overseer.rules.catacombs.state import Shot, parse_sequence
 

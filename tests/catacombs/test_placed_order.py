@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from overseer import games
+from overseer.core.procedure import Runner
 from overseer.rules.catacombs.kinds import Key
-from overseer.rules.procedure import Runner
 
 TILES = {"character_order": ["level-1", "level-2"], "monster_order": ["green", "blue", "grey"],
          "direction": ["left-to-right", "monster-to-hero"]}

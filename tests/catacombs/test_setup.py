@@ -12,11 +12,12 @@ from typing import Any
 import pytest
 from driving import data_folder, drive_scenario
 
-from overseer import catacombs_data, games, scenario
-from overseer.chance import SeededChance
+from overseer import games, scenario
+from overseer.core.chance import SeededChance
+from overseer.core.procedure import RulesError, Runner
+from overseer.loaders import catacombs as catacombs_data
 from overseer.rules.catacombs import cards
 from overseer.rules.catacombs.carddata import CatacombsData
-from overseer.rules.procedure import RulesError, Runner
 
 TILES = ["level-1", "level-2", "level-3", "level-4",
          "green", "blue", "brown", "grey", "orange", "purple"]

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from driving import data_folder, edited
 
-from overseer import catacombs_data, games, scenario
-from overseer.data import DataError
+from overseer import games, scenario
+from overseer.core.records import DataError
+from overseer.loaders import catacombs as catacombs_data
 from overseer.rules.catacombs import damage_tokens, modifiers, shots
 from overseer.rules.catacombs.shot_choice import prefers
 from overseer.rules.catacombs.state import (

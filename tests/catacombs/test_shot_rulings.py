@@ -10,7 +10,7 @@ import pytest
 from driving import drive_scenario
 
 from overseer import games
-from overseer.rules.procedure import DrawToken, Runner, Token
+from overseer.core.procedure import DrawToken, Runner, Token
 
 TILES = {"character_order": ["level-1"], "monster_order": ["brown", "grey"],
          "direction": ["left-to-right", "monster-to-hero"]}

@@ -5,8 +5,9 @@ from pathlib import Path
 import pytest
 from driving import data_folder, edited
 
-from overseer import catacombs_data, games
-from overseer.data import DataError
+from overseer import games
+from overseer.core.records import DataError
+from overseer.loaders import catacombs as catacombs_data
 from overseer.rules.catacombs.damage_tokens import levels
 from overseer.rules.catacombs.shot_choice import d12_band
 from overseer.rules.catacombs.state import Shot

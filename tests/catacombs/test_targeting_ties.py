@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from overseer import games
+from overseer.core.procedure import ChooseOne, ChooseSome, Runner, Step
 from overseer.rules.catacombs.targeting import TIE
-from overseer.rules.procedure import ChooseOne, ChooseSome, Runner, Step
 
 TILES = {"character_order": ["level-1", "level-2"], "monster_order": ["grey", "blue", "green"],
          "direction": ["left-to-right", "monster-to-hero"]}

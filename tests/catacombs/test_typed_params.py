@@ -10,11 +10,11 @@ import typing
 import pytest
 
 from overseer import games
+from overseer.core.procedure import RulesError, Step
 from overseer.rules.catacombs import party, setup
 from overseer.rules.catacombs.party import DamagePiece, UpdateHero
 from overseer.rules.catacombs.setup import SetupRoom
 from overseer.rules.conquest.play import Play, check_play
-from overseer.rules.procedure import RulesError, Step
 
 
 @pytest.mark.parametrize("spec", [games.CATACOMBS, games.CONQUEST], ids=lambda s: s.name)

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from overseer import games
-from overseer.keys import BadInput
+from overseer.core.procedure import AnswerError, RulesError, Runner
+from overseer.core.shapes import BadInput
 from overseer.rules.clank.setup import SetupError
-from overseer.rules.procedure import AnswerError, RulesError, Runner
 
 SPEC = games.CLANK
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from overseer import clank_data
-from overseer.data import DataError
+from overseer.core.records import DataError
+from overseer.loaders import clank as clank_data
 from overseer.rules.clank import rulebook
 
 FOLDER = Path(__file__).resolve().parents[2] / "data" / "clank"

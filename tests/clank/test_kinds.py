@@ -36,7 +36,7 @@ def test_the_spec_shows_clank_on_its_own_screens() -> None:
 
 def test_every_step_kind_has_a_key_word_on_the_glass() -> None:
     """Each Clank! step shows a key word of its own (not its kind), from the facts it has."""
-    from overseer.rules.procedure import Step
+    from overseer.core.procedure import Step
     facts = {"player": "P1", "room": "aegis-shrine", "tokens": [], "monster": "medusa",
              "card": "hoard-keeper", "trophy": "medusa", "gold": 2, "taken": True,
              "offering": 5, "fell": True, "topic": "setup", "line": 1, "total": 3}

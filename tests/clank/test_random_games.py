@@ -13,8 +13,8 @@ import random_play
 from test_rulebook_citations import problems
 
 from overseer import games
+from overseer.core.procedure import Question, RulesError, Runner, Step
 from overseer.rules.clank.state import ClankState
-from overseer.rules.procedure import Question, RulesError, Runner, Step
 
 SPEC = games.CLANK
 GAMES = 60

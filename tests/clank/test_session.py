@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from overseer.rules.procedure import RulesError
+from overseer.core.procedure import RulesError
 from overseer.session.session import Session, SessionError
 from overseer.session.store import Store
 

@@ -7,9 +7,9 @@ import copy
 import pytest
 
 from overseer import games
+from overseer.core.procedure import AnswerError, ChooseSome, RulesError, Runner
 from overseer.rules.conquest.scenario import build, state_dict
 from overseer.rules.conquest.shots import FriendlyFireError
-from overseer.rules.procedure import AnswerError, ChooseSome, RulesError, Runner
 
 # p1 (Sword): salavi, mayra, serangan, witch-hunter; p2 (Skull): ughurth, formilus,
 # phalomoru, lenore; the Skull Team first, p2 draws the Phoenix (skull 5).

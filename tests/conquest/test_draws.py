@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from overseer import games
+from overseer.core.procedure import Pick, RulesError, Runner
 from overseer.rules.conquest.decks import hand_options
 from overseer.rules.conquest.scenario import build
 from overseer.rules.conquest.setup import SetupError
-from overseer.rules.procedure import Pick, RulesError, Runner
 from overseer.session.session import Session
 from overseer.session.store import Store
 

@@ -9,10 +9,10 @@ from collections import Counter
 import pytest
 
 from overseer import games
-from overseer.chance import SeededChance
+from overseer.core.chance import SeededChance
+from overseer.core.procedure import ChooseOne, ChooseSome, EnterNumber, Runner, YesNo
 from overseer.rules.conquest.scenario import build
 from overseer.rules.conquest.state import TOKENS, ConquestState
-from overseer.rules.procedure import ChooseOne, ChooseSome, EnterNumber, Runner, YesNo
 
 SETUPS = [
     {"players": {"a": "sword", "b": "skull"}},

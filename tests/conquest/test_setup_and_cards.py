@@ -7,13 +7,13 @@ from pathlib import Path
 import pytest
 
 from overseer import games, scenario
-from overseer.data import DataError
-from overseer.keys import BadInput
-from overseer.rules.conquest.carddata import CARDS_FILE, load_cards
+from overseer.core.procedure import Roll, Runner
+from overseer.core.records import DataError
+from overseer.core.shapes import BadInput
+from overseer.loaders.conquest import CARDS_FILE, load_cards
 from overseer.rules.conquest.end import winner
 from overseer.rules.conquest.scenario import build, state_dict
 from overseer.rules.conquest.setup import SetupError, hand_size
-from overseer.rules.procedure import Roll, Runner
 
 NAMED = {"salavi", "mayra", "serangan", "witch-hunter",
          "ughurth", "formilus", "phalomoru", "lenore", "phoenix"}

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from overseer import doctor
+from overseer.cli import doctor
 from overseer.devices import protocol as p
 from overseer.devices.pn532_emulator import PtyPn532
 from overseer.session import lock
@@ -66,7 +66,7 @@ def test_doctor_imports_no_rules_no_screens_no_images(tmp_path):
              if name.startswith(("overseer.rules", "overseer.games", "overseer.screens",
                                  "overseer.session", "PIL", "luma", "gpiozero"))}
     assert heavy == set()
-    assert "overseer.doctor" in imported
+    assert "overseer.cli.doctor" in imported
 
 
 def test_a_missing_reader_port_says_what_to_do(tmp_path):

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from overseer import config as cfg
-from overseer import service
+from overseer.cli import config as cfg
+from overseer.cli import service
 from overseer.devices.nfc import Reader
 from overseer.devices.pn532_emulator import LoopTTY, Ntag215, Pn532, PtyPn532
 from overseer.devices.tags import CardRef
@@ -261,7 +261,7 @@ factory = "mock"
 
 
 def test_a_missing_pico_and_leds_that_cannot_be_driven_are_said(tmp_path, monkeypatch):
-    monkeypatch.setattr("overseer.devices.ports.find_pico_ports", lambda *a, **k: [])
+    monkeypatch.setattr("overseer.devices.usb.find_pico_ports", lambda *a, **k: [])
     path = write(tmp_path / "box.toml", '[nfc]\nenabled = false\n[leds]\nfactory = "native"\n'
                  '[oled]\ndriver = "ssd1306"\nbus = 97\n')
     running = Running(cfg.load({"OVERSEER_CONFIG": str(path)}), tmp_path / "games.db",
@@ -321,7 +321,7 @@ def test_overseer_gadget_stops_on_sigterm_as_systemd_stops_it(tmp_path):
 def test_a_damaged_store_is_recovered_and_the_table_told(tmp_path):
     import json
 
-    from overseer.data import DATA_DIR
+    from overseer.core.records import DATA_DIR
     from overseer.session.session import Session
     from overseer.session.store import Store, StoreDamaged
 

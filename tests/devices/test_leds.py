@@ -9,9 +9,9 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from overseer.app.events import SeatLight, SetLeds
 from overseer.devices.leds import DIM, GpioLeds
 from overseer.devices.pins import seat_leds
+from overseer.ports.events import SeatLight, SetLeds
 
 
 @pytest.fixture

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from overseer.app.events import ReaderNotice, Tap, UnknownTap
-from overseer.app.inbox import Inbox
 from overseer.devices.nfc import NfcTags, Reader, ReaderLost, TagWatcher
 from overseer.devices.pn532_emulator import LoopTTY, Ntag215, Pn532, PtyPn532, frame_of
 from overseer.devices.tags import CardRef, TagMap
+from overseer.ports.events import ReaderNotice, Tap, UnknownTap
+from overseer.ports.inbox import Inbox
 
 ROOM = CardRef("catacombs", "room", "zothas-gatehouse")
 LORD = CardRef("catacombs", "lord", "phoshar-the-dragon")

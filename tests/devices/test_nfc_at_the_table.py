@@ -9,11 +9,11 @@ import json
 import pytest
 
 from overseer import games
-from overseer.app.events import Button
 from overseer.app.tour import Table as Driver
 from overseer.devices.nfc import Reader, TagWatcher
 from overseer.devices.pn532_emulator import LoopTTY, Ntag215, Pn532
 from overseer.devices.tags import CardRef, TagMap
+from overseer.ports.events import Button
 
 ROOM = CardRef("catacombs", "room", "bholoth-cemetery")
 ORC = CardRef("catacombs", "monster", "orc")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-from overseer import doctor
+from overseer.cli import doctor
 from overseer.devices.nfc import DEFAULT_PORT
 
 ROOT = Path(__file__).resolve().parents[2]

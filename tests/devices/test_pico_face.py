@@ -13,12 +13,12 @@ from PIL import Image
 
 from overseer.app import gallery
 from overseer.app.controller import handle, held_buttons, screen
-from overseer.app.events import Button, Die, Input, LinkChanged, Press, Rolled, RollRefused
-from overseer.app.inbox import Inbox
 from overseer.devices import protocol as p
 from overseer.devices.frames import vlsb
 from overseer.devices.pico import BUTTONS, HELD_IS_ANOTHER_ACTION, Pico, Presses
 from overseer.devices.pico_link import ProtocolMismatch
+from overseer.ports.events import Button, Die, Input, LinkChanged, Press, Rolled, RollRefused
+from overseer.ports.inbox import Inbox
 
 
 def noise(seed: int) -> Image.Image:

@@ -9,10 +9,10 @@ import time
 
 from link_peer import ScriptedPico
 
-from overseer.app.events import Button, LinkChanged, Press, ReaderNotice
-from overseer.app.inbox import DROPPED, Inbox
 from overseer.devices import protocol as p
 from overseer.devices.pico import Pico
+from overseer.ports.events import Button, LinkChanged, Press, ReaderNotice
+from overseer.ports.inbox import DROPPED, Inbox
 
 LIMIT = 64  # a small inbox, so that a few hundred presses flood it
 

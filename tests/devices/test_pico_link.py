@@ -19,7 +19,7 @@ from overseer.devices.pico_link import (
     PressedButton,
     ProtocolMismatch,
 )
-from overseer.devices.ports import find_pico_ports
+from overseer.devices.usb import find_pico_ports
 
 IMAGE_A = bytes((37 * i + 11) % 256 for i in range(p.FRAME_SIZE))
 

@@ -191,8 +191,8 @@ def test_read_prints_what_the_tag_names(monkeypatch, emulator, tmp_path):
 
 
 def test_a_garbled_answer_while_writing_writes_the_same_tag_again():
+    from overseer.cli.tags import write_cards
     from overseer.devices.pn532_emulator import LoopTTY, Pn532
-    from overseer.devices.tag_commands import write_cards
 
     chip = Pn532()
     reader = Reader.on(LoopTTY(chip))
@@ -265,8 +265,8 @@ def test_read_and_register_refuse_a_malformed_tag_with_a_message(monkeypatch, em
 
 
 def test_write_refuses_a_malformed_tag_and_asks_again():
+    from overseer.cli.tags import write_cards
     from overseer.devices.pn532_emulator import LoopTTY, Pn532
-    from overseer.devices.tag_commands import write_cards
 
     chip = Pn532()
     reader = Reader.on(LoopTTY(chip))

@@ -18,12 +18,12 @@ from typing import Any
 
 from PIL import Image
 
-from overseer.app.events import Button, Press
 from overseer.app.shell import Gadget
 from overseer.app.sim import SimLeds, SimTags
 from overseer.app.tour import TableMoves
 from overseer.devices.pico import Pico
 from overseer.devices.virtual_pico import VirtualPico
+from overseer.ports.events import Button, Press
 from overseer.screens.render import Screen, frame_bytes, from_frame_bytes
 from overseer.sim.box import PINS, READY_TIMEOUT, WatchedInbox
 from overseer.sim.running import SentGlass

@@ -30,7 +30,7 @@ from overseer.devices.pins import seat_leds  # noqa: E402
 from overseer.devices.pn532_emulator import Ntag215, Pn532, PtyPn532  # noqa: E402
 from overseer.devices.tags import CardRef  # noqa: E402
 from overseer.devices.virtual_pico import VirtualPico  # noqa: E402
-from overseer.rules.conquest.carddata import load_cards  # noqa: E402
+from overseer.loaders.conquest import load_cards  # noqa: E402
 
 SEED = 5
 TAP_TIMEOUT = 15.0

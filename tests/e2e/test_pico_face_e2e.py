@@ -7,12 +7,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from overseer.app.events import Button, Die, Input, LinkChanged, Press, Rolled
-from overseer.app.inbox import Inbox
 from overseer.devices import protocol as p
 from overseer.devices.frames import vlsb
 from overseer.devices.pico import Pico
 from overseer.devices.virtual_pico import VirtualPico
+from overseer.ports.events import Button, Die, Input, LinkChanged, Press, Rolled
+from overseer.ports.inbox import Inbox
 from overseer.screens.render import Screen, draw, frame_bytes
 
 

@@ -76,7 +76,7 @@ def clean_env() -> dict[str, str]:
 def test_the_installed_wheel_plays_a_scripted_battle_with_the_data_it_ships(
         venv: Path, tmp_path: Path) -> None:
     where = run([str(venv / "bin" / "python"), "-c",
-                 "import overseer, overseer.data as d; print(overseer.__file__); "
+                 "import overseer, overseer.core.records as d; print(overseer.__file__); "
                  "print(d.DATA_DIR)"], tmp_path, clean_env()).stdout.split()
     package, data = Path(where[0]).parent, Path(where[1])
     assert package.is_relative_to(venv) and data == package / "datafiles", where
@@ -104,7 +104,7 @@ def test_the_installed_gadget_starts_and_names_another_data_folder(venv: Path, t
     assert "games" in help_text
     other = tmp_path / "mydata"
     shutil.copytree(ROOT / "data", other)
-    named = run([str(venv / "bin" / "python"), "-c", "import overseer.data as d; "
+    named = run([str(venv / "bin" / "python"), "-c", "import overseer.core.records as d; "
                  "print(d.DATA_DIR)"], tmp_path, {**clean_env(), "OVERSEER_DATA": str(other)})
     assert Path(named.stdout.strip()) == other
 

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from overseer import games
-from overseer.params import ask_of, fields
-from overseer.rules.procedure import Pick, Question, RulesError, Runner
+from overseer.core.params import ask_of, fields
+from overseer.core.procedure import Pick, Question, RulesError, Runner
 from overseer.rules.runebound.state import state_dict
 
 DEAL = {"tamalir": "sign-curse-2", "riverwatch": "sign-savage-brood", "vynelvale": "comet-1",

@@ -6,7 +6,7 @@ import copy
 
 import pytest
 
-from overseer.rules.procedure import AnswerError, EnterNumber
+from overseer.core.procedure import AnswerError, EnterNumber
 from overseer.rules.runebound.state import state_dict
 from runebound.helpers import act, menu, new, opened, refused
 

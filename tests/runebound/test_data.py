@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from overseer import runebound_data
-from overseer.data import DataError
+from overseer.core.records import DataError
+from overseer.loaders import runebound as runebound_data
 
 FOLDER = Path(__file__).resolve().parents[2] / "data" / "runebound"
 

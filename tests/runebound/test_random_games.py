@@ -15,7 +15,7 @@ import random_play
 from random_play import action, answer
 
 from overseer import games
-from overseer.rules.procedure import Runner
+from overseer.core.procedure import Runner
 from overseer.rules.runebound.state import CURSED, FREED, RuneboundState
 
 GAMES = 120

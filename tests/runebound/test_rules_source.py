@@ -19,7 +19,7 @@ import random_play
 
 from overseer import games
 from overseer import scenario as scenarios
-from overseer.rules.procedure import ChanceKey, Question, Runner, Step
+from overseer.core.procedure import ChanceKey, Question, Runner, Step
 from overseer.rules.runebound import rulebook
 from overseer.rules.runebound.kinds import Key, StepKind
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from overseer.rules.procedure import RulesError
+from overseer.core.procedure import RulesError
 from overseer.session.session import Session, SessionError, fold, game_spec
 from overseer.session.store import Store
 

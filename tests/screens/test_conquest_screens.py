@@ -3,10 +3,10 @@ the game as the table reads it (who won, why, the tie break)."""
 
 from __future__ import annotations
 
+from overseer.core.procedure import Step
 from overseer.rules.conquest.end import result
 from overseer.rules.conquest.kinds import StepKind
 from overseer.rules.conquest.state import Over
-from overseer.rules.procedure import Step
 from overseer.screens import conquest
 
 

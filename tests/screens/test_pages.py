@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from overseer import games, scenario
 from overseer.app.view import character_names
-from overseer.rules.procedure import (
+from overseer.core.procedure import (
     ChooseOne,
     ChooseSome,
     Pick,

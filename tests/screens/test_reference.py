@@ -17,7 +17,7 @@ import pytest
 from PIL import Image, ImageChops
 
 from overseer.app import gallery
-from overseer.rules.procedure import Step
+from overseer.core.procedure import Step
 from overseer.screens.catacombs import activation_screen
 from overseer.screens.render import Screen, render
 

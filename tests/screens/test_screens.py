@@ -6,7 +6,7 @@ import pytest
 from PIL import Image
 
 from overseer import games, scenario
-from overseer.rules.procedure import ChooseOne, Runner, YesNo
+from overseer.core.procedure import ChooseOne, Runner, YesNo
 from overseer.screens.catacombs import activation_screen, question_screen
 from overseer.screens.render import (
     HEIGHT,

@@ -8,7 +8,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from overseer.rules.procedure import (
+from overseer.core.procedure import (
     ChooseOne,
     ChooseSome,
     DrawToken,

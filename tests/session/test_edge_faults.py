@@ -12,10 +12,10 @@ import shutil
 import pytest
 from table_script import SCENARIOS, setup_of, step
 
-from overseer import catacombs_data
 from overseer.cli import main
-from overseer.data import DataError
-from overseer.rules.procedure import AnswerError, DrawToken, Token
+from overseer.core.procedure import AnswerError, DrawToken, Token
+from overseer.core.records import DataError
+from overseer.loaders import catacombs as catacombs_data
 from overseer.session.events import Event, digest
 from overseer.session.export import export_game
 from overseer.session.session import SNAPSHOT_EVERY, Session

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from overseer.rules.procedure import RulesError
+from overseer.core.procedure import RulesError
 from overseer.session.session import Session
 from overseer.session.store import Store
 

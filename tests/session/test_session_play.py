@@ -8,8 +8,8 @@ import pytest
 from table_script import setup_of, step
 
 from overseer import scenario
-from overseer.chance import SeededChance
-from overseer.rules.procedure import AnswerError, Roll, RulesError, Runner
+from overseer.core.chance import SeededChance
+from overseer.core.procedure import AnswerError, Roll, RulesError, Runner
 from overseer.session.events import Event, decode_answer
 from overseer.session.session import LogError, Session, SessionError, fold, game_spec
 from overseer.session.store import Store, StoreError

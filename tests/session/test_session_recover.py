@@ -156,7 +156,7 @@ def test_the_command_line_reports_then_recovers(played, capsys):
 
 
 def test_the_doctor_names_recover_for_a_damaged_store(played):
-    from overseer.doctor import check_store, parser
+    from overseer.cli.doctor import check_store, parser
 
     path, _ = played
     args = parser().parse_args(["--db", str(path)])

@@ -6,8 +6,8 @@ import asyncio
 import time
 
 from overseer import scenario
+from overseer.core.procedure import Roll
 from overseer.devices.frames import vlsb
-from overseer.rules.procedure import Roll
 from overseer.screens.pages import full_prompt
 from overseer.session.session import Session
 from overseer.session.store import Store

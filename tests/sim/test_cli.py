@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from overseer import cli
+from overseer.cli import command as cli
 from overseer.cli import main
-from overseer.data import DATA_DIR
+from overseer.core.records import DATA_DIR
 from overseer.session.lock import acquire
 from overseer.session.session import Session
 from overseer.session.store import Store
@@ -216,7 +216,7 @@ def test_the_way_back_to_a_game_names_its_store_unless_it_is_the_default(tmp_pat
 def test_a_game_begun_on_the_gadget_is_named_by_its_room_in_the_list():
     from types import SimpleNamespace
 
-    from overseer.session import commands
+    from overseer.cli import store as commands
 
     info = SimpleNamespace(game="catacombs")
     in_room = SimpleNamespace(adventure=SimpleNamespace(room="the-armoury"))

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from overseer import scenario
-from overseer.data import DATA_DIR
+from overseer.core.records import DATA_DIR
 from overseer.session.session import Session
 from overseer.session.store import Store
 from overseer.sim import opening

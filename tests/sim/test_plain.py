@@ -5,7 +5,7 @@ import io
 import pytest
 
 from overseer.cli import main
-from overseer.data import DATA_DIR
+from overseer.core.records import DATA_DIR
 from overseer.session.session import Session
 from overseer.session.store import Store
 

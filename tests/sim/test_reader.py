@@ -13,12 +13,12 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from test_app import Table, new_game  # noqa: E402
 
-from overseer.app.events import Input, ReaderNotice, Tap  # noqa: E402
-from overseer.app.inbox import Inbox  # noqa: E402
 from overseer.app.sim import SimTags  # noqa: E402
 from overseer.devices.nfc import NfcTags  # noqa: E402
 from overseer.devices.pn532_emulator import Ntag215  # noqa: E402
 from overseer.devices.tags import CardRef, TagError  # noqa: E402
+from overseer.ports.events import Input, ReaderNotice, Tap  # noqa: E402
+from overseer.ports.inbox import Inbox  # noqa: E402
 from overseer.sim import reader as sim_reader  # noqa: E402
 from overseer.sim.app import Simulator  # noqa: E402
 from overseer.sim.cards import Card, catalogue  # noqa: E402

@@ -3,7 +3,7 @@
 import pytest
 
 from overseer import games
-from overseer.rules.conquest.carddata import load_cards
+from overseer.loaders.conquest import load_cards
 from overseer.sim import cards
 from overseer.sim.cards import Card, UnknownCard, find
 

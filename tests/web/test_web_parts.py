@@ -9,11 +9,11 @@ import pytest
 from overseer import games
 from overseer.app import controller
 from overseer.app.controller import Answer
-from overseer.app.events import Remote
 from overseer.app.view import GameView
-from overseer.config import ConfigError, parse
-from overseer.keys import BadInput
-from overseer.rules.procedure import ChooseOne
+from overseer.cli.config import ConfigError, parse
+from overseer.core.procedure import ChooseOne
+from overseer.core.shapes import BadInput
+from overseer.ports.events import Remote
 from overseer.web import addresses, guard, party, views
 from overseer.web.feed import Feed
 
@@ -110,8 +110,8 @@ def test_the_party_page_never_shows_a_conquest_hand():
 
 
 def test_a_failing_watcher_is_dropped_and_the_table_plays_on(tmp_path):
-    from overseer.app.events import Button
     from overseer.app.tour import Table
+    from overseer.ports.events import Button
 
     table = Table(tmp_path / "games.db")
     seen = []

@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from overseer.app.local import Ask, LocalProcedure
+from overseer.core.procedure import ChooseOne, EnterNumber
 from overseer.rules.books import Book
-from overseer.rules.procedure import ChooseOne, EnterNumber
 
 
 def correct_form(books: Sequence[Book], names: Mapping[str, str]) -> LocalProcedure:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from overseer.app.controller import Answer, Begin, Redo, Refused, SessionCall, Undo
-from overseer.rules.procedure import AnswerError, RulesError
+from overseer.core.procedure import AnswerError, RulesError
 from overseer.session.session import SessionError
 from overseer.session.store import SaveError, StoreError
 

@@ -27,13 +27,13 @@ from overseer.app import forms
 from overseer.app.flow import DICE, DICE_MODE, NEW_GAME, PARTY, Flow, NewGame, TapActions
 from overseer.app.local import Ask, LocalProcedure
 from overseer.app.view import MenuItem, OpensForm
-from overseer.moves import Move
-from overseer.params import ask_of, fields
+from overseer.core.moves import Move
+from overseer.core.params import ask_of, fields
+from overseer.core.procedure import ChooseOne, ChooseSome, EnterNumber, Question, Step
 from overseer.rules.catacombs import cards, end, entered
 from overseer.rules.catacombs.kinds import Key, StepKind
 from overseer.rules.catacombs.moves import MOVES
 from overseer.rules.catacombs.state import ENEMY_KINDS, MODIFIERS, SHOT_KINDS, Battle, Hero
-from overseer.rules.procedure import ChooseOne, ChooseSome, EnterNumber, Question, Step
 from overseer.screens.pages import TITLE_COLUMNS
 from overseer.screens.render import Screen, detail_rows
 

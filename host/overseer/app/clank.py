@@ -34,12 +34,12 @@ from overseer.app.flow import (
 )
 from overseer.app.local import Ask, LocalProcedure
 from overseer.app.view import MenuItem
-from overseer.moves import Move
+from overseer.core.moves import Move
+from overseer.core.procedure import ChooseOne, EnterNumber, Question, Step
 from overseer.rules.clank import books, chambers, lairs, moving
 from overseer.rules.clank.records import LAIR, MAD_BAZAAR, Space
 from overseer.rules.clank.setup import MAX_PLAYERS
 from overseer.rules.clank.state import PLACES, WAYSIDE_SHRINE, ClankState
-from overseer.rules.procedure import ChooseOne, EnterNumber, Question, Step
 from overseer.screens.render import Screen
 
 GAME = "clank"

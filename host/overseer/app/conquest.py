@@ -27,15 +27,15 @@ from overseer.app.books import correct_form as book_form
 from overseer.app.flow import NEW_GAME, PARTY, Flow, NewGame, TapActions
 from overseer.app.local import Ask, LocalProcedure
 from overseer.app.view import MenuItem
-from overseer.moves import Move
+from overseer.core.moves import Move
+from overseer.core.procedure import ChooseOne, EnterNumber, Question, RulesError, Step
+from overseer.loaders.conquest import load_cards
 from overseer.rules.conquest import books
-from overseer.rules.conquest.carddata import load_cards
 from overseer.rules.conquest.cards import ABILITIES, SHOTS, shot_label
 from overseer.rules.conquest.decks import COUNTED, hand_options
 from overseer.rules.conquest.kinds import Key, StepKind
 from overseer.rules.conquest.play import END, Play, check_play
 from overseer.rules.conquest.state import TEAM_NAMES, TEAMS, ConquestState, other
-from overseer.rules.procedure import ChooseOne, EnterNumber, Question, RulesError, Step
 from overseer.screens import conquest as screens
 from overseer.screens.render import Screen, detail_rows, wrap
 from overseer.session.session import LogError, Session, SessionError

@@ -44,7 +44,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from overseer.app.events import (
+from overseer.app.view import GameView, MenuItem, OpensForm
+from overseer.core.procedure import (
+    TOKEN_MOST,
+    ChooseOne,
+    ChooseSome,
+    DrawToken,
+    EnterNumber,
+    Pick,
+    Question,
+    Roll,
+    Token,
+    YesNo,
+)
+from overseer.ports.events import (
     Button,
     Die,
     Input,
@@ -60,21 +73,8 @@ from overseer.app.events import (
     Tap,
     UnknownTap,
 )
-from overseer.app.view import GameView, MenuItem, OpensForm
 from overseer.rules.catacombs.kinds import StepKind
 from overseer.rules.conquest.kinds import StepKind as ConquestKind
-from overseer.rules.procedure import (
-    TOKEN_MOST,
-    ChooseOne,
-    ChooseSome,
-    DrawToken,
-    EnterNumber,
-    Pick,
-    Question,
-    Roll,
-    Token,
-    YesNo,
-)
 from overseer.screens import pages
 from overseer.screens.render import Screen
 

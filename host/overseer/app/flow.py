@@ -15,9 +15,9 @@ from typing import Any
 from overseer.app import forms
 from overseer.app.local import Ask, LocalProcedure
 from overseer.app.view import MenuItem, OpensForm
+from overseer.core.moves import Move
+from overseer.core.procedure import ChooseOne, Question, Step
 from overseer.games import GameSpec
-from overseer.moves import Move
-from overseer.rules.procedure import ChooseOne, Question, Step
 from overseer.screens.render import Screen, detail_rows, wrap
 
 # App-level menu actions (the shell's own, not the rules'): the party screen, a new game, who

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from overseer.app import catacombs, clank, conquest, runebound
 from overseer.app.flow import Flow, NewGame
 from overseer.app.local import Ask, LocalProcedure
-from overseer.rules.procedure import ChooseOne
+from overseer.core.procedure import ChooseOne
 
 FLOWS: Mapping[str, Flow] = {flow.game: flow for flow in (catacombs.FLOW, conquest.FLOW,
                                                            clank.FLOW, runebound.FLOW)}

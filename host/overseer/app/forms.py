@@ -15,9 +15,9 @@ from collections.abc import Generator, Mapping
 from typing import Any
 
 from overseer.app.local import Ask, LocalProcedure
-from overseer.moves import Move
-from overseer.params import ask_of, fields, hints
-from overseer.rules.procedure import ChooseOne, EnterNumber, Question
+from overseer.core.moves import Move
+from overseer.core.params import ask_of, fields, hints
+from overseer.core.procedure import ChooseOne, EnterNumber, Question
 
 NONE = "-"  # the option "none of these" for an optional choice
 

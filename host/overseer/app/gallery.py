@@ -12,11 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from overseer.app.controller import App, Refused, handle, refresh, screen, start
-from overseer.app.events import Button, Press, Tap
 from overseer.app.view import GameView, MenuItem, new_steps
-from overseer.rules.catacombs import rulebook
-from overseer.rules.catacombs.kinds import Key, StepKind
-from overseer.rules.procedure import (
+from overseer.core.procedure import (
     AnswerError,
     ChooseOne,
     ChooseSome,
@@ -29,6 +26,9 @@ from overseer.rules.procedure import (
     Token,
     YesNo,
 )
+from overseer.ports.events import Button, Press, Tap
+from overseer.rules.catacombs import rulebook
+from overseer.rules.catacombs.kinds import Key, StepKind
 from overseer.screens.render import Screen, render
 from overseer.screens.shots import save
 

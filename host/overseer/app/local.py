@@ -15,7 +15,7 @@ from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from overseer.rules.procedure import Question
+from overseer.core.procedure import Question
 
 
 @dataclass(frozen=True)

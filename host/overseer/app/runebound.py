@@ -20,7 +20,7 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from overseer import games, runebound_data
+from overseer import games
 from overseer.app import forms
 from overseer.app.books import correct_form as book_form
 from overseer.app.flow import (
@@ -35,8 +35,9 @@ from overseer.app.flow import (
 )
 from overseer.app.local import Ask, LocalProcedure
 from overseer.app.view import MenuItem
-from overseer.moves import Move
-from overseer.rules.procedure import ChooseOne, EnterNumber, Question, Step
+from overseer.core.moves import Move
+from overseer.core.procedure import ChooseOne, EnterNumber, Question, Step
+from overseer.loaders import runebound as runebound_data
 from overseer.rules.runebound import books, movement
 from overseer.rules.runebound.components import DESTROYED, ROMAN
 from overseer.rules.runebound.setup import MAX_PLAYERS

@@ -63,7 +63,6 @@ from overseer.app.controller import (
     Told,
     Undo,
 )
-from overseer.app.events import Button, Input, RequestRoll, RollRefused, SetLeds, Tap
 from overseer.app.flow import (
     DICE_MODE,
     NEW_GAME,
@@ -73,11 +72,12 @@ from overseer.app.flow import (
     NewGame,
     dice_form,
 )
-from overseer.app.inbox import Inbox
 from overseer.app.local import Local, LocalProcedure
-from overseer.app.ports import Dice, EarlyButtons, Glass, Leds, Source
 from overseer.app.view import GameView, StepView
-from overseer.rules.procedure import AnswerError, ChooseOne, Pick, Question, RulesError, Step
+from overseer.core.procedure import AnswerError, ChooseOne, Pick, Question, RulesError, Step
+from overseer.ports.events import Button, Input, RequestRoll, RollRefused, SetLeds, Tap
+from overseer.ports.inbox import Inbox
+from overseer.ports.ports import Dice, EarlyButtons, Glass, Leds, Source
 from overseer.screens import pages
 from overseer.screens.render import Screen, render
 from overseer.session import lock

@@ -9,11 +9,11 @@ from collections import deque
 
 from PIL import Image
 
-from overseer.app.events import FACES, Die, Rolled, SetLeds, Tap, UnknownTap
-from overseer.app.inbox import Inbox
-from overseer.app.ports import check_glass_image, light_modes
-from overseer.chance import SeededChance
-from overseer.rules.procedure import Roll
+from overseer.core.chance import SeededChance
+from overseer.core.procedure import Roll
+from overseer.ports.events import FACES, Die, Rolled, SetLeds, Tap, UnknownTap
+from overseer.ports.inbox import Inbox
+from overseer.ports.ports import check_glass_image, light_modes
 
 SEATS = (1, 2, 3, 4)  # as in hardware/pins.toml, [[pi.seat_led]]
 

@@ -14,9 +14,9 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from overseer.app.events import Button, Press, Tap
 from overseer.app.shell import Gadget
 from overseer.app.sim import MemoryGlass, SimLeds
+from overseer.ports.events import Button, Press, Tap
 from overseer.screens.render import Screen, render
 from overseer.screens.shots import save
 from overseer.session.session import Session

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from overseer.rules.procedure import Question, Step
+from overseer.core.procedure import Question, Step
 
 
 @dataclass(frozen=True)

@@ -9,9 +9,9 @@ from typing import Any
 from gpiozero import PWMLED
 from gpiozero.pins import Factory
 
-from overseer.app.events import SetLeds
-from overseer.app.ports import light_modes
 from overseer.devices.pins import seat_leds
+from overseer.ports.events import SetLeds
+from overseer.ports.ports import light_modes
 
 DIM = 0.15  # the brightness of a dim seat
 PULSE_FADE = 1  # seconds to fade in, and again to fade out, while pulsing

@@ -29,8 +29,6 @@ from typing import Any
 
 import ndef
 
-from overseer.app.events import ReaderNotice, Tap, UnknownTap
-from overseer.app.inbox import Inbox
 from overseer.devices.tags import (
     CardRef,
     TagError,
@@ -40,6 +38,8 @@ from overseer.devices.tags import (
     message_octets,
     uid_text,
 )
+from overseer.ports.events import ReaderNotice, Tap, UnknownTap
+from overseer.ports.inbox import Inbox
 
 log = logging.getLogger("overseer.nfc")
 

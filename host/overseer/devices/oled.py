@@ -9,7 +9,7 @@ from __future__ import annotations
 from luma.core.device import device as LumaDevice
 from PIL import Image
 
-from overseer.app.ports import GLASS_SIZE, check_glass_image
+from overseer.ports.ports import GLASS_SIZE, check_glass_image
 
 DRIVERS = ("ssd1306", "sh1106")
 

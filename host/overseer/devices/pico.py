@@ -30,17 +30,6 @@ from collections.abc import Callable
 
 from PIL import Image
 
-from overseer.app.events import (
-    Button,
-    Die,
-    Input,
-    LinkChanged,
-    Press,
-    Rolled,
-    RollRefused,
-)
-from overseer.app.inbox import Inbox
-from overseer.app.ports import EarlyButtons, check_glass_image
 from overseer.devices import protocol as p
 from overseer.devices.frames import vlsb
 from overseer.devices.pico_link import (
@@ -52,6 +41,17 @@ from overseer.devices.pico_link import (
     PressedButton,
     RollFailed,
 )
+from overseer.ports.events import (
+    Button,
+    Die,
+    Input,
+    LinkChanged,
+    Press,
+    Rolled,
+    RollRefused,
+)
+from overseer.ports.inbox import Inbox
+from overseer.ports.ports import EarlyButtons, check_glass_image
 
 log = logging.getLogger(__name__)
 

@@ -41,9 +41,9 @@ from enum import Enum
 
 from overseer.devices import protocol as p
 from overseer.devices.frames import changed_chunks
-from overseer.devices.ports import RASPBERRY_PI_VID, find_pico_ports
 from overseer.devices.reliable import ByteErrors, Receiver, SendWindow
 from overseer.devices.transport import SerialTransport
+from overseer.devices.usb import RASPBERRY_PI_VID, find_pico_ports
 
 log = logging.getLogger(__name__)
 

@@ -25,7 +25,7 @@ from typing import cast
 
 import ndef
 
-from overseer.keys import suggestion
+from overseer.core.shapes import suggestion
 
 RECORD_TYPE = "urn:nfc:ext:overseer:card"
 FORMAT = 1
@@ -103,7 +103,9 @@ def uid_text(uid: bytes) -> str:
 
 
 def _catacombs() -> dict[str, dict[str, str]]:
-    from overseer import catacombs_data  # the card data only when a game's tags are asked
+    from overseer.loaders import (
+        catacombs as catacombs_data,  # the card data only when a game's tags are asked
+    )
 
     data = catacombs_data.load()
     heroes = catacombs_data.heroes()
@@ -114,7 +116,7 @@ def _catacombs() -> dict[str, dict[str, str]]:
 
 
 def _conquest() -> dict[str, dict[str, str]]:
-    from overseer.rules.conquest.carddata import load_cards
+    from overseer.loaders.conquest import load_cards
 
     return {"card": {c.id: f"{c.name} ({c.team})" if c.name != "unknown" else c.id
                      for c in load_cards().values()}}

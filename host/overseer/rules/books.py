@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from overseer.rules.procedure import RulesError
+from overseer.core.procedure import RulesError
 
 
 @dataclass(frozen=True, slots=True)

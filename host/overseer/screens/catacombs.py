@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from overseer.core.procedure import ChooseOne, ChooseSome, Question, Step, describe
 from overseer.rules.catacombs.kinds import Key, StepKind
-from overseer.rules.procedure import ChooseOne, ChooseSome, Question, Step, describe
 from overseer.screens.render import Face, Screen, key_lines, wrap
 
 # The questions' short forms (the title bar holds 23 characters); the whole prompt comes on a

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from overseer.core.procedure import Step
 from overseer.rules.clank.kinds import Key, StepKind
-from overseer.rules.procedure import Step
 from overseer.screens.render import Face
 
 # The questions' short forms (the title bar holds 23 characters); the whole prompt comes on a

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from overseer.core.procedure import Step
 from overseer.rules.conquest.cards import shot_label
 from overseer.rules.conquest.kinds import Key, StepKind
 from overseer.rules.conquest.state import TEAM_NAMES
-from overseer.rules.procedure import Step
 from overseer.screens.render import Face
 
 # The questions' short forms (the title bar holds 23 characters); the whole prompt comes on a

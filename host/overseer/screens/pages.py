@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from overseer.rules.procedure import (
+from overseer.core.procedure import (
     ChooseOne,
     ChooseSome,
     Die,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from overseer.rules.procedure import Step
+from overseer.core.procedure import Step
 from overseer.rules.runebound.components import ROMAN
 from overseer.rules.runebound.kinds import Key, StepKind
 from overseer.screens.render import Face

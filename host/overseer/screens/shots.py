@@ -12,7 +12,7 @@ from PIL import Image
 
 from overseer import games
 from overseer import scenario as scenarios
-from overseer.rules.procedure import Runner, Step
+from overseer.core.procedure import Runner, Step
 from overseer.screens.catacombs import activation_screen, question_screen
 from overseer.screens.render import draw
 

@@ -19,7 +19,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, cast
 
-from overseer.rules.procedure import DrawToken, Question, Token
+from overseer.core.procedure import DrawToken, Question, Token
 
 KINDS = ("action", "answer", "chance", "setting")
 INPUTS = ("action", "answer", "setting")

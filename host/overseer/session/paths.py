@@ -61,8 +61,8 @@ def store_option(store: Path, env: Mapping[str, str] = os.environ) -> str:
 def _check(config: Path, table: dict) -> None:
     """The whole file checked as the gadget checks it (overseer/config.py): a key it refuses
     (a typo) stops every command alike, never the gadget alone."""
-    from overseer.config import parse
-    from overseer.keys import BadInput
+    from overseer.cli.config import parse
+    from overseer.core.shapes import BadInput
 
     try:
         parse(table, config)

@@ -38,15 +38,10 @@ from dataclasses import dataclass
 from typing import Any, cast, overload
 
 import overseer
-from overseer import RULES_VERSION, clank_data, games, runebound_data
+from overseer import RULES_VERSION, games
 from overseer import scenario as scenarios
-from overseer.chance import SeededChance
-from overseer.data import DATA_DIR
-from overseer.games import GameSpec
-from overseer.keys import BadInput, check_plain
-from overseer.rules.catacombs.carddata import CatacombsData
-from overseer.rules.clank.records import ClankData
-from overseer.rules.procedure import (
+from overseer.core.chance import SeededChance
+from overseer.core.procedure import (
     AnswerError,
     DrawToken,
     Pick,
@@ -57,6 +52,13 @@ from overseer.rules.procedure import (
     Step,
     describe,
 )
+from overseer.core.records import DATA_DIR
+from overseer.core.shapes import BadInput, check_plain
+from overseer.games import GameSpec
+from overseer.loaders import clank as clank_data
+from overseer.loaders import runebound as runebound_data
+from overseer.rules.catacombs.carddata import CatacombsData
+from overseer.rules.clank.records import ClankData
 from overseer.rules.runebound.components import RuneboundData
 from overseer.session.events import DICE_MODES, Event, canonical, decode_answer, encode_answer
 from overseer.session.store import GameInfo, Store, StoreError

@@ -20,9 +20,9 @@ from textual.events import Key, Resize
 from textual.markup import escape
 from textual.widgets import Footer
 
-from overseer.app.events import Button, Rolled
 from overseer.app.shell import Gadget
-from overseer.rules.procedure import Question, Roll, Step
+from overseer.core.procedure import Question, Roll, Step
+from overseer.ports.events import Button, Rolled
 from overseer.screens.pages import DIE_NAMES, full_prompt
 from overseer.screens.render import Screen
 from overseer.session.paths import store_option

@@ -15,13 +15,13 @@ from __future__ import annotations
 from collections import deque
 from pathlib import Path
 
-from overseer.app.events import Button, Input, Press, Rolled, RollRefused
-from overseer.app.inbox import Inbox
 from overseer.app.sim import SimLeds
 from overseer.devices.pico import BUTTONS, Pico
 from overseer.devices.pico_link import ProtocolMismatch
 from overseer.devices.rp2040_pico import Rp2040Pico, missing
 from overseer.devices.virtual_pico import FIRMWARE, VirtualPico
+from overseer.ports.events import Button, Input, Press, Rolled, RollRefused
+from overseer.ports.inbox import Inbox
 from overseer.sim.reader import card_reader
 
 PINS = {button: wire for wire, button in BUTTONS.items()}  # the app's button -> the board's pin

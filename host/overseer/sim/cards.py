@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from overseer import games
-from overseer.rules.conquest.carddata import load_cards
+from overseer.loaders.conquest import load_cards
 
 
 @dataclass(frozen=True, slots=True)

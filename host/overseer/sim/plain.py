@@ -19,11 +19,11 @@ from pathlib import Path
 from typing import TextIO
 
 from overseer.app.controller import TOKEN_HIGH
-from overseer.app.events import Button, Input, Press
-from overseer.app.inbox import Inbox
 from overseer.app.shell import Gadget
 from overseer.app.sim import MemoryGlass, SeededDice, SimLeds, SimTags
-from overseer.rules.procedure import DrawToken, EnterNumber, Roll, Step
+from overseer.core.procedure import DrawToken, EnterNumber, Roll, Step
+from overseer.ports.events import Button, Input, Press
+from overseer.ports.inbox import Inbox
 from overseer.screens.render import Screen
 from overseer.session.paths import store_option
 from overseer.sim.cards import UnknownCard, catalogue, find

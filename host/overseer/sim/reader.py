@@ -19,11 +19,11 @@ import threading
 import time
 from typing import TYPE_CHECKING
 
-from overseer.app.events import Input
-from overseer.app.inbox import Inbox
 from overseer.app.sim import SimTags
 from overseer.devices.nfc import NfcTags, ReaderLost, load_nfcpy
 from overseer.devices.tags import CardRef, card_record
+from overseer.ports.events import Input
+from overseer.ports.inbox import Inbox
 
 if TYPE_CHECKING:
     from overseer.devices.pn532_emulator import Ntag215, PtyPn532

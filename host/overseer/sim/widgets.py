@@ -15,7 +15,7 @@ from textual.suggester import Suggester
 from textual.widget import Widget
 from textual.widgets import Input, OptionList, RichLog, Static
 
-from overseer.rules.procedure import Step
+from overseer.core.procedure import Step
 from overseer.sim import glass
 from overseer.sim.cards import Card, UnknownCard, find
 

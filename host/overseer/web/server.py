@@ -32,8 +32,8 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from overseer.app.events import ReaderNotice, Remote
-from overseer.app.inbox import Inbox
+from overseer.ports.events import ReaderNotice, Remote
+from overseer.ports.inbox import Inbox
 from overseer.screens.render import render
 from overseer.web import guard, views
 from overseer.web import story as stories

@@ -32,10 +32,7 @@ from typing import Any
 
 from PIL import Image
 
-from overseer.app.events import Input, Press, Remote, Rolled, Tap
-from overseer.rules.catacombs.kinds import StepKind
-from overseer.rules.conquest.kinds import StepKind as ConquestKind
-from overseer.rules.procedure import (
+from overseer.core.procedure import (
     ChooseOne,
     ChooseSome,
     DrawToken,
@@ -45,6 +42,9 @@ from overseer.rules.procedure import (
     Roll,
     YesNo,
 )
+from overseer.ports.events import Input, Press, Remote, Rolled, Tap
+from overseer.rules.catacombs.kinds import StepKind
+from overseer.rules.conquest.kinds import StepKind as ConquestKind
 from overseer.screens import pages
 from overseer.screens.render import Screen
 from overseer.session.events import Event

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from overseer.params import NoParams
+from overseer.core.params import NoParams
+from overseer.core.procedure import Procedure, RulesError, Step
 from overseer.rules.catacombs import end, order, rulebook, shot_choice, shots, targeting
 from overseer.rules.catacombs.kinds import StepKind, TargetKind
 from overseer.rules.catacombs.no_target import no_target
 from overseer.rules.catacombs.state import Battle, Piece
-from overseer.rules.procedure import Procedure, RulesError, Step
 
 # The members the hot path reads, bound once: reading a member off an Enum class goes
 # through EnumType.__getattr__ in Python 3.11, several times slower than a global.

@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from overseer.params import NoParams, param
+from overseer.core.params import NoParams, param
+from overseer.core.procedure import ChooseOne, Procedure, RulesError, Step
 from overseer.rules.catacombs import setup
 from overseer.rules.catacombs.entered import (
     ENTERED,
@@ -28,7 +29,6 @@ from overseer.rules.catacombs.entered import slug as _slug
 from overseer.rules.catacombs.kinds import Key, StepKind
 from overseer.rules.catacombs.rulebook import CAMPAIGNS
 from overseer.rules.catacombs.state import Battle
-from overseer.rules.procedure import ChooseOne, Procedure, RulesError, Step
 
 BOTH = "both"
 

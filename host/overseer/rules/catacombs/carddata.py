@@ -2,7 +2,7 @@
 tokens, Poison and Death cards, the portal trap), the cards (monsters, Catacomb Lord setup
 cards, Room cards, playmats), the campaigns and the Hidden Cave.
 
-Loaded and validated once, outside the rules (``overseer.catacombs_data.load``), and carried by
+Loaded and validated once, outside the rules (``overseer.loaders.catacombs.load``), and carried by
 the state (``Battle.data``): the rules read it, never a file. The value is shared by every
 battle built from it, so nothing changes it; a copy of a battle shares it too.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from overseer.rules.procedure import Token
+from overseer.core.procedure import Token
 
 Record = dict[str, Any]  # one ``[[table]]`` record of a data file, with its source and verified
 

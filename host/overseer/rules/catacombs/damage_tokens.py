@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from overseer.core.procedure import DrawToken, Procedure, Step, Token
 from overseer.rules.catacombs import rulebook
 from overseer.rules.catacombs.kinds import StepKind
 from overseer.rules.catacombs.state import Battle, Shot
-from overseer.rules.procedure import DrawToken, Procedure, Step, Token
 
 # The members the hot path reads, bound once: reading a member off an Enum class goes
 # through EnumType.__getattr__ in Python 3.11, several times slower than a global.

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from overseer.core.procedure import Procedure, Step
 from overseer.rules.catacombs import rulebook
 from overseer.rules.catacombs.kinds import StepKind
 from overseer.rules.catacombs.state import Battle
-from overseer.rules.procedure import Procedure, Step
 
 
 class Outcome(StrEnum):

@@ -12,10 +12,10 @@ import copy
 import difflib
 from typing import Any
 
+from overseer.core.procedure import RulesError
 from overseer.rules.catacombs import cards
 from overseer.rules.catacombs.carddata import CatacombsData
 from overseer.rules.catacombs.state import Battle, Piece, parse_sequence
-from overseer.rules.procedure import RulesError
 
 ENTERED = "entered by the table"
 Card = dict[str, Any]  # a card the data lacks, as the table reads it (an action's "card")

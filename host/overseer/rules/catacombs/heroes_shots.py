@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from overseer.params import param
+from overseer.core.params import param
+from overseer.core.procedure import Die, Procedure, Roll, RulesError, Step, YesNo
 from overseer.rules.catacombs import party, rulebook
 from overseer.rules.catacombs.entered import slug
 from overseer.rules.catacombs.kinds import Key, StepKind
 from overseer.rules.catacombs.party import DamagePiece
 from overseer.rules.catacombs.state import Battle, Hero, Piece, alive_piece_ids, hero_ids
-from overseer.rules.procedure import Die, Procedure, Roll, RulesError, Step, YesNo
 
 MOUNT_GOLD = 8  # Ice Box: Mounts, Hearthshire Stables: a Mount costs eight gold
 

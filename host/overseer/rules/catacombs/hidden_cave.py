@@ -9,13 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from overseer.params import param
-from overseer.rules.catacombs import damage_tokens
-from overseer.rules.catacombs.adventure import TO_COLLECT, HiddenCave
-from overseer.rules.catacombs.kinds import Key, StepKind
-from overseer.rules.catacombs.rulebook import CAVE
-from overseer.rules.catacombs.state import Battle, Hero, hero_ids, living_hero_ids
-from overseer.rules.procedure import (
+from overseer.core.params import param
+from overseer.core.procedure import (
     ChooseOne,
     Die,
     EnterNumber,
@@ -26,6 +21,11 @@ from overseer.rules.procedure import (
     Step,
     YesNo,
 )
+from overseer.rules.catacombs import damage_tokens
+from overseer.rules.catacombs.adventure import TO_COLLECT, HiddenCave
+from overseer.rules.catacombs.kinds import Key, StepKind
+from overseer.rules.catacombs.rulebook import CAVE
+from overseer.rules.catacombs.state import Battle, Hero, hero_ids, living_hero_ids
 
 ITEMS = 4  # four items lie beside the Hidden Cave card
 HEALTH_PER_TOKEN = 4  # one token per 4 health the hero has now

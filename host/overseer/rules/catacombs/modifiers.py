@@ -5,10 +5,10 @@ Mounts)."""
 
 from __future__ import annotations
 
+from overseer.core.procedure import DrawToken, EnterNumber, Pick, Procedure, Step, Token
 from overseer.rules.catacombs import rulebook
 from overseer.rules.catacombs.kinds import Key, StepKind
 from overseer.rules.catacombs.state import BY_HAND_MODIFIERS, Battle, Hero, Piece, Shot
-from overseer.rules.procedure import DrawToken, EnterNumber, Pick, Procedure, Step, Token
 
 # The members the hot path reads, bound once: reading a member off an Enum class goes
 # through EnumType.__getattr__ in Python 3.11, several times slower than a global.

@@ -11,8 +11,9 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-from overseer.moves import Move, MoveTable
-from overseer.params import NoParams
+from overseer.core.moves import Move, MoveTable
+from overseer.core.params import NoParams
+from overseer.core.procedure import Procedure, RulesError, Step
 from overseer.rules.catacombs import (
     activation,
     campaign,
@@ -43,10 +44,9 @@ from overseer.rules.catacombs.party import DamagePiece, UpdateHero
 from overseer.rules.catacombs.rewards import RoomReward
 from overseer.rules.catacombs.setup import ChooseLord, SetupLordRoom, SetupRoom
 from overseer.rules.catacombs.state import Battle, living_hero_ids, played, room_holders
-from overseer.rules.procedure import Procedure, RulesError, Step
 
 # Each move's parameters are a frozen dataclass defined beside its procedure, which reads them
-# typed (``params.piece``); ``overseer.params`` reads them from JSON at the edge.
+# typed (``params.piece``); ``overseer.core.params`` reads them from JSON at the edge.
 
 
 def _end_said(proc: Callable[[Battle, Any], Procedure]) -> Callable[[Battle, Any], Procedure]:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from overseer.core.procedure import Procedure, Step
 from overseer.rules.catacombs import clock, rulebook
 from overseer.rules.catacombs.kinds import StepKind
 from overseer.rules.catacombs.shots import move_to_random_rune
 from overseer.rules.catacombs.state import Battle, Piece
-from overseer.rules.procedure import Procedure, Step
 
 
 def no_target(battle: Battle, piece: Piece) -> Procedure:

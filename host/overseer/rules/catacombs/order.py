@@ -3,10 +3,10 @@ Direction tiles (Red Box: AI Player Behaviour, step 1)."""
 
 from __future__ import annotations
 
+from overseer.core.procedure import ChooseOne, Procedure, Step
 from overseer.rules.catacombs import rulebook
 from overseer.rules.catacombs.kinds import Key, StepKind
 from overseer.rules.catacombs.state import Battle, Piece
-from overseer.rules.procedure import ChooseOne, Procedure, Step
 
 # The members the hot path reads, bound once: reading a member off an Enum class goes
 # through EnumType.__getattr__ in Python 3.11, several times slower than a global.

@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from overseer.params import NOT_GIVEN, NotGiven, given, param
+from overseer.core.params import NOT_GIVEN, NotGiven, given, param
+from overseer.core.procedure import Procedure, RulesError, Step, YesNo
 from overseer.rules.catacombs import activation, rulebook, shots
 from overseer.rules.catacombs.hidden_cave import AWAY, HiddenCaveCollect, hidden_cave_collect
 from overseer.rules.catacombs.kinds import Key, StepKind
@@ -20,7 +21,6 @@ from overseer.rules.catacombs.state import (
     alive_piece_ids,
     living_hero_ids,
 )
-from overseer.rules.procedure import Procedure, RulesError, Step, YesNo
 
 
 @dataclass(frozen=True, slots=True)

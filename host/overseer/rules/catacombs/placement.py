@@ -7,12 +7,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from overseer.core.procedure import EnterNumber, Procedure, Step
 from overseer.rules.catacombs import cards
 from overseer.rules.catacombs.kinds import Key, StepKind
 from overseer.rules.catacombs.order import tile_text
 from overseer.rules.catacombs.rulebook import CASTLES, LORD_PLACED_LAST, SETUP
 from overseer.rules.catacombs.state import Battle, Piece
-from overseer.rules.procedure import EnterNumber, Procedure, Step
 
 OBSTACLES = 6  # the six obstacles of a playmat
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from overseer.params import param
+from overseer.core.params import param
+from overseer.core.procedure import ChooseOne, EnterNumber, Procedure, RulesError, Step, YesNo
 from overseer.rules.catacombs import entered
 from overseer.rules.catacombs.kinds import Key, StepKind
 from overseer.rules.catacombs.rulebook import REWARDS
 from overseer.rules.catacombs.state import Battle, played, room_holders
-from overseer.rules.procedure import ChooseOne, EnterNumber, Procedure, RulesError, Step, YesNo
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any
 
-from overseer.keys import (
+from overseer.core.shapes import (
     NONE,
     BadInput,
     at,

@@ -15,7 +15,18 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from overseer.params import param
+from overseer.core.params import param
+from overseer.core.procedure import (
+    ChooseOne,
+    Die,
+    EnterNumber,
+    Pick,
+    Procedure,
+    Roll,
+    RulesError,
+    Step,
+    YesNo,
+)
 from overseer.rules.catacombs import cards, placement
 from overseer.rules.catacombs.carddata import CatacombsData
 from overseer.rules.catacombs.entered import (
@@ -41,17 +52,6 @@ from overseer.rules.catacombs.rulebook import (
     SUPPRESSION,
 )
 from overseer.rules.catacombs.state import Battle, Piece, room_holders
-from overseer.rules.procedure import (
-    ChooseOne,
-    Die,
-    EnterNumber,
-    Pick,
-    Procedure,
-    Roll,
-    RulesError,
-    Step,
-    YesNo,
-)
 
 # Red Box: Solo & Co-Op Mode Setup, note: at most 10 pieces are placed (M'othole; Thaggu).
 MAX_PIECES = 10

@@ -3,10 +3,10 @@ Shot Preference column of the AI Player Attack Behaviour table)."""
 
 from __future__ import annotations
 
+from overseer.core.procedure import Die, Procedure, Roll, Step
 from overseer.rules.catacombs import rulebook
 from overseer.rules.catacombs.kinds import StepKind
 from overseer.rules.catacombs.state import RANGED, Battle, Piece, Shot
-from overseer.rules.procedure import Die, Procedure, Roll, Step
 
 # The members the hot path reads, bound once: reading a member off an Enum class goes
 # through EnumType.__getattr__ in Python 3.11, several times slower than a global.

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from overseer.core.procedure import ChooseSome, Die, Pick, Procedure, Roll, Step, YesNo
 from overseer.rules.catacombs import cards, clock, damage_tokens, rulebook
 from overseer.rules.catacombs.kinds import Key, StepKind, TargetKind
 from overseer.rules.catacombs.modifiers import apply_modifiers, bearer, not_applied, wound
 from overseer.rules.catacombs.shot_choice import RANGED
 from overseer.rules.catacombs.state import BY_HAND, CHARACTER_DAMAGE, Battle, Hero, Piece, Shot
 from overseer.rules.catacombs.targeting import Target, closest, in_sight
-from overseer.rules.procedure import ChooseSome, Die, Pick, Procedure, Roll, Step, YesNo
 
 # The members the hot path reads, bound once: reading a member off an Enum class goes
 # through EnumType.__getattr__ in Python 3.11, several times slower than a global.

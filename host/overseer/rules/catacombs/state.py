@@ -11,9 +11,9 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from overseer.core.procedure import Token
 from overseer.rules.catacombs.adventure import Adventure
 from overseer.rules.catacombs.carddata import CatacombsData
-from overseer.rules.procedure import Token
 
 # The kinds of member of the Heroic Forces (Red Box: AI Player Behaviour, step 3).
 ENEMY_KINDS = ("hero", "familiar", "ally", "mount", "assistant")

@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
+from overseer.core.procedure import ChooseOne, ChooseSome, Procedure, Step
 from overseer.rules.catacombs import rulebook
 from overseer.rules.catacombs.kinds import Key, StepKind, TargetKind
 from overseer.rules.catacombs.order import direction_prompt, scanning
 from overseer.rules.catacombs.state import Battle, Hero, Piece
-from overseer.rules.procedure import ChooseOne, ChooseSome, Procedure, Step
 
 # The members the hot path reads, bound once: reading a member off an Enum class goes
 # through EnumType.__getattr__ in Python 3.11, several times slower than a global.

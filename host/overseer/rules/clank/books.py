@@ -16,14 +16,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from overseer.params import param
+from overseer.core.params import param
+from overseer.core.procedure import Procedure, Step
 from overseer.rules import books as shared
 from overseer.rules.books import Book
 from overseer.rules.clank import rulebook
 from overseer.rules.clank.kinds import StepKind
 from overseer.rules.clank.moving import destinations
 from overseer.rules.clank.state import ClankState
-from overseer.rules.procedure import Procedure, Step
 
 WHERE = "where-"  # where-<player>
 CUBE = "cube-"  # cube-<space id>

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from overseer.keys import suggestion
-from overseer.params import param
+from overseer.core.params import param
+from overseer.core.procedure import ChooseOne, ChooseSome, Procedure, RulesError, Step, YesNo
+from overseer.core.shapes import suggestion
 from overseer.rules.clank import rulebook
 from overseer.rules.clank.kinds import Key, StepKind
 from overseer.rules.clank.records import (
@@ -24,7 +25,6 @@ from overseer.rules.clank.records import (
 )
 from overseer.rules.clank.state import WAYSIDE_SHRINE, ClankState, on_turn
 from overseer.rules.clank.trophies import choose_trophy, give_up
-from overseer.rules.procedure import ChooseOne, ChooseSome, Procedure, RulesError, Step, YesNo
 
 # Lost Chambers, Spirit Altar - 2 gold; Mad Bazaar - a stall costs 3 gold (or a trophy).
 ALTAR_GOLD = 2

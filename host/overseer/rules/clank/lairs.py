@@ -6,15 +6,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from overseer.keys import suggestion
-from overseer.params import param
+from overseer.core.params import param
+from overseer.core.procedure import Procedure, RulesError, Step, YesNo
+from overseer.core.shapes import suggestion
 from overseer.rules.clank import rulebook
 from overseer.rules.clank.kinds import Key, StepKind
 from overseer.rules.clank.moving import teleport
 from overseer.rules.clank.records import LAIR, LIVING_STATUE, SPHINX, Monster
 from overseer.rules.clank.state import ClankState, on_turn
 from overseer.rules.clank.trophies import defeat_monster
-from overseer.rules.procedure import Procedure, RulesError, Step, YesNo
 
 SWORDS, RIDDLE = "swords", "riddle"
 # Lairs, Sphinx's Lair - DEFEAT: 7 gold.

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from overseer.keys import suggestion
-from overseer.params import param
+from overseer.core.params import param
+from overseer.core.procedure import Procedure, RulesError, Step
+from overseer.core.shapes import suggestion
 from overseer.rules.clank.kinds import StepKind
 from overseer.rules.clank.records import LAIR
 from overseer.rules.clank.state import ClankState
-from overseer.rules.procedure import Procedure, RulesError, Step
 
 
 def topics(state: ClankState) -> list[str]:

@@ -9,12 +9,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from overseer.moves import Move, MoveTable
-from overseer.params import NoParams
+from overseer.core.moves import Move, MoveTable
+from overseer.core.params import NoParams
+from overseer.core.procedure import Procedure
 from overseer.rules.clank import books, chambers, lairs, lookup, moving, trophies, turns
 from overseer.rules.clank.setup import setup_game
 from overseer.rules.clank.state import ClankState
-from overseer.rules.procedure import Procedure
 
 
 @dataclass(frozen=True, slots=True)

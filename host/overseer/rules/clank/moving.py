@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from overseer.keys import suggestion
-from overseer.params import param
+from overseer.core.params import param
+from overseer.core.procedure import ChooseOne, Procedure, RulesError, Step, YesNo
+from overseer.core.shapes import suggestion
 from overseer.rules.clank import rulebook
 from overseer.rules.clank.kinds import Key, StepKind
 from overseer.rules.clank.records import AEGIS_SHRINE, MEDUSA, MEDUSAS_LAIR, UMBROKA_VESSNA
 from overseer.rules.clank.state import ELSEWHERE, PLACES, WAYSIDE_SHRINE, ClankState, on_turn
 from overseer.rules.clank.trophies import defeat_monster
-from overseer.rules.procedure import ChooseOne, Procedure, RulesError, Step, YesNo
 
 # Lost Chambers, Treasury of Umbroka Vessna - on entering: 5 gold, +2 Clank!
 UMBROKA_GOLD = 5

@@ -1,7 +1,7 @@
 """The Clank! data as one value: the safe tiles, the lost chambers and lairs with their cube
 spaces, the monster tokens, the TROPHY cards the book names and the look-up topics.
 
-Loaded and validated once, outside the rules (``overseer.clank_data.load``), and carried by the
+Loaded and validated once, outside the rules (``overseer.loaders.clank.load``), and carried by the
 state (``ClankState.data``): the rules read it, never a file. The value is shared by every game
 built from it (a copy of a game shares it too), so nothing changes it.
 """

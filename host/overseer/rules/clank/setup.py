@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from overseer.keys import check_keys
+from overseer.core.procedure import EnterNumber, Pick, Procedure, Step, YesNo
+from overseer.core.shapes import check_keys
 from overseer.rules.clank import rulebook
 from overseer.rules.clank.kinds import Key, StepKind
 from overseer.rules.clank.records import ClankData
 from overseer.rules.clank.state import ClankState, Options, Player
-from overseer.rules.procedure import EnterNumber, Pick, Procedure, Step, YesNo
 
 SETUP_KEYS = ("players", "first_game", "base_safe_tiles")
 # Clank! Lairs and Lost Chambers: Components - 50 dungeon cards, 10 depth tiles, 2 safe tiles.

@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from overseer.core.procedure import RulesError
 from overseer.rules.clank.records import ClankData
-from overseer.rules.procedure import RulesError
 
 WAYSIDE_SHRINE = "wayside-shrine"  # any wayside shrine of the dungeon
 ELSEWHERE = "elsewhere"  # a room that is neither a lost chamber, a lair nor a wayside shrine

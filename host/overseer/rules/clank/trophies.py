@@ -8,12 +8,12 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from overseer.params import NoParams, param
+from overseer.core.params import NoParams, param
+from overseer.core.procedure import ChooseOne, EnterNumber, Procedure, RulesError, Step
 from overseer.rules.clank import rulebook
 from overseer.rules.clank.kinds import Key, StepKind
 from overseer.rules.clank.records import Card
 from overseer.rules.clank.state import ClankState, Trophy, on_turn
-from overseer.rules.procedure import ChooseOne, EnterNumber, Procedure, RulesError, Step
 
 MAX_GOLD = 999
 MAX_CARD_VP = 20

@@ -4,11 +4,11 @@ boots for the rest of the turn after a fall)."""
 
 from __future__ import annotations
 
-from overseer.params import NoParams
+from overseer.core.params import NoParams
+from overseer.core.procedure import Procedure, Step
 from overseer.rules.clank import rulebook
 from overseer.rules.clank.kinds import StepKind
 from overseer.rules.clank.state import ClankState
-from overseer.rules.procedure import Procedure, Step
 
 
 def end_turn(state: ClankState, params: NoParams) -> Procedure:

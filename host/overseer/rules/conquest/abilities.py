@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from overseer.core.procedure import ChooseOne, Procedure, Step, YesNo
 from overseer.rules.conquest import rulebook
 from overseer.rules.conquest.cards import Card
 from overseer.rules.conquest.decks import hand_options, reshuffle_discards
 from overseer.rules.conquest.health import lose, take_from_bank
 from overseer.rules.conquest.kinds import Key, StepKind
 from overseer.rules.conquest.state import TEAM_NAMES, ConquestState, other
-from overseer.rules.procedure import ChooseOne, Procedure, Step, YesNo
 
 NONE = "none"
 

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from overseer.params import param
+from overseer.core.params import param
+from overseer.core.procedure import ChooseOne, Pick, Procedure, RulesError, Step
 from overseer.rules import books as shared
 from overseer.rules.books import Book
 from overseer.rules.conquest import rulebook
@@ -24,7 +25,6 @@ from overseer.rules.conquest.decks import COUNTED, hand_options, take_from_hand
 from overseer.rules.conquest.end import finish
 from overseer.rules.conquest.kinds import Key, StepKind
 from overseer.rules.conquest.state import TEAM_NAMES, TEAMS, TOKENS, ConquestState
-from overseer.rules.procedure import ChooseOne, Pick, Procedure, RulesError, Step
 
 BANK = "bank"
 POOL = "pool-"  # pool-sword, pool-skull

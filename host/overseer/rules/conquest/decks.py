@@ -18,9 +18,9 @@ come out of a hand again until a Reset puts it back into the deck.
 
 from __future__ import annotations
 
+from overseer.core.procedure import Pick, Procedure, Step
 from overseer.rules.conquest.kinds import Key, StepKind
 from overseer.rules.conquest.state import TEAM_NAMES, ConquestState
-from overseer.rules.procedure import Pick, Procedure, Step
 
 COUNTED = "counted"
 

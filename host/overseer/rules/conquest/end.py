@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from overseer.core.procedure import Procedure, Step
 from overseer.rules.conquest import rulebook
 from overseer.rules.conquest.kinds import StepKind
 from overseer.rules.conquest.state import TEAM_NAMES, TEAMS, ConquestState, Over
-from overseer.rules.procedure import Procedure, Step
 
 REASONS = {
     "pool_empty": "a team has lost all its Health Tokens",

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from overseer.core.procedure import Procedure, Step
 from overseer.rules.conquest.end import finish
 from overseer.rules.conquest.kinds import StepKind
 from overseer.rules.conquest.state import TEAM_NAMES, ConquestState
-from overseer.rules.procedure import Procedure, Step
 
 
 def lose(state: ConquestState, team: str, amount: int, rule: str, why: str,

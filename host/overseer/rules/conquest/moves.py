@@ -6,13 +6,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from overseer.moves import Move, MoveTable
+from overseer.core.moves import Move, MoveTable
+from overseer.core.procedure import Procedure
 from overseer.rules.conquest.books import Correct, correct, reread
 from overseer.rules.conquest.end import GameOver
 from overseer.rules.conquest.play import Play, check_play, play_turn
 from overseer.rules.conquest.setup import start
 from overseer.rules.conquest.state import ConquestState
-from overseer.rules.procedure import Procedure
 
 
 def _until_over(proc: Procedure) -> Procedure:

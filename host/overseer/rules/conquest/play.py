@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from overseer.params import param
+from overseer.core.params import param
+from overseer.core.procedure import ChooseOne, Procedure, RulesError, Step, YesNo
 from overseer.rules.conquest import rulebook
 from overseer.rules.conquest.abilities import CardPlay, after_shots
 from overseer.rules.conquest.cards import ABILITIES, SHOTS, Card, shot_label
@@ -14,7 +15,6 @@ from overseer.rules.conquest.kinds import Key, StepKind
 from overseer.rules.conquest.shots import resolve
 from overseer.rules.conquest.state import TEAM_NAMES, ConquestState
 from overseer.rules.conquest.turns import end_turn
-from overseer.rules.procedure import ChooseOne, Procedure, RulesError, Step, YesNo
 
 END = "end"
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from overseer.rules.conquest.carddata import load_cards
+from overseer.loaders.conquest import load_cards
 from overseer.rules.conquest.setup import build_state
 from overseer.rules.conquest.state import ConquestState
 from overseer.rules.conquest.state import state_dict as _state_dict

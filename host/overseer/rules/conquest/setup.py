@@ -18,7 +18,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from overseer.keys import at, check_keys
+from overseer.core.procedure import Die, Procedure, Roll, Step
+from overseer.core.shapes import at, check_keys
 from overseer.rules.conquest import rulebook
 from overseer.rules.conquest.cards import ABILITIES, SHOTS, Card
 from overseer.rules.conquest.decks import draw
@@ -33,7 +34,6 @@ from overseer.rules.conquest.state import (
     disc_id,
 )
 from overseer.rules.conquest.turns import begin_turn
-from overseer.rules.procedure import Die, Procedure, Roll, Step
 
 SETUP_KEYS = ("players", "health", "draw_at_end", "last_stand", "first", "draws", "cards")
 FACTS = ("shots", "ability", "armour")

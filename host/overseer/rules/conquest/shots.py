@@ -12,13 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from overseer.rules.conquest import rulebook
-from overseer.rules.conquest.abilities import CardPlay, on_damage
-from overseer.rules.conquest.cards import SHOT_DAMAGE, shot_label, split_shot
-from overseer.rules.conquest.decks import discard, hand_options, take_from_hand
-from overseer.rules.conquest.kinds import Key, StepKind
-from overseer.rules.conquest.state import TEAM_NAMES, ConquestState, other
-from overseer.rules.procedure import (
+from overseer.core.procedure import (
     AnswerError,
     ChooseOne,
     ChooseSome,
@@ -27,6 +21,12 @@ from overseer.rules.procedure import (
     Step,
     YesNo,
 )
+from overseer.rules.conquest import rulebook
+from overseer.rules.conquest.abilities import CardPlay, on_damage
+from overseer.rules.conquest.cards import SHOT_DAMAGE, shot_label, split_shot
+from overseer.rules.conquest.decks import discard, hand_options, take_from_hand
+from overseer.rules.conquest.kinds import Key, StepKind
+from overseer.rules.conquest.state import TEAM_NAMES, ConquestState, other
 
 NONE = "none"
 

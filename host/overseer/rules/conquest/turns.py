@@ -8,13 +8,13 @@ both discs acts with one disc per turn (Conquest: Three or Four Players).
 
 from __future__ import annotations
 
+from overseer.core.procedure import Procedure, Step
 from overseer.rules.conquest import rulebook
 from overseer.rules.conquest.decks import draw
 from overseer.rules.conquest.end import finish
 from overseer.rules.conquest.health import lose
 from overseer.rules.conquest.kinds import StepKind
 from overseer.rules.conquest.state import TEAM_NAMES, ConquestState, other
-from overseer.rules.procedure import Procedure, Step
 
 
 def begin_turn(state: ConquestState) -> Procedure:

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from overseer.params import param
+from overseer.core.params import param
+from overseer.core.procedure import Procedure, Step
 from overseer.rules import books as shared
 from overseer.rules.books import Book
-from overseer.rules.procedure import Procedure, Step
 from overseer.rules.runebound import rulebook
 from overseer.rules.runebound.kinds import StepKind
 from overseer.rules.runebound.state import RuneboundState

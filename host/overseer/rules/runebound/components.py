@@ -1,7 +1,7 @@
 """The box's components as one value: towns, terrain, the movement die, the Curse decks, the
 cataclysm counters and the encounter tokens taken as quest counters.
 
-Loaded and validated outside the rules (``overseer.runebound_data.load``) and carried by the
+Loaded and validated outside the rules (``overseer.loaders.runebound.load``) and carried by the
 state (``RuneboundState.data``): the rules read it, never a file. Nothing changes it, so a copied
 state shares it. A record the book does not print is ``verified = False``; the trace says so.
 """

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from overseer.params import param
-from overseer.rules.procedure import Pick, Procedure, RulesError, Step, YesNo
+from overseer.core.params import param
+from overseer.core.procedure import Pick, Procedure, RulesError, Step, YesNo
 from overseer.rules.runebound import rulebook, victory
 from overseer.rules.runebound.components import ROMAN
 from overseer.rules.runebound.kinds import Key, StepKind

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from overseer.params import param
-from overseer.rules.procedure import ChooseOne, Procedure, RulesError, Step, YesNo
+from overseer.core.params import param
+from overseer.core.procedure import ChooseOne, Procedure, RulesError, Step, YesNo
 from overseer.rules.runebound import rulebook
 from overseer.rules.runebound.kinds import Key, StepKind
 from overseer.rules.runebound.state import FREED, RuneboundState

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from overseer.params import param
-from overseer.rules.procedure import EnterNumber, Procedure, RulesError, Step
+from overseer.core.params import param
+from overseer.core.procedure import EnterNumber, Procedure, RulesError, Step
 from overseer.rules.runebound import rulebook
 from overseer.rules.runebound.kinds import Key, StepKind
 from overseer.rules.runebound.state import FREED, MARKET, RuneboundState

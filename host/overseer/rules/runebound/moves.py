@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from overseer.moves import Move, MoveTable
-from overseer.rules.procedure import Procedure
+from overseer.core.moves import Move, MoveTable
+from overseer.core.procedure import Procedure
 from overseer.rules.runebound.books import Correct, correct
 from overseer.rules.runebound.curses import (
     Attempt,

@@ -19,9 +19,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from overseer.keys import check_choice, check_fields, check_list
-from overseer.params import param
-from overseer.rules.procedure import ChooseOne, Pick, Procedure, RulesError, Step
+from overseer.core.params import param
+from overseer.core.procedure import ChooseOne, Pick, Procedure, RulesError, Step
+from overseer.core.shapes import check_choice, check_fields, check_list
 from overseer.rules.runebound import rulebook
 from overseer.rules.runebound.components import DESTROYED, RuneboundData
 from overseer.rules.runebound.kinds import Key, StepKind

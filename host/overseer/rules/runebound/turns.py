@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from overseer.params import param
-from overseer.rules.procedure import Procedure, RulesError, Step
+from overseer.core.params import param
+from overseer.core.procedure import Procedure, RulesError, Step
 from overseer.rules.runebound import rulebook
 from overseer.rules.runebound.kinds import StepKind
 from overseer.rules.runebound.state import PLAY, RuneboundState, Turn

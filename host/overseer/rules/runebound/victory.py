@@ -7,7 +7,7 @@ in victory points wins at once.
 
 from __future__ import annotations
 
-from overseer.rules.procedure import Procedure, Step
+from overseer.core.procedure import Procedure, Step
 from overseer.rules.runebound import rulebook
 from overseer.rules.runebound.kinds import StepKind
 from overseer.rules.runebound.state import CURSED, OVER, Over, RuneboundState

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from overseer.keys import suggestion
+from overseer.core.shapes import suggestion
 
 
 def data_dir() -> Path:
@@ -27,10 +27,10 @@ def data_dir() -> Path:
     named = os.environ.get("OVERSEER_DATA")
     if named:
         return Path(named)
-    shipped = Path(__file__).resolve().parent / "datafiles"
+    shipped = Path(__file__).resolve().parents[1] / "datafiles"
     if shipped.is_dir():
         return shipped
-    return Path(__file__).resolve().parents[2] / "data"
+    return Path(__file__).resolve().parents[3] / "data"
 
 
 DATA_DIR = data_dir()

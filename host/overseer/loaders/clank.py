@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from overseer.data import (
+from overseer.core.records import (
     DATA_DIR,
     DataError,
     Field,

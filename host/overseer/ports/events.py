@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from overseer.dice import DIE_FACES, Die
+from overseer.core.dice import DIE_FACES, Die
 
 
 class Button(StrEnum):

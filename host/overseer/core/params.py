@@ -23,7 +23,7 @@ from enum import Enum
 from functools import cache
 from typing import Any, Final, TypeVar
 
-from overseer.keys import suggestion
+from overseer.core.shapes import suggestion
 
 P = TypeVar("P")
 

@@ -1,5 +1,5 @@
 """``overseer data check [FOLDER]``: load every game's data files of a data folder (the one the
-gadget uses by default, ``overseer.data.DATA_DIR``) as the games load them, and say for each
+gadget uses by default, ``overseer.core.records.DATA_DIR``) as the games load them, and say for each
 game that it is sound or what is wrong, naming the file, line, record and field."""
 
 from __future__ import annotations
@@ -10,26 +10,26 @@ from pathlib import Path
 
 
 def _catacombs(folder: Path) -> None:
-    from overseer import catacombs_data
+    from overseer.loaders import catacombs as catacombs_data
 
     catacombs_data.load(folder)
     catacombs_data.heroes(folder)  # not games' cached value: the file as it is now
 
 
 def _clank(folder: Path) -> None:
-    from overseer import clank_data
+    from overseer.loaders import clank as clank_data
 
     clank_data.load(folder)
 
 
 def _conquest(folder: Path) -> None:
-    from overseer.rules.conquest.carddata import load_cards
+    from overseer.loaders.conquest import load_cards
 
     load_cards(folder / "cards.toml")
 
 
 def _runebound(folder: Path) -> None:
-    from overseer import runebound_data
+    from overseer.loaders import runebound as runebound_data
 
     runebound_data.load(folder)
 
@@ -41,7 +41,7 @@ GAMES: dict[str, Callable[[Path], None]] = {
 
 def check(root: Path) -> dict[str, str | None]:
     """Each game's problem in ``root`` (its ``<game>/`` folder), None where its data loads."""
-    from overseer.data import DataError
+    from overseer.core.records import DataError
 
     problems: dict[str, str | None] = {}
     for game, load in GAMES.items():
@@ -65,7 +65,7 @@ def add(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from overseer.data import DATA_DIR
+    from overseer.core.records import DATA_DIR
 
     root = args.folder if args.folder is not None else DATA_DIR
     if not root.is_dir():

@@ -14,8 +14,8 @@ from typing import Protocol
 
 from PIL import Image
 
-from overseer.app.events import Button, Die, SetLeds
-from overseer.app.inbox import Inbox
+from overseer.ports.events import Button, Die, SetLeds
+from overseer.ports.inbox import Inbox
 
 GLASS_SIZE = (128, 64)  # every Glass takes images of this size, mode "1"
 LIGHT_MODES = ("off", "on", "dim", "pulse")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from overseer.data import DATA_DIR, DataError, Field, list_of, load_table, one_of
+from overseer.core.records import DATA_DIR, DataError, Field, list_of, load_table, one_of
 from overseer.rules.conquest.cards import (
     ABILITY_VALUES,
     ARMOUR_VALUES,

@@ -13,7 +13,15 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from overseer.data import DATA_DIR, DataError, Field, field_line, list_of, load_table, one_of
+from overseer.core.records import (
+    DATA_DIR,
+    DataError,
+    Field,
+    field_line,
+    list_of,
+    load_table,
+    one_of,
+)
 from overseer.rules.runebound.components import (
     CARDS_PER_LEVEL,
     DESTROYED,

@@ -26,7 +26,7 @@ from typing import Any
 PARTS = ("pico", "nfc", "leds", "oled", "data")  # what --without may leave out
 I2C_SLAVE = 0x0703  # linux/i2c-dev.h
 MIN_PYTHON = (3, 11)  # as pyproject.toml's requires-python
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 FIRMWARE_APP = REPO / "firmware" / "app.py"  # FIRMWARE = "..." names the version flashed
 PICO_WAIT = 3.0  # seconds for the Pico's IDENT
 BLINK = 0.4  # seconds each seat LED is lit
@@ -47,7 +47,7 @@ Check = Callable[[argparse.Namespace], Finding]
 def _session_module(name: str) -> ModuleType:
     """``overseer.session.<name>`` loaded on its own: the package's ``__init__`` imports the
     whole session (and so every game's rules), which the doctor does not need."""
-    path = Path(__file__).resolve().parent / "session" / f"{name}.py"
+    path = Path(__file__).resolve().parents[1] / "session" / f"{name}.py"
     spec = importlib.util.spec_from_file_location(f"_overseer_doctor_{name}", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -69,7 +69,7 @@ def check_python(args: argparse.Namespace, running: tuple[int, ...] = sys.versio
 
 
 def check_config(args: argparse.Namespace) -> Finding:
-    from overseer.config import ConfigError, config_file, load
+    from overseer.cli.config import ConfigError, config_file, load
 
     try:
         load()
@@ -96,7 +96,7 @@ def expected_firmware(app: Path = FIRMWARE_APP) -> str | None:
 
 
 def check_pico(args: argparse.Namespace) -> Finding:
-    from overseer.devices.ports import find_pico_ports
+    from overseer.devices.usb import find_pico_ports
 
     ports = [args.pico_port] if args.pico_port else find_pico_ports()
     if not ports:
@@ -163,8 +163,8 @@ def check_leds(args: argparse.Namespace) -> Finding:
     """Light each seat LED in turn (``BLINK`` s each): the table sees whether each lights."""
     if not args.leds:
         return Finding("leds", True, "no seat LEDs ([leds] enabled = false)", needed=False)
-    from overseer.app.events import SeatLight, SetLeds
     from overseer.devices.leds import GpioLeds, pin_factory
+    from overseer.ports.events import SeatLight, SetLeds
 
     pins = args.pins
     named = ", ".join(f"seat {seat} BCM {bcm}" for seat, bcm in pins.items())
@@ -194,7 +194,7 @@ def check_leds(args: argparse.Namespace) -> Finding:
 
 def check_data(args: argparse.Namespace) -> Finding:
     """The card data of every game with tags loads, and the tag map names real cards."""
-    from overseer.data import DataError
+    from overseer.core.records import DataError
     from overseer.devices.tags import (
         CATALOGUES,
         TagError,
@@ -429,7 +429,7 @@ def report(findings: list[Finding], out: Callable[[str], None] = print) -> int:
 def _settings() -> Any:
     """The config in force, or the defaults when it cannot be read (the config check says
     why)."""
-    from overseer.config import Config, ConfigError, load
+    from overseer.cli.config import Config, ConfigError, load
 
     try:
         return load()

@@ -12,7 +12,7 @@ import queue
 import threading
 import typing
 
-from overseer.app.events import Input, ReaderNotice
+from overseer.ports.events import Input, ReaderNotice
 
 _INPUTS = typing.get_args(Input)
 LIMIT = 1024  # inputs waiting at most: the table never queues this many by hand

@@ -14,9 +14,9 @@ from dataclasses import dataclass, fields
 from functools import cached_property
 from typing import Any, Generic, TypeVar
 
-from overseer.keys import suggestion
-from overseer.params import ParamError, from_json
-from overseer.rules.procedure import Procedure, RulesError
+from overseer.core.params import ParamError, from_json
+from overseer.core.procedure import Procedure, RulesError
+from overseer.core.shapes import suggestion
 
 S = TypeVar("S")
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, NamedTuple, Protocol
 
-from overseer.dice import DIE_FACES, Die  # noqa: F401  (re-exported: the rules' dice)
+from overseer.core.dice import DIE_FACES, Die  # noqa: F401  (re-exported: the rules' dice)
 
 
 @dataclass(slots=True)  # not frozen: a trace line is made often and never changed

@@ -166,7 +166,7 @@ def web_page(gadget: Gadget, args: argparse.Namespace) -> Page | None:
     if not getattr(args, "web", False):
         return None
     from overseer import web
-    from overseer.config import load
+    from overseer.cli.config import load
 
     said: list[str] = []
     page = web.from_config(gadget, load(), said.append, forced=True)
@@ -206,7 +206,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     how.add_argument("--upgrade", action="store_true",
                      help="print the file as format 2 (checked, not run)")
     p.set_defaults(func=cmd_scenario)
-    from overseer.session import commands as session_commands
+    from overseer.cli import store as session_commands
 
     session_commands.add(sub, play_session)
     if command == "tags":
@@ -215,7 +215,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         sub.add_parser("tags", help=TAGS_HELP, add_help=False)
     add_doctor(sub)
     add_gadget(sub)
-    from overseer import data_check
+    from overseer.cli import data_check
 
     data_check.add(sub)
     sub.add_parser("play", help="play the gadget (the default; `overseer play --help`)",
@@ -227,7 +227,7 @@ TAGS_HELP = "NFC card tags: write a game's cards, register or read a tag"
 
 
 def add_tags(sub: argparse._SubParsersAction) -> None:
-    from overseer.devices import tag_commands
+    from overseer.cli import tags as tag_commands
 
     tag_commands.add(sub, TAGS_HELP)
 
@@ -239,7 +239,7 @@ def add_doctor(sub: argparse._SubParsersAction) -> None:
 
 def run_doctor(argv: list[str]) -> int:
     """``overseer doctor``: before the parser is built, so that it imports only its checks."""
-    from overseer.doctor import main as doctor_main
+    from overseer.cli.doctor import main as doctor_main
 
     return doctor_main(argv)
 
@@ -257,7 +257,7 @@ def add_gadget(sub: argparse._SubParsersAction) -> None:
 
 
 def run_gadget(argv: list[str]) -> int:
-    from overseer import service
+    from overseer.cli import service
 
     if argv[0] == "web":
         return service.main(["--web", *argv[1:]])
@@ -296,9 +296,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"overseer: {err}", file=sys.stderr)
         return 2
     except Exception as err:
-        # A data file that does not load; only once overseer.data was imported can it be one
+        # A data file that does not load; only once overseer.core.records was imported can it be one
         # (not imported here: the data module's tomllib and dataclasses cost --help its time)
-        data = sys.modules.get("overseer.data")
+        data = sys.modules.get("overseer.core.records")
         if data is None or not isinstance(err, data.DataError):
             raise
         print(f"overseer: {err}", file=sys.stderr)

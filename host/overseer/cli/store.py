@@ -173,7 +173,7 @@ def resumed(store: Store, game_id: int | None, game: str) -> Session:
 
 
 def _resume(store: Store, args: argparse.Namespace) -> None:
-    from overseer.rules.procedure import describe
+    from overseer.core.procedure import describe
 
     session = resumed(store, args.id, args.game)
     session.verify()

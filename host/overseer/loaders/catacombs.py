@@ -13,7 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from overseer.data import (
+from overseer.core.procedure import Token
+from overseer.core.records import (
     DATA_DIR,
     DataError,
     Field,
@@ -33,7 +34,6 @@ from overseer.rules.catacombs.cards import (
     split_entry,
 )
 from overseer.rules.catacombs.state import ENEMY_KINDS, parse_sequence
-from overseer.rules.procedure import Token
 
 FOLDER = DATA_DIR / "catacombs"
 

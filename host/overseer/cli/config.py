@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from overseer.keys import BadInput, at, check_choice, check_fields, check_type
+from overseer.core.shapes import BadInput, at, check_choice, check_fields, check_type
 
 SYSTEM_CONFIG = Path("/etc/overseer/overseer.toml")
 OLED_DRIVERS = ("none", "ssd1306", "sh1106")

@@ -7,7 +7,7 @@ state in the game state for the same reason). The session stores the seed and th
 
 from __future__ import annotations
 
-from overseer.rules.procedure import DrawToken, Pick, Roll, Token
+from overseer.core.procedure import DrawToken, Pick, Roll, Token
 
 _MASK = (1 << 64) - 1
 

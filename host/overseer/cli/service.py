@@ -25,10 +25,10 @@ from typing import Any
 
 from PIL import Image
 
-from overseer.app.events import SetLeds
-from overseer.app.ports import Glass, Leds, light_modes
-from overseer.config import Config, ConfigError, load
-from overseer.doctor import seconds
+from overseer.cli.config import Config, ConfigError, load
+from overseer.cli.doctor import seconds
+from overseer.ports.events import SetLeds
+from overseer.ports.ports import Glass, Leds, light_modes
 
 log = logging.getLogger("overseer.gadget")
 
@@ -163,7 +163,7 @@ def run(config: Config, db: str | None, stop: threading.Event,
     (a restart would only fail the same way, for ever, with nothing shown). ``web``: serve the
     page for the table's phones even if the config's ``[web]`` is off."""
     from overseer.devices.pico_link import ProtocolMismatch
-    from overseer.devices.ports import find_pico_ports
+    from overseer.devices.usb import find_pico_ports
     from overseer.session.lock import LockError, StoreInUse
     from overseer.session.session import SessionError
     from overseer.session.store import StoreError
@@ -271,8 +271,8 @@ def stand(box: Box, stop: threading.Event, key: str, text: str,
           say: Callable[[str], None] = log.warning) -> int:
     """Show a fault on the glass until ``stop`` (any button shows its next page); the exit
     status is 0: the box stood, it did not fail."""
-    from overseer.app.events import LinkChanged, Press
-    from overseer.app.inbox import Inbox
+    from overseer.ports.events import LinkChanged, Press
+    from overseer.ports.inbox import Inbox
     from overseer.screens import pages
     from overseer.screens.render import render
 
