@@ -25,8 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from overseer import games
-from overseer import scenario as scenarios
+from overseer import documents, games
 from overseer.core.chance import SeededChance
 from overseer.core.procedure import ChooseOne, ChooseSome, EnterNumber, Roll, Runner, YesNo
 from overseer.core.records import DATA_DIR
@@ -79,7 +78,7 @@ def report(name: str, times: list[int]) -> dict:
 def demo_runner() -> Runner:
     """The demo battle, LOS blocked, advanced targeting, heroes too tough to fall."""
     demo = json.loads((DATA_DIR / "demo" / "catacombs.json").read_text())
-    setup = scenarios.setup_of(demo, games.CATACOMBS)  # the demo file's setup, either format
+    setup = documents.setup_of(demo, games.CATACOMBS)  # the demo file's setup, either format
     for hero in setup["heroes"]:
         hero["health"] = 10**9
     setup["options"] = {"advanced_targeting": True, "los_blocked": True}

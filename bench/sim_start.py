@@ -41,7 +41,7 @@ for name in sys.argv[1:]:
 """
 CHILD = """
 import asyncio, sys
-from overseer.cli import simulator
+from overseer.cli.command import simulator
 
 async def main(store):
     running = simulator(store, None, None)  # the board boots first, as `overseer` does

@@ -28,7 +28,7 @@ from test_random_games import (
     conquest_setup,
 )
 
-from overseer import games
+from overseer import documents, games
 from overseer import scenario as scenarios
 from overseer.core.procedure import ChanceKey, Die, Question, Roll, RulesError, Runner, Step
 from overseer.rules.catacombs import kinds as catacombs_kinds
@@ -67,7 +67,7 @@ class Recorder:
 
 
 def run_scenario(path: Path) -> tuple[str, list[Step], list[Question]]:
-    scn = scenarios.load(path)
+    scn = documents.load(path)
     spec = games.get(scn["game"])
     script = scenarios.Script(scn)
     record = Recorder()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from overseer import scenario
+from overseer import documents, scenario
 from overseer.cli import main
 
 SCENARIOS = Path(__file__).resolve().parent / "scenarios"
@@ -38,7 +38,7 @@ def test_both_formats_are_in_the_repository_for_both_games():
 def test_format_1_as_is_and_converted_print_the_same(path, tmp_path, capsys):
     as_is = cli_output(capsys, str(path))
     converted = tmp_path / path.name
-    converted.write_text(scenario.dumps(scenario.upgrade(DOCS[path])), encoding="utf-8")
+    converted.write_text(documents.dumps(documents.upgrade(DOCS[path])), encoding="utf-8")
     assert json.loads(converted.read_text(encoding="utf-8"))["format"] == 2
     assert cli_output(capsys, str(converted)) == as_is
     final = json.loads(as_is[-1])["final"]
@@ -49,10 +49,10 @@ def test_format_1_as_is_and_converted_print_the_same(path, tmp_path, capsys):
 @pytest.mark.parametrize("path", FORMAT1, ids=ids(FORMAT1))
 def test_upgrade_puts_every_key_where_format_2_keeps_it(path):
     old = DOCS[path]
-    new = scenario.upgrade(old)
+    new = documents.upgrade(old)
     assert new["format"] == 2 and new["game"] == old["game"]
     for key, value in old.items():
-        if key in scenario.SCRIPT_KEYS:
+        if key in documents.SCRIPT_KEYS:
             assert new["script"][key] == value
         elif key in ("title", "description", "expect", "expect_state", "strict"):
             assert new[key] == value
@@ -69,7 +69,7 @@ def test_upgrade_puts_every_key_where_format_2_keeps_it(path):
 
 @pytest.mark.parametrize("path", FORMAT2, ids=ids(FORMAT2))
 def test_a_format_2_file_upgrades_to_itself(path, capsys):
-    assert scenario.upgrade(DOCS[path]) == DOCS[path]
+    assert documents.upgrade(DOCS[path]) == DOCS[path]
     assert cli_output(capsys, str(path), "--upgrade") == \
         path.read_text(encoding="utf-8").splitlines()
 
@@ -77,10 +77,10 @@ def test_a_format_2_file_upgrades_to_itself(path, capsys):
 def test_upgrade_flag_prints_format_2_and_runs_nothing(tmp_path, capsys):
     path = SCENARIOS / "catacombs" / "los_blocked.json"
     printed = json.loads("\n".join(cli_output(capsys, str(path), "--upgrade")))
-    assert printed == scenario.upgrade(DOCS[path])
+    assert printed == documents.upgrade(DOCS[path])
     assert list(printed) == ["format", "game", "title", "setup", "script", "expect",
                              "expect_state"]
-    assert set(printed["script"]) == {k for k in DOCS[path] if k in scenario.SCRIPT_KEYS}
+    assert set(printed["script"]) == {k for k in DOCS[path] if k in documents.SCRIPT_KEYS}
 
 
 def test_setup_and_script_of_either_format():
@@ -88,23 +88,23 @@ def test_setup_and_script_of_either_format():
     from overseer.rules.conquest import scenario as conquest
 
     one = DOCS[SCENARIOS / "catacombs" / "los_blocked.json"]
-    two = scenario.upgrade(one)
-    assert scenario.setup_of(one, catacombs) == scenario.setup_of(two, catacombs) == two["setup"]
-    assert scenario.script_of(two) == two["script"]
-    assert scenario.script_of(one)["actions"] == two["script"]["actions"]
+    two = documents.upgrade(one)
+    assert documents.setup_of(one, catacombs) == documents.setup_of(two, catacombs) == two["setup"]
+    assert documents.script_of(two) == two["script"]
+    assert documents.script_of(one)["actions"] == two["script"]["actions"]
     c1 = DOCS[SCENARIOS / "conquest" / "stunned_4_players.json"]
-    assert scenario.setup_of(c1, conquest) == scenario.upgrade(c1)["setup"] == c1["setup"]
+    assert documents.setup_of(c1, conquest) == documents.upgrade(c1)["setup"] == c1["setup"]
 
 
 def test_strict_and_description_survive_the_upgrade(tmp_path, capsys):
     doc = {**DOCS[SCENARIOS / "catacombs" / "los_blocked.json"], "strict": False,
            "description": "a longer note", "dice": [5, 5, 5]}
-    new = scenario.upgrade(doc)
+    new = documents.upgrade(doc)
     assert (new["strict"], new["description"], new["script"]["dice"]) == \
         (False, "a longer note", [5, 5, 5])
     one, two = tmp_path / "one.json", tmp_path / "two.json"
     one.write_text(json.dumps(doc))
-    two.write_text(scenario.dumps(new))
+    two.write_text(documents.dumps(new))
     assert cli_output(capsys, str(one)) == cli_output(capsys, str(two))  # leftover dice allowed
-    with pytest.raises(scenario.ScenarioError, match="unused 2 dice"):
+    with pytest.raises(documents.ScenarioError, match="unused 2 dice"):
         scenario.run({**new, "strict": True})

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from overseer import scenario
+from overseer import documents, scenario
 from overseer.cli import main
 
 CATACOMBS = {
@@ -68,11 +68,11 @@ def refusal(tmp_path: Path, doc: dict[str, Any]) -> str:
     """The message of the refusal, without the file name it must start with."""
     path = tmp_path / "s.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
-    with pytest.raises(scenario.ScenarioError) as info:
-        scenario.load(path)
+    with pytest.raises(documents.ScenarioError) as info:
+        documents.load(path)
     message = str(info.value)
     assert message.startswith(f"{path}: "), message
-    with pytest.raises(scenario.ScenarioError) as again:  # run checks a document not loaded
+    with pytest.raises(documents.ScenarioError) as again:  # run checks a document not loaded
         scenario.run(json.loads(path.read_text()) | {"_path": str(path)})
     assert str(again.value) == message
     return message[len(f"{path}: "):]

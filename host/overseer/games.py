@@ -108,6 +108,14 @@ CATACOMBS = GameSpec(
     milestones=frozenset({"room_won", "party_defeated"}),
 )
 
+@cache
+def conquest_cards() -> dict[str, Any]:
+    """The Conquest card list (data/conquest/cards.toml), loaded and validated once."""
+    from overseer.loaders.conquest import load_cards
+
+    return load_cards()
+
+
 def _conquest() -> GameSpec:
     from overseer.rules.conquest import end as conquest_end
     from overseer.rules.conquest import moves as conquest_moves
@@ -125,7 +133,7 @@ def _conquest() -> GameSpec:
     return GameSpec(
         name="conquest",
         title="Catacombs Conquest",
-        build=conquest_scenario.build,
+        build=lambda setup: conquest_scenario.build(setup, conquest_cards()),
         format1_keys=conquest_scenario.FORMAT1_KEYS,
         format1_setup=conquest_scenario.format1_setup,
         state_dict=conquest_scenario.state_dict,

@@ -5,7 +5,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from overseer import games, scenario
+from overseer import documents, games, scenario
 from overseer.core.procedure import RulesError, Runner
 from overseer.loaders import catacombs as catacombs_data
 from overseer.rules.catacombs import scenario as catacombs
@@ -15,14 +15,14 @@ from overseer.rules.catacombs.carddata import CatacombsData
 def drive_scenario(scn: dict[str, Any], data: CatacombsData | None = None):
     """Returns (battle, runner, the error that stopped it or None). ``data``: the card data to
     build the battle on (the shipped data by default)."""
-    setup = scenario.setup_of(scn, games.CATACOMBS)
+    setup = documents.setup_of(scn, games.CATACOMBS)
     battle = games.CATACOMBS.build(setup) if data is None else catacombs.build(setup, data)
     script = scenario.Script(scn)
     runner = Runner(games.CATACOMBS, battle, chance=script.chance)
     try:
-        for action in scenario.script_of(scn)["actions"]:
+        for action in documents.script_of(scn)["actions"]:
             scenario.play(runner, script, action)
-    except (RulesError, scenario.ScenarioError) as err:
+    except (RulesError, documents.ScenarioError) as err:
         return battle, runner, err
     return battle, runner, None
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from overseer import scenario
+from overseer import documents, scenario
 from overseer.cli import main
 
 BASE = {
@@ -22,7 +22,7 @@ BASE = {
 def run(tmp_path: Path, **changes) -> None:
     path = tmp_path / "s.json"
     path.write_text(json.dumps({**BASE, **changes}))
-    scenario.run(scenario.load(path))
+    scenario.run(documents.load(path))
 
 
 @pytest.mark.parametrize("changes,message", [
@@ -50,7 +50,7 @@ def run(tmp_path: Path, **changes) -> None:
     ({"actions": []}, "'actions' must be a non-empty list"),
 ])
 def test_bad_scenario(tmp_path, changes, message):
-    with pytest.raises(scenario.ScenarioError, match=message):
+    with pytest.raises(documents.ScenarioError, match=message):
         run(tmp_path, **changes)
 
 

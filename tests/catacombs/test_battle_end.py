@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from overseer import games, scenario
+from overseer import documents, games
 from overseer.core.procedure import RulesError, Runner, Token
 from overseer.session.session import Session, SessionError
 from overseer.session.store import Store
@@ -15,7 +15,7 @@ DEFEATED = "tests/scenarios/catacombs/battle_end_party_defeated.json"
 
 
 def test_next_ai_piece_after_the_room_is_won_says_so():
-    doc = scenario.load(ROOM_WON)
+    doc = documents.load(ROOM_WON)
     battle = games.CATACOMBS.build(doc["setup"])
     runner = Runner(games.CATACOMBS, battle)
     for piece in ("rat-1", "rat-2"):
@@ -34,7 +34,7 @@ def test_no_room_yet_says_so():
 
 
 def test_the_session_finishes_a_game_the_party_lost(tmp_path):
-    setup = scenario.load(DEFEATED)["setup"]
+    setup = documents.load(DEFEATED)["setup"]
     setup = {**setup, "options": {"physical_tokens": True}}  # the table draws: a 2 kills
     with Store(tmp_path / "games.sqlite3") as store:
         session = Session.new(store, "catacombs", {"format": 2, "setup": setup})

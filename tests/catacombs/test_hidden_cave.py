@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from driving import drive_scenario
 
-from overseer import scenario
+from overseer import documents, scenario
 from overseer.core.procedure import RulesError, Runner
 
 TARGETS = ["Skeleton Warrior", "Savage Centaur", "Flame Salamander", "Zombie", "Orc"]
@@ -115,5 +115,5 @@ def test_refusals_change_nothing(scn, message):
 def test_a_bad_hidden_cave_in_a_scenario_is_refused(tmp_path, cave, message):
     scn = {"format": 1, "game": "catacombs", "heroes": [{"id": "elf"}], "hidden_cave": cave,
            "actions": [{"do": "hidden_cave_leave", "hero": "elf"}]}
-    with pytest.raises(scenario.ScenarioError, match=message):
+    with pytest.raises(documents.ScenarioError, match=message):
         scenario.run(scn)

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from driving import data_folder, drive_scenario
 
-from overseer import games, scenario
+from overseer import documents, games
 from overseer.core.chance import SeededChance
 from overseer.core.procedure import RulesError, Runner
 from overseer.loaders import catacombs as catacombs_data
@@ -111,7 +111,7 @@ def test_the_next_room_replaces_the_destroyed_pieces_and_rerolls_the_playmat_jus
 def test_the_same_seed_gives_the_same_setup():
     def trace(seed: int) -> list[dict[str, Any]]:
         scn = base(mercenary="Orc", actions=[{"do": "setup_room", "room": "krhlot"}])
-        battle = games.CATACOMBS.build(scenario.setup_of(scn, games.CATACOMBS))
+        battle = games.CATACOMBS.build(documents.setup_of(scn, games.CATACOMBS))
         runner = Runner(games.CATACOMBS, battle, chance=SeededChance(seed))
         question = runner.begin(scn["actions"][0])
         while question is not None:
@@ -190,10 +190,10 @@ def test_suppression_lasts_while_any_unit_lives():
                actions=[{"do": "setup_room", "room": "fortress-of-nale"}])
     battle, _, err = drive(scn)
     assert err is None
-    assert battle.adventure.suppressed_shots(battle) == ["Missile", "Ice", "Fireball", "Target"]
+    assert battle.suppressed_shots() == ["Missile", "Ice", "Fireball", "Target"]
     battle.adventure.suppression["centaur-1"] = ["Missile", "Roll"]
     battle.pieces["siren-1"].health = 0
-    assert battle.adventure.suppressed_shots(battle) == ["Missile", "Roll"]
+    assert battle.suppressed_shots() == ["Missile", "Roll"]
 
 
 def test_every_room_of_the_data_resolves_its_fixed_monsters():

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from driving import data_folder, edited
 
-from overseer import games, scenario
+from overseer import documents, games, scenario
 from overseer.core.records import DataError
 from overseer.loaders import catacombs as catacombs_data
 from overseer.rules.catacombs import damage_tokens, modifiers, shots
@@ -128,7 +128,7 @@ def test_a_scenario_piece_with_an_unknown_name_is_refused(tmp_path: Path):
       "heroes": [{"id": "elf"}],
       "pieces": [{"id": "orc", "type": "green", "sequences": [["Rush", "Meele+Poison"]]}],
       "actions": [{"do": "next_ai_piece"}], "expect": [{"step": "shot"}]}""")
-    with pytest.raises(scenario.ScenarioError,
+    with pytest.raises(documents.ScenarioError,
                        match=r"s\.json: pieces\[0\]\.sequences\[0\]: 'Meele\+Poison': 'Meele' is "
                              r"not a shot the AI rules know \(did you mean 'melee'\?\)"):
-        scenario.run(scenario.load(path))
+        scenario.run(documents.load(path))

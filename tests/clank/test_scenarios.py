@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from overseer import scenario
+from overseer import documents, scenario
 
 FILES = sorted((Path(__file__).resolve().parents[1] / "scenarios" / "clank").glob("*.json"))
 
@@ -17,7 +17,7 @@ def test_there_are_scenarios() -> None:
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
 def test_scenario(path: Path) -> None:
-    scn = scenario.load(path)
+    scn = documents.load(path)
     assert scn["game"] == "clank" and scn["format"] == 2
     trace, final = scenario.run(scn)
     assert scn.get("expect") or scn.get("expect_state"), "a scenario must expect something"

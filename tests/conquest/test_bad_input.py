@@ -8,7 +8,7 @@ import pytest
 
 from overseer import games
 from overseer.core.procedure import AnswerError, ChooseSome, RulesError, Runner
-from overseer.rules.conquest.scenario import build, state_dict
+from overseer.rules.conquest.scenario import state_dict
 from overseer.rules.conquest.shots import FriendlyFireError
 
 # p1 (Sword): salavi, mayra, serangan, witch-hunter; p2 (Skull): ughurth, formilus,
@@ -18,7 +18,7 @@ DEAL = ["salavi", "mayra", "serangan", "witch-hunter",
 
 
 def started(**setup: object) -> Runner:
-    state = build({"players": {"p1": "sword", "p2": "skull"}, "first": "skull", **setup})
+    state = games.CONQUEST.build({"players": {"p1": "sword", "p2": "skull"}, "first": "skull", **setup})
     draws = list(DEAL)
 
     def chance(question):
@@ -70,7 +70,7 @@ def test_unknown_card_player_and_action() -> None:
 
 
 def test_play_before_start() -> None:
-    state = build({"players": {"p1": "sword", "p2": "skull"}})
+    state = games.CONQUEST.build({"players": {"p1": "sword", "p2": "skull"}})
     refused(Runner(games.CONQUEST, state), {"do": "play", "player": "p1", "card": "salavi"},
             "the game has not started")
 

@@ -8,7 +8,6 @@ import pytest
 from overseer import games
 from overseer.core.procedure import Pick, RulesError, Runner
 from overseer.rules.conquest.decks import hand_options
-from overseer.rules.conquest.scenario import build
 from overseer.rules.conquest.setup import SetupError
 from overseer.session.session import Session
 from overseer.session.store import Store
@@ -17,7 +16,7 @@ PLAYERS = {"a": "sword", "b": "skull"}
 
 
 def runner(draws: str) -> Runner:
-    return Runner(games.CONQUEST, build({"players": PLAYERS, "first": "sword", "draws": draws}))
+    return Runner(games.CONQUEST, games.CONQUEST.build({"players": PLAYERS, "first": "sword", "draws": draws}))
 
 
 def test_tapped_draws_are_physical_picks_the_session_leaves_to_the_table(tmp_path) -> None:
@@ -71,4 +70,4 @@ def test_counted_refuses_a_card_played_this_deck() -> None:
 
 def test_an_unknown_draws_value_is_refused() -> None:
     with pytest.raises(SetupError, match="'draws' must be one of box, tapped, counted"):
-        build({"players": PLAYERS, "draws": "hands"})
+        games.CONQUEST.build({"players": PLAYERS, "draws": "hands"})

@@ -11,7 +11,6 @@ import pytest
 from overseer import games
 from overseer.core.chance import SeededChance
 from overseer.core.procedure import ChooseOne, ChooseSome, EnterNumber, Runner, YesNo
-from overseer.rules.conquest.scenario import build
 from overseer.rules.conquest.state import TOKENS, ConquestState
 
 SETUPS = [
@@ -49,7 +48,7 @@ def balanced(state: ConquestState) -> None:
 
 @pytest.mark.parametrize("seed", range(24))
 def test_seeded_game_balances_and_ends(seed: int) -> None:
-    state = build(SETUPS[seed % len(SETUPS)])
+    state = games.CONQUEST.build(SETUPS[seed % len(SETUPS)])
     rng = random.Random(seed)
     runner = Runner(games.CONQUEST, state, chance=SeededChance(seed), on_step=lambda _step: balanced(state))
     question = runner.begin({"do": "start"})

@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from overseer import games, scenario
+from overseer import documents, games, scenario
 from overseer.core.procedure import Roll, Runner
 from overseer.core.records import DataError
 from overseer.core.shapes import BadInput
 from overseer.loaders.conquest import CARDS_FILE, load_cards
 from overseer.rules.conquest.end import winner
-from overseer.rules.conquest.scenario import build, state_dict
+from overseer.rules.conquest.scenario import state_dict
 from overseer.rules.conquest.setup import SetupError, hand_size
 
 NAMED = {"salavi", "mayra", "serangan", "witch-hunter",
@@ -99,19 +99,19 @@ def test_id_used_twice_and_deck_size(tmp_path: Path) -> None:
 ])
 def test_bad_setup(setup: dict, message: str) -> None:
     with pytest.raises((SetupError, BadInput), match=message):
-        build(setup)
+        games.CONQUEST.build(setup)
 
 
 def test_bad_setup_in_a_scenario_file_names_the_file(tmp_path: Path) -> None:
     path = tmp_path / "bad.json"
     path.write_text('{"format": 1, "game": "conquest", "setup": {"players": {"a": "sword"}},'
                     ' "actions": [{"do": "start"}]}', encoding="utf-8")
-    with pytest.raises(scenario.ScenarioError, match=rf"{path}: setup 'players' must map"):
-        scenario.run(scenario.load(path))
+    with pytest.raises(documents.ScenarioError, match=rf"{path}: setup 'players' must map"):
+        scenario.run(documents.load(path))
 
 
 def test_filling_in_a_known_value_unchanged_is_accepted() -> None:
-    state = build({"players": {"a": "sword", "b": "skull"},
+    state = games.CONQUEST.build({"players": {"a": "sword", "b": "skull"},
                       "cards": {"formilus": {"armour": "yes"}, "salavi": {"ability": "none"}}})
     assert state.cards["salavi"].ability == "none"
 
@@ -124,12 +124,12 @@ def test_filling_in_a_known_value_unchanged_is_accepted() -> None:
     ({"a": "sword", "b": "skull", "c": "skull"}, True, {"a": 9, "b": 5, "c": 5}),
 ])
 def test_starting_hand_sizes(players: dict, draw_at_end: bool, sizes: dict) -> None:
-    state = build({"players": players, "draw_at_end": draw_at_end})
+    state = games.CONQUEST.build({"players": players, "draw_at_end": draw_at_end})
     assert {p: hand_size(state, p) for p in players} == sizes
 
 
 def test_discs_pools_bank_and_trackers_before_the_start() -> None:
-    state = build({"players": {"a": "skull", "b": "sword", "c": "skull"}, "health": 5})
+    state = games.CONQUEST.build({"players": {"a": "skull", "b": "sword", "c": "skull"}, "health": 5})
     data = state_dict(state)
     assert data["players"] == {"a": {"team": "skull", "discs": ["skull1"]},
                                "b": {"team": "sword", "discs": ["sword1", "sword2"]},
@@ -141,11 +141,11 @@ def test_discs_pools_bank_and_trackers_before_the_start() -> None:
 
 def test_build_is_deterministic() -> None:
     setup = {"players": {"a": "sword", "b": "skull"}, "last_stand": True}
-    assert state_dict(build(setup)) == state_dict(build(setup))
+    assert state_dict(games.CONQUEST.build(setup)) == state_dict(games.CONQUEST.build(setup))
 
 
 def test_winner_tie_breaks_and_draw() -> None:
-    state = build({"players": {"a": "sword", "b": "skull"}})
+    state = games.CONQUEST.build({"players": {"a": "sword", "b": "skull"}})
     state.hands = {"a": ["salavi"], "b": ["ughurth", "formilus"]}
     assert winner(state) == "skull"                     # 8-8, cards 1-2
     state.pools["sword"] = 9
@@ -157,7 +157,7 @@ def test_winner_tie_breaks_and_draw() -> None:
 
 def test_a_scenario_that_expects_wrongly_is_reported() -> None:
     path = Path(__file__).resolve().parents[1] / "scenarios" / "conquest" / "capture_life.json"
-    scn = scenario.load(path)
+    scn = documents.load(path)
     trace, final = scenario.run(scn)
     scn["expect"] = [{"step": "health", "captured": 0}]
     scn["expect_state"] = {"pools": {"sword": 8}}
@@ -167,7 +167,7 @@ def test_a_scenario_that_expects_wrongly_is_reported() -> None:
 
 @pytest.mark.parametrize("face, team", [(1, "sword"), (6, "sword"), (7, "skull"), (12, "skull")])
 def test_first_team_by_d12(face: int, team: str) -> None:
-    state = build({"players": {"a": "sword", "b": "skull"}})
+    state = games.CONQUEST.build({"players": {"a": "sword", "b": "skull"}})
 
     def chance(question):
         return face if isinstance(question, Roll) else question.options[0]

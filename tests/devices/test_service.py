@@ -30,9 +30,9 @@ def installed(tmp_path) -> Path:
     result = subprocess.run([sys.executable, str(INSTALL), "--root", str(tmp_path / "root"),
                              "--venv", str(venv)], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
-    unit = tmp_path / "root" / "etc" / "systemd" / "system" / "overseer.cli.service"
+    unit = tmp_path / "root" / "etc" / "systemd" / "system" / "overseer.service"
     assert result.stdout.splitlines()[0] == f"wrote {unit}"
-    assert "would run: systemctl enable --now overseer.cli.service" in result.stdout
+    assert "would run: systemctl enable --now overseer.service" in result.stdout
     return unit
 
 
@@ -91,7 +91,7 @@ def test_a_dry_run_writes_nothing_and_says_what_it_would_do(tmp_path):
                              "--user", "gadget", "--command", "play"],
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.startswith("would write /etc/systemd/system/overseer.cli.service:\n")
+    assert result.stdout.startswith("would write /etc/systemd/system/overseer.service:\n")
     assert f"ExecStart={venv}/bin/overseer play\n" in result.stdout
     assert "User=gadget" in result.stdout
     assert "would run: systemctl daemon-reload" in result.stdout
@@ -117,7 +117,7 @@ def installed_web(tmp_path) -> Path:
                              "--venv", str(venv), "--web"], capture_output=True, text=True,
                             timeout=60)
     assert result.returncode == 0, result.stderr
-    return tmp_path / "root-web" / "etc" / "systemd" / "system" / "overseer.cli.service"
+    return tmp_path / "root-web" / "etc" / "systemd" / "system" / "overseer.service"
 
 
 def test_the_web_unit_reaches_the_lan_only_and_keeps_the_rest(installed, installed_web, tmp_path):

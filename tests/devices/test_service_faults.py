@@ -1,6 +1,6 @@
 """The headless box under the service's own restart policy never restarts in a loop (issue 23):
 ``overseer gadget`` is started on each faulty store, as systemd starts it (the unit's
-``Restart=`` and ``RestartSec=`` read from hardware/overseer.cli.service.in, a start again after a
+``Restart=`` and ``RestartSec=`` read from hardware/overseer.service.in, a start again after a
 failure), with the real firmware on a virtual Pico as its glass. Each time the Pico's OLED shows
 the fault's screen (the frame the journal names), the box stays up past the restart delay with
 one start only, and SIGTERM stops it cleanly."""
@@ -29,7 +29,7 @@ from overseer.session.session import Session
 from overseer.session.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
-UNIT = ROOT / "hardware" / "overseer.cli.service.in"
+UNIT = ROOT / "hardware" / "overseer.service.in"
 
 
 def policy() -> tuple[str, float]:

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import random_play
 
-from overseer import games
+from overseer import documents, games
 from overseer import scenario as scenarios
 from overseer.core.procedure import ChanceKey, Question, Runner, Step
 from overseer.rules.runebound import rulebook
@@ -43,7 +43,7 @@ def problems(steps: list[Step], questions: list[Question]) -> list[str]:
 
 
 def run_scenario(path: Path) -> tuple[list[Step], list[Question]]:
-    scn = scenarios.load(path)
+    scn = documents.load(path)
     script = scenarios.Script(scn)
     asked: list[Question] = []
 

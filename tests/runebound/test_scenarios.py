@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from overseer import scenario
+from overseer import documents, scenario
 
 FILES = sorted((Path(__file__).resolve().parents[1] / "scenarios" / "runebound").glob("*.json"))
 
@@ -17,7 +17,7 @@ def test_there_are_scenarios() -> None:
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
 def test_scenario(path: Path) -> None:
-    scn = scenario.load(path)
+    scn = documents.load(path)
     assert scn["game"] == "runebound" and scn["format"] == 2
     trace, final = scenario.run(scn)
     assert scn.get("expect") and scn.get("expect_state"), "a scenario must expect something"
@@ -26,7 +26,7 @@ def test_scenario(path: Path) -> None:
 
 def test_a_wrong_expectation_is_caught() -> None:
     """The check is not vacuous: the Level I scenario with another card expected fails."""
-    scn = scenario.load(FILES[[p.stem for p in FILES].index("level_one_claim_reveals_quest")])
+    scn = documents.load(FILES[[p.stem for p in FILES].index("level_one_claim_reveals_quest")])
     trace, final = scenario.run(scn)
     scn["expect"] = [{"step": "claim", "card": "savage-brood-i-1"}]
     scn["expect_state"] = {"heroes": {"ann": {"points": 2}}}

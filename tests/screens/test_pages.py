@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from overseer import games, scenario
+from overseer import documents, games, scenario
 from overseer.app.view import character_names
 from overseer.core.procedure import (
     ChooseOne,
@@ -41,7 +41,7 @@ SCENARIOS = sorted((Path(__file__).parents[1] / "scenarios").glob("*/*.json"))
 
 def played(path: Path) -> tuple[str, list[Step], list[Question], dict[str, str]]:
     """A scenario's trace and every question it asked (the table's and chance's)."""
-    scn = scenario.load(path)
+    scn = documents.load(path)
     spec = games.get(scn["game"])
     state = spec.build(scn["setup"])
     script = scenario.Script(scn)

@@ -5,7 +5,7 @@ import os
 import pytest
 from PIL import Image
 
-from overseer import games, scenario
+from overseer import documents, games, scenario
 from overseer.core.procedure import ChooseOne, Runner, YesNo
 from overseer.screens.catacombs import activation_screen, question_screen
 from overseer.screens.render import (
@@ -53,7 +53,7 @@ def test_frame_bytes_refuses_a_wrong_size():
 
 
 def test_activation_screen_from_a_real_run():
-    scn = scenario.load(os.path.join(SCENARIOS, "red_box_shots.json"))
+    scn = documents.load(os.path.join(SCENARIOS, "red_box_shots.json"))
     state = games.CATACOMBS.build(scn["setup"])
     script = scenario.Script(scn)
     runner = Runner(games.CATACOMBS, state, chance=script.chance)

@@ -9,7 +9,7 @@ import pytest
 from table_script import setup_of, step
 
 from overseer.cli import main
-from overseer.session.paths import ConfigError, store_path
+from overseer.cli.paths import ConfigError, store_path
 from overseer.session.session import Session
 from overseer.session.store import Store
 

@@ -7,7 +7,7 @@ import random
 import pytest
 from table_script import setup_of, step
 
-from overseer import scenario
+from overseer import documents
 from overseer.core.chance import SeededChance
 from overseer.core.procedure import AnswerError, Roll, RulesError, Runner
 from overseer.session.events import Event, decode_answer
@@ -149,7 +149,7 @@ def test_chance_is_the_seeded_source_counted_by_chance_events(store):
     rng = random.Random(77)
     while session.head < 300:
         step(session, rng)
-    state = session.spec.build(scenario.setup_of(session.setup, session.spec))
+    state = session.spec.build(documents.setup_of(session.setup, session.spec))
     runner = Runner(session.spec, state, chance=SeededChance(77))
     chance_events = 0
     for event in session.events[:session.head]:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from table_script import NOT_SETUP, step
 
-from overseer import scenario
+from overseer import documents
 from overseer.session.session import Session, SessionError
 from overseer.session.store import Store
 
@@ -35,8 +35,8 @@ def shapes(name: str) -> dict[str, dict]:
         "format 1, no format key": {k: v for k, v in doc.items() if k not in NOT_SETUP},
         "format 1, the whole file": doc,
         "format 2, the setup part": {"format": 2, "game": doc["game"],
-                                     "setup": scenario.upgrade(doc)["setup"]},
-        "format 2, the whole file": scenario.upgrade(doc),
+                                     "setup": documents.upgrade(doc)["setup"]},
+        "format 2, the whole file": documents.upgrade(doc),
     }
 
 
@@ -67,7 +67,7 @@ def test_every_stored_shape_folds_to_the_same_game(store, name, steps):
 
 
 def test_a_new_game_stores_its_setup_as_given(store):
-    doc = scenario.upgrade(json.loads((SCENARIOS / "catacombs/los_blocked.json").read_text()))
+    doc = documents.upgrade(json.loads((SCENARIOS / "catacombs/los_blocked.json").read_text()))
     session = Session.new(store, "catacombs", doc, seed=3)
     assert store.game(session.id).setup == doc
     assert Session.resume(store, session.id).state_dict() == session.state_dict()

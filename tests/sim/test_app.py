@@ -5,7 +5,7 @@ frames the gadget sent, an undo, quit and resume."""
 import asyncio
 import time
 
-from overseer import scenario
+from overseer import documents
 from overseer.core.procedure import Roll
 from overseer.devices.frames import vlsb
 from overseer.screens.pages import full_prompt
@@ -116,7 +116,7 @@ class Table:
 
 def new_game(path) -> int:
     with Store(path) as store:
-        setup = scenario.upgrade(dict(PARTY))
+        setup = documents.upgrade(dict(PARTY))
         return Session.new(store, "catacombs", setup, seed=11, dice="pico").id
 
 

@@ -205,7 +205,7 @@ def test_db_makes_a_new_stores_folders_and_says_so(tmp_path, capsys, monkeypatch
 
 
 def test_the_way_back_to_a_game_names_its_store_unless_it_is_the_default(tmp_path):
-    from overseer.session.paths import store_option
+    from overseer.cli.paths import store_option
 
     path = tmp_path / "games.sqlite3"
     assert store_option(path, {"OVERSEER_DB": str(path)}) == ""

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from overseer import scenario
+from overseer import documents
 from overseer.core.records import DATA_DIR
 from overseer.session.session import Session
 from overseer.session.store import Store
@@ -25,7 +25,7 @@ def test_a_new_game_from_either_format_with_physical_tokens(tmp_path, fmt):
     path = DEMO
     if fmt == 2:
         path = tmp_path / "demo2.json"
-        path.write_text(scenario.dumps(scenario.upgrade(json.loads(DEMO.read_text()))))
+        path.write_text(documents.dumps(documents.upgrade(json.loads(DEMO.read_text()))))
     with Store(tmp_path / "games.sqlite3") as store:
         game_id = opening.choose_game(store, args(new=True, setup=str(path), seed=3,
                                                   tokens="physical"))

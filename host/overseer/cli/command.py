@@ -23,9 +23,9 @@ if TYPE_CHECKING:
 
 def play_errors() -> tuple[type[Exception], ...]:
     """What a play command reports as a message (the game stays as it was)."""
-    from overseer.scenario import ScenarioError
+    from overseer.cli.paths import ConfigError
+    from overseer.documents import ScenarioError
     from overseer.session.lock import StoreInUse
-    from overseer.session.paths import ConfigError
     from overseer.session.session import LogError, SessionError
     from overseer.session.store import StoreError
     from overseer.sim.box import BoardError
@@ -39,15 +39,16 @@ class NoTerminal(Exception):
 
 
 def cmd_scenario(args: argparse.Namespace) -> int:
+    from overseer import documents
     from overseer import scenario as scenarios
 
     try:
-        scn = scenarios.load(args.file)
+        scn = documents.load(args.file)
         if args.upgrade:
-            sys.stdout.write(scenarios.dumps(scn))
+            sys.stdout.write(documents.dumps(scn))
             return 0
         trace, final = scenarios.run(scn)
-    except scenarios.ScenarioError as err:
+    except documents.ScenarioError as err:
         print(f"overseer scenario: {err}", file=sys.stderr)
         return 2
     for step in trace:
@@ -98,7 +99,7 @@ def cmd_play(argv: list[str]) -> int:
     box = None
     try:
         box = None if args.plain else power_on(args.board)
-        from overseer.session.paths import store_path
+        from overseer.cli.paths import store_path
         from overseer.session.store import Store
         from overseer.sim import opening
 
@@ -147,14 +148,16 @@ def play(path: Path, game_id: int | None, args: argparse.Namespace,
     ``box``, or in the line mode (no box)."""
     seed = getattr(args, "seed", None)
     new = game_id is None and bool(getattr(args, "new", False))  # --new: the questions
+    from overseer.cli.paths import store_option
     if box is None:
         from overseer.sim.plain import run_plain
-        return run_plain(path, game_id, seed, sys.stdin, sys.stdout, new=new)
+        return run_plain(path, game_id, seed, sys.stdin, sys.stdout, new=new,
+                         again=store_option(path))
     from overseer.sim.app import run
     running = simulator(path, game_id, seed, box, new=new)
     page = web_page(running.gadget, args)
     try:
-        return run(running)
+        return run(running, again=store_option(path))
     finally:
         if page is not None:
             page.close()

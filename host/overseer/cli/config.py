@@ -66,7 +66,7 @@ class Config:
     """The settings in force (``load``); ``path`` is the file they came from (None: none)."""
 
     path: Path | None = None
-    database: Path | None = None  # from the file; None: the default place (session/paths.py)
+    database: Path | None = None  # from the file; None: the default place (cli/paths.py)
     pico_port: str | None = None  # None: found on USB
     nfc: bool = True
     nfc_port: str = DEFAULT_NFC_PORT
@@ -86,15 +86,15 @@ class Config:
     def store(self, cli: str | None = None) -> Path:
         """The game store: ``--db``, else ``$OVERSEER_DB``, else the file's ``database``, else
         the user's data folder."""
-        from overseer.session.paths import APP, store_path
-
-        if cli or self.env.get("OVERSEER_DB"):
-            return store_path(cli, self.env)
+        if cli:
+            return Path(cli).expanduser()
+        if self.env.get("OVERSEER_DB"):
+            return Path(self.env["OVERSEER_DB"]).expanduser()
         if self.database is not None:
             return self.database
         import platformdirs
 
-        return platformdirs.user_data_path(APP, appauthor=False) / "games.sqlite3"
+        return platformdirs.user_data_path("overseer", appauthor=False) / "games.sqlite3"
 
     def seat_pins(self) -> dict[int, int]:
         from overseer.devices.pins import seat_leds
@@ -127,7 +127,7 @@ def config_file(env: Mapping[str, str] = os.environ) -> Path | None:
     the system's, else None."""
     if env.get("OVERSEER_CONFIG"):
         return Path(env["OVERSEER_CONFIG"])
-    import platformdirs  # as session/paths.py (not imported: the doctor reads this module)
+    import platformdirs  # as cli/paths.py (not imported: the doctor reads this module)
 
     user = platformdirs.user_config_path("overseer", appauthor=False) / "overseer.toml"
     for path in (user, SYSTEM_CONFIG):

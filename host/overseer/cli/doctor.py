@@ -14,13 +14,11 @@ from __future__ import annotations
 
 import argparse
 import errno
-import importlib.util
 import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 PARTS = ("pico", "nfc", "leds", "oled", "data")  # what --without may leave out
@@ -42,17 +40,6 @@ class Finding:
 
 
 Check = Callable[[argparse.Namespace], Finding]
-
-
-def _session_module(name: str) -> ModuleType:
-    """``overseer.session.<name>`` loaded on its own: the package's ``__init__`` imports the
-    whole session (and so every game's rules), which the doctor does not need."""
-    path = Path(__file__).resolve().parents[1] / "session" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(f"_overseer_doctor_{name}", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 # --------------------------------------------------------------------------- the checks
@@ -257,7 +244,9 @@ def check_oled(args: argparse.Namespace) -> Finding:
 
 
 def _store(args: argparse.Namespace) -> Path:
-    return _session_module("paths").store_path(args.db)
+    from overseer.cli.paths import store_path
+
+    return store_path(args.db)
 
 
 def check_store(args: argparse.Namespace) -> Finding:
@@ -322,7 +311,8 @@ def _store_problem(store: Path) -> Finding | None:
             db.close()
     except sqlite3.Error as err:
         app_id, result = None, str(err)
-    ours = _session_module("migrations").APPLICATION_ID
+    from overseer.session.migrations import APPLICATION_ID as ours
+
     if not ours_inside and (app_id not in (None, 0, ours) or (
             app_id == 0 and result == "ok" and header)):
         return Finding("store", False, f"{store} is not an Overseer game store (an SQLite "
@@ -340,7 +330,8 @@ def _damaged(store: Path, why: str) -> Finding:
 
 
 def check_lock(args: argparse.Namespace) -> Finding:
-    lock = _session_module("lock")
+    from overseer.session import lock
+
     try:
         store = _store(args)
     except ValueError as err:

@@ -31,8 +31,8 @@ GAME_NAMES = ("catacombs", "conquest", "clank", "runebound")  # games.GAMES, by 
 
 def errors() -> tuple[type[Exception], ...]:
     """What a command reports as a message."""
+    from overseer.cli.paths import ConfigError
     from overseer.session.export import ExportError
-    from overseer.session.paths import ConfigError
     from overseer.session.session import LogError, SessionError
     from overseer.session.store import StoreError
 
@@ -61,7 +61,7 @@ def _with_store(action: Callable[[Store, argparse.Namespace], None], create: boo
     """The command ``action`` on the store; ``create``: make the store when there is none
     (else ``NoStore``, which a command may take as "no games")."""
     def run(args: argparse.Namespace) -> int:
-        from overseer.session.paths import store_path
+        from overseer.cli.paths import store_path
         from overseer.session.store import NoStore, Store
 
         try:
@@ -238,7 +238,7 @@ def _import(store: Store, args: argparse.Namespace) -> None:
 
 
 def cmd_recover(args: argparse.Namespace) -> int:
-    from overseer.session.paths import store_path
+    from overseer.cli.paths import store_path
     from overseer.session.recover import NothingToRecover, recover
 
     try:

@@ -26,7 +26,7 @@ def _fail(command: str, message: object) -> int:
 
 
 def _tag_map(db: str | None) -> TagMap:
-    from overseer.session.paths import store_path
+    from overseer.cli.paths import store_path
 
     return TagMap(tag_map_path(store_path(db)))
 

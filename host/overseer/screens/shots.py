@@ -10,7 +10,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from overseer import games
+from overseer import documents, games
 from overseer import scenario as scenarios
 from overseer.core.procedure import Runner, Step
 from overseer.screens.catacombs import activation_screen, question_screen
@@ -28,7 +28,7 @@ def save(image: Image.Image, path: Path) -> None:
 def main(argv: list[str]) -> int:
     source, outdir = Path(argv[0]), Path(argv[1])
     outdir.mkdir(parents=True, exist_ok=True)
-    scn = scenarios.load(source)
+    scn = documents.load(source)
     spec = games.get(scn["game"])
     state = spec.build(scn["setup"])
     names = {k: v.name for k, v in {**state.heroes, **state.pieces}.items()}

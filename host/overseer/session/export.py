@@ -18,8 +18,8 @@ from typing import Any
 
 import overseer
 from overseer.core.shapes import BadInput, check_plain
+from overseer.documents import read_json, read_limited, upgrade
 from overseer.games import GAMES
-from overseer.scenario import read_json, read_limited, upgrade
 from overseer.session.events import DICE_MODES, Event, digest, event_from_dict
 from overseer.session.session import Fold, LogError, apply_event, auto_answered, fold, game_spec
 from overseer.session.store import Store

@@ -38,8 +38,7 @@ from dataclasses import dataclass
 from typing import Any, cast, overload
 
 import overseer
-from overseer import RULES_VERSION, games
-from overseer import scenario as scenarios
+from overseer import RULES_VERSION, documents, games
 from overseer.core.chance import SeededChance
 from overseer.core.procedure import (
     AnswerError,
@@ -161,7 +160,7 @@ def built(spec: GameSpec, setup: dict[str, Any], dice: str, seed: int | None = N
     document: format 2 (``"setup"`` inside) or, without ``"format": 2``, format 1 shaped
     (games stored before format 2)."""
     try:
-        state = spec.build(scenarios.setup_of(setup, spec))
+        state = spec.build(documents.setup_of(setup, spec))
     except (KeyError, TypeError, ValueError) as err:
         raise LogError(f"the setup does not build: {err}") from err
     return Fold(Runner(spec, state), dice, 0, seed, spec.retired_keys)
@@ -406,7 +405,7 @@ class Session:
         if dice not in DICE_MODES:
             raise SessionError(f"dice mode must be one of {', '.join(DICE_MODES)} (got {dice!r})")
         try:
-            scenarios.upgrade(setup, game)
+            documents.upgrade(setup, game)
         except (KeyError, TypeError, ValueError) as err:
             raise SessionError(f"the {game} setup does not build: {err}") from err
         seed = secrets.randbits(63) if seed is None else seed

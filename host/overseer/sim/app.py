@@ -25,7 +25,6 @@ from overseer.core.procedure import Question, Roll, Step
 from overseer.ports.events import Button, Rolled
 from overseer.screens.pages import DIE_NAMES, full_prompt
 from overseer.screens.render import Screen
-from overseer.session.paths import store_option
 from overseer.sim import glass
 from overseer.sim.cards import Card, catalogue
 from overseer.sim.running import Running
@@ -268,14 +267,14 @@ def caption(screen: Screen | None) -> str:
     return escape(" \u00b7 ".join(p for p in parts if p)[:glass.BRAILLE_SIZE[0] - 4])
 
 
-def run(running: Running) -> int:
-    """Play in this terminal until q or Ctrl-C; the exit status. The box is closed after."""
+def run(running: Running, again: str = "") -> int:
+    """Play in this terminal until q or Ctrl-C; the exit status. The box is closed after.
+    ``again``: what the command that goes on with the game adds (`` --db FILE``)."""
     app = Simulator(running)
     try:
         code = app.run()
     finally:
         running.close()
     if app.saved is not None:
-        again = store_option(running.gadget.path)
         print(f"Game #{app.saved} is saved; `scripts/run{again}` goes on with it.")
     return 1 if code is None else code

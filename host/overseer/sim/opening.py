@@ -12,7 +12,7 @@ import argparse
 from dataclasses import dataclass
 from typing import Any
 
-from overseer import scenario as scenarios
+from overseer import documents
 from overseer.session.session import Session
 from overseer.session.store import Store
 
@@ -43,7 +43,7 @@ def refuse_for_resumed(args: argparse.Namespace, game_id: int) -> None:
 
 def load_setup(path: str) -> dict[str, Any]:
     """A scenario-shaped setup file as format 2, checked (ScenarioError otherwise)."""
-    setup = scenarios.load(path)
+    setup = documents.load(path)
     return {k: v for k, v in setup.items() if k != "_path"}
 
 

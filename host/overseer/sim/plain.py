@@ -25,7 +25,6 @@ from overseer.core.procedure import DrawToken, EnterNumber, Roll, Step
 from overseer.ports.events import Button, Input, Press
 from overseer.ports.inbox import Inbox
 from overseer.screens.render import Screen
-from overseer.session.paths import store_option
 from overseer.sim.cards import UnknownCard, catalogue, find
 
 BUTTON_WORDS = {"next": Button.NEXT, "ok": Button.OK, "choice": Button.CHOICE,
@@ -227,7 +226,7 @@ class Plain:
 
 
 def run_plain(store: str | Path, game_id: int | None, seed: int | None, read: TextIO,
-              write: TextIO, new: bool = False) -> int:
+              write: TextIO, new: bool = False, again: str = "") -> int:
     """Play game ``game_id`` (None: the last unfinished one unless ``new``, else a new game's
     questions)
     line by line until quit or the end of the input; every step is saved as it is taken."""
@@ -254,7 +253,6 @@ def run_plain(store: str | Path, game_id: int | None, seed: int | None, read: Te
                 break
         session = gadget.session
         if session is not None:
-            again = store_option(gadget.path)
             say(f"Game #{session.id} is saved; `overseer --plain{again}` goes on with it.")
     finally:
         gadget.close()

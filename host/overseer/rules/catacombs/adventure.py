@@ -9,12 +9,9 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from overseer.rules.catacombs.carddata import CatacombsData
-
-if TYPE_CHECKING:
-    from overseer.rules.catacombs.state import Battle
 
 # Red Box: Hidden Cave: five level-1 monsters are drawn for a hero to collect.
 TO_COLLECT = 5
@@ -59,32 +56,18 @@ class Adventure:
     entered_rooms: dict[str, dict[str, Any]] = field(default_factory=dict)
     entered_lords: dict[str, dict[str, Any]] = field(default_factory=dict)
 
-    def suppressed_shots(self, battle: Battle) -> list[str]:
-        """Shots the heroes may not use now: the room's, and those of every suppressing
-        monster still alive (Ice Box: Monster Suppression)."""
-        shots = list(self.room_suppresses)
-        for piece_id, listed in self.suppression.items():
-            piece = battle.pieces.get(piece_id)
-            if piece is not None and piece.alive:
-                shots.extend(s for s in listed if s not in shots)
-        return shots
-
-    def as_dict(self, battle: Battle) -> dict[str, Any]:
+    def as_dict(self, table: dict[str, Any], suppressed: list[str]) -> dict[str, Any]:
+        """The adventure as plain values, with the battle's ``table`` (the pieces as laid)
+        and the shots ``suppressed`` now (``Battle.suppressed_shots``)."""
         cave = self.hidden_cave
         return {
-            "table": {"playmat": battle.options.playmat,
-                      "character_order": list(battle.character_order),
-                      "monster_order": list(battle.monster_order),
-                      "direction": list(battle.direction),
-                      "target_tiles": {h.id: h.target_tile for h in battle.heroes.values()
-                                       if h.target_tile is not None},
-                      "pieces": {p.id: p.order_tile for p in battle.pieces.values()}},
+            "table": table,
             "owned_playmats": list(self.owned_playmats),
             "last_playmat": self.last_playmat,
             "lord": self.lord,
             "mercenary": self.mercenary,
             "room": self.room,
-            "suppressed": self.suppressed_shots(battle),
+            "suppressed": suppressed,
             "placement": [list(p) for p in self.placement],
             "hidden_cave": None if cave is None else {
                 "targets": list(cave.targets), "items": list(cave.items),

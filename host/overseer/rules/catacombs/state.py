@@ -302,6 +302,26 @@ class Battle:
         """The Heroic Forces on the playmat (alive, not away)."""
         return [h for h in self.heroes.values() if h.health > 0 and h.away is None]  # alive
 
+    def suppressed_shots(self) -> list[str]:
+        """Shots the heroes may not use now: the room's, and those of every suppressing
+        monster still alive (Ice Box: Monster Suppression)."""
+        shots = list(self.adventure.room_suppresses)
+        for piece_id, listed in self.adventure.suppression.items():
+            piece = self.pieces.get(piece_id)
+            if piece is not None and piece.alive:
+                shots.extend(s for s in listed if s not in shots)
+        return shots
+
+    def table_dict(self) -> dict[str, Any]:
+        """The pieces as laid: the playmat, the orders, the Hero Target and order tiles."""
+        return {"playmat": self.options.playmat,
+                "character_order": list(self.character_order),
+                "monster_order": list(self.monster_order),
+                "direction": list(self.direction),
+                "target_tiles": {h.id: h.target_tile for h in self.heroes.values()
+                                 if h.target_tile is not None},
+                "pieces": {p.id: p.order_tile for p in self.pieces.values()}}
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "round": self.round,
@@ -323,7 +343,7 @@ class Battle:
             "wyverns": list(self.wyverns),
             "damage": {str(level): {"left": len(bag.contents), "discards": len(bag.discards)}
                        for level, bag in sorted(self.damage.items())},
-            "adventure": self.adventure.as_dict(self),
+            "adventure": self.adventure.as_dict(self.table_dict(), self.suppressed_shots()),
         }
 
 
