@@ -35,7 +35,7 @@ def board() -> Iterator[Rp2040Pico]:
 
 @pytest.fixture
 def link(board: Rp2040Pico) -> Iterator[PicoLink]:
-    with PicoLink(board.port, clock=board.clock) as link:
+    with PicoLink(board.port, lambda event: None, clock=board.clock) as link:
         try:
             link.wait_ready(timeout=READY_TIMEOUT)
         except TimeoutError:

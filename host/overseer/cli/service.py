@@ -162,7 +162,7 @@ def run(config: Config, db: str | None, stop: threading.Event,
     does not stop it: the fault is said to the journal and shown on the glass until ``stop``
     (a restart would only fail the same way, for ever, with nothing shown). ``web``: serve the
     page for the table's phones even if the config's ``[web]`` is off."""
-    from overseer.devices.pico_link import ProtocolMismatch
+    from overseer.devices.link_events import ProtocolMismatch
     from overseer.devices.usb import find_pico_ports
     from overseer.session.lock import LockError, StoreInUse
     from overseer.session.session import SessionError
