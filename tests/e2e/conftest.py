@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import queue
 from collections.abc import Iterator
 
 import pytest
-from virtual import bad_exits, board_failed, interpreter
+from virtual import Events, bad_exits, board_failed, interpreter
 
-from overseer.devices.link_events import PicoEvent
 from overseer.devices.pico_link import PicoLink
 from overseer.devices.virtual_pico import VirtualPico
 
@@ -22,13 +20,12 @@ def board() -> Iterator[VirtualPico]:
 
 
 @pytest.fixture
-def events() -> queue.Queue[PicoEvent]:
-    """What the link hands its sink, in order."""
-    return queue.Queue()
+def events() -> Events:
+    return Events()
 
 
 @pytest.fixture
-def link(board: VirtualPico, events: queue.Queue[PicoEvent]) -> Iterator[PicoLink]:
+def link(board: VirtualPico, events: Events) -> Iterator[PicoLink]:
     with PicoLink(board.port, events.put) as link:
         try:
             link.wait_ready(timeout=10)

@@ -6,9 +6,10 @@ import queue
 import random
 
 import pytest
+from virtual import Events
 
 from overseer.devices import protocol as p
-from overseer.devices.link_events import DieRolled, PicoEvent, PressedButton, ProtocolMismatch
+from overseer.devices.link_events import DieRolled, PressedButton, ProtocolMismatch
 from overseer.devices.pico_link import PicoLink
 from overseer.devices.virtual_pico import VirtualPico
 
@@ -34,9 +35,6 @@ def test_the_glass_shows_exactly_the_frame_sent(board: VirtualPico, link: PicoLi
     screen = link.show(bytes(second))
     assert link.wait_shown(screen, timeout=5)
     assert board.wait_oled(lambda shown: shown == second, timeout=5) == second
-
-
-Events = queue.Queue[PicoEvent]
 
 
 def test_a_press_arrives_exactly_once(board: VirtualPico, link: PicoLink, events: Events

@@ -14,7 +14,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))  # the same tests, there
 
-from virtual import bad_exits, board_failed  # noqa: E402
+from virtual import Events, bad_exits, board_failed  # noqa: E402
 
 from overseer.devices.pico_link import PicoLink  # noqa: E402
 from overseer.devices.rp2040_pico import Rp2040Pico, missing  # noqa: E402
@@ -34,8 +34,13 @@ def board() -> Iterator[Rp2040Pico]:
 
 
 @pytest.fixture
-def link(board: Rp2040Pico) -> Iterator[PicoLink]:
-    with PicoLink(board.port, lambda event: None, clock=board.clock) as link:
+def events(board: Rp2040Pico) -> Events:
+    return Events(board.clock)  # waits on the board's time, as the link does
+
+
+@pytest.fixture
+def link(board: Rp2040Pico, events: Events) -> Iterator[PicoLink]:
+    with PicoLink(board.port, events.put, clock=board.clock) as link:
         try:
             link.wait_ready(timeout=READY_TIMEOUT)
         except TimeoutError:
