@@ -138,12 +138,13 @@ class FormHost:
         return local is not None
 
 
-def form_of(flow: Flow, session: Session, pico: bool, name: str) -> tuple[MakeForm, str] | None:
+def form_of(table: Flow, session: Session, pico: bool, name: str
+            ) -> tuple[MakeForm, str] | None:
     """The form a menu item opens (the Dice form, or the game's), and its title."""
     if name == DICE_MODE:
         dice = session.dice
         return (lambda: dice_form(dice, pico)), "Dice"
-    return flow.form_of(name, session.state, flow.labels(session.state))
+    return table.form_of(name, session.state, table.labels(session.state))
 
 
 def replayed(made: tuple[MakeForm, str], answers: Any) -> Local | None:

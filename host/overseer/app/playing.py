@@ -35,7 +35,7 @@ class Playing:
                  pico: bool, seed: int | None) -> None:
         self.store, self.flows, self.seats_available = store, flows_, tuple(seats)
         self.pico, self.seed = pico, seed  # the box has the Pico's dice; new games' seed
-        self.flow: Flow = next(iter(flows_.values()))  # the game played (or set up)
+        self.table: Flow = next(iter(flows_.values()))  # the game's table played (or set up)
         self.session: Session | None = None
         self.seats: dict[str, int] = {}
         self.forms = FormHost(store)  # a form or the new game's questions, under way
@@ -64,7 +64,7 @@ class Playing:
             raise SessionError(f"game #{session.id} is {session.game}: the gadget plays "
                                f"{', '.join(self.flows)}")
         data = self.store.gadget(session.id)
-        self.session, self.flow = session, flow
+        self.session, self.table = session, flow
         seats = data.get("seats")
         self.seats = dict(seats) if isinstance(seats, dict) else \
             flow.default_seats(session.state, self.seats_available)
@@ -93,7 +93,7 @@ class Playing:
         elif session is None:
             answer = Refused("there is no game here yet")
         elif isinstance(call, Cancel):
-            answer = calls.leave(session, self.flow.back_leaves(view.last_action(session)))
+            answer = calls.leave(session, self.table.back_leaves(view.last_action(session)))
         else:
             answer = calls.apply(session, call)
         session = self.session
@@ -101,14 +101,14 @@ class Playing:
             calls.begin_queued(session, self.queued)
         self.forms.keep(session.id if session is not None else None)  # before the screen moves
         if isinstance(answer, Refused) and session is not None:
-            answer = Refused(self.flow.relabel_text(answer.reason, session.state,
-                                                    self.flow.labels(session.state)))
+            answer = Refused(self.table.relabel_text(answer.reason, session.state,
+                                                    self.table.labels(session.state)))
         return answer
 
     def view(self) -> GameView:
         """The view now (``view.build``), its question numbered (a new one, a new number)."""
         local, session = self.forms.local, self.session
-        made = view.build(self.flow, session, self.seen, self.seats, local,
+        made = view.build(self.table, session, self.seen, self.seats, local,
                           self.forms.remembered)
         self.seen = made.trace_length
         if made.question is None:
@@ -144,8 +144,8 @@ class Playing:
         ids by their names), for a log beside the glass."""
         if self.session is None:
             return list(steps)
-        battle, names = self.session.state, self.flow.labels(self.session.state)
-        return [self.flow.relabel(step, battle, names) for step in steps]
+        battle, names = self.session.state, self.table.labels(self.session.state)
+        return [self.table.relabel(step, battle, names) for step in steps]
 
     def _begin(self, action: dict[str, Any], answered: Mapping[str, Any],
                card: tuple[str, str] | None) -> Refused | Told | None:
@@ -157,7 +157,7 @@ class Playing:
             return Refused("there is no party yet" if name == PARTY
                            else "there is no game here yet")
         if name == PARTY:
-            return Told(self.flow.party_pages(session.state, self.flow.labels(session.state),
+            return Told(self.table.party_pages(session.state, self.table.labels(session.state),
                                               "Summary" if session.finished else "Party"))
         made = self._form_of(name) if isinstance(name, str) else None
         if made is not None and isinstance(name, str) and set(action) == {"do"}:
@@ -180,7 +180,7 @@ class Playing:
             except (SessionError, StoreError, ValueError) as err:
                 return calls.refused(err)
             self.session, self.seats, self.seen = session, dict(result.seats), 0
-            self.flow, self.queued = self.flows[result.game], list(result.first)
+            self.table, self.queued = self.flows[result.game], list(result.first)
             return None
         assert self.session is not None
         if result.get("do") == DICE_MODE:
@@ -193,4 +193,4 @@ class Playing:
 
     def _form_of(self, name: str) -> tuple[MakeForm, str] | None:
         assert self.session is not None
-        return form_of(self.flow, self.session, self.pico, name)
+        return form_of(self.table, self.session, self.pico, name)

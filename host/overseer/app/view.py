@@ -12,32 +12,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from overseer.app.menu import MenuItem, OpensForm
 from overseer.core.procedure import Question, Step
 from overseer.screens import pages
 
-if TYPE_CHECKING:  # the flow's module imports this one's MenuItem and OpensForm
+if TYPE_CHECKING:  # what build reads, not imported when only the view's shape is
     from overseer.app.flow import Flow
     from overseer.app.local import Local
     from overseer.session.session import Session
 
-
-@dataclass(frozen=True)
-class OpensForm:
-    """What a tapped card begins when it gives the first answers of its action's form, by
-    question key (a hero card at the idle screen: "Hero changed" with that hero chosen)."""
-
-    action: Mapping[str, Any]
-    answered: Mapping[str, Any]
-    card: tuple[str, str] | None = None  # the card, tapped on the form's first question
-
-
-@dataclass(frozen=True)
-class MenuItem:
-    """One legal action the table may begin from the menu: its label and the action itself
-    (``{"do": ...}``, as ``Session.begin`` takes it)."""
-
-    label: str
-    action: Mapping[str, Any]
+__all__ = ["GameView", "MenuItem", "OpensForm", "StepView", "build"]
 
 
 @dataclass(frozen=True)
@@ -162,75 +146,76 @@ def session_view(session: Any, since: int, **fields: Any) -> GameView:
     )
 
 
-def build(flow: Flow, session: Session | None, seen: int, seats: Mapping[str, int],
+def build(table: Flow, session: Session | None, seen: int, seats: Mapping[str, int],
           local: Local | None = None, remembered: Mapping[str, int] | None = None) -> GameView:
-    """The view, made of the game's flow and what is under way: a local procedure's question
+    """The view, made of the game's table and what is under way: a local procedure's question
     (``local``: a form, the new game's questions; ``remembered``: the last value entered for a
     form's number, by key), else the session's (``seen``: the trace steps the controller has
     had: the view's ``steps`` are the ones after). Reads the session, changes nothing. The
     menu, NEXT AI PIECE and the idle screen's fields are worked out only when nothing is
     asked."""
-    names = flow.labels(session.state) if session is not None else {}
+    names = table.labels(session.state) if session is not None else {}
     if local is not None:
         ask = local.ask
         assert ask is not None
         start = (remembered or {}).get(ask.question.key, ask.start) if ask.remember \
             else ask.start
-        return GameView(flow.game, question=ask.question, trace_length=seen,
+        return GameView(table.game, question=ask.question, trace_length=seen,
                         names={**names, **ask.names}, seats={**seats, **ask.seats},
                         cards=dict(ask.cards), tap_answers=frozenset(ask.cards.values()),
                         can_undo=bool(local.answers) or session is not None,
                         undo_refusal="nothing has been entered yet",  # no game, no answer
                         title=local.title, back_leaves=True, number_start=start,
                         next_refusal="answer these questions first, or BACK to leave them",
-                        lights={} if session is None else flow.lights(session.state, seats,
+                        lights={} if session is None else table.lights(session.state, seats,
                                                                        None))
     assert session is not None
     battle, trace = session.state, session.runner.trace
     since = min(seen, len(trace))
-    steps = tuple(StepView(n, flow.relabel(step, battle, names),
+    steps = tuple(StepView(n, table.relabel(step, battle, names),
                            step.data.get("verified") is not False)
-                  for n, step in enumerate(trace[since:], since) if flow.on_glass(step))
-    title = flow.title(battle)
-    step_title = pages.title_before(flow.game, trace, since, names, title) if steps else None
+                  for n, step in enumerate(trace[since:], since) if table.on_glass(step))
+    title = table.title(battle)
+    step_title = pages.title_before(table.game, trace, since, names, title) if steps else None
     question, hidden = session.pending, frozenset[str]()
     last = last_action(session)
     if question is not None:
-        names = {**names, **flow.option_names(battle, question)}
-        shown = flow.relabel_question(question, battle, names, trace)
+        names = {**names, **table.option_names(battle, question)}
+        shown = table.relabel_question(question, battle, names, trace)
         hidden = frozenset(_options(question)) - frozenset(_options(shown))
         question = shown
     return GameView(
-        flow.game, question=question, steps=steps, trace_length=len(trace), names=names,
-        cards=flow.cards(battle), seats=seats, can_undo=session.can_undo,
+        table.game, question=question, steps=steps, trace_length=len(trace), names=names,
+        cards=table.cards(battle), seats=seats, can_undo=session.can_undo,
         can_redo=session.can_redo, over=session.finished,
-        result=(flow.spec.result(battle) or "") if session.finished else "",
+        result=(table.spec.result(battle) or "") if session.finished else "",
         step_title=step_title, title=title,
-        lights=flow.lights(battle, seats, session.pending),
-        card_options=flow.card_options(battle), own_dice=session.dice == "table",
-        tap_answers=hidden, taps_skip_reading=flow.taps_skip_reading,
-        back_leaves=question is not None and flow.back_leaves(last),
-        cursor_start=0 if session.pending is None else flow.likely(battle, session.pending),
-        **({} if question is not None else _idle(flow, session, names, last)))
+        lights=table.lights(battle, seats, session.pending),
+        card_options=table.card_options(battle), own_dice=session.dice == "table",
+        tap_answers=hidden, taps_skip_reading=table.taps_skip_reading,
+        back_leaves=question is not None and table.back_leaves(last),
+        cursor_start=0 if session.pending is None else table.likely(battle, session.pending),
+        **({} if question is not None else _idle(table, session, names, last)))
 
 
-def _idle(flow: Flow, session: Session, names: Mapping[str, str], last: str | None
+def _idle(table: Flow, session: Session, names: Mapping[str, str], last: str | None
           ) -> dict[str, Any]:
     """The view's fields the controller reads only when no question waits (the menu, NEXT AI
     PIECE, the idle screen, what a tapped card begins)."""
     battle = session.state
-    legal = [] if session.finished else flow.spec.legal_actions(battle)
-    main = flow.spec.main_move
+    legal = [] if session.finished else table.spec.legal_actions(battle)
+    main = table.spec.main_move
     next_action = {"do": main} if main and any(m.name == main for m in legal) else None
     if main is None:
-        refusal = f"{flow.label} has no AI piece: OK opens the menu"
+        refusal = f"{table.label} has no AI piece: OK opens the menu"
     elif next_action is None:
-        refusal = flow.relabel_text(flow.spec.moves.moves[main].refusal(battle), battle, names)
+        refusal = table.relabel_text(table.spec.moves.moves[main].refusal(battle), battle, names)
     else:
         refusal = ""
-    return {"menu": flow.menu(battle, legal, session.finished), "next_action": next_action,
-            "next_refusal": refusal, "status": flow.status(battle, names),
-            "idle_key": flow.idle_key(battle, last), "tap_actions": flow.tap_actions(battle, legal)}
+    return {"menu": table.menu(battle, legal, session.finished), "next_action": next_action,
+            "next_refusal": refusal, "status": table.status(battle, names),
+            "idle_key": table.idle_key(battle, last),
+            "tap_actions": table.tap_actions(battle, legal)}
 
 
 def _options(question: Question) -> tuple[str, ...]:

@@ -192,7 +192,7 @@ class Watcher:
         self.steps, self.groups, self.head, self.events = 0, [], 0, []
         self.asked, self.question, self.table_move = None, None, None
         game = None if session is None else {
-            "id": session.id, "game": session.game, "title": gadget.playing.flow.label}
+            "id": session.id, "game": session.game, "title": gadget.playing.table.label}
         code = new_code() if session is not None else None
         with self.live.lock:
             self.live.game, self.live.code = game, code
@@ -266,7 +266,7 @@ class Watcher:
         self.steps = start + len(steps)
 
     def _state(self, gadget: Any, session: Any) -> None:
-        names = gadget.playing.flow.labels(session.state)
+        names = gadget.playing.table.labels(session.state)
         summary = party.summary(session.spec, session.state, names, gadget.playing.seats)
         record = Record(session.id, session.game, session.setup, session.dice_at_start,
                         session.seed, self.events, len(self.events), dict(names))
