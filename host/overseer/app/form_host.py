@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from overseer.app import kept as keeping
+from overseer.app import kept
 from overseer.app.controller import Answer, Begin, Cancel, Refused, SessionCall, Undo
 from overseer.app.flow import DICE_MODE, Flow, MakeForm, dice_form
 from overseer.app.local import Local, LocalProcedure
@@ -37,7 +37,7 @@ class FormHost:
         self.store = store
         self.local: Local | None = None
         self.name: str | None = None  # the form's menu action (None: the new game's questions)
-        self.kept: dict[str, Any] | None = None  # the form as the store holds it
+        self.stored: dict[str, Any] | None = None  # the form as the store holds it
         self.remembered: dict[str, int] = {}  # the last value of a form's number, by key
 
     def ask(self, make: Callable[[], LocalProcedure], title: str) -> None:
@@ -113,23 +113,23 @@ class FormHost:
         form = None
         if self.local is not None and self.name is not None:
             form = {"do": self.name, "answers": list(self.local.answers)}
-        if form == self.kept:
+        if form == self.stored:
             return
         # (not written: the form goes on; only a restart would not bring it back)
-        if keeping.update(self.store, game_id, "the form under way could not be kept",
+        if kept.update(self.store, game_id, "the form under way could not be kept",
                           form=form):
-            self.kept = form
+            self.stored = form
 
     def resume(self, session: Session, made: Callable[[str], tuple[MakeForm, str] | None]
                ) -> bool:
         """The form under way when the gadget stopped, at the question it was on (the table
         had read every step before it): True when there is one. A form that no longer fits
         the game is dropped."""
-        kept = self.store.gadget(session.id).get("form")
-        self.kept = kept if isinstance(kept, dict) else None
+        stored = self.store.gadget(session.id).get("form")
+        self.stored = stored if isinstance(stored, dict) else None
         local = None
-        if self.kept is not None and session.pending is None:
-            name, answers = self.kept.get("do"), self.kept.get("answers")
+        if self.stored is not None and session.pending is None:
+            name, answers = self.stored.get("do"), self.stored.get("answers")
             form = made(name) if isinstance(name, str) else None
             local = replayed(form, answers) if form is not None else None
             if local is not None:

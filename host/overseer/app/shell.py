@@ -4,7 +4,7 @@ order, so the screen moves only after the session call it shows is durable. What
 session, a form, the new game's questions) and the calls on it are app/playing.py's.
 
     gadget = Gadget(store_path, glass, leds, dice=None, inbox=None, sources=(), seed=None)
-    gadget.open(game_id=None)  # that game, else the last unfinished one, else a new game's
+    gadget.open(game_id=None)  # that game, else the last one played, else a new one's questions
     gadget.inbox.put(Press(Button.OK))  # or a source puts it (Pico, card reader, keys)
     gadget.step(timeout)       # one input from the inbox (waiting up to timeout): True if one came
     gadget.feed(item)          # act on one input now, without the inbox
