@@ -6,7 +6,7 @@ from __future__ import annotations
 from overseer.core.procedure import ChooseOne, Procedure, Step
 from overseer.rules.catacombs import rulebook
 from overseer.rules.catacombs.kinds import Key, StepKind
-from overseer.rules.catacombs.state import Battle, Piece
+from overseer.rules.catacombs.state import Battle, Piece, ref_id
 
 # The members the hot path reads, bound once: reading a member off an Enum class goes
 # through EnumType.__getattr__ in Python 3.11, several times slower than a global.
@@ -113,8 +113,9 @@ def active_step(battle: Battle, piece: Piece, why: str) -> Step:
     placed = (", first by the Direction tiles as the setup placed it (Overseer's ruling: "
               "not moved since)") if why == "placement" else ""
     return Step(ACTIVE_CHARACTER, rulebook.STEP1,
-                f"{piece.name} ({piece.id}) acts: {tile_text(battle, piece.order_tile)} tile"
-                f"{', ' + piece.type + ' monster tile' if why != 'character_tile' else ''}"
-                f"{placed}",
+                "{piece} acts: {tile_text} tile{monster_tile}{placed}",
                 {"piece": piece.id, "why": why, "character_tile": piece.order_tile,
-                 "monster_tile": piece.type})
+                 "monster_tile": piece.type},
+                {"piece": ref_id(piece), "tile_text": tile_text(battle, piece.order_tile),
+                 "monster_tile": f", {piece.type} monster tile" if why != "character_tile" else "",
+                 "placed": placed})

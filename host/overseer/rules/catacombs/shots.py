@@ -14,7 +14,16 @@ from overseer.rules.catacombs import cards, clock, damage_tokens, rulebook
 from overseer.rules.catacombs.kinds import Key, StepKind, TargetKind
 from overseer.rules.catacombs.modifiers import apply_modifiers, bearer, not_applied, wound
 from overseer.rules.catacombs.shot_choice import RANGED
-from overseer.rules.catacombs.state import BY_HAND, CHARACTER_DAMAGE, Battle, Hero, Piece, Shot
+from overseer.rules.catacombs.state import (
+    BY_HAND,
+    CHARACTER_DAMAGE,
+    Battle,
+    Hero,
+    Piece,
+    Shot,
+    ref,
+    ref_id,
+)
 from overseer.rules.catacombs.targeting import Target, closest, in_sight
 
 # The members the hot path reads, bound once: reading a member off an Enum class goes
@@ -56,9 +65,10 @@ def rush(battle: Battle, piece: Piece, target: Target, why: str = "rush") -> Pro
     ruler = ruler_of(battle, piece)
     name = target_name(battle, target)
     yield Step(MOVE, rulebook.PERFORM,
-               f"{piece.name}: {why} toward {name} with Ruler {ruler}, passing through "
-               f"obstacles; if the ruler reaches past {name}, stop adjacent to it",
-               {"piece": piece.id, "toward": target.id, "ruler": ruler, "why": why})
+               "{piece}: {why} toward {name} with Ruler {ruler}, passing through obstacles; if "
+               "the ruler reaches past {name}, stop adjacent to it",
+               {"piece": piece.id, "toward": target.id, "ruler": ruler, "why": why},
+               {"piece": ref(piece), "why": why, "name": name, "ruler": ruler})
     if target.kind == FROZEN_TEAMMATE:
         battle.pieces[target.id].frozen = False
         yield Step(StepKind.FREED, rulebook.PERFORM,
@@ -67,8 +77,10 @@ def rush(battle: Battle, piece: Piece, target: Target, why: str = "rush") -> Pro
     elif target.kind == WYVERN:
         battle.wyverns.remove(target.id)
         piece.riding = target.id
-        yield Step(StepKind.RIDES, rulebook.PERFORM, f"{piece.name} now rides {name}",
-                   {"piece": piece.id, "wyvern": target.id})
+        yield Step(StepKind.RIDES, rulebook.PERFORM,
+                   "{piece} now rides {name}",
+                   {"piece": piece.id, "wyvern": target.id},
+                   {"piece": ref(piece), "name": name})
 
 
 def resolve_hit(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedure:
@@ -91,8 +103,9 @@ def resolve_hit(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedu
             yield from apply_modifiers(battle, piece, taker or hero, shot, taker is None)
     else:
         yield Step(MISS, rulebook.TOKENS,
-                   f"{piece.name}'s {label} misses {hero.name} "
-                   "(zero token)", {"piece": piece.id, "target": hero.id})
+                   "{piece}'s {label} misses {hero} (zero token)",
+                   {"piece": piece.id, "target": hero.id},
+                   {"piece": ref(piece), "label": label, "hero": ref(hero)})
     # Red Box: Clock Template (errata): no zero token drawn, the target is pushed (even one that
     # took no damage; a rider is knocked off its mount); the fear modifier also moves a
     # character it hurt. Both at once make one move (Overseer's ruling).
@@ -117,8 +130,10 @@ def move_to_random_rune(battle: Battle, piece: Piece, why: str,
     data: dict[str, object] = {"piece": piece.id, "rune": rune, "why": why}
     if not (piece.flying or keystone):
         yield Step(StepKind.MOVE_TO_RUNE, rule,
-                   f"{piece.name}: move to rune {rune}; if it is already there or the rune is "
-                   "taken, stay", data)
+                   "{piece}: move to rune {rune}; if it is already there or the rune is taken, "
+                   "stay",
+                   data,
+                   {"piece": ref(piece), "rune": rune})
         return
     location = yield Roll(Die.LOCATION, f"{piece.name}: move to random rune")
     if location == rune:
@@ -148,8 +163,9 @@ def summon(battle: Battle, piece: Piece, shot: Shot, depth: int, act: Act) -> Pr
         new = cards.piece_from_monster(battle.data, new_id, name)
     except KeyError:
         yield Step(StepKind.SUMMON, rulebook.CLOCK,
-                   f"{piece.name} summons {name}: not in the card data; place it and run it by "
-                   "its card", {"piece": piece.id, "summons": name, "known": False})
+                   "{piece} summons {name}: not in the card data; place it and run it by its card",
+                   {"piece": piece.id, "summons": name, "known": False},
+                   {"piece": ref(piece), "name": name})
         return
     yield from bring_in(battle, piece, new, face, depth, act)
 
@@ -161,10 +177,11 @@ def bring_in(battle: Battle, piece: Piece, new: Piece, face: int, depth: int,
     battle.pieces[new.id] = new
     side = f"12 toward the Hero Start Zone, or {clock.EDGE_CASE}"
     yield Step(StepKind.SUMMON, rulebook.CLOCK,
-               f"{piece.name} summons {new.name} ({new.id}): clock template {side}; place it "
-               f"at {face} o'clock with Ruler 1; it acts at once",
+               "{piece} summons {new}: clock template {side}; place it at {face} o'clock with "
+               "Ruler 1; it acts at once",
                {"piece": piece.id, "summoned": new.id, "summons": new.name, "face": face,
-                "facing": "hero_start_zone", "at_edge_facing": "centre"})
+                "facing": "hero_start_zone", "at_edge_facing": "centre"},
+               {"piece": ref(piece), "new": ref_id(new), "side": side, "face": face})
     battle.acted.append(new.id)
     yield from act(battle, new, "summoned", depth + 1)
 
@@ -175,11 +192,13 @@ def summon_antient(battle: Battle, piece: Piece, depth: int, act: Act) -> Proced
     player performing the shot choose)."""
     if not battle.antients:
         yield Step(StepKind.INSTRUCTION, rulebook.SUMMON_ANTIENT,
-                   f"{piece.name} summons an unused Antient, but none was entered for this "
-                   "battle: if the table has one, place it as a summon (clock template, D12, "
-                   "Ruler 1) and play it by its card", {"piece": piece.id,
+                   "{piece} summons an unused Antient, but none was entered for this battle: if "
+                   "the table has one, place it as a summon (clock template, D12, Ruler 1) and "
+                   "play it by its card",
+                   {"piece": piece.id,
                                                         "shot": "summon antient",
-                                                        "implemented": False})
+                                                        "implemented": False},
+                   {"piece": ref(piece)})
         return
     ids = tuple(battle.antients)
     chosen = ids[0] if len(ids) == 1 else (
@@ -187,8 +206,9 @@ def summon_antient(battle: Battle, piece: Piece, depth: int, act: Act) -> Proced
     new = battle.antients.pop(chosen)
     how = "the only one unused" if len(ids) == 1 else "drawn at random (Overseer's ruling)"
     yield Step(StepKind.ANTIENT, rulebook.SUMMON_ANTIENT,
-               f"{piece.name} summons the unused Antient {new.name} ({new.id}): {how}",
-               {"piece": piece.id, "antient": new.id, "unused": list(ids)})
+               "{piece} summons the unused Antient {new}: {how}",
+               {"piece": piece.id, "antient": new.id, "unused": list(ids)},
+               {"piece": ref(piece), "new": ref_id(new), "how": how})
     face = yield Roll(Die.D12, f"{piece.name} summons {new.name}")
     yield from bring_in(battle, piece, new, face, depth, act)
 
@@ -201,16 +221,19 @@ def heal(battle: Battle, piece: Piece) -> Procedure:
              and not p.teleported and not p.invulnerable]
     seen = yield from in_sight(battle, piece, mates, "teammates")
     if not seen:
-        yield Step(StepKind.NO_EFFECT, rulebook.HEAL_SHOT, f"{piece.name}'s heal shot finds no "
-                   "teammate in sight", {"piece": piece.id})
+        yield Step(StepKind.NO_EFFECT, rulebook.HEAL_SHOT,
+                   "{piece}'s heal shot finds no teammate in sight",
+                   {"piece": piece.id},
+                   {"piece": ref(piece)})
         return
     chosen = yield from closest(battle, piece, seen, "teammate")
     mate = battle.pieces[chosen]
     mate.health += 1
     yield Step(StepKind.HEAL, rulebook.HEAL_SHOT,
-               f"{piece.name}'s heal shot: {mate.name} ({mate.id}) gains 1 health: "
-               f"{mate.health} (Overseer's ruling: the nearest teammate in sight)",
-               {"piece": piece.id, "healed": mate.id, "amount": 1, "health": mate.health})
+               "{piece}'s heal shot: {mate} gains 1 health: {health} (Overseer's ruling: the "
+               "nearest teammate in sight)",
+               {"piece": piece.id, "healed": mate.id, "amount": 1, "health": mate.health},
+               {"piece": ref(piece), "mate": ref_id(mate), "health": mate.health})
 
 
 def target_ranged(battle: Battle, piece: Piece) -> Procedure:
@@ -227,9 +250,10 @@ def target_ranged(battle: Battle, piece: Piece) -> Procedure:
         if tile and tile["id"] in holders:
             hero = holders[tile["id"]]
             yield Step(StepKind.TARGET, rulebook.TARGET_RANGED,
-                       f"target ranged shot: D12 {face} selects {tile['text']} ({hero.name})",
+                       "target ranged shot: D12 {face} selects {text} ({hero})",
                        {"piece": piece.id, "target": hero.id, "column": "hero_target_tile",
-                        "face": face, "tile": tile["id"], "verified": tile["verified"]})
+                        "face": face, "tile": tile["id"], "verified": tile["verified"]},
+                       {"face": face, "text": tile['text'], "hero": ref(hero)})
             return hero
         # A tile nobody holds: roll again (Overseer's ruling).
         yield Step(StepKind.REROLL, rulebook.TARGET_RANGED,
@@ -313,10 +337,15 @@ def perform_shot(battle: Battle, piece: Piece, target: Target, shot: Shot,
     if shot.must:
         data["must"] = shot.must
         must = MUST_NOTES.get(shot.must, "")
-    yield Step(SHOT, rulebook.PERFORM, f"{piece.name}: {label}{must}", data)
+    yield Step(SHOT, rulebook.PERFORM,
+               "{piece}: {label}{must}",
+               data,
+               {"piece": ref(piece), "label": label, "must": must})
     if hero is not None and (hero.health <= 0 or hero.away is not None):  # not alive, or away
-        yield Step(StepKind.NO_EFFECT, rulebook.PERFORM, f"{hero.name} is no longer on the playmat",
-                   {"piece": piece.id, "target": hero.id})
+        yield Step(StepKind.NO_EFFECT, rulebook.PERFORM,
+                   "{hero} is no longer on the playmat",
+                   {"piece": piece.id, "target": hero.id},
+                   {"hero": ref(hero)})
         return False
     if shot.modifiers and kind not in TOKEN_SHOTS and kind not in BY_HAND:
         # A shot with no damage token on a hero applies none of its modifiers: say so.
@@ -334,8 +363,10 @@ def perform_shot(battle: Battle, piece: Piece, target: Target, shot: Shot,
     elif kind == "teleport":
         piece.teleported = True
         yield Step(StepKind.TELEPORT, rulebook.PERFORM,
-                   f"{piece.name} moves to the Teleported! card; when it next acts it returns "
-                   "on a random rune and performs its melee shot", {"piece": piece.id})
+                   "{piece} moves to the Teleported! card; when it next acts it returns on a "
+                   "random rune and performs its melee shot",
+                   {"piece": piece.id},
+                   {"piece": ref(piece)})
         return True
     elif kind == "summon":
         yield from summon(battle, piece, shot, depth, act)
@@ -351,9 +382,11 @@ def perform_shot(battle: Battle, piece: Piece, target: Target, shot: Shot,
         yield from ranged(battle, piece, target, shot)
     else:
         yield Step(StepKind.INSTRUCTION, rulebook.PERFORM,
-                   f"{piece.name}: perform {shot.label} as its card says (the AI rules do not "
-                   "cover this shot)", {"piece": piece.id, "shot": shot.label,
-                                        "implemented": False})
+                   "{piece}: perform {label} as its card says (the AI rules do not cover this "
+                   "shot)",
+                   {"piece": piece.id, "shot": shot.label,
+                                        "implemented": False},
+                   {"piece": ref(piece), "label": shot.label})
     return False
 
 
@@ -368,8 +401,9 @@ def character_damage(battle: Battle, piece: Piece, target: Target, shot: Shot) -
                           f"hole). Does it cover {hero.name}, even partly?", TEMPLATE)
     if not covered:
         yield Step(MISS, rulebook.PERFORM,
-                   f"the Attack template does not reach {hero.name}",
-                   {"piece": piece.id, "target": hero.id})
+                   "the Attack template does not reach {hero}",
+                   {"piece": piece.id, "target": hero.id},
+                   {"hero": ref(hero)})
         return
     yield from resolve_hit(battle, piece, hero, shot)
 
@@ -378,9 +412,10 @@ def ranged(battle: Battle, piece: Piece, target: Target, shot: Shot) -> Procedur
     kind = shot.kind
     if kind in NO_DAMAGE_RANGED:
         yield Step(StepKind.INSTRUCTION, rulebook.WEB_SHOT,
-                   f"{piece.name}: {shot.label} deals no damage; the AI rules do not say "
-                   "where it lands: place its piece as the card says (it stays on the playmat)",
-                   {"piece": piece.id, "shot": shot.label, "implemented": False})
+                   "{piece}: {label} deals no damage; the AI rules do not say where it lands: "
+                   "place its piece as the card says (it stays on the playmat)",
+                   {"piece": piece.id, "shot": shot.label, "implemented": False},
+                   {"piece": ref(piece), "label": shot.label})
         return
     hero: Hero | None = battle.heroes.get(target.id) if target.kind == ENEMY else None
     if "target" in shot.modifiers:
@@ -392,8 +427,10 @@ def ranged(battle: Battle, piece: Piece, target: Target, shot: Shot) -> Procedur
             return
         in_range = yield YesNo(f"Is {hero.name} within Ruler 3 of {piece.name}?", Key.IN_RANGE)
         if not in_range:
-            yield Step(StepKind.MISS, rulebook.TARGET_RANGED, f"{hero.name} is out of range",
-                       {"piece": piece.id, "target": hero.id})
+            yield Step(StepKind.MISS, rulebook.TARGET_RANGED,
+                       "{hero} is out of range",
+                       {"piece": piece.id, "target": hero.id},
+                       {"hero": ref(hero)})
             if kind == "dagger":
                 yield from dagger_move(battle, piece, "it was out of range")
             return
@@ -419,10 +456,12 @@ def dagger_move(battle: Battle, piece: Piece, missed: str | None) -> Procedure:
     if missed is not None:
         # The book places the move after the damage and says nothing of a dagger that misses.
         yield Step(StepKind.DAGGER_MOVE, rulebook.NEW_RANGED,
-                   f"{piece.name}'s dagger inflicted no damage ({missed}); {piece.name} still "
-                   "moves to rune (Overseer's ruling: the move is part of the dagger shot, "
-                   "not a reward for a hit)", {"piece": piece.id, "missed": missed,
-                                               "moves": True, "verified": False})
+                   "{piece}'s dagger inflicted no damage ({missed}); {piece} still moves to rune "
+                   "(Overseer's ruling: the move is part of the dagger shot, not a reward for a "
+                   "hit)",
+                   {"piece": piece.id, "missed": missed,
+                                               "moves": True, "verified": False},
+                   {"piece": ref(piece), "missed": missed})
     yield from move_to_random_rune(battle, piece, "dagger")
 
 
@@ -449,8 +488,9 @@ def portal_trap(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedu
     token = yield from damage_tokens.draw(battle, level, f"{piece.name}: portal trap")
     if token.value == 0:
         yield Step(StepKind.MISS, rulebook.TOKENS,
-                   f"the portal trap misses {hero.name} (zero token)",
-                   {"piece": piece.id, "target": hero.id})
+                   "the portal trap misses {hero} (zero token)",
+                   {"piece": piece.id, "target": hero.id},
+                   {"hero": ref(hero)})
         reset = damage_tokens.settle(battle, [token])
         if reset is not None:
             yield reset
@@ -475,27 +515,33 @@ def portal_outcome(battle: Battle, hero: Hero, outcome: str) -> Procedure:
     if outcome == "teleported":
         hero.away = "teleported"
         yield Step(StepKind.TELEPORTED, rulebook.NEW_RANGED,
-                   f"{hero.name} goes onto the Teleported! "
-                   "card (no clock template push: it has left the playmat)",
-                   {"hero": hero.id, "push": False})
+                   "{hero} goes onto the Teleported! card (no clock template push: it has left "
+                   "the playmat)",
+                   {"hero": hero.id, "push": False},
+                   {"hero": ref(hero)})
     elif outcome == "random_rune":
         rune = yield Roll(Die.RUNE, f"portal trap: {hero.name} to a random rune")
         yield Step(StepKind.MOVE_TO_RUNE, rulebook.NEW_RANGED,
-                   f"{hero.name} moves to rune {rune}; if it is already there or the rune is "
-                   "taken, it stays (no clock template push: the portal trap moves it instead, "
-                   "Overseer's ruling)", {"hero": hero.id, "rune": rune, "push": False,
-                                          "verified": False})
+                   "{hero} moves to rune {rune}; if it is already there or the rune is taken, it "
+                   "stays (no clock template push: the portal trap moves it instead, Overseer's "
+                   "ruling)",
+                   {"hero": hero.id, "rune": rune, "push": False,
+                                          "verified": False},
+                   {"hero": ref(hero), "rune": rune})
     elif outcome == "rush":
         # Results 4-5: no damage and the character stays where it is. The errata pushes after
         # any non-zero token, damage or not; the portal trap table does not say otherwise.
         yield Step(StepKind.PORTAL_PUSH, rulebook.CLOCK,
-                   f"{hero.name} stays on the playmat and the token was not a zero: the clock "
-                   "template pushes it (Overseer's ruling: the portal trap table is silent, the "
-                   "errata pushes on any non-zero token even without damage)",
-                   {"hero": hero.id, "push": True, "verified": False})
+                   "{hero} stays on the playmat and the token was not a zero: the clock template "
+                   "pushes it (Overseer's ruling: the portal trap table is silent, the errata "
+                   "pushes on any non-zero token even without damage)",
+                   {"hero": hero.id, "push": True, "verified": False},
+                   {"hero": ref(hero)})
         yield from clock.push(battle, hero.id, "portal trap (non-zero token)")
-        yield Step(StepKind.INSTRUCTION, rulebook.NEW_RANGED, f"{hero.name} may perform a rush "
-                   "shot", {"hero": hero.id})
+        yield Step(StepKind.INSTRUCTION, rulebook.NEW_RANGED,
+                   "{hero} may perform a rush shot",
+                   {"hero": hero.id},
+                   {"hero": ref(hero)})
     else:
         # Result 12: the character is placed where it chooses, which a push would not change.
         cave = battle.adventure.hidden_cave is not None
@@ -503,11 +549,14 @@ def portal_outcome(battle: Battle, hero: Hero, outcome: str) -> Procedure:
                  "unoccupied rune of its choice" if cave else "an unoccupied rune of its choice "
                  "(the Hidden Cave is not in this game)")
         yield Step(StepKind.PORTAL_PUSH, rulebook.CLOCK,
-                   f"no clock template push for {hero.name}: it is placed on {where} instead "
+                   "no clock template push for {hero}: it is placed on {where} instead "
                    "(Overseer's ruling: the placement replaces the push)",
-                   {"hero": hero.id, "push": False, "verified": False})
-        yield Step(StepKind.INSTRUCTION, rulebook.NEW_RANGED, f"{hero.name} goes to {where}",
-                   {"hero": hero.id, "hidden_cave": cave})
+                   {"hero": hero.id, "push": False, "verified": False},
+                   {"hero": ref(hero), "where": where})
+        yield Step(StepKind.INSTRUCTION, rulebook.NEW_RANGED,
+                   "{hero} goes to {where}",
+                   {"hero": hero.id, "hidden_cave": cave},
+                   {"hero": ref(hero), "where": where})
 
 
 def repeat(battle: Battle, piece: Piece, target: Target, depth: int, act: Act) -> Procedure:
@@ -521,11 +570,15 @@ def repeat(battle: Battle, piece: Piece, target: Target, depth: int, act: Act) -
     else:
         seen = yield from in_sight(battle, piece, mates, "teammates")
     if not seen or depth >= MAX_REPEATS:
-        yield Step(StepKind.NO_EFFECT, rulebook.PERFORM, f"{piece.name}'s repeat shot finds no "
-                   "teammate", {"piece": piece.id})
+        yield Step(StepKind.NO_EFFECT, rulebook.PERFORM,
+                   "{piece}'s repeat shot finds no teammate",
+                   {"piece": piece.id},
+                   {"piece": ref(piece)})
         return
     # Overseer's ruling: the nearest teammate in sight (the priority columns rank enemies).
     chosen = yield from closest(battle, piece, seen, "teammate")
-    yield Step(StepKind.REPEAT, rulebook.PERFORM, f"{battle.pieces[chosen].name} acts again "
-               f"(repeat shot by {piece.name})", {"piece": piece.id, "repeats": chosen})
+    yield Step(StepKind.REPEAT, rulebook.PERFORM,
+               "{piece} acts again (repeat shot by {piece2})",
+               {"piece": piece.id, "repeats": chosen},
+               {"piece": ref(battle.pieces[chosen]), "piece2": ref(piece)})
     yield from act(battle, battle.pieces[chosen], "repeat", depth + 1)

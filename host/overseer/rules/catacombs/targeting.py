@@ -10,7 +10,7 @@ from overseer.core.procedure import ChooseOne, ChooseSome, Procedure, Step
 from overseer.rules.catacombs import rulebook
 from overseer.rules.catacombs.kinds import Key, StepKind, TargetKind
 from overseer.rules.catacombs.order import direction_prompt, scanning
-from overseer.rules.catacombs.state import Battle, Hero, Piece
+from overseer.rules.catacombs.state import Battle, Hero, Piece, ref
 
 # The members the hot path reads, bound once: reading a member off an Enum class goes
 # through EnumType.__getattr__ in Python 3.11, several times slower than a global.
@@ -107,11 +107,12 @@ def advanced_target(battle: Battle, piece: Piece,
         if seen:
             chosen = yield from closest(battle, piece, seen, what[:-1])
             mate = battle.pieces.get(chosen)
-            name = mate.name if mate is not None else f"the wyvern {chosen}"
             yield Step(TARGET, rulebook.ADVANCED,
-                       f"{piece.name} targets {name}: nearest {what[:-1]} in sight",
+                       "{piece} targets {target}: nearest {what} in sight",
                        {"piece": piece.id, "target": chosen, "column": "advanced",
-                        "criterion": kind, "candidates": seen})
+                        "criterion": kind, "candidates": seen},
+                       {"piece": ref(piece), "what": what[:-1],
+                        "target": ref(mate) if mate is not None else f"the wyvern {chosen}"})
             return Target(chosen, kind)
     return None
 
@@ -145,9 +146,10 @@ def select_target(battle: Battle, piece: Piece, visible: list[Hero]) -> Procedur
     Direction tiles. ``visible`` holds at least one enemy."""
     if len(visible) == 1:
         yield Step(TARGET, rulebook.STEP3,
-                   f"{piece.name} targets {visible[0].name}: the only "
-                   "enemy in sight", {"piece": piece.id, "target": visible[0].id,
-                                      "column": "only", "candidates": [visible[0].id]})
+                   "{piece} targets {hero}: the only enemy in sight",
+                   {"piece": piece.id, "target": visible[0].id,
+                                      "column": "only", "candidates": [visible[0].id]},
+                   {"piece": ref(piece), "hero": ref(visible[0])})
         return Target(visible[0].id, ENEMY)
     row = battle.data.behaviour[piece.type]
     candidates = visible
@@ -163,18 +165,21 @@ def select_target(battle: Battle, piece: Piece, visible: list[Hero]) -> Procedur
             candidates = CRITERIA[criterion](candidates)
         if len(candidates) == 1:
             yield Step(TARGET, rulebook.STEP3,
-                       f"{piece.name} targets {candidates[0].name}: {column.replace('_', ' ')} "
-                       f"column, {criterion.replace('_', ' ')}",
+                       "{piece} targets {who}: {column} column, {criterion}",
                        {"piece": piece.id, "target": candidates[0].id, "column": column,
                         "criterion": criterion, "candidates": [h.id for h in before],
-                        "verified": row.is_verified(column)})
+                        "verified": row.is_verified(column)},
+                       {"piece": ref(piece), "who": ref(candidates[0]),
+                        "column": column.replace('_', ' '),
+                        "criterion": criterion.replace('_', ' ')})
             return Target(candidates[0].id, ENEMY)
     # Still tied: the first Direction tile, then the second.
     ids = tuple(h.id for h in candidates)
     chosen = yield ChooseOne(direction_prompt(battle, "of " + ", ".join(
         h.name for h in candidates)), ids, Key.FIRST_BY_DIRECTION)
     yield Step(TARGET, rulebook.STEP3,
-               f"{piece.name} targets {battle.heroes[chosen].name}: still tied, direction tiles",
+               "{piece} targets {hero}: still tied, direction tiles",
                {"piece": piece.id, "target": chosen, "column": "direction",
-                "candidates": list(ids)})
+                "candidates": list(ids)},
+               {"piece": ref(piece), "hero": ref(battle.heroes[chosen])})
     return Target(chosen, ENEMY)
