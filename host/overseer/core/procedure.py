@@ -18,12 +18,11 @@ answers enter the rules; the session log records exactly what the runner was fed
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, NamedTuple, Protocol
 
 from overseer.core.dice import DIE_FACES, Die  # noqa: F401  (re-exported: the rules' dice)
-
 
 # --------------------------------------------------------------------------- words
 # A sentence of the rules as data: a template with a ``{place}`` for each fact, and the facts.
@@ -55,6 +54,7 @@ class Step:
     template, data, facts)``. ``text`` is the template in the rules' own words for the facts
     (made when first read: a step is made often, its text read seldom); a step without facts
     is its text (no ``{place}`` is filled). ``drawn`` and ``at_table``: the table's names.
+    ``text`` given: the rules' words, where they say more than the template (see below).
 
     Not a dataclass: the text is worked out on demand. Not frozen: a trace line is made often
     and never changed."""
@@ -62,13 +62,16 @@ class Step:
     __slots__ = ("kind", "rule", "template", "data", "facts", "_text")
 
     def __init__(self, kind: str, rule: str, template: str,
-                 data: dict[str, Any] | None = None, facts: Facts | None = None) -> None:
+                 data: dict[str, Any] | None = None, facts: Facts | None = None,
+                 text: str | None = None) -> None:
         self.kind = kind  # a member of the game's StepKind (rules/<game>/kinds.py)
         self.rule = rule  # a section of the game's rulebook module (rules/<game>/rulebook.py)
         self.template = template
         self.data = {} if data is None else data
         self.facts = facts
-        self._text = template if facts is None else None
+        # ``text``: the rules' words where they say more than the table reads (an id beside a
+        # name the table letters; a card drawn into a hand, which the glass does not name)
+        self._text = template if facts is None else text
 
     @property
     def text(self) -> str:
@@ -281,6 +284,11 @@ class EnterNumber:
         if not self.low <= answer <= self.high:
             raise AnswerError(self, answer, f"a number from {self.low} to {self.high}")
         return answer
+
+
+def roll(die: Die, template: str, facts: Facts, key: str = ChanceKey.ROLL) -> Roll:
+    """A roll whose purpose is ``template`` in the rules' words for ``facts``."""
+    return Roll(die, words(template, facts), key, {"purpose": template}, facts)
 
 
 Question = Roll | DrawToken | Pick | ChooseOne | ChooseSome | YesNo | EnterNumber

@@ -5,7 +5,7 @@ Mounts)."""
 
 from __future__ import annotations
 
-from overseer.core.procedure import DrawToken, EnterNumber, Pick, Procedure, Step, Token
+from overseer.core.procedure import DrawToken, EnterNumber, Facts, Pick, Procedure, Step, Token
 from overseer.rules.catacombs import rulebook
 from overseer.rules.catacombs.kinds import Key, StepKind
 from overseer.rules.catacombs.state import BY_HAND_MODIFIERS, Battle, Hero, Piece, Shot, ref
@@ -41,18 +41,20 @@ def bearer(battle: Battle, hero: Hero) -> Hero | None:
     return rider_of(battle, hero)
 
 
-def wound(battle: Battle, hero: Hero, amount: int, rule: str, why: str) -> Procedure:
+def wound(battle: Battle, hero: Hero, amount: int, rule: str, why: str,
+          said: tuple[str, Facts] | None = None) -> Procedure:
     """Take ``amount`` health from the character hit (never below zero) and say so. A mount's
     damage goes to its rider and an unridden mount takes none; a rider who dies takes its mount
-    out of play (Ice Box: Mounts)."""
+    out of play (Ice Box: Mounts). ``said``: ``why`` as a template and its facts."""
+    because, facts = said if said is not None else ("{why}", {"why": why})
     if amount <= 0:
         return
     taker = bearer(battle, hero)
     if taker is None:
         yield Step(StepKind.INVULNERABLE, rulebook.MOUNTS,
-                   "{hero} is invulnerable: {why} deals no damage",
+                   "{hero} is invulnerable: " + because + " deals no damage",
                    {"target": hero.id, "amount": amount},
-                   {"hero": ref(hero), "why": why})
+                   {"hero": ref(hero), **facts})
         return
     if taker is not hero:
         yield Step(StepKind.PASSES_TO_RIDER, rulebook.MOUNTS,
@@ -62,11 +64,10 @@ def wound(battle: Battle, hero: Hero, amount: int, rule: str, why: str) -> Proce
     before = taker.health
     taker.health = max(0, taker.health - amount)
     yield Step(DAMAGE, rule,
-               "{taker} loses {lost} health ({why}): {health} left",
-               {"target": taker.id, "amount": before - taker.health,
-                                        "health": taker.health},
-               {"taker": ref(taker), "lost": before - taker.health, "why": why,
-                "health": taker.health})
+               "{taker} loses {lost} health (" + because + "): {health} left",
+               {"target": taker.id, "amount": before - taker.health, "health": taker.health},
+               {"taker": ref(taker), "lost": before - taker.health, "health": taker.health,
+                **facts})
     if taker.health <= 0:  # not taker.alive
         yield Step(StepKind.HERO_DOWN, rule,
                    "{taker} is destroyed",

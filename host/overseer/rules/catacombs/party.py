@@ -311,9 +311,15 @@ def update_hero(battle: Battle, params: UpdateHero) -> Procedure:
     for key, value in changes.items():
         if key != "riding":
             setattr(hero, key, value)
-    yield Step(StepKind.HERO_UPDATED, rulebook.BEHAVIOUR, f"{hero.name}: " + ", ".join(
-        NONE_SAID.get(k, "") if v is None else f"{k} {_said(battle, v)}"
-        for k, v in changes.items()), {"hero": hero.id, **changes})
+    # The table reads a flag as yes or no ("stunned yes"); the trace keeps "stunned True".
+    said = [NONE_SAID.get(k, "") if v is None else f"{k} {_said(battle, v)}"
+            for k, v in changes.items()]
+    told = [f"{k} {'yes' if v else 'no'}" if isinstance(v, bool) else line
+            for (k, v), line in zip(changes.items(), said, strict=True)]
+    yield Step(StepKind.HERO_UPDATED, rulebook.BEHAVIOUR,
+               "{hero}: " + ", ".join(told).replace("{", "{{").replace("}", "}}"),
+               {"hero": hero.id, **changes}, {"hero": ref(hero)},
+               f"{hero.name}: " + ", ".join(said))
     if "riding" in changes and changes["riding"] != rode:
         yield from _ride(battle, hero, rode, changes["riding"])
     if was_alive and not hero.alive:

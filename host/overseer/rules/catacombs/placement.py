@@ -103,12 +103,12 @@ def walk(battle: Battle, record: dict[str, Any], pieces: list[Piece], lord: Piec
     for n, piece in enumerate(pieces, 1):
         spot, where, printed = next(spots)
         placed.append((piece.id, spot))
-        yield Step(StepKind.PLACE, SETUP,
-                   "{n}. {piece} ({id}, {tile_text} tile): {where}",
+        tile = tile_text(battle, piece.order_tile)
+        yield Step(StepKind.PLACE, SETUP, "{n}. {piece} ({tile} tile): {where}",
                    {"piece": piece.id, "order": n, "spot": spot,
-                                "verified": printed and rule_verified},
-                   {"n": n, "piece": ref(piece), "id": piece.id,
-                    "tile_text": tile_text(battle, piece.order_tile), "where": where})
+                    "verified": printed and rule_verified},
+                   {"n": n, "piece": ref(piece), "tile": tile, "where": where},
+                   f"{n}. {piece.name} ({piece.id}, {tile} tile): {where}")
     if lord is not None:
         if record["rule"] == "catacombs":
             spot, where = "back-centre", "the centre of the back edge of the Monster Start Zone"

@@ -9,7 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from overseer.core.procedure import ChooseSome, Die, Pick, Procedure, Roll, Step, YesNo
+from overseer.core.procedure import (
+    ChooseSome,
+    Die,
+    Pick,
+    Procedure,
+    Ref,
+    Roll,
+    Step,
+    YesNo,
+    roll,
+    words,
+)
 from overseer.rules.catacombs import cards, clock, damage_tokens, rulebook
 from overseer.rules.catacombs.kinds import Key, StepKind, TargetKind
 from overseer.rules.catacombs.modifiers import apply_modifiers, bearer, not_applied, wound
@@ -54,33 +65,34 @@ def ruler_of(battle: Battle, piece: Piece) -> int:
     return battle.data.behaviour[piece.type].ruler
 
 
-def target_name(battle: Battle, target: Target) -> str:
+def target_ref(battle: Battle, target: Target) -> Ref:
+    """The target as a fact of a sentence: by its name (a wyvern by its id)."""
     found = battle.heroes.get(target.id) or battle.pieces.get(target.id)
-    return target.id if found is None else found.name
+    return (target.id, target.id if found is None else found.name)
 
 
 def rush(battle: Battle, piece: Piece, target: Target, why: str = "rush") -> Procedure:
     """Move toward the Active Target with the piece's LOS ruler, through obstacles; stop
     adjacent to the target if the ruler would carry the piece past it."""
     ruler = ruler_of(battle, piece)
-    name = target_name(battle, target)
+    toward = target_ref(battle, target)
     yield Step(MOVE, rulebook.PERFORM,
-               "{piece}: {why} toward {name} with Ruler {ruler}, passing through obstacles; if "
-               "the ruler reaches past {name}, stop adjacent to it",
+               "{piece}: {why} toward {toward} with Ruler {ruler}, passing through obstacles; if "
+               "the ruler reaches past {toward}, stop adjacent to it",
                {"piece": piece.id, "toward": target.id, "ruler": ruler, "why": why},
-               {"piece": ref(piece), "why": why, "name": name, "ruler": ruler})
+               {"piece": ref(piece), "why": why, "toward": toward, "ruler": ruler})
     if target.kind == FROZEN_TEAMMATE:
         battle.pieces[target.id].frozen = False
         yield Step(StepKind.FREED, rulebook.PERFORM,
-                   f"{name} is freed: the ice shot piece is removed",
-                   {"piece": target.id})
+                   "{piece} is freed: the ice shot piece is removed", {"piece": target.id},
+                   {"piece": toward})
     elif target.kind == WYVERN:
         battle.wyverns.remove(target.id)
         piece.riding = target.id
         yield Step(StepKind.RIDES, rulebook.PERFORM,
-                   "{piece} now rides {name}",
+                   "{piece} now rides {wyvern}",
                    {"piece": piece.id, "wyvern": target.id},
-                   {"piece": ref(piece), "name": name})
+                   {"piece": ref(piece), "wyvern": toward})
 
 
 def resolve_hit(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedure:
@@ -88,17 +100,19 @@ def resolve_hit(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedu
     came; a reset icon returns the discards afterwards. A mount is invulnerable: a hit on it
     goes to its rider, or does no damage when no one rides it (Ice Box: Mounts)."""
     label = shot.label
-    purpose = f"{piece.name}: {label} on {hero.name}"
+    said = "{piece}: {label} on {hero}", {"piece": ref(piece), "label": label, "hero": ref(hero)}
+    purpose = words(*said)
     tokens = []
     total, zero = 0, False
     for level in damage_tokens.levels(shot):
-        token = yield from damage_tokens.draw(battle, level, purpose)
+        token = yield from damage_tokens.draw(battle, level, purpose, said)
         tokens.append(token)
         total += token.value
         zero = zero or token.value == 0
     taker = bearer(battle, hero)  # before the damage: a rider it kills no longer rides
     if total > 0:
-        yield from wound(battle, hero, total, rulebook.TOKENS, f"{piece.name}'s {label}")
+        yield from wound(battle, hero, total, rulebook.TOKENS, f"{piece.name}'s {label}",
+                         ("{piece}'s {label}", {"piece": ref(piece), "label": label}))
         if shot.modifiers:
             yield from apply_modifiers(battle, piece, taker or hero, shot, taker is None)
     else:
@@ -112,8 +126,9 @@ def resolve_hit(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedu
     fear = "fear" in shot.modifiers and total > 0
     pushed = taker or hero
     if (not zero or fear) and pushed.health > 0 and pushed.away is None:  # alive, on the mat
-        why = f"hit by {piece.name}'s {label}" + (" (fear)" if fear else "")
-        yield from clock.push(battle, pushed.id, why)
+        said = "hit by {piece}'s {label}" + (" (fear)" if fear else "")
+        facts = {"piece": ref(piece), "label": label}
+        yield from clock.push(battle, pushed.id, words(said, facts), (said, facts))
     reset = damage_tokens.settle(battle, tokens)
     if reset is not None:
         yield reset
@@ -125,7 +140,8 @@ def move_to_random_rune(battle: Battle, piece: Piece, why: str,
     """New Character Shots, Move to Random Rune: the black Rune Die; on Cave of the Keystone
     or for a flyer both dice, and the mover chooses between them (the AI: see below). ``rule``
     is the section that makes the piece move (an Antient's: step 2's Special Exception)."""
-    rune = yield Roll(Die.RUNE, f"{piece.name}: move to random rune")
+    who = {"piece": ref(piece)}
+    rune = yield roll(Die.RUNE, "{piece}: move to random rune", who)
     keystone = battle.options.playmat == "cave-of-the-keystone"
     data: dict[str, object] = {"piece": piece.id, "rune": rune, "why": why}
     if not (piece.flying or keystone):
@@ -135,13 +151,13 @@ def move_to_random_rune(battle: Battle, piece: Piece, why: str,
                    data,
                    {"piece": ref(piece), "rune": rune})
         return
-    location = yield Roll(Die.LOCATION, f"{piece.name}: move to random rune")
+    location = yield roll(Die.LOCATION, "{piece}: move to random rune", who)
     if location == rune:
-        text = (f"{piece.name}: both dice show rune {rune}: move there; if it is already there "
+        text = (f"{{piece}}: both dice show rune {rune}: move there; if it is already there "
                 "or the rune is taken, stay")
     else:
         # The book lets the mover choose between the two runes and gives the AI no preference.
-        text = (f"{piece.name}: Rune Die {rune}, Location Die {location}; the AI picks rune "
+        text = (f"{{piece}}: Rune Die {rune}, Location Die {location}; the AI picks rune "
                 f"{rune}, the Rune Die's (Overseer's ruling: the book gives the AI no "
                 "preference; the black Rune Die is the die of every other move to random rune, "
                 "so the pick stays random and needs no question); if it is already there or "
@@ -149,14 +165,15 @@ def move_to_random_rune(battle: Battle, piece: Piece, why: str,
     if piece.flying and not keystone:
         text += "; a flyer on an obstacle climbs down within 1 inch at the start of its next turn"
     yield Step(StepKind.MOVE_TO_RUNE, rule, text,
-               {**data, "location": location, "choice": rune, "verified": location == rune})
+               {**data, "location": location, "choice": rune, "verified": location == rune},
+               who)
 
 
 def summon(battle: Battle, piece: Piece, shot: Shot, depth: int, act: Act) -> Procedure:
     """Clock template on the summoner, D12, Ruler 1; the summoned piece acts at once."""
     # Red Box: Clock Template (errata), summon shot.
     name = shot.summons or "?"
-    face = yield Roll(Die.D12, f"{piece.name} summons {name}")
+    face = yield roll(Die.D12, "{piece} summons {name}", {"piece": ref(piece), "name": name})
     n = sum(1 for p in battle.pieces if p.startswith("summoned-")) + 1
     new_id = f"summoned-{n}"
     try:
@@ -209,7 +226,7 @@ def summon_antient(battle: Battle, piece: Piece, depth: int, act: Act) -> Proced
                "{piece} summons the unused Antient {new}: {how}",
                {"piece": piece.id, "antient": new.id, "unused": list(ids)},
                {"piece": ref(piece), "new": ref_id(new), "how": how})
-    face = yield Roll(Die.D12, f"{piece.name} summons {new.name}")
+    face = yield roll(Die.D12, "{piece} summons {new}", {"piece": ref(piece), "new": ref(new)})
     yield from bring_in(battle, piece, new, face, depth, act)
 
 
@@ -245,7 +262,8 @@ def target_ranged(battle: Battle, piece: Piece) -> Procedure:
         return None
     tiles = battle.data.tiles_of("hero_target")
     while True:
-        face = yield Roll(Die.D12, f"{piece.name}: target ranged shot (Hero Target tiles)")
+        face = yield roll(Die.D12, "{piece}: target ranged shot (Hero Target tiles)",
+                          {"piece": ref(piece)})
         tile = next((t for t in tiles if t["low"] <= face <= t["high"]), None)
         if tile and tile["id"] in holders:
             hero = holders[tile["id"]]
@@ -320,11 +338,12 @@ def hit_enemy(battle: Battle, steps: list[Step]) -> bool:
 
 def condition_step(piece: Piece, shot: Shot, met: bool) -> Step:
     what = "inflict damage" if shot.must == "damage" else "hit an opposing character"
-    text = (f"{piece.name}'s {shot.label} had to {what} and did: the sequence goes on" if met
-            else f"{piece.name}'s {shot.label} had to {what} and did not: the rest of its "
-            "sequence is not performed")
-    return Step(StepKind.CONDITION, rulebook.CONDITIONAL, text,
-                {"piece": piece.id, "shot": shot.label, "must": shot.must, "met": met})
+    template = ("{piece}'s {label} had to {what} and did: the sequence goes on" if met
+                else "{piece}'s {label} had to {what} and did not: the rest of its sequence is "
+                "not performed")
+    return Step(StepKind.CONDITION, rulebook.CONDITIONAL, template,
+                {"piece": piece.id, "shot": shot.label, "must": shot.must, "met": met},
+                {"piece": ref(piece), "label": shot.label, "what": what})
 
 
 def perform_shot(battle: Battle, piece: Piece, target: Target, shot: Shot,
@@ -397,8 +416,10 @@ def character_damage(battle: Battle, piece: Piece, target: Target, shot: Shot) -
     if target.kind != ENEMY:
         return
     hero = battle.heroes[target.id]
-    covered = yield YesNo(f"Place the Attack template over {piece.name} (visible through the "
-                          f"hole). Does it cover {hero.name}, even partly?", TEMPLATE)
+    template = ("Place the Attack template over {piece} (visible through the hole). Does it "
+                "cover {hero}, even partly?")
+    facts = {"piece": ref(piece), "hero": ref(hero)}
+    covered = yield YesNo(words(template, facts), TEMPLATE, {"prompt": template}, facts)
     if not covered:
         yield Step(MISS, rulebook.PERFORM,
                    "the Attack template does not reach {hero}",
@@ -438,7 +459,9 @@ def ranged(battle: Battle, piece: Piece, target: Target, shot: Shot) -> Procedur
         return
     if kind == "vortex":
         # Red Box: Clock Template: the vortex moves the character in a random direction.
-        yield from clock.push(battle, hero.id, f"{piece.name}'s vortex")
+        facts = {"piece": ref(piece)}
+        yield from clock.push(battle, hero.id, f"{piece.name}'s vortex",
+                              ("{piece}'s vortex", facts))
         return
     if kind == "portal_trap":
         yield from portal_trap(battle, piece, hero, shot)
@@ -485,7 +508,8 @@ def portal_trap(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedu
     then the D12 table decides what happens to the character hit, and whether the clock
     template still pushes it."""
     level = damage_tokens.levels(shot)[0]
-    token = yield from damage_tokens.draw(battle, level, f"{piece.name}: portal trap")
+    token = yield from damage_tokens.draw(battle, level, f"{piece.name}: portal trap",
+                                          ("{piece}: portal trap", {"piece": ref(piece)}))
     if token.value == 0:
         yield Step(StepKind.MISS, rulebook.TOKENS,
                    "the portal trap misses {hero} (zero token)",
