@@ -89,10 +89,11 @@ def scripted_game() -> tuple[list[int], Counter]:
     """The questions of each AI turn of tests/app/test_gadget_game.py's whole game: every
     turn goes through ``catacombs_table.ai_turn`` (the test's own and its stages'), which is
     wrapped in both modules."""
-    tests = Path(__file__).resolve().parents[1] / "tests"
-    if str(tests) not in sys.path:
-        sys.path.insert(0, str(tests))
-    import catacombs_table
+    root = Path(__file__).resolve().parents[1]
+    if str(root) not in sys.path:  # tests/ (a checkout's)
+        sys.path.insert(0, str(root))
+    tests = root / "tests"
+    from tests.drivers import catacombs_table
 
     spec = importlib.util.spec_from_file_location("test_gadget_game",
                                                   tests / "app" / "test_gadget_game.py")
