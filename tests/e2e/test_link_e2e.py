@@ -6,12 +6,12 @@ import queue
 import random
 
 import pytest
-from virtual import Events
 
 from overseer.devices import protocol as p
 from overseer.devices.link_events import DieRolled, PressedButton, ProtocolMismatch
 from overseer.devices.pico_link import PicoLink
 from overseer.devices.virtual_pico import VirtualPico
+from tests.drivers.virtual import Events
 
 
 def image(seed: int) -> bytes:

@@ -21,7 +21,7 @@ from overseer.app.controller import App, Begin, Cancel, Refused, SessionCall, To
 from overseer.app.flow import DICE_MODE, NEW_GAME, PARTY, Flow, MakeForm, NewGame
 from overseer.app.form_host import FormHost, form_of
 from overseer.app.view import GameView
-from overseer.core.procedure import Step
+from overseer.core.procedure import Step, named
 from overseer.session.session import Session, SessionError
 from overseer.session.store import Store, StoreError
 
@@ -101,8 +101,10 @@ class Playing:
             calls.begin_queued(session, self.queued)
         self.forms.keep(session.id if session is not None else None)  # before the screen moves
         if isinstance(answer, Refused) and session is not None:
-            answer = Refused(self.table.relabel_text(answer.reason, session.state,
-                                                    self.table.labels(session.state)))
+            names = self.table.labels(session.state)
+            reason = answer.reason if answer.template is None or answer.facts is None else \
+                named(answer.template, answer.facts, names)
+            answer = Refused(self.table.relabel_text(reason, session.state, names))
         return answer
 
     def view(self) -> GameView:
@@ -145,7 +147,7 @@ class Playing:
         if self.session is None:
             return list(steps)
         battle, names = self.session.state, self.table.labels(self.session.state)
-        return [self.table.relabel(step, battle, names) for step in steps]
+        return [self.table.relabel(step.at_table(names), battle, names) for step in steps]
 
     def _begin(self, action: dict[str, Any], answered: Mapping[str, Any],
                card: tuple[str, str] | None) -> Refused | Told | None:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from overseer.app.menu import MenuItem, OpensForm
+from overseer.core import procedure
 from overseer.core.procedure import Question, Step
 from overseer.screens import pages
 
@@ -172,7 +173,7 @@ def build(table: Flow, session: Session | None, seen: int, seats: Mapping[str, i
     assert session is not None
     battle, trace = session.state, session.runner.trace
     since = min(seen, len(trace))
-    steps = tuple(StepView(n, table.relabel(step, battle, names),
+    steps = tuple(StepView(n, table.relabel(step.at_table(names), battle, names),
                            step.data.get("verified") is not False)
                   for n, step in enumerate(trace[since:], since) if table.on_glass(step))
     title = table.title(battle)
@@ -181,7 +182,7 @@ def build(table: Flow, session: Session | None, seen: int, seats: Mapping[str, i
     last = last_action(session)
     if question is not None:
         names = {**names, **table.option_names(battle, question)}
-        shown = table.relabel_question(question, battle, names, trace)
+        shown = table.relabel_question(procedure.shown(question, names), battle, names, trace)
         hidden = frozenset(_options(question)) - frozenset(_options(shown))
         question = shown
     return GameView(
