@@ -19,6 +19,7 @@ come out of a hand again until a Reset puts it back into the deck.
 from __future__ import annotations
 
 from overseer.core.procedure import Pick, Procedure, Step
+from overseer.rules.conquest.cards import said_card
 from overseer.rules.conquest.kinds import Key, StepKind
 from overseer.rules.conquest.state import TEAM_NAMES, ConquestState
 
@@ -33,8 +34,9 @@ def draw(state: ConquestState, player: str, rule: str, say: bool = True) -> Proc
     deck = state.decks[team]
     if not deck:
         yield Step(StepKind.DRAW, rule,
-                   f"{player} cannot draw: the {TEAM_NAMES[team]} deck is empty.",
-                   {"player": player, "card": None, "deck": 0})
+                   "{player} cannot draw: the {x} deck is empty.",
+                   {"player": player, "card": None, "deck": 0},
+                   {"player": (player, player), "x": TEAM_NAMES[team]})
         return
     counted = state.options.draws == COUNTED
     if len(deck) == 1 or counted:
@@ -42,19 +44,25 @@ def draw(state: ConquestState, player: str, rule: str, say: bool = True) -> Proc
     else:
         card_id = yield Pick(pool=f"{TEAM_NAMES[team]} deck", purpose=f"{player} draws a card",
                              options=tuple(deck), key=Key.DRAW,
-                             physical=state.options.draws == "tapped")
+                             physical=state.options.draws == "tapped",
+                             said={"purpose": "{player} draws a card"},
+                             facts={"player": (player, player)})
     deck.remove(card_id)
     state.hands[player].append(card_id)
     if counted:
         if not say:
             return
-        yield Step(StepKind.DRAW, rule, f"{player} draws a card ({len(deck)} left in the "
-                   f"{TEAM_NAMES[team]} deck; {len(state.hands[player])} in hand).",
-                   {"player": player, "card": None, "deck": len(deck), "counted": True})
+        yield Step(StepKind.DRAW, rule,
+                   "{player} draws a card ({x} left in the {x2} deck; {x3} in hand).",
+                   {"player": player, "card": None, "deck": len(deck), "counted": True},
+                   {"player": (player, player), "x": len(deck), "x2": TEAM_NAMES[team],
+                    "x3": len(state.hands[player])})
         return
-    yield Step(StepKind.DRAW, rule, f"{player} draws {state.cards[card_id].title} "
-               f"({len(deck)} left in the {TEAM_NAMES[team]} deck).",
-               {"player": player, "card": card_id, "deck": len(deck)})
+    yield Step(StepKind.DRAW, rule,
+               "{player} draws {card} ({x} left in the {x2} deck).",
+               {"player": player, "card": card_id, "deck": len(deck)},
+               {"player": (player, player), "card": said_card(state.cards[card_id]),
+                "x": len(deck), "x2": TEAM_NAMES[team]})
 
 
 def unseen(state: ConquestState, team: str) -> set[str]:
