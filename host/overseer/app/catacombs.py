@@ -6,8 +6,8 @@ game on the five buttons.
   actions);
 - ``form``: a move's parameters asked as questions; ``update_hero`` has its own (hero, what
   changed, the new value starting at the current one), long lists come in groups;
-- ``labels`` and ``relabel``: identical monsters told apart ("Orc A", "Orc B") on every
-  screen, from placement on;
+- ``labels``: identical monsters told apart ("Orc A", "Orc B") on every screen, from
+  placement on (the rules' steps and questions name pieces as facts, drawn with these names);
 - the glass between actions: the menu's short labels, the idle screen's key word and status,
   the party screen, what a tapped card begins (a hero's card answers "Who joins the party?";
   the heroes are data/catacombs/heroes.toml, ``games.catacombs_heroes``).

@@ -123,6 +123,7 @@ class Flow:
     on_glass: Callable[[Step], bool] = lambda step: True
     back_leaves: Callable[[str | None], bool] = lambda action: False
     likely: Callable[[Any, Question], int] = lambda state, question: 0
+    asked: Callable[[Question, Any], Question] = lambda question, state: question
     relabel: Callable[[Step, Any, Names], Step] = lambda step, state, names: step
     relabel_text: Callable[[str, Any, Names], str] = lambda text, state, names: text
     relabel_question: Callable[[Question, Any, Names, Sequence[Step]], Question] = (

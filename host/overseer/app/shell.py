@@ -672,7 +672,8 @@ class Gadget:
         hidden: frozenset[str] = frozenset()
         if question is not None:
             names = {**names, **flow.option_names(battle, question)}
-            shown = flow.relabel_question(procedure.shown(question, names), battle, names, trace)
+            shown = flow.relabel_question(flow.asked(procedure.shown(question, names), battle),
+                                          battle, names, trace)
             hidden = frozenset(_options(question)) - frozenset(_options(shown))
             question = shown
         return GameView(

@@ -102,10 +102,11 @@ def after_shots(state: ConquestState, play: CardPlay,
                                 options=(*hand_options(state, play.player), NONE),
                                 key=Key.SURPRISE_ATTACK)
         yield Step(StepKind.SURPRISE_ATTACK, rulebook.SURPRISE_ATTACK,
-                   "Surprise Attack: {player} {x}.",
+                   "Surprise Attack: {player} plays {card}." if extra != NONE else
+                   "Surprise Attack: {player} plays no card.",
                    {"card": None if extra == NONE else extra},
                    {"player": (play.player, play.player),
-                    "x": 'plays ' + state.cards[extra].title if extra != NONE else 'plays no card'})
+                    "card": said_card(state.cards[extra]) if extra != NONE else ""})
         if extra != NONE:
             yield from play_card(state, play.player, extra)
     elif play.ability == "other":

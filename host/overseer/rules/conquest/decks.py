@@ -19,7 +19,6 @@ come out of a hand again until a Reset puts it back into the deck.
 from __future__ import annotations
 
 from overseer.core.procedure import Pick, Procedure, Step
-from overseer.rules.conquest.cards import said_card
 from overseer.rules.conquest.kinds import Key, StepKind
 from overseer.rules.conquest.state import TEAM_NAMES, ConquestState
 
@@ -34,9 +33,9 @@ def draw(state: ConquestState, player: str, rule: str, say: bool = True) -> Proc
     deck = state.decks[team]
     if not deck:
         yield Step(StepKind.DRAW, rule,
-                   "{player} cannot draw: the {x} deck is empty.",
+                   "{player} cannot draw: the {team} deck is empty.",
                    {"player": player, "card": None, "deck": 0},
-                   {"player": (player, player), "x": TEAM_NAMES[team]})
+                   {"player": (player, player), "team": TEAM_NAMES[team]})
         return
     counted = state.options.draws == COUNTED
     if len(deck) == 1 or counted:
@@ -53,16 +52,18 @@ def draw(state: ConquestState, player: str, rule: str, say: bool = True) -> Proc
         if not say:
             return
         yield Step(StepKind.DRAW, rule,
-                   "{player} draws a card ({x} left in the {x2} deck; {x3} in hand).",
+                   "{player} draws a card ({deck} left in the {team} deck; {hand} in hand).",
                    {"player": player, "card": None, "deck": len(deck), "counted": True},
-                   {"player": (player, player), "x": len(deck), "x2": TEAM_NAMES[team],
-                    "x3": len(state.hands[player])})
+                   {"player": (player, player), "deck": len(deck), "team": TEAM_NAMES[team],
+                    "hand": len(state.hands[player])})
         return
+    # The glass does not name the card: it went into a hand (the trace keeps its title).
     yield Step(StepKind.DRAW, rule,
-               "{player} draws {card} ({x} left in the {x2} deck).",
+               "{player} draws a card ({deck} left in the {team} deck).",
                {"player": player, "card": card_id, "deck": len(deck)},
-               {"player": (player, player), "card": said_card(state.cards[card_id]),
-                "x": len(deck), "x2": TEAM_NAMES[team]})
+               {"player": (player, player), "deck": len(deck), "team": TEAM_NAMES[team]},
+               f"{player} draws {state.cards[card_id].title} ({len(deck)} left in the "
+               f"{TEAM_NAMES[team]} deck).")
 
 
 def unseen(state: ConquestState, team: str) -> set[str]:

@@ -116,11 +116,11 @@ def card_facts(state: ConquestState, card: Card) -> Procedure:
         state.entered[card.id] = facts
         state.cards[card.id] = replace(card, shots=tuple(shots), ability=ability, armour=armour)
         yield Step(StepKind.CARD_FACTS, rulebook.SHOT_SEQUENCES,
-                   "{card} as read off the card: {x}; ability {ability}; armour {armour}. Kept: "
-                   "not asked again.",
+                   "{card} as read off the card: {shots}; ability {ability}; armour {armour}. "
+                   "Kept: not asked again.",
                    {"card": card.id, "shots": shots, "ability": ability, "armour": armour,
                     "verified": False},
-                   {"card": said_card(card), "x": ', then '.join(map(shot_label, shots)),
+                   {"card": said_card(card), "shots": ", then ".join(map(shot_label, shots)),
                     "ability": ability, "armour": armour})
     return shots, ability, armour
 

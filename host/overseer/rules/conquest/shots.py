@@ -75,9 +75,9 @@ def _hits(state: ConquestState, play: CardPlay, shot: str) -> Procedure:
     hit = yield YesNo(prompt=f"Did the {label} shot hit {aim} directly?", key=Key.HIT)
     if not hit:
         yield Step(StepKind.SECOND_FLICK, rulebook.TARGET_MODIFIER,
-                   "Missed {aim}: one more flick from where the {x} disc stopped.",
+                   "Missed {aim}: one more flick from where the {disc} disc stopped.",
                    {"target": aim},
-                   {"aim": (aim, aim), "x": kind.replace('_', ' ')})
+                   {"aim": (aim, aim), "disc": kind.replace("_", " ")})
         hit = yield YesNo(prompt=f"Second flick: did it hit {aim} directly?", key=Key.HIT)
     return (aim,) if hit else ()
 
@@ -122,10 +122,13 @@ def resolve(state: ConquestState, play: CardPlay, shot: str) -> Procedure:
     # Conquest: Shot Types - a single shot hitting both enemy discs directly does double damage.
     damage = base * 2 if len(hits) == 2 else base
     yield Step(StepKind.SHOT, rulebook.SHOT_TYPES,
-               "{player}: {label} shot hits {x} for {damage} damage{x2}.",
+               "{player}: {label} shot hits "
+               + " and ".join(f"{{hit{n}}}" for n in range(len(hits)))
+               + " for {damage} damage{double}.",
                {"shot": shot, "hits": list(hits), "damage": damage},
-               {"player": (play.player, play.player), "label": label, "x": ' and '.join(hits),
-                "damage": damage, "x2": ' (both enemy discs: double)' if len(hits) == 2 else ''})
+               {"player": (play.player, play.player), "label": label, "damage": damage,
+                "double": " (both enemy discs: double)" if len(hits) == 2 else "",
+                **{f"hit{n}": (hit, hit) for n, hit in enumerate(hits)}})
     retained = state.retained[enemy]
     if retained:
         # Conquest: Abilities and Armour - during an opponent's turn, either defender may spend
@@ -140,11 +143,12 @@ def resolve(state: ConquestState, play: CardPlay, shot: str) -> Procedure:
             cancelled = play.ability == "stunned" or (play.ability == "capture_life"
                                                       and not play.captured)
             yield Step(StepKind.ARMOUR, rulebook.ABILITIES,
-                       "{x} spends {card}'s armour: the shot's damage is blocked{x2}; the armour "
-                       "card is discarded.",
+                       "{team} spends {card}'s armour: the shot's damage is blocked{also}; the "
+                       "armour card is discarded.",
                        {"team": enemy, "card": spend, "blocked": damage,
                         "cancelled": play.ability if cancelled else None},
-                       {"x": TEAM_NAMES[enemy], "card": said_card(state.cards[spend]),
-                        "x2": ' and so is ' + play.ability.replace('_', ' ') if cancelled else ''})
+                       {"team": TEAM_NAMES[enemy], "card": said_card(state.cards[spend]),
+                        "also": " and so is " + play.ability.replace("_", " ") if cancelled
+                        else ""})
             return
     yield from on_damage(state, play, hits, damage)

@@ -25,10 +25,10 @@ def begin_turn(state: ConquestState) -> Procedure:
     disc = state.next_disc(team)
     player = state.controller[disc]
     yield Step(StepKind.TURN, rulebook.TURN,
-               "Turn {turn_number}: {player} acts with {disc} ({x}).",
+               "Turn {number}: {player} acts with {disc} ({team}).",
                {"number": state.turn_number, "team": team, "disc": disc, "player": player},
-               {"turn_number": state.turn_number, "player": (player, player), "disc": (disc, disc),
-                "x": TEAM_NAMES[team]})
+               {"number": state.turn_number, "player": (player, player), "disc": (disc, disc),
+                "team": TEAM_NAMES[team]})
     # Conquest: Winning the Game, Advanced Rule - a team with an empty deck but cards in hand
     # loses a token at the start of each of its turns.
     if state.options.last_stand and not state.decks[team] and state.cards_in_hand(team):
@@ -63,7 +63,7 @@ def end_turn(state: ConquestState, player: str) -> Procedure:
     state.tracker[team] = 3 - state.tracker[team]
     state.team_to_act = other(team)
     yield Step(StepKind.TRACKER, rulebook.TURN_TRACKERS,
-               "{x} flips its tracker: {disc} acts next.",
+               "{team} flips its tracker: {disc} acts next.",
                {"team": team, "next_disc": state.next_disc(team)},
-               {"x": TEAM_NAMES[team], "disc": (state.next_disc(team),) * 2})
+               {"team": TEAM_NAMES[team], "disc": (state.next_disc(team),) * 2})
     yield from begin_turn(state)
