@@ -14,9 +14,7 @@ beyond the rules to keep a game's books on the five buttons.
 
 from __future__ import annotations
 
-import dataclasses
-import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from overseer import games
@@ -35,7 +33,7 @@ from overseer.app.flow import (
 from overseer.app.local import Ask, LocalProcedure
 from overseer.app.view import MenuItem
 from overseer.core.moves import Move
-from overseer.core.procedure import ChooseOne, EnterNumber, Question, Step
+from overseer.core.procedure import ChooseOne, EnterNumber, Question
 from overseer.rules.clank import books, chambers, lairs, moving
 from overseer.rules.clank.records import LAIR, MAD_BAZAAR, Space
 from overseer.rules.clank.setup import MAX_PLAYERS
@@ -117,34 +115,6 @@ def labels(state: ClankState) -> dict[str, str]:
     for player in state.players.values():
         names.update((t.id, _marked(t.name, t.verified)) for t in player.trophies)
     return names
-
-
-def relabel(step: Step, state: ClankState, names: Mapping[str, str]) -> Step:
-    """The rules' sentences name players and rooms as the table does; the ids of spaces and
-    rewards they carry ("mad-bazaar/showcase", "heal-1") by their names."""
-    text = relabel_text(step.text, state, names)
-    return step if text == step.text else Step(step.kind, step.rule, text, step.data)
-
-
-def relabel_text(text: str, state: ClankState, names: Mapping[str, str]) -> str:
-    """A sentence with the ids it names (those with a "-" or "/": a space, a reward, a room)
-    by their names."""
-    idents = sorted((i for i in names if ("-" in i or "/" in i) and names[i] != i),
-                    key=len, reverse=True)
-    if not idents:
-        return text
-    pattern = re.compile(r"(?<![\w/-])(" + "|".join(map(re.escape, idents)) + r")(?![\w/-])")
-    return pattern.sub(lambda m: names[m.group(1)].removesuffix(UNPRINTED), text)
-
-
-def relabel_question(question: Question, state: ClankState, names: Mapping[str, str],
-                     trace: Sequence[Step]) -> Question:
-    """The question's prompt with the ids it names (a reward's parts) by their names."""
-    prompt = getattr(question, "prompt", None)
-    if not isinstance(prompt, str):
-        return question
-    text = relabel_text(prompt, state, names)
-    return question if text == prompt else dataclasses.replace(question, prompt=text)
 
 
 def default_seats(state: ClankState, seats: tuple[int, ...]) -> dict[str, int]:
@@ -370,7 +340,6 @@ def tap_actions(state: ClankState, legal: list[Move[Any]]) -> TapActions:
 
 FLOW = Flow(
     game=GAME, label="Clank!", spec=SPEC, wizard=wizard, labels=labels,
-    relabel=relabel, relabel_text=relabel_text, relabel_question=relabel_question,
     default_seats=default_seats, cards=cards, menu=menu,
     form_of=move_forms(SPEC, FORMS, PROMPTS, SHORT),
     option_names=no_option_names,

@@ -67,9 +67,8 @@ class Flow:
     - ``game``, ``label``: its name in the store and on the new-game question;
     - ``wizard(seats, pico)``: the new game's questions, a local procedure ending in a
       ``NewGame`` (``seats``: the box's seat LEDs; ``pico``: the Pico's dice are there);
-    - ``labels(state)``: display names by id; ``relabel(step, state, names)``,
-      ``relabel_text`` and ``relabel_question(question, state, names, trace)``: the rules'
-      words with those names;
+    - ``labels(state)``: display names by id: the shell draws the rules' steps, questions and
+      refusals with them (their templates and facts: ``Step.at_table``, ``procedure.shown``);
     - ``default_seats(state, seats)``: the seats of a game whose store kept none;
     - ``cards(state)``: a tapped card's option id by (card kind, card id);
     - ``menu(state, legal, over)``: the menu's items (the legal moves, then the app's own);
@@ -96,6 +95,9 @@ class Flow:
       the steps before the question;
     - ``likely(state, question)``: the row a rules question's cursor starts on, its likely
       answer (OK answers it in one press); the first row by default.
+    - ``asked(question, state)``: the question as the glass asks it, its words already with
+      the table's names (Conquest leaves a hand's cards off a list and says some questions
+      short); the question itself by default.
     """
 
     game: str
@@ -124,10 +126,6 @@ class Flow:
     back_leaves: Callable[[str | None], bool] = lambda action: False
     likely: Callable[[Any, Question], int] = lambda state, question: 0
     asked: Callable[[Question, Any], Question] = lambda question, state: question
-    relabel: Callable[[Step, Any, Names], Step] = lambda step, state, names: step
-    relabel_text: Callable[[str, Any, Names], str] = lambda text, state, names: text
-    relabel_question: Callable[[Question, Any, Names, Sequence[Step]], Question] = (
-        lambda question, state, names, trace: question)
 
 
 def party_screens(blocks: Sequence[tuple[str, str, Sequence[str]]]) -> tuple[Screen, ...]:

@@ -16,8 +16,7 @@ keep a game's books on the five buttons.
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from overseer import games
@@ -36,7 +35,7 @@ from overseer.app.flow import (
 from overseer.app.local import Ask, LocalProcedure
 from overseer.app.view import MenuItem
 from overseer.core.moves import Move
-from overseer.core.procedure import ChooseOne, EnterNumber, Question, Step
+from overseer.core.procedure import ChooseOne, EnterNumber, Question
 from overseer.loaders import runebound as runebound_data
 from overseer.rules.runebound import books, movement
 from overseer.rules.runebound.components import DESTROYED, ROMAN
@@ -120,40 +119,6 @@ def labels(state: RuneboundState) -> dict[str, str]:
                                 t.verified)) for t in data.tokens.values())
     names.update(ANSWERS)
     return names
-
-
-def _short_titles(state: RuneboundState) -> list[tuple[str, str]]:
-    """The rules' long titles of unnamed curses and cards ("curse-3 (name not printed),
-    Level I card curse-3-i-1") and their labels ("Curse 3! I"), longest first."""
-    data = state.data
-    pairs = [(data.card_title(c), card_label(state, c)) for c, r in data.cards.items()
-             if not r.name]
-    pairs += [(c.title, curse_label(state, c.id)) for c in data.curses.values() if not c.name]
-    return sorted(pairs, key=lambda pair: len(pair[0]), reverse=True)
-
-
-def relabel_text(text: str, state: RuneboundState, names: Mapping[str, str]) -> str:
-    """A sentence of the rules for the glass: an unnamed curse or card by its short label."""
-    for long, short in _short_titles(state):
-        text = text.replace(long, short)
-    return text
-
-
-def relabel(step: Step, state: RuneboundState, names: Mapping[str, str]) -> Step:
-    """The step as the glass shows it (a copy: the trace keeps the rules' words)."""
-    text = relabel_text(step.text, state, names)
-    return step if text == step.text else Step(step.kind, step.rule, text, step.data)
-
-
-def relabel_question(question: Question, state: RuneboundState, names: Mapping[str, str],
-                     trace: Sequence[Step]) -> Question:
-    for attr in ("prompt", "purpose", "pool"):
-        text = getattr(question, attr, None)
-        if isinstance(text, str):
-            changed = relabel_text(text, state, names)
-            if changed != text:
-                question = dataclasses.replace(question, **{attr: changed})
-    return question
 
 
 def default_seats(state: RuneboundState, seats: tuple[int, ...]) -> dict[str, int]:
@@ -368,8 +333,8 @@ def tap_actions(state: RuneboundState, legal: list[Move[Any]]) -> TapActions:
 
 
 FLOW = Flow(
-    game=GAME, label="Runebound", spec=SPEC, wizard=wizard, labels=labels, relabel=relabel,
-    relabel_text=relabel_text, relabel_question=relabel_question, default_seats=default_seats,
+    game=GAME, label="Runebound", spec=SPEC, wizard=wizard, labels=labels,
+    default_seats=default_seats,
     cards=cards, menu=menu, form_of=move_forms(SPEC, FORMS, PROMPTS, SHORT),
     option_names=no_option_names, title=title, idle_key=idle_key,
     status=status, party_pages=party_pages, tap_actions=tap_actions, lights=lights,

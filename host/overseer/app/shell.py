@@ -456,11 +456,9 @@ class Gadget:
         assert self.app is not None
         answer = self._local_call(call) if self.local is not None else self._game_call(call)
         self._keep_form()  # before the screen moves on
-        if isinstance(answer, Refused) and self.session is not None:
-            names = self._names()
-            reason = answer.reason if answer.template is None or answer.facts is None else \
-                named(answer.template, answer.facts, names)
-            answer = Refused(self.flow.relabel_text(reason, self.session.state, names))
+        if isinstance(answer, Refused) and answer.template is not None and \
+                answer.facts is not None and self.session is not None:
+            answer = Refused(named(answer.template, answer.facts, self._names()))
         if isinstance(answer, Refused | Told):
             self.app, effects = controller.handle(self.app, answer)
         else:
@@ -618,8 +616,8 @@ class Gadget:
         ids by their names), for a log beside the glass."""
         if self.session is None:
             return list(steps)
-        battle, names = self.session.state, self._names()
-        return [self.flow.relabel(step.at_table(names), battle, names) for step in steps]
+        names = self._names()
+        return [step.at_table(names) for step in steps]
 
     def _view(self) -> GameView:
         if self.local is not None:
@@ -661,7 +659,7 @@ class Gadget:
         names = flow.labels(battle)
         trace = session.runner.trace
         since = min(self.seen, len(trace))
-        steps = tuple(StepView(n, flow.relabel(step.at_table(names), battle, names),
+        steps = tuple(StepView(n, step.at_table(names),
                                step.data.get("verified") is not False)
                       for n, step in enumerate(trace[since:], since) if flow.on_glass(step))
         self.seen = len(trace)
@@ -672,8 +670,7 @@ class Gadget:
         hidden: frozenset[str] = frozenset()
         if question is not None:
             names = {**names, **flow.option_names(battle, question)}
-            shown = flow.relabel_question(flow.asked(procedure.shown(question, names), battle),
-                                          battle, names, trace)
+            shown = flow.asked(procedure.shown(question, names), battle)
             hidden = frozenset(_options(question)) - frozenset(_options(shown))
             question = shown
         return GameView(
@@ -701,8 +698,7 @@ class Gadget:
         if main is None:
             refusal = f"{flow.label} has no AI piece: OK opens the menu"
         elif next_action is None:
-            refusal = flow.relabel_text(flow.spec.moves.moves[main].refusal(battle), battle,
-                                        names)
+            refusal = flow.spec.moves.moves[main].refused(battle).drawn(names)
         else:
             refusal = ""
         return {"menu": flow.menu(battle, legal, session.finished), "next_action": next_action,
