@@ -216,8 +216,9 @@ def _temple(state: ClankState, player: str, space: Space) -> Procedure:
                         "verified": False})
             return
     parts = space.reward
-    # Each part by the table's name for it ("Heal 1"), the rules' id in the trace.
-    facts: Facts = {f"p{n}": (p, p) for n, p in enumerate(parts)}
+    # A part written as an id ("heal-1") by the table's name for it ("Heal 1"), the rules' id
+    # in the trace; a part written as a word ("artifact") as it is.
+    facts: Facts = {f"p{n}": (p, p) if "-" in p else p for n, p in enumerate(parts)}
     listed = "; ".join(f"{{p{n}}}: {REWARD_PARTS[p]}" for n, p in enumerate(parts))
     prompt = f"Which parts of the {space.offering}-gold reward does {{player}} take? ({listed})"
     facts["player"] = player
