@@ -20,7 +20,7 @@ import zlib
 from collections import defaultdict
 from pathlib import Path
 
-from overseer.app import tour
+from overseer.app import registry, tour
 from overseer.devices.frames import changed_chunks, vlsb
 from overseer.ports.events import Button
 from overseer.screens.render import Screen
@@ -72,6 +72,7 @@ def wire_bytes(i2c, action) -> int:
 
 
 def main() -> None:
+    registry.install()  # every game in games.GAMES (overseer/app/registry/)
     sys.path[:0] = [str(FIRMWARE / "unix"), str(FIRMWARE)]  # after the host's imports
     import machine  # the firmware's I2C stand-in
     from display import Display

@@ -6,7 +6,9 @@ unless the test is marked ``faults``: the guard keeps the box up, never a bug ou
 import pytest
 from hypothesis import HealthCheck, settings
 
-from overseer.app import shell
+from overseer.app import registry, shell
+
+registry.install()  # every game in games.GAMES, as the command line does (overseer/app/registry/)
 
 settings.register_profile("overseer", deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])

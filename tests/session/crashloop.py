@@ -35,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from table_script import setup_of, step  # noqa: E402
 
+from overseer.app import registry  # noqa: E402
 from overseer.session.events import digest  # noqa: E402
 from overseer.session.session import Session, fold, game_spec  # noqa: E402
 from overseer.session.store import Store  # noqa: E402
@@ -189,4 +190,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    registry.install()  # a script of its own: the games as the command line has them
     sys.exit(main())

@@ -78,8 +78,10 @@ CHILD = textwrap.dedent("""
     sys.path[:0] = [sys.argv[2], sys.argv[3]]
     from pathlib import Path
     from table_script import setup_of, step
+    from overseer.app import registry
     from overseer.session.session import Session
     from overseer.session.store import Store
+    registry.install()
     store = Store(Path(sys.argv[1]))
     game, setup = setup_of("catacombs/los_blocked")
     session = Session.new(store, game, setup, seed=int(sys.argv[4]))

@@ -50,7 +50,7 @@ from typing import Any
 
 from PIL import Image
 
-from overseer.app import calls, controller, flows
+from overseer.app import calls, controller, flows, registry
 from overseer.app.controller import (
     Answer,
     App,
@@ -67,10 +67,11 @@ from overseer.app.flow import (
     DICE_MODE,
     NEW_GAME,
     PARTY,
-    Flow,
     MakeForm,
     NewGame,
+    Table,
     dice_form,
+    tables,
 )
 from overseer.app.local import Local, LocalProcedure
 from overseer.app.view import GameView, StepView
@@ -117,8 +118,9 @@ class Gadget:
         self.glass, self.leds, self.dice = glass, leds, dice
         self.inbox = inbox if inbox is not None else Inbox()
         self.seed = seed
-        self.flows = flows.FLOWS
-        self.flow: Flow = next(iter(self.flows.values()))  # the game played (or set up)
+        registry.install()  # the games the house plays, in games.GAMES (if not yet)
+        self.tables = tables()  # every registered game's, by name
+        self.table: Table = next(iter(self.tables.values()))  # the game played (or set up)
         self.seats_available: tuple[int, ...] = tuple(getattr(leds, "seats", SEATS))
         self.session: Session | None = None
         self.seats: dict[str, int] = {}
@@ -195,7 +197,7 @@ class Gadget:
         """The game to open at start: the one of a game the gadget plays that was played last,
         if it is unfinished or its end is unread; else the last unfinished one. A game that does
         not replay is set aside (``aside`` gets what the glass says of it)."""
-        infos = [i for i in self.store.games() if i.game in self.flows]
+        infos = [i for i in self.store.games() if i.game in self.tables]
         for n, info in enumerate(infos):
             kept = self.store.gadget(info.id)
             if kept.get("aside") or (info.finished and (n > 0 or kept.get("end_read"))):
@@ -224,19 +226,19 @@ class Gadget:
             self.store.set_gadget(info.id, {**kept, "aside": str(err)[:500]})
         except StoreError as failed:  # read-only: it is set aside again at the next start
             log.warning("game #%d: could not be marked as set aside: %s", info.id, failed)
-        return (f"Game #{info.id} ({self.flows[info.game].label}) no longer replays under "
+        return (f"Game #{info.id} ({self.tables[info.game].label}) no longer replays under "
                 f"these rules, so it was set aside. It is kept: `overseer games export "
                 f"{info.id} FILE` saves it.")
 
     def _play(self, session: Session) -> None:
-        flow = self.flows.get(session.game)
-        if flow is None:
+        table = self.tables.get(session.game)
+        if table is None:
             raise SessionError(f"game #{session.id} is {session.game}: the gadget plays "
-                               f"{', '.join(self.flows)}")
-        self.session, self.flow = session, flow
+                               f"{', '.join(self.tables)}")
+        self.session, self.table = session, table
         kept = self.store.gadget(session.id).get("seats")
         self.seats = dict(kept) if isinstance(kept, dict) else \
-            flow.default_seats(session.state, self.seats_available)
+            table.default_seats(session.state, self.seats_available)
 
     def _resume_form(self, session: Session) -> None:
         """The form under way when the gadget stopped (the store's gadget table keeps its
@@ -262,7 +264,7 @@ class Gadget:
         if name == DICE_MODE:
             dice, pico = session.dice, self.dice is not None
             return (lambda: dice_form(dice, pico)), "Dice"
-        return self.flow.form_of(name, session.state, self._names())
+        return self.table.form_of(name, session.state, self._names())
 
     def _keep_form(self) -> None:
         """Keep the form under way (its name, its answers so far) beside the game, or drop
@@ -392,7 +394,7 @@ class Gadget:
         (a card that was no answer) is put away: the question under it takes the card."""
         app = self.app
         if self.local is None or app is None or app.reading \
-                or app.waiting is not None or tap.game != self.flow.game:
+                or app.waiting is not None or tap.game != self.table.game:
             return False
         if not self.local.tap(tap.kind, tap.card):
             return False
@@ -456,7 +458,7 @@ class Gadget:
         answer = self._local_call(call) if self.local is not None else self._game_call(call)
         self._keep_form()  # before the screen moves on
         if isinstance(answer, Refused) and self.session is not None:
-            answer = Refused(self.flow.relabel_text(answer.reason, self.session.state,
+            answer = Refused(self.table.relabel_text(answer.reason, self.session.state,
                                                     self._names()))
         if isinstance(answer, Refused | Told):
             self.app, effects = controller.handle(self.app, answer)
@@ -483,7 +485,7 @@ class Gadget:
         if name == PARTY:
             if self.session is None:
                 return Refused("there is no party yet")
-            return Told(self.flow.party_pages(self.session.state, self._names(),
+            return Told(self.table.party_pages(self.session.state, self._names(),
                                               "Summary" if self.session.finished else "Party"))
         if name == NEW_GAME:
             self.local, self.form_name = self._wizard(), None
@@ -555,10 +557,10 @@ class Gadget:
         return refused
 
     def _leave_action(self, session: Session) -> Refused | None:
-        """BACK on a question of an action the flow lets BACK leave (``Flow.back_leaves``):
+        """BACK on a question of an action the table lets BACK leave (``Table.back_leaves``):
         the action is taken back, its answers and the action itself (each undo durable), as
         if it had never begun."""
-        if session.pending is None or not self.flow.back_leaves(last_action(session)):
+        if session.pending is None or not self.table.back_leaves(last_action(session)):
             return Refused("there is no form to leave")
         try:
             while session.pending is not None:
@@ -579,19 +581,19 @@ class Gadget:
 
     def _wizard(self) -> Local:
         return Local(lambda: flows.wizard(self.seats_available, self.dice is not None,
-                                          self.flows), "New game", leaves=False)
+                                          self.tables), "New game", leaves=False)
 
     def _new_game(self, new: NewGame) -> Refused | None:
         """Store the new game, its seats, and begin its first actions (each durable)."""
         try:
-            setup = self.flows[new.game].new_setup(new.setup, self.store)
+            setup = self.tables[new.game].new_setup(new.setup, self.store)
             session = Session.new(self.store, new.game, setup, seed=self.seed,
                                   dice=new.dice)
             self.store.set_gadget(session.id, {"seats": new.seats, "first": len(new.first)})
         except (SessionError, StoreError, ValueError) as err:
             return calls.refused(err)
         self.session, self.seats, self.seen = session, dict(new.seats), 0
-        self.flow = self.flows[new.game]
+        self.table = self.tables[new.game]
         self.queued = list(new.first)
         return None
 
@@ -608,7 +610,7 @@ class Gadget:
     # ------------------------------------------------------------------ the view
 
     def _names(self) -> dict[str, str]:
-        return self.flow.labels(self.session.state) if self.session is not None else {}
+        return self.table.labels(self.session.state) if self.session is not None else {}
 
     def as_read(self, steps: Sequence[Step]) -> list[Step]:
         """Trace steps as the table reads them on the glass (lettered pieces by their labels,
@@ -616,7 +618,7 @@ class Gadget:
         if self.session is None:
             return list(steps)
         battle, names = self.session.state, self._names()
-        return [self.flow.relabel(step, battle, names) for step in steps]
+        return [self.table.relabel(step, battle, names) for step in steps]
 
     def _view(self) -> GameView:
         if self.local is not None:
@@ -640,7 +642,7 @@ class Gadget:
         ask = local.ask
         assert ask is not None
         names = {**self._names(), **ask.names}
-        return GameView(self.flow.game, question=ask.question, trace_length=self.seen,
+        return GameView(self.table.game, question=ask.question, trace_length=self.seen,
                         names=names,
                         seats={**self.seats, **ask.seats},
                         can_undo=bool(local.answers) or self.session is not None,
@@ -649,62 +651,62 @@ class Gadget:
                         number_start=self.remembered.get(ask.question.key, ask.start)
                         if ask.remember else ask.start,
                         next_refusal="answer these questions first, or BACK to leave them",
-                        lights={} if self.session is None else self.flow.lights(
+                        lights={} if self.session is None else self.table.lights(
                             self.session.state, self.seats, None))
 
     def _game_view(self, session: Session) -> GameView:
-        flow = self.flow
+        table = self.table
         battle = session.state
-        names = flow.labels(battle)
+        names = table.labels(battle)
         trace = session.runner.trace
         since = min(self.seen, len(trace))
-        steps = tuple(StepView(n, flow.relabel(step, battle, names),
+        steps = tuple(StepView(n, table.relabel(step, battle, names),
                                step.data.get("verified") is not False)
-                      for n, step in enumerate(trace[since:], since) if flow.on_glass(step))
+                      for n, step in enumerate(trace[since:], since) if table.on_glass(step))
         self.seen = len(trace)
-        title = flow.title(battle)
-        step_title = pages.title_before(flow.game, trace, since, names, title) if steps else None
+        title = table.title(battle)
+        step_title = pages.title_before(table.game, trace, since, names, title) if steps else None
         question = session.pending
         idle = self._idle_view(session, names) if question is None else {}
         hidden: frozenset[str] = frozenset()
         if question is not None:
-            names = {**names, **flow.option_names(battle, question)}
-            shown = flow.relabel_question(question, battle, names, trace)
+            names = {**names, **table.option_names(battle, question)}
+            shown = table.relabel_question(question, battle, names, trace)
             hidden = frozenset(_options(question)) - frozenset(_options(shown))
             question = shown
         return GameView(
-            flow.game, question=question, steps=steps, trace_length=len(trace), names=names,
-            cards=flow.cards(battle), seats=self.seats, can_undo=session.can_undo,
+            table.game, question=question, steps=steps, trace_length=len(trace), names=names,
+            cards=table.cards(battle), seats=self.seats, can_undo=session.can_undo,
             can_redo=session.can_redo, over=session.finished,
-            result=(flow.spec.result(battle) or "") if session.finished else "",
+            result=(table.spec.result(battle) or "") if session.finished else "",
             step_title=step_title, title=title,
-            lights=flow.lights(battle, self.seats, session.pending),
-            card_options=flow.card_options(battle), own_dice=session.dice == "table",
-            tap_answers=hidden, taps_skip_reading=flow.taps_skip_reading,
-            back_leaves=question is not None and flow.back_leaves(last_action(session)),
-            cursor_start=0 if session.pending is None else flow.likely(battle, session.pending),
+            lights=table.lights(battle, self.seats, session.pending),
+            card_options=table.card_options(battle), own_dice=session.dice == "table",
+            tap_answers=hidden, taps_skip_reading=table.taps_skip_reading,
+            back_leaves=question is not None and table.back_leaves(last_action(session)),
+            cursor_start=0 if session.pending is None else table.likely(battle, session.pending),
             **idle)
 
     def _idle_view(self, session: Session, names: dict[str, str]) -> dict[str, Any]:
         """The view's fields the controller reads only when no question waits (the menu,
         NEXT AI PIECE, the idle screen, what a tapped card begins): not worked out while one
         does."""
-        flow = self.flow
+        table = self.table
         battle = session.state
-        legal = [] if session.finished else flow.spec.legal_actions(battle)
-        main = flow.spec.main_move
+        legal = [] if session.finished else table.spec.legal_actions(battle)
+        main = table.spec.main_move
         next_action = {"do": main} if main and any(m.name == main for m in legal) else None
         if main is None:
-            refusal = f"{flow.label} has no AI piece: OK opens the menu"
+            refusal = f"{table.label} has no AI piece: OK opens the menu"
         elif next_action is None:
-            refusal = flow.relabel_text(flow.spec.moves.moves[main].refusal(battle), battle,
+            refusal = table.relabel_text(table.spec.moves.moves[main].refusal(battle), battle,
                                         names)
         else:
             refusal = ""
-        return {"menu": flow.menu(battle, legal, session.finished), "next_action": next_action,
-                "next_refusal": refusal, "status": flow.status(battle, names),
-                "idle_key": flow.idle_key(battle, last_action(session)),
-                "tap_actions": flow.tap_actions(battle, legal)}
+        return {"menu": table.menu(battle, legal, session.finished), "next_action": next_action,
+                "next_refusal": refusal, "status": table.status(battle, names),
+                "idle_key": table.idle_key(battle, last_action(session)),
+                "tap_actions": table.tap_actions(battle, legal)}
 
 
 def _options(question: Question) -> tuple[str, ...]:
