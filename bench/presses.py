@@ -1,6 +1,6 @@
 """Benchmark: the presses the table makes per Catacombs activation, and per heroes'-side entry.
 
-A scripted table plays through the real gadget (``app.tour.Table``: the shell, the controller,
+A scripted table plays through the real gadget (``tools.table.Table``: the shell, the controller,
 the session, in memory) and reads each screen to answer with the fewest presses: OK (or NEXT)
 through the step pages, CHOICE (held: back) to the answer it means, then OK. What it means is
 seeded: the likely answer (the rules' first candidate, yes, every hero in sight, the number
@@ -43,7 +43,6 @@ from typing import Any
 
 from overseer import games
 from overseer.app import registry
-from overseer.app.tour import Table
 from overseer.core.params import ask_of, fields
 from overseer.core.procedure import (
     ChooseOne,
@@ -60,6 +59,10 @@ from overseer.ports.events import Button
 from overseer.session.session import Session
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # tools/ and tests/ (a checkout's)
+
+from tools.table import Table  # noqa: E402
+
 BASE = "e0a86a8"  # main when this benchmark was written: today's flow, before issue 21
 LIKELY = 0.75  # how often the table's answer is the likely one
 PARTIES = (2, 3, 4)
@@ -304,7 +307,6 @@ def scripted_game() -> list[Tally]:
     script; this counts the presses the fewest-press table makes at each of those turns)."""
     import importlib.util
     path = ROOT / "tests" / "app" / "test_gadget_game.py"
-    sys.path.insert(0, str(ROOT / "tests"))
     spec = importlib.util.spec_from_file_location("test_gadget_game", path)
     assert spec is not None and spec.loader is not None
     game = importlib.util.module_from_spec(spec)

@@ -12,12 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conquest_table import Players, new_four_player_game, tutorial_script
 
 from overseer import games
 from overseer.app.conquest import TABLE
-from overseer.app.tour import BACK, CHOICE, OK, Table
 from overseer.core.procedure import Pick
+from tests.drivers.conquest_table import Players, new_four_player_game, tutorial_script
+from tools.table import BACK, CHOICE, OK, Table
 
 SCENARIOS = Path(__file__).parents[1] / "scenarios" / "conquest"
 TUTORIAL = json.loads((SCENARIOS / "quick_tutorial.json").read_text(encoding="utf-8"))

@@ -11,18 +11,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from overseer.app import controller as c
-from overseer.app.gallery import (
-    CLOCK,
-    CLOSEST,
-    MENU,
-    NEXT,
-    POISON,
-    STEPS,
-    TEMPLATE,
-    TOKEN,
-    UNDER,
-    view,
-)
 from overseer.app.view import GameView, MenuItem
 from overseer.core.procedure import ChooseOne, EnterNumber, Pick, Roll, Step, Token, YesNo
 from overseer.ports.events import (
@@ -39,6 +27,18 @@ from overseer.ports.events import (
     UnknownTap,
 )
 from overseer.screens.render import Screen
+from tools.gallery import (
+    CLOCK,
+    CLOSEST,
+    MENU,
+    NEXT,
+    POISON,
+    STEPS,
+    TEMPLATE,
+    TOKEN,
+    UNDER,
+    view,
+)
 
 OK, CHOICE, NEXT_BUTTON, BACK, ROLL = (Button.OK, Button.CHOICE, Button.NEXT, Button.BACK,
                                        Button.ROLL)

@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
-from lit_table import PINS, LitTable
-from test_pack_games import SEED, clank_at_the_temple, runebound_in_play
 
-from overseer.app import pack_tour
-from overseer.app.tour import BACK, OK, Album, Table
 from overseer.core.procedure import RulesError
+from tests.app.lit_table import PINS, LitTable
+from tests.app.test_pack_games import SEED, clank_at_the_temple, runebound_in_play
+from tools import pack_tour
+from tools.table import BACK, OK, Album, Table
 
 
 @pytest.fixture

@@ -4,13 +4,13 @@ game's questions end in a stored game with its seats; one gadget a store; a rest
 from __future__ import annotations
 
 import pytest
-from catacombs_table import ai_turn, elf_joins, heroes_side, keys
 
 from overseer import games
 from overseer.app.sim import SeededDice
-from overseer.app.tour import Table as Driver
 from overseer.ports.events import Button
 from overseer.session.lock import StoreInUse
+from tests.drivers.catacombs_table import ai_turn, elf_joins, heroes_side, keys
+from tools.table import Table as Driver
 
 
 def new_game(table: Driver) -> None:

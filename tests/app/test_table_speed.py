@@ -9,13 +9,13 @@ from collections import deque
 from pathlib import Path
 
 from overseer.app import controller as c
-from overseer.app.gallery import CLOCK, CLOSEST, NEXT, STEPS, TEMPLATE, view
-from overseer.app.tour import Table
 from overseer.core.procedure import ChooseOne, ChooseSome
 from overseer.ports.events import Button, Press, Tap
 from overseer.rules.catacombs.kinds import Key
 from overseer.session.session import Session
 from overseer.session.store import Store
+from tools.gallery import CLOCK, CLOSEST, NEXT, STEPS, TEMPLATE, view
+from tools.table import Table
 
 OK, CHOICE, NEXT_BUTTON, BACK = Button.OK, Button.CHOICE, Button.NEXT, Button.BACK
 LOS = ChooseSome("LOS check for Wraith Commander: which enemies are in its line of sight?",

@@ -6,7 +6,6 @@ import os
 from collections.abc import Iterator
 
 import pytest
-from link_peer import ScriptedPico
 from serial.tools import list_ports
 from serial.tools.list_ports_common import ListPortInfo
 
@@ -20,6 +19,7 @@ from overseer.devices.pico_link import (
     ProtocolMismatch,
 )
 from overseer.devices.usb import find_pico_ports
+from tests.devices.link_peer import ScriptedPico
 
 IMAGE_A = bytes((37 * i + 11) % 256 for i in range(p.FRAME_SIZE))
 

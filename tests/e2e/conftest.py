@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from virtual import bad_exits, board_failed, interpreter
 
 from overseer.devices.pico_link import PicoLink
 from overseer.devices.virtual_pico import VirtualPico
+from tests.drivers.virtual import bad_exits, board_failed, interpreter
 
 
 @pytest.fixture

@@ -14,12 +14,12 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from fault_proxy import FaultProxy
-from virtual import bad_exits, board_failed, interpreter
 
 from overseer.devices import protocol as p
 from overseer.devices.pico_link import PicoLink, PressedButton
 from overseer.devices.virtual_pico import VirtualPico
+from tests.drivers.virtual import bad_exits, board_failed, interpreter
+from tests.e2e.fault_proxy import FaultProxy
 
 # Every host image ends with this mark; the Pico's own screens (drawn on a blank glass) never
 # hold it, so a glass image with the mark that the host never sent is a wrong frame.

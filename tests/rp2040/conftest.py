@@ -6,18 +6,13 @@ the harness's npm packages (``npm ci`` here) are missing."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))  # the same tests, there
-
-from virtual import bad_exits, board_failed  # noqa: E402
-
 from overseer.devices.pico_link import PicoLink  # noqa: E402
 from overseer.devices.rp2040_pico import Rp2040Pico, missing  # noqa: E402
+from tests.drivers.virtual import bad_exits, board_failed  # noqa: E402
 
 READY_TIMEOUT = 30.0  # on the board's clock (the link's): the boot takes ~0.3 s of it
 

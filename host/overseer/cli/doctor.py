@@ -181,8 +181,8 @@ def check_leds(args: argparse.Namespace) -> Finding:
 
 def check_data(args: argparse.Namespace) -> Finding:
     """The card data of every game with tags loads, and the tag map names real cards."""
-    from overseer.core.records import DataError
     from overseer.app import registry
+    from overseer.core.records import DataError
     from overseer.devices.tags import TagError, TagMap, cards, check_card, tag_map_path, tagged
 
     registry.install()
