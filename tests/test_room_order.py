@@ -45,9 +45,9 @@ ALLOWED: dict[str, set[str]] = {
     "devices/": {"core/", "ports/", "games"},
     "app/": {"core/", "ports/", "rules/", *RULES, "loaders/", "screens/",
              "games", "session/"},
-    "web/": {"core/", "ports/", "rules/catacombs", "screens/", "games", "session/"},
     "sim/": {"core/", "ports/", "screens/", "games", "documents", "session/", "devices/",
              "app/"},
+    "web/": {"core/", "ports/", "screens/", "games", "session/", "app/"},
     "cli/": {"overseer", "core/", "ports/", "screens/", "games", "documents", "scenario",
              "session/", "devices/", "app/", "sim/", "web/"},
 }

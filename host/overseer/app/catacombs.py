@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from overseer.app import forms
+from overseer.app import catacombs_page, forms
 from overseer.app.catacombs_cards import (
     campaign_lord,
     campaign_room,
@@ -41,9 +41,11 @@ from overseer.app.catacombs_heroes import damage_piece_form, update_hero_form
 from overseer.app.catacombs_new import wizard
 from overseer.app.flow import DICE_MODE, Table, TapActions
 from overseer.app.local import LocalProcedure
+from overseer.app.story import Story
 from overseer.app.view import MenuItem, OpensForm
 from overseer.core.moves import Move
 from overseer.core.procedure import Question, Step
+from overseer.games import GameSpec
 from overseer.loaders.catacombs import default as default_data
 from overseer.rules.catacombs import end, entered, scenario
 from overseer.rules.catacombs.kinds import Key, StepKind
@@ -502,6 +504,13 @@ class CatacombsTable(Table):
 
     def tap_actions(self, state: Battle, legal: list[Move[Any]]) -> TapActions:
         return tap_actions(state, legal)
+
+    def page(self, state: Battle, names: Mapping[str, str], seats: Mapping[str, int]
+             ) -> dict[str, Any]:
+        return catacombs_page.party(state, names, seats)
+
+    def story(self, spec: GameSpec, record: Any) -> Story:
+        return catacombs_page.story(spec, record)
 
 
 TABLE = CatacombsTable()

@@ -464,6 +464,9 @@ class ConquestTable(Table):
     game, label = GAME, "Conquest"
     short, forms = SHORT, FORMS
     taps_skip_reading = True
+    # A hand and a deck are secret: the web page gives only how many cards each holds (no
+    # phone is shown a hand: the box's card ids are its guess).
+    secret = frozenset({"hands", "decks"})
 
     def wizard(self, seats: tuple[int, ...], pico: bool) -> LocalProcedure:
         return wizard(seats, pico)

@@ -27,6 +27,7 @@ from typing import Any
 from overseer import games
 from overseer.app import forms
 from overseer.app.local import Ask, LocalProcedure
+from overseer.app.story import Story
 from overseer.app.view import MenuItem, OpensForm
 from overseer.core.moves import Move
 from overseer.core.params import fields
@@ -115,7 +116,9 @@ class Table:
       log all the same);
     - ``back_leaves(action)``: BACK on a question the rules ask inside the action under way
       takes that action back, as BACK leaves a form; else BACK shows the steps before it;
-    - ``likely(state, question)``: the row a rules question's cursor starts on.
+    - ``likely(state, question)``: the row a rules question's cursor starts on;
+    - the web page for the table's phones: ``page(state, names, seats)`` (the party page,
+      less ``secret``), ``story(spec, record)`` (the story page; None: no story).
     """
 
     game: str = ""
@@ -270,6 +273,21 @@ class Table:
 
     def on_glass(self, step: Step) -> bool:
         return True
+
+    # ----------------------------------------------------------------------- the web page
+
+    secret: frozenset[str] = frozenset()  # what the page never shows (the state's keys)
+
+    def page(self, state: Any, names: Names, seats: Mapping[str, int]) -> dict[str, Any]:
+        """The web page's party content (JSON-able): the state as the record writes it,
+        less ``secret``."""
+        return {"state": {k: v for k, v in self.spec.state_dict(state).items()
+                          if k not in self.secret}}
+
+    def story(self, spec: GameSpec, record: Any) -> Story | None:
+        """The web page's story of a game's record (web/watch.py's ``Record``); none by
+        default."""
+        return None
 
     def back_leaves(self, action: str | None) -> bool:
         return False
