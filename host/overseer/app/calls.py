@@ -47,4 +47,6 @@ def apply(session: Any, call: SessionCall) -> Refused | None:
 def refused(err: Exception) -> Refused:
     """A refusal as the glass says it: a failed save in short words (the store's path is the
     journal's, not the small screen's)."""
+    if isinstance(err, RulesError):
+        return Refused(str(err), err.template, err.facts)
     return Refused(err.short if isinstance(err, SaveError) else str(err))

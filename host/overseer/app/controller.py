@@ -53,6 +53,7 @@ from overseer.core.procedure import (
     ChooseSome,
     DrawToken,
     EnterNumber,
+    Facts,
     Pick,
     Question,
     Roll,
@@ -135,9 +136,12 @@ Effect = Show | SetLeds | RequestRoll | SessionCall
 class Refused:
     """An input of the controller's own: the session refused the last session call
     (``AnswerError``, ``RulesError`` or ``SessionError``; its message is ``reason``). Nothing
-    changed."""
+    changed. ``template`` and ``facts``: a ``RulesError``'s reason as data, which the shell
+    draws with the table's names."""
 
     reason: str
+    template: str | None = None
+    facts: Facts | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -75,7 +75,8 @@ from overseer.app.flow import (
 )
 from overseer.app.local import Local, LocalProcedure
 from overseer.app.view import GameView, StepView
-from overseer.core.procedure import AnswerError, ChooseOne, Pick, Question, RulesError, Step
+from overseer.core import procedure
+from overseer.core.procedure import AnswerError, ChooseOne, Pick, Question, RulesError, Step, named
 from overseer.ports.events import Button, Input, RequestRoll, RollRefused, SetLeds, Tap
 from overseer.ports.inbox import Inbox
 from overseer.ports.ports import Dice, EarlyButtons, Glass, Leds, Source
@@ -458,8 +459,10 @@ class Gadget:
         answer = self._local_call(call) if self.local is not None else self._game_call(call)
         self._keep_form()  # before the screen moves on
         if isinstance(answer, Refused) and self.session is not None:
-            answer = Refused(self.table.relabel_text(answer.reason, self.session.state,
-                                                    self._names()))
+            names = self._names()
+            reason = answer.reason if answer.template is None or answer.facts is None else \
+                named(answer.template, answer.facts, names)
+            answer = Refused(self.table.relabel_text(reason, self.session.state, names))
         if isinstance(answer, Refused | Told):
             self.app, effects = controller.handle(self.app, answer)
         else:
@@ -618,7 +621,7 @@ class Gadget:
         if self.session is None:
             return list(steps)
         battle, names = self.session.state, self._names()
-        return [self.table.relabel(step, battle, names) for step in steps]
+        return [self.table.relabel(step.at_table(names), battle, names) for step in steps]
 
     def _view(self) -> GameView:
         if self.local is not None:
@@ -660,7 +663,7 @@ class Gadget:
         names = table.labels(battle)
         trace = session.runner.trace
         since = min(self.seen, len(trace))
-        steps = tuple(StepView(n, table.relabel(step, battle, names),
+        steps = tuple(StepView(n, table.relabel(step.at_table(names), battle, names),
                                step.data.get("verified") is not False)
                       for n, step in enumerate(trace[since:], since) if table.on_glass(step))
         self.seen = len(trace)
@@ -671,7 +674,7 @@ class Gadget:
         hidden: frozenset[str] = frozenset()
         if question is not None:
             names = {**names, **table.option_names(battle, question)}
-            shown = table.relabel_question(question, battle, names, trace)
+            shown = table.relabel_question(procedure.shown(question, names), battle, names, trace)
             hidden = frozenset(_options(question)) - frozenset(_options(shown))
             question = shown
         return GameView(
