@@ -2,7 +2,7 @@
 (``devices.rp2040_pico.Rp2040Pico``), PicoLink on its pty timed by the board's clock.
 
 Skipped, with the reason, where the UF2 (``OVERSEER_RP2_UF2`` or ../shared/pico-emu/), node or
-the harness's npm packages (``npm ci`` here) are missing."""
+the harness's npm packages (``npm ci`` in tools/rp2040) are missing."""
 
 from __future__ import annotations
 
