@@ -38,8 +38,8 @@ from overseer.app.catacombs_heroes import damage_piece_form, update_hero_form
 from overseer.app.catacombs_new import wizard
 from overseer.app.flow import DICE_MODE, Table, TapActions
 from overseer.app.local import LocalProcedure
+from overseer.app.menu import MenuItem, OpensForm
 from overseer.app.story import Story
-from overseer.app.view import MenuItem, OpensForm
 from overseer.core.moves import Move
 from overseer.core.procedure import Question
 from overseer.games import GameSpec

@@ -27,8 +27,8 @@ from typing import Any
 from overseer import games
 from overseer.app import forms
 from overseer.app.local import Ask, LocalProcedure
+from overseer.app.menu import MenuItem, OpensForm
 from overseer.app.story import Story
-from overseer.app.view import MenuItem, OpensForm
 from overseer.core.moves import Move
 from overseer.core.params import fields
 from overseer.core.procedure import ChooseOne, Question, Step

@@ -43,12 +43,15 @@ from overseer.core.procedure import (
     YesNo,
 )
 from overseer.ports.events import Input, Press, Remote, Rolled, Tap
+from overseer.rules.catacombs.kinds import StepKind
+from overseer.rules.conquest.kinds import StepKind as ConquestKind
 from overseer.screens import pages
 from overseer.screens.render import Screen
 from overseer.session.events import Event
 from overseer.web import party
 from overseer.web.feed import Feed, Later
 
+ACTIVATIONS = (StepKind.ACTIVE_CHARACTER, ConquestKind.TURN)  # a step that opens a group
 BY = {Press: "button", Tap: "card", Rolled: "Pico dice", Remote: "phone"}
 PHONE_QUESTIONS = (ChooseOne, ChooseSome, Pick, YesNo, EnterNumber, Roll)  # no DrawToken
 
@@ -189,7 +192,7 @@ class Watcher:
         self.steps, self.groups, self.head, self.events = 0, [], 0, []
         self.asked, self.question, self.table_move = None, None, None
         game = None if session is None else {
-            "id": session.id, "game": session.game, "title": gadget.table.label}
+            "id": session.id, "game": session.game, "title": gadget.playing.table.label}
         code = new_code() if session is not None else None
         with self.live.lock:
             self.live.game, self.live.code = game, code
@@ -244,17 +247,16 @@ class Watcher:
 
     def _steps(self, gadget: Any, trace: Any) -> None:
         start = self.steps
-        steps = gadget.as_read(trace[start:])
+        steps = gadget.playing.as_read(trace[start:])
         round_, actor = self.groups[-1] if self.groups else (None, "")
         if self.table_move is not None:
             actor, self.table_move = self.table_move, None
-        kinds = gadget.table.spec.kinds  # a step that opens a group: a new activation, a turn
         for n, step in enumerate(steps, start):
-            if step.kind == kinds.round_kind:
+            if step.kind == StepKind.ROUND:
                 round_ = step.data.get("round", round_)
-            if step.kind in kinds.target_ends:
+            if step.kind in ACTIVATIONS:
                 actor = step.text
-                if round_ is None and step.kind == kinds.actor_kind:
+                if round_ is None and step.kind == StepKind.ACTIVE_CHARACTER:
                     round_ = 1  # the first round says no "round" step
             self.groups.append((round_, actor))
             self.feed.publish("step", {"n": n, "kind": str(step.kind), "rule": step.rule,
@@ -264,8 +266,8 @@ class Watcher:
         self.steps = start + len(steps)
 
     def _state(self, gadget: Any, session: Any) -> None:
-        names = gadget.table.labels(session.state)
-        summary = party.summary(session.spec, session.state, names, gadget.seats)
+        names = gadget.playing.table.labels(session.state)
+        summary = party.summary(session.spec, session.state, names, gadget.playing.seats)
         record = Record(session.id, session.game, session.setup, session.dice_at_start,
                         session.seed, self.events, len(self.events), dict(names))
         with self.live.lock:
