@@ -89,18 +89,21 @@ class App:
             self.sender.on_ack(self.decoder.buf[4], now)
         elif typ != link.HEARTBEAT:  # FRAME_CHUNK, FRAME_SHOW, ROLL_REQUEST: reliable
             self._ack = True
-            if self.receiver.accept(seq):
-                self._act(typ, length, now)
+            if not self.receiver.accept(seq):
+                return
+            if typ == link.FRAME_CHUNK:  # most blocks: no further call but the copy
+                buf = self.decoder.buf
+                screen_id = buf[4] | buf[5] << 8
+                data = self.decoder.view[8 : 4 + length]
+                if not self.display.chunk(screen_id, buf[6] | buf[7] << 8, data):
+                    self._error(link.ERROR_BAD_CHUNK)
+            else:
+                self._act(typ)
 
-    @micropython.native
-    def _act(self, typ, length, now):
+    def _act(self, typ):
+        """FRAME_SHOW or ROLL_REQUEST, accepted: its payload at decoder.buf[4:]."""
         buf = self.decoder.buf
-        if typ == link.FRAME_CHUNK:
-            screen_id = buf[4] | buf[5] << 8
-            offset = buf[6] | buf[7] << 8
-            if not self.display.chunk(screen_id, offset, self.decoder.view[8 : 4 + length]):
-                self._error(link.ERROR_BAD_CHUNK)
-        elif typ == link.FRAME_SHOW:
+        if typ == link.FRAME_SHOW:
             screen_id, crc = struct.unpack_from("<HI", buf, 4)
             if self.display.accept(screen_id, crc):
                 self.host_waiting = True  # blitted by step(), after the ACK has gone out

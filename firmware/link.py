@@ -97,8 +97,13 @@ class Decoder:
     def __init__(self, sizes: dict, handle=None) -> None:
         self.sizes = sizes
         self.buf = bytearray(MAX_BLOCK)
-        self.view = memoryview(self.buf)
-        self._at = (self.view, self.view[1:], self.view[2:])  # space() without allocating
+        view = self.view = memoryview(self.buf)
+        self._at = (view, view[1:], view[2:])  # space() without allocating
+        self._low = bytearray(b"\xff" * 256)  # per TYPE: its payload sizes (none: 255 to 0)
+        self._high = bytearray(256)
+        for typ, (low, high) in sizes.items():
+            self._low[typ] = low
+            self._high[typ] = high
         self.n = 0
         self.need = 2  # held bytes needed before the next decision
         self.dropped = 0
@@ -136,6 +141,58 @@ class Decoder:
         self.n = n + k
         if self.n >= self.need:
             self._scan()
+
+    @micropython.native
+    def pull(self, readinto, ready, limit: int) -> int:
+        """Read whole blocks from a stream whose ``readinto(buf, n)`` returns once it has n
+        bytes (MicroPython's stdin), while ``ready()`` says bytes wait, up to about ``limit``
+        bytes: a block's SYNC and LEN, then the rest of it straight into ``buf``, each valid
+        one to the handler as it is read. The sender writes whole blocks, so the rest is on its
+        way. Garbage takes the general way (``space``, ``fill``) until a SYNC. The bytes read;
+        -1 when the stream ended."""
+        buf = self.buf
+        head = self._at[0]
+        rest = self._at[2]
+        view = self.view
+        low = self._low
+        high = self._high
+        handle = self.handle
+        total = 0
+        while total < limit:
+            if self.n:  # a block being hunted for after garbage: as far as its next decision
+                k = self.need - self.n
+                if readinto(self.space(), k) != k:
+                    return -1
+                total += k
+                self.fill(k)
+                continue
+            if not ready():
+                break
+            if readinto(head, 2) != 2:
+                return -1
+            total += 2
+            length = buf[1]
+            if buf[0] != SYNC or length > MAX_LEN:
+                self.fill(2)
+                continue
+            k = length + 6
+            if readinto(rest, k) != k:
+                return -1
+            total += k
+            end = 4 + length
+            crc = crc32(view[1:end])
+            # compared in halves: a 32-bit int is a heap object on the Pico, 16 bits are not
+            if ((crc & 0xFFFF) != (buf[end] | buf[end + 1] << 8)
+                    or (crc >> 16) != (buf[end + 2] | buf[end + 3] << 8)):
+                self.n = end + 4
+                self._scan()  # dropped; a SYNC inside it may start the next block
+                continue
+            typ = buf[3]
+            if length < low[typ] or length > high[typ]:
+                self.dropped += 1
+            else:
+                handle(typ, buf[2], length)
+        return total
 
     def feed(self, data) -> None:
         """Any bytes: copied in as far as each decision needs."""
