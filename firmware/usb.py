@@ -54,7 +54,7 @@ class Usb:
         # MicroPython's readinto(buf, n) returns once it has n bytes: whole blocks, each read
         # in two (its SYNC and LEN, then the rest) straight into the decoder's buffer
         try:
-            n = decoder.pull(self.rx.readinto, self._ready, limit)
+            n = decoder.pull(self.rx.readinto, self._ipoll, limit)
         except OSError:  # off-board: the pty's other end is gone
             n = -1
         if n < 0:
