@@ -1,6 +1,6 @@
 """Bytes the Pico writes to its OLED over I2C per show, for the screens of a whole game.
 
-Plays the gadget tour's game (``overseer.app.tour``: the new game, a room, a battle) in memory,
+Plays the gadget tour's game (``tools.tour``: the new game, a room, a battle) in memory,
 and sends each screen change to the firmware's own Display and SSD1306 driver (CPython, with the
 stand-ins of firmware/unix) as the host does: only the chunks that changed (``changed_chunks``),
 then FRAME_SHOW. Counts what the I2C stand-in received per show, the address byte of each write
@@ -20,17 +20,22 @@ import zlib
 from collections import defaultdict
 from pathlib import Path
 
-from overseer.app import tour
 from overseer.devices.frames import changed_chunks, vlsb
 from overseer.ports.events import Button
 from overseer.screens.render import Screen
 
-FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # tools/ (a checkout's)
+
+from tools import tour  # noqa: E402
+from tools.table import Album, Table  # noqa: E402
+
+FIRMWARE = ROOT / "firmware"
 BYTE_US = 9 / 400_000 * 1_000_000  # 22.5 us a byte at 400 kHz
 BEFORE = 6 * (1 + 2) + 1 + 1025  # the old show(): 6 writes of [0x80, command], then the data
 
 
-class Recording(tour.Table):
+class Recording(Table):
     """The tour's table, noting which button (or tap) made each image on the glass."""
 
     def __init__(self, store: Path) -> None:
@@ -56,7 +61,7 @@ def play() -> tuple[list[bytes], list[str]]:
     """Every image of the tour's game, in order, and what made each."""
     with tempfile.TemporaryDirectory(prefix="oled-i2c-") as folder:
         table = Recording(Path(folder) / "games.sqlite3")
-        album = tour.Album(table)
+        album = Album(table)
         tour._new_game(table, album)
         tour._room(table, album)
         tour._battle(table, album)

@@ -1,4 +1,4 @@
-"""The firmware on MicroPython's rp2 port, on an emulated RP2040 (tests/rp2040/), in board time.
+"""The firmware on MicroPython's rp2 port, on an emulated RP2040 (tools/rp2040/), in board time.
 
 rp2040js runs the stock MicroPython v1.28.0 UF2 for the Pico with the firmware as .mpy on its
 flash filesystem, the SSD1306 on I2C0 with the bus's time at the firmware's 400 kHz, and plays
@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import shutil
 import subprocess
@@ -38,10 +39,11 @@ from typing import Any
 from overseer.devices import protocol as p
 from overseer.devices.frames import changed_chunks
 from overseer.devices.pins import button_gpios
-from overseer.devices.rp2040_pico import HARNESS, build_image, find_uf2, missing
+from overseer.devices.rp2040_pico import HARNESS_VARIABLE, build_image, find_uf2, harness, missing
 from overseer.devices.virtual_pico import FIRMWARE
 
 ROOT = Path(__file__).resolve().parent.parent
+os.environ.setdefault(HARNESS_VARIABLE, str(ROOT / "tools" / "rp2040"))  # the emulator's harness
 BASELINE = "e0a86a8"  # main when issue 22 began: the firmware read its input a byte at a time
 AIMS = {"slice_to_glass_ms": ("<=", 8.0), "full_frame_ms": ("<=", 40.0),
         "decode_bytes_per_ms": (">=", 100.0), "heap_free_min": (">=", 150 * 1024)}
@@ -151,8 +153,10 @@ def job(image: Path, frames: int, rng: random.Random) -> dict:
 
 def drive(image: Path, frames: int, seed: int) -> dict:
     text = json.dumps(job(image, frames, random.Random(seed)))
-    done = subprocess.run(["node", str(HARNESS / "bench.mjs")], input=text, capture_output=True,
-                          text=True, cwd=HARNESS)
+    folder = harness()
+    assert folder is not None, missing()
+    done = subprocess.run(["node", str(folder / "bench.mjs")], input=text, capture_output=True,
+                          text=True, cwd=folder)
     if done.returncode != 0:
         raise SystemExit(f"bench/pico_rp2.py: the emulator failed:\n{done.stderr[-3000:]}")
     return json.loads(done.stdout)

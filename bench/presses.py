@@ -1,6 +1,6 @@
 """Benchmark: the presses the table makes per Catacombs activation, and per heroes'-side entry.
 
-A scripted table plays through the real gadget (``app.tour.Table``: the shell, the controller,
+A scripted table plays through the real gadget (``tools.table.Table``: the shell, the controller,
 the session, in memory) and reads each screen to answer with the fewest presses: OK (or NEXT)
 through the step pages, CHOICE (held: back) to the answer it means, then OK. What it means is
 seeded: the likely answer (the rules' first candidate, yes, every hero in sight, the number
@@ -42,7 +42,6 @@ from pathlib import Path
 from typing import Any
 
 from overseer import games
-from overseer.app.tour import Table
 from overseer.core.params import ask_of, fields
 from overseer.core.procedure import (
     ChooseOne,
@@ -58,6 +57,10 @@ from overseer.ports.events import Button
 from overseer.session.session import Session
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # tools/ and tests/ (a checkout's)
+
+from tools.table import Table  # noqa: E402
+
 BASE = "e0a86a8"  # main when this benchmark was written: today's flow, before issue 21
 LIKELY = 0.75  # how often the table's answer is the likely one
 PARTIES = (2, 3, 4)
@@ -93,7 +96,7 @@ def ready(table: Table) -> bool:
     if getattr(app, "settled", False):
         return True
     return not app.reading and table.gadget.session is not None \
-        and table.gadget.session.pending is None and table.gadget.local is None
+        and table.gadget.session.pending is None and table.gadget.playing.forms.local is None
 
 
 def _label(table: Table, option: str) -> str:
@@ -302,7 +305,6 @@ def scripted_game() -> list[Tally]:
     script; this counts the presses the fewest-press table makes at each of those turns)."""
     import importlib.util
     path = ROOT / "tests" / "app" / "test_gadget_game.py"
-    sys.path.insert(0, str(ROOT / "tests"))
     spec = importlib.util.spec_from_file_location("test_gadget_game", path)
     assert spec is not None and spec.loader is not None
     game = importlib.util.module_from_spec(spec)
@@ -339,7 +341,7 @@ def _hit_by_card(table: Table, piece: str, amount: int, rng: random.Random) -> T
     table.tap("monster", monster)
     tally.presses["tap"] += 1
     app = table.gadget.app
-    if app is None or app.notice or table.gadget.local is None:
+    if app is None or app.notice or table.gadget.playing.forms.local is None:
         if app is not None and app.notice:
             table.press(OK)
         return None
@@ -362,7 +364,7 @@ def _form(table: Table, piece: str, amount: int, tally: Tally, rng: random.Rando
     """The hit's form: the piece, the amount, the hero (the first), each by the fewest
     presses; then what follows, read until the next entry can begin."""
     for _ in range(8):
-        local = table.gadget.local
+        local = table.gadget.playing.forms.local
         if local is None or local.ask is None:
             break
         question = local.ask.question
@@ -421,7 +423,7 @@ def _health_down(table: Table, hero: str, rng: random.Random) -> int:
     table.tap("hero", hero)
     tally.presses["tap"] += 1
     for _ in range(4):
-        local = table.gadget.local
+        local = table.gadget.playing.forms.local
         if local is None or local.ask is None:
             break
         question = local.ask.question

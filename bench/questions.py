@@ -45,8 +45,7 @@ def table_answer(question, rng: random.Random):
 def play(los_blocked: bool, activations: int, seed: int = 1) -> tuple[list[int], Counter]:
     spec = games.CATACOMBS
     rng = random.Random(seed)
-    per_activation: list[int] = []
-    by_key: Counter = Counter()
+    per_activation: list[list[str]] = []  # each activation's question keys
     setup = {"heroes": [{"id": "elf", "name": "Elf", "health": 10**6},
                         {"id": "dwarf", "name": "Dwarf", "health": 10**6}],
              "options": {"los_blocked": los_blocked}}
@@ -65,14 +64,14 @@ def play(los_blocked: bool, activations: int, seed: int = 1) -> tuple[list[int],
         for _ in range(60):
             if not spec.moves.moves["next_ai_piece"].available(runner.state):
                 break
-            asked = 0
+            asked: list[str] = []
             question = runner.begin({"do": "next_ai_piece"})
             while question is not None:
-                asked += 1
-                by_key[question.key] += 1
+                asked.append(question.key)
                 question = runner.answer(table_answer(question, rng))
             per_activation.append(asked)
-    return per_activation[:activations], by_key
+    kept = per_activation[:activations]  # the keys of the activations counted, and no others
+    return [len(keys) for keys in kept], Counter(k for keys in kept for k in keys)
 
 
 def report(name: str, counts: list[int], by_key: Counter) -> dict:
@@ -89,10 +88,11 @@ def scripted_game() -> tuple[list[int], Counter]:
     """The questions of each AI turn of tests/app/test_gadget_game.py's whole game: every
     turn goes through ``catacombs_table.ai_turn`` (the test's own and its stages'), which is
     wrapped in both modules."""
-    tests = Path(__file__).resolve().parents[1] / "tests"
-    if str(tests) not in sys.path:
-        sys.path.insert(0, str(tests))
-    import catacombs_table
+    root = Path(__file__).resolve().parents[1]
+    if str(root) not in sys.path:  # tests/ (a checkout's)
+        sys.path.insert(0, str(root))
+    tests = root / "tests"
+    from tests.drivers import catacombs_table
 
     spec = importlib.util.spec_from_file_location("test_gadget_game",
                                                   tests / "app" / "test_gadget_game.py")

@@ -39,14 +39,13 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "session"))
-
-from table_script import setup_of, step  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/ (its scripted steps)
 
 from overseer.app.shell import Gadget  # noqa: E402
 from overseer.app.sim import MemoryGlass, SimLeds  # noqa: E402
 from overseer.session.session import SNAPSHOT_EVERY, Session, fold, game_spec  # noqa: E402
 from overseer.session.store import Store  # noqa: E402
+from tests.drivers.table_script import setup_of, step  # noqa: E402
 
 SETUP = "catacombs/los_blocked"  # a battle the scripted table plays on for ever (undoing its end)
 STEPS = 1000  # steps timed for "confirm one step"

@@ -1,6 +1,6 @@
 """Benchmark: what the web page costs the gadget, in host instructions (callgrind).
 
-The same scripted Catacombs room (tests/catacombs_table.py: the Monstrosity campaign's first
+The same scripted Catacombs room (tests/drivers/catacombs_table.py: the Monstrosity campaign's first
 room, through the Gadget's inbox) and the same presses (read on, answer, NEXT AI PIECE, an undo
 every 25th), in a process of their own under valgrind's callgrind (Debian package valgrind),
 three ways:
@@ -38,8 +38,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))  # the scripted room the tests play
-sys.path.insert(0, str(ROOT / "tests" / "web"))
+sys.path.insert(0, str(ROOT))  # tools/ and tests/ (the scripted room the tests play)
 
 IPS = 0.6e9  # instructions a second: Cortex-A53 at 1.0 GHz, 0.6 IPC (the worse end)
 PHONES = 8
@@ -48,7 +47,7 @@ IDLE = 20.0  # seconds the idle runs last (under callgrind)
 
 def presses(table, n: int) -> None:
     """n presses, as tests/web/test_load.py makes them."""
-    from catacombs_table import BACK, NEXT, OK
+    from tests.drivers.catacombs_table import BACK, NEXT, OK
 
     for made in range(n):
         app = table.gadget.app
@@ -65,10 +64,9 @@ def presses(table, n: int) -> None:
 def gadget_process(n: int, phones: int | None, idle: float = 0.0) -> None:
     """The measured process: the room, then ``n`` presses (their wall time said on stderr),
     then ``idle`` seconds of nothing; ``phones`` None: no page."""
-    import web_table
-    from web_table import into_the_battle
-
-    from overseer.app.tour import Table
+    from tests.drivers import web_table
+    from tests.drivers.web_table import into_the_battle
+    from tools.table import Table
 
     with tempfile.TemporaryDirectory() as folder:
         if phones is None:
@@ -95,7 +93,7 @@ def gadget_process(n: int, phones: int | None, idle: float = 0.0) -> None:
 
 def phones_process(count: int, port: int) -> None:
     """``count`` phones following the page on loopback until the ``done`` event."""
-    from web_table import LOOPBACK, sse_events
+    from tests.drivers.web_table import LOOPBACK, sse_events
 
     host = f"{LOOPBACK}:{port}"
     ready = threading.Barrier(count + 1)

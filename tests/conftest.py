@@ -3,10 +3,17 @@ the property tests check, and a busy machine must not fail them); and a fault th
 guard caught (app/shell.py: the box goes on, the glass says so) fails the test that met it,
 unless the test is marked ``faults``: the guard keeps the box up, never a bug out of sight."""
 
+import os
+from pathlib import Path
+
 import pytest
 from hypothesis import HealthCheck, settings
 
 from overseer.app import shell
+
+# the emulated RP2040's Node harness (devices/rp2040_pico.py; tests/rp2040): the checkout's
+os.environ.setdefault("OVERSEER_RP2_HARNESS",
+                      str(Path(__file__).resolve().parents[1] / "tools" / "rp2040"))
 
 settings.register_profile("overseer", deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])

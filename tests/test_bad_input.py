@@ -7,7 +7,6 @@ from __future__ import annotations
 import copy
 import json
 import random
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +17,7 @@ from overseer.core.shapes import MAX_DEPTH, MAX_NUMBER, BadInput, check_plain
 from overseer.session.export import ExportError, import_game, read_export, write_export
 from overseer.session.session import Session, SessionError
 from overseer.session.store import Store
-
-sys.path.insert(0, str(Path(__file__).parent / "session"))
-from table_script import step  # noqa: E402
+from tests.drivers.table_script import step
 
 SCENARIO = {  # runs as it is (tests/test_scenario_keys.py has the same)
     "format": 2, "game": "catacombs", "title": "bad input",

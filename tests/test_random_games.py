@@ -8,12 +8,12 @@ import random
 from typing import Any
 
 import pytest
-import random_play
-from random_play import action, answer
 
 from overseer import games
 from overseer.core.params import fields
 from overseer.core.procedure import RulesError, Runner
+from tests.drivers import random_play
+from tests.drivers.random_play import action, answer
 
 GAMES_EACH = 200
 MAX_ACTIONS = 2000

@@ -19,20 +19,20 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-import random_play
-from test_random_games import (
-    CATACOMBS_WEIGHTS,
-    CONQUEST_WEIGHTS,
-    MAX_ACTIONS,
-    catacombs_setup,
-    conquest_setup,
-)
 
 from overseer import documents, games
 from overseer import scenario as scenarios
 from overseer.core.procedure import ChanceKey, Die, Question, Roll, RulesError, Runner, Step
 from overseer.rules.catacombs import kinds as catacombs_kinds
 from overseer.rules.catacombs import rulebook as catacombs_rulebook
+from tests.drivers import random_play
+from tests.test_random_games import (
+    CATACOMBS_WEIGHTS,
+    CONQUEST_WEIGHTS,
+    MAX_ACTIONS,
+    catacombs_setup,
+    conquest_setup,
+)
 
 ROOT = Path(__file__).parents[1]
 RULES = ROOT / "host" / "overseer" / "rules"

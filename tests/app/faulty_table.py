@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from overseer.app import shell
-from overseer.app.tour import BACK, CHOICE, NEXT, OK, Table
 from overseer.session.store import read_only
+from tools.table import BACK, CHOICE, NEXT, OK, Table
 
 
 def contents(path: Path) -> dict[str, Any]:

@@ -9,9 +9,9 @@ from gpiozero.pins.mock import MockFactory
 
 from overseer.app.shell import Gadget
 from overseer.app.sim import MemoryGlass
-from overseer.app.tour import Table
 from overseer.devices.leds import GpioLeds
 from overseer.devices.pins import seat_leds
+from tools.table import Table
 
 PINS = seat_leds()  # seat -> BCM: 1 -> 5, 2 -> 6, 3 -> 13, 4 -> 19
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from overseer.app import catacombs as flow
-from overseer.app.tour import Table
 from overseer.core.procedure import ChooseOne, ChooseSome, EnterNumber, YesNo
 from overseer.ports.events import Button
 from overseer.session.session import Session
 from overseer.session.store import Store
+from tools.table import Table
 
 OK, NEXT = Button.OK, Button.NEXT
 SETUP = {"format": 2, "game": "catacombs", "setup": {"heroes": [

@@ -10,13 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conquest_table import Players, new_four_player_game, tutorial_script
-from test_conquest_flow import MORE_DRAWS, TURN_8, TURN_9, TURN_10, TUTORIAL
 
 from overseer.app.conquest import card_name
-from overseer.app.tour import BACK, CHOICE, OK, Table
 from overseer.rules.conquest.kinds import StepKind
 from overseer.screens.render import Screen
+from tests.app.test_conquest_flow import MORE_DRAWS, TURN_8, TURN_9, TURN_10, TUTORIAL
+from tests.drivers.conquest_table import Players, new_four_player_game, tutorial_script
+from tools.table import BACK, CHOICE, OK, Table
 
 
 @pytest.fixture

@@ -12,12 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conquest_table import Players, new_four_player_game, tutorial_script
 
 from overseer.app.conquest import FLOW
 from overseer.app.flows import FLOWS
-from overseer.app.tour import BACK, CHOICE, OK, Table
 from overseer.core.procedure import Pick
+from tests.drivers.conquest_table import Players, new_four_player_game, tutorial_script
+from tools.table import BACK, CHOICE, OK, Table
 
 SCENARIOS = Path(__file__).parents[1] / "scenarios" / "conquest"
 TUTORIAL = json.loads((SCENARIOS / "quick_tutorial.json").read_text(encoding="utf-8"))
@@ -80,7 +80,7 @@ def test_the_new_game_questions_make_the_setup_and_the_seats(store: Path) -> Non
     assert setup == {"players": {"p1": "sword", "p2": "skull", "p3": "sword", "p4": "skull"},
                      "health": 9, "draw_at_end": False, "last_stand": False,
                      "draws": "counted", "first": "sword"}
-    assert t.gadget.seats == {"p1": 1, "p2": 2, "p3": 3, "p4": 4, "sword1": 1, "sword2": 3,
+    assert t.gadget.playing.seats == {"p1": 1, "p2": 2, "p3": 3, "p4": 4, "sword1": 1, "sword2": 3,
                               "skull1": 2, "skull2": 4}
     # counted: the deal asks nothing; the first turn waits for a card
     assert session.pending is None

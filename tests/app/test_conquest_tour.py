@@ -6,8 +6,8 @@ from pathlib import Path
 
 from PIL import Image, ImageChops
 
-from overseer.app import conquest_tour
 from overseer.screens.render import render
+from tools import conquest_tour
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 

@@ -15,15 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from faulty_table import contents
 
-from overseer.app import shell
-from overseer.app.tour import NEXT, OK, Table
+from overseer.app import calls, shell
 from overseer.session.session import Session
 from overseer.session.store import Store
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "session"))
-from table_script import setup_of  # noqa: E402
+from tests.app.faulty_table import contents
+from tests.drivers.table_script import setup_of
+from tools.table import NEXT, OK, Table
 
 pytestmark = pytest.mark.faults
 
@@ -51,7 +49,7 @@ def test_a_bug_at_an_input_is_a_screen_the_journal_gets_its_traceback(tmp_path, 
     def broken(*args, **kwargs):
         raise IndexError("a bug")
 
-    monkeypatch.setattr(shell.calls, "apply", broken)
+    monkeypatch.setattr(calls, "apply", broken)
     faults = len(shell.faults)
     screen = table.press(NEXT)  # the AI piece would act: the session call raises
     assert screen.key == "Not done"
@@ -69,7 +67,8 @@ def test_a_bug_at_an_input_is_a_screen_the_journal_gets_its_traceback(tmp_path, 
 # ------------------------------------------------------------------ a full or read-only store
 
 FAULTY = Path(__file__).with_name("faulty_table.py")
-HOST = str(Path(__file__).resolve().parents[2] / "host")
+ROOT = Path(__file__).resolve().parents[2]
+PATH = os.pathsep.join((str(ROOT / "host"), str(ROOT)))  # overseer, and tools/ for its table
 
 
 def on_faulty_disk(tmp_path: Path, kind: str, how: str) -> dict[str, Any]:
@@ -87,7 +86,7 @@ def on_faulty_disk(tmp_path: Path, kind: str, how: str) -> dict[str, Any]:
     run = subprocess.run(
         ["unshare", "-m", "sh", "-c", f'{mount} && exec "$0" "$@"', sys.executable,
          str(FAULTY), str(store), kind, how], capture_output=True, text=True, timeout=120,
-        env={**os.environ, "PYTHONPATH": os.pathsep.join([HOST, str(FAULTY.parent)])})
+        env={**os.environ, "PYTHONPATH": PATH})
     if run.returncode != 0 and not run.stdout:
         if "unshare" in run.stderr or "mount" in run.stderr:
             pytest.skip(f"no mount namespace here: {run.stderr.strip()[:200]}")

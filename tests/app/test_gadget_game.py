@@ -6,12 +6,15 @@ in the middle that shows the last screen again, the end of the battle, rewards, 
 campaign's second room, the end of the game. Then bad input at the table.
 
 The game's moves and the stretches of it that tests/e2e/test_gadget_pico.py plays too (through
-the virtual Pico) are in tests/catacombs_table.py."""
+the virtual Pico) are in tests/drivers/catacombs_table.py."""
 
 from __future__ import annotations
 
-import catacombs_table as play
-from catacombs_table import (
+from overseer.core.procedure import DrawToken, Roll
+from overseer.ports.events import Button, Die, Rolled
+from overseer.screens.render import Screen
+from tests.drivers import catacombs_table as play
+from tests.drivers.catacombs_table import (
     SEED,
     ai_turn,
     answer_all,
@@ -20,11 +23,7 @@ from catacombs_table import (
     keys,
     new_campaign,
 )
-
-from overseer.app.tour import Table as Driver
-from overseer.core.procedure import DrawToken, Roll
-from overseer.ports.events import Button, Die, Rolled
-from overseer.screens.render import Screen
+from tools.table import Table as Driver
 
 OK, CHOICE, NEXT, BACK = Button.OK, Button.CHOICE, Button.NEXT, Button.BACK
 IDLE_KEYS = {"Set up", "Battle", "Heroes' turn", "Room won", "Game over"}

@@ -9,11 +9,11 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from catacombs_table import SEED, enter_room, heroes_side, new_campaign
 from gpiozero.pins.mock import MockFactory, MockPWMPin
-from lit_table import PINS, LitTable
 
 from overseer.ports.events import Button
+from tests.app.lit_table import PINS, LitTable
+from tests.drivers.catacombs_table import SEED, enter_room, heroes_side, new_campaign
 
 OK, CHOICE, NEXT = Button.OK, Button.CHOICE, Button.NEXT
 ELF, HERO_1 = PINS[1], PINS[3]  # the Elf sits at seat 1, Hero 1 at seat 3

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from overseer.app.tour import Table
 from overseer.ports.events import Button
 from overseer.session.session import Session
 from overseer.session.store import Store
+from tools.table import Table
 
 OK = Button.OK
 HEROES = [{"id": "elf", "name": "Elf", "kind": "hero", "health": 8},

@@ -1,5 +1,5 @@
 """Clank! and Runebound played on the Gadget from the new game's questions to the end, by
-pressing its buttons (the scripts of app/pack_tour.py): undo, a restart, and each kind of bad
+pressing its buttons (the scripts of tools/pack_tour.py): undo, a restart, and each kind of bad
 input the table may give, refused with a message and nothing changed."""
 
 from __future__ import annotations
@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from overseer.app import clank, pack_tour, runebound
-from overseer.app.tour import BACK, NEXT, OK, Album, Table
+from overseer.app import clank, runebound
 from overseer.rules.clank.records import REWARD_PARTS
+from tools import pack_tour
+from tools.table import BACK, NEXT, OK, Album, Table
 
 SEED = 11
 
@@ -102,7 +103,7 @@ def test_clank_a_second_temple_offering_is_refused_on_the_glass(played: Played) 
     assert "already made an offering" in said and "Nothing changed" in said
     assert t.screen.title == "Which space?"  # the form waits, as it was
     t.press(BACK)
-    assert t.gadget.local is None and t.session.state_dict() == before
+    assert t.gadget.playing.forms.local is None and t.session.state_dict() == before
 
 
 def test_clank_an_occupied_temple_column_is_the_table_s_call_on_the_glass(played: Played) -> None:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from PIL import Image, ImageChops
 
-from overseer.app import pack_tour
 from overseer.screens.render import render
+from tools import pack_tour
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 

@@ -10,14 +10,17 @@ from overseer import games
 from overseer.app import catacombs as flow
 from overseer.app.local import Local
 from overseer.core.chance import SeededChance
+from overseer.core.params import NoParams
 from overseer.core.procedure import (
     AnswerError,
     ChooseOne,
     ChooseSome,
     EnterNumber,
     Runner,
-    Step,
+    shown,
 )
+from overseer.rules.catacombs import moves, order, party, targeting
+from overseer.rules.catacombs.kinds import TargetKind
 
 SETUP = {"heroes": [{"id": "elf", "name": "Elf", "health": 7, "gold": 2, "poison": [2, 3]},
                     {"id": "hero-1", "name": "Hero 1"},
@@ -59,25 +62,43 @@ def test_identical_monsters_get_letters_and_others_keep_their_names():
     assert [flow.letter(n) for n in (0, 25, 26, 27)] == ["A", "Z", "AA", "AB"]
 
 
-@pytest.mark.parametrize(("text", "data", "said"), [
-    ("Orc (orc-2) acts now", {"piece": "orc-2"}, "Orc B acts now"),
-    ("2. Orc (orc-1, level-1 tile): behind obstacle 1", {"piece": "orc-1"},
-     "2. Orc A (level-1 tile): behind obstacle 1"),
-    ("Orc's melee misses Elf (zero token)", {"piece": "orc-1"},
-     "Orc A's melee misses Elf (zero token)"),
-    ("Orc loses 1 health; Swamp Orc looks on", {"piece": "orc-2"},
-     "Orc B loses 1 health; Swamp Orc looks on"),
-    ("Sewer Rat (rat-1) targets Elf", {"piece": "rat-1", "target": "elf"},
-     "Sewer Rat targets Elf"),
-    ("Is Elf (elf) at the edge?", {}, "Is Elf at the edge?"),
-    ("orc-1, orc-2 still on the playmat", {}, "Orc A, Orc B still on the playmat"),
-    ("Orc and Orc", {"piece": "orc-1", "target": "orc-2"}, "Orc and Orc"),  # which is which?
-])
-def test_a_sentence_names_each_piece_as_the_table_knows_it(text, data, said):
+def drawn(steps, state):
+    """The steps' sentences as the glass draws them (the table's names), and as the trace
+    keeps them (the rules' words)."""
+    names = flow.labels(state)
+    return [s.at_table(names).text for s in steps], [s.text for s in steps]
+
+
+def test_a_step_names_each_piece_by_its_letter_and_keeps_the_rules_words():
     state = battle()
-    step = Step("x", "rule", text, data)
-    assert flow.relabel(step, state, flow.labels(state)).text == said
-    assert step.text == text  # the trace keeps its own words
+    orc_b, elf = state.pieces["orc-2"], state.heroes["elf"]
+    steps = [order.active_step(state, orc_b, "character_tile")]
+    steps += list(targeting.select_target(state, orc_b, [elf]))
+    glass, trace = drawn(steps, state)
+    assert glass == ["Orc B acts: Level 1 monsters tile", "Orc B targets Elf: the only enemy "
+                     "in sight"]
+    assert trace == ["Orc (orc-2) acts: Level 1 monsters tile", "Orc targets Elf: the only "
+                     "enemy in sight"]
+
+
+def test_two_orcs_in_one_sentence_are_each_named():
+    """The regexes of before left "Orc targets Orc" as it was (which is which?)."""
+    state = battle()
+    state.pieces["orc-1"].frozen = True
+    proc = targeting.advanced_target(state, state.pieces["orc-2"], [
+        (TargetKind.FROZEN_TEAMMATE, ["orc-1"], "frozen teammates")])
+    step = next(proc)
+    assert drawn([step], state) == (["Orc B targets Orc A: nearest frozen teammate in sight"],
+                                    ["Orc targets Orc: nearest frozen teammate in sight"])
+
+
+def test_a_swamp_orc_keeps_its_name_beside_lettered_orcs():
+    state = battle()
+    swamp, orc_a = state.pieces["swamp-orc-1"], state.pieces["orc-1"]
+    steps = list(targeting.advanced_target(state, swamp, [
+        (TargetKind.REPEAT_TEAMMATE, ["orc-1"], "teammates")]))
+    assert drawn(steps, state)[0] == ["Swamp Orc targets Orc A: nearest teammate in sight"]
+    assert orc_a.name == "Orc"
 
 
 def test_a_sentence_names_the_room_by_its_card():
@@ -85,23 +106,28 @@ def test_a_sentence_names_the_room_by_its_card():
     state.adventure.room = "bholoth-cemetery"
     names = flow.labels(state)
     assert names["bholoth-cemetery"] == "Bholoth Cemetery"
-    step = Step("game_over", "rule", "the game is over: room bholoth-cemetery", {})
-    assert flow.relabel(step, state, names).text == "the game is over: room Bholoth Cemetery"
+    step = next(moves.end_game(state, NoParams()))
+    assert step.text == "the game is over: room bholoth-cemetery"
+    assert step.at_table(names).text == "the game is over: room Bholoth Cemetery"
 
 
-def test_a_question_is_relabelled_but_answered_with_the_rules_ids():
+def test_a_question_is_named_at_the_table_but_answered_with_the_rules_ids():
     state = battle()
-    question = ChooseOne("Which of Orc (orc-1), Orc (orc-2) comes first?", ("orc-1", "orc-2"),
-                         "first_by_direction")
-    shown = flow.relabel_question(question, state, flow.labels(state))
-    assert isinstance(shown, ChooseOne)
-    assert shown.prompt == "Which of Orc A, Orc B comes first?"
-    assert shown.options == question.options and shown.key == question.key
-    template = flow.relabel_question(
-        ChooseOne("Does the template over Orc cover Elf?", ("yes",), "t"), state,
-        flow.labels(state), active="orc-2")
-    assert isinstance(template, ChooseOne)
-    assert template.prompt == "Does the template over Orc B cover Elf?"
+    tied = [state.pieces["orc-1"], state.pieces["orc-2"]]
+    question = next(order.split_tie(state, tied))
+    assert isinstance(question, ChooseOne)
+    assert question.prompt.startswith("Which of Orc (orc-1), Orc (orc-2) comes first")
+    seen = shown(question, flow.labels(state))
+    assert isinstance(seen, ChooseOne)
+    assert seen.prompt.startswith("Which of Orc A, Orc B comes first")
+    assert seen.options == question.options == ("orc-1", "orc-2")
+    assert seen.key == question.key
+
+
+def test_a_hero_s_flags_read_yes_or_no_at_the_table():
+    state = battle()
+    step = next(party.update_hero(state, party.UpdateHero(hero="elf", stunned=True)))
+    assert drawn([step], state) == (["Elf: stunned yes"], ["Elf: stunned True"])
 
 
 def update(*answers):

@@ -9,13 +9,13 @@ from collections import deque
 from pathlib import Path
 
 from overseer.app import controller as c
-from overseer.app.gallery import CLOCK, CLOSEST, NEXT, STEPS, TEMPLATE, view
-from overseer.app.tour import Table
 from overseer.core.procedure import ChooseOne, ChooseSome
 from overseer.ports.events import Button, Press, Tap
 from overseer.rules.catacombs.kinds import Key
 from overseer.session.session import Session
 from overseer.session.store import Store
+from tools.gallery import CLOCK, CLOSEST, NEXT, STEPS, TEMPLATE, view
+from tools.table import Table
 
 OK, CHOICE, NEXT_BUTTON, BACK = Button.OK, Button.CHOICE, Button.NEXT, Button.BACK
 LOS = ChooseSome("LOS check for Wraith Commander: which enemies are in its line of sight?",
@@ -151,7 +151,7 @@ def test_a_hit_that_kills_is_four_presses_and_a_health_change_four(tmp_path):
     table = room(tmp_path)
     try:
         head = table.session.head
-        table.gadget.remembered["form_amount"] = 2  # the last hit entered was for 2
+        table.gadget.playing.forms.remembered["form_amount"] = 2  # the last hit entered was for 2
         table.tap("monster", "orc")  # 1
         table.press(OK)  # 2: Orc A
         assert table.screen.number == 2

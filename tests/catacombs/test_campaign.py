@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from driving import data_folder, drive_scenario, edited
 
 from overseer.core.procedure import RulesError
 from overseer.loaders import catacombs as catacombs_data
 from overseer.rules.catacombs.carddata import CatacombsData
+from tests.catacombs.driving import data_folder, drive_scenario, edited
 
 WON = [{"id": "orc-1", "card": "Orc", "health": 0}]  # a room just won: its rewards are due
 

@@ -10,12 +10,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from driving import data_folder, drive_scenario, edited
 
 from overseer import games
 from overseer.core.records import DataError
 from overseer.loaders import catacombs as catacombs_data
 from overseer.rules.catacombs.state import Shot
+from tests.catacombs.driving import data_folder, drive_scenario, edited
 
 FOLDER = catacombs_data.FOLDER
 ROOT = Path(__file__).resolve().parents[2]

@@ -8,11 +8,11 @@ import copy
 from typing import Any
 
 import pytest
-from driving import drive_scenario
 
 from overseer.core.procedure import RulesError
 from overseer.session.session import Session, fold, game_spec
 from overseer.session.store import Store
+from tests.catacombs.driving import drive_scenario
 
 GLAAOTH = {"level1": ["2 x Orc"], "level2": ["1 x Level 1 Monster Group"], "reward_gold": 2}
 MONSTROSITY = {"health": 18, "sequences": [["Rush", "Melee+Critical"]], "mercenary": ["Orc"],

@@ -7,12 +7,12 @@ import copy
 from typing import Any
 
 import pytest
-from driving import drive_scenario
 
 from overseer import games
 from overseer.core.params import NOT_GIVEN, ParamError, from_json, given
 from overseer.core.procedure import RulesError, Runner
 from overseer.rules.catacombs.party import UpdateHero
+from tests.catacombs.driving import drive_scenario
 
 TILES = {"character_order": ["level-1", "level-2"], "monster_order": ["blue", "brown"],
          "direction": ["left-to-right", "monster-to-hero"]}

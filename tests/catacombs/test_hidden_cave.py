@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from driving import drive_scenario
 
 from overseer import documents, scenario
 from overseer.core.procedure import RulesError, Runner
+from tests.catacombs.driving import drive_scenario
 
 TARGETS = ["Skeleton Warrior", "Savage Centaur", "Flame Salamander", "Zombie", "Orc"]
 ALL_ELF = {"targets": TARGETS, "collected": {"elf": TARGETS}}

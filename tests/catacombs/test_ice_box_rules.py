@@ -8,13 +8,13 @@ import json
 from pathlib import Path
 
 import pytest
-from driving import data_folder, drive_scenario, edited
 
 from overseer import games, scenario
 from overseer.core.records import DataError
 from overseer.loaders import catacombs as catacombs_data
 from overseer.rules.catacombs import cards
 from overseer.rules.catacombs.state import Shot, parse_sequence
+from tests.catacombs.driving import data_folder, drive_scenario, edited
 
 SCENARIOS = Path(__file__).parents[1] / "scenarios" / "catacombs"
 

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from driving import data_folder, drive_scenario
 
 from overseer import documents, games
 from overseer.core.chance import SeededChance
@@ -18,6 +17,7 @@ from overseer.core.procedure import RulesError, Runner
 from overseer.loaders import catacombs as catacombs_data
 from overseer.rules.catacombs import cards
 from overseer.rules.catacombs.carddata import CatacombsData
+from tests.catacombs.driving import data_folder, drive_scenario
 
 TILES = ["level-1", "level-2", "level-3", "level-4",
          "green", "blue", "brown", "grey", "orange", "purple"]

@@ -7,7 +7,6 @@ import re
 from pathlib import Path
 
 import pytest
-from driving import data_folder, edited
 
 from overseer import documents, games, scenario
 from overseer.core.records import DataError
@@ -26,6 +25,7 @@ from overseer.rules.catacombs.state import (
     Shot,
     parse_sequence,
 )
+from tests.catacombs.driving import data_folder, edited
 
 DATA = games.catacombs_data()
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from driving import drive_scenario
 
 from overseer import games
 from overseer.core.procedure import DrawToken, Runner, Token
+from tests.catacombs.driving import drive_scenario
 
 TILES = {"character_order": ["level-1"], "monster_order": ["brown", "grey"],
          "direction": ["left-to-right", "monster-to-hero"]}

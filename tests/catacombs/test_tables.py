@@ -3,7 +3,6 @@
 from pathlib import Path
 
 import pytest
-from driving import data_folder, edited
 
 from overseer import games
 from overseer.core.records import DataError
@@ -11,6 +10,7 @@ from overseer.loaders import catacombs as catacombs_data
 from overseer.rules.catacombs.damage_tokens import levels
 from overseer.rules.catacombs.shot_choice import d12_band
 from overseer.rules.catacombs.state import Shot
+from tests.catacombs.driving import data_folder, edited
 
 
 def test_shipped_tables():

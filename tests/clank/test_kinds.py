@@ -8,11 +8,11 @@ from enum import StrEnum
 from pathlib import Path
 
 import pytest
-from test_shared_names import referenced
 
 from overseer import games
 from overseer.rules.clank import kinds
 from overseer.screens import clank as clank_screens
+from tests.test_shared_names import referenced
 
 RULES = Path(__file__).resolve().parents[2] / "host" / "overseer" / "rules" / "clank"
 

@@ -9,12 +9,11 @@ import random
 from collections import Counter
 from typing import Any
 
-import random_play
-from test_rulebook_citations import problems
-
 from overseer import games
 from overseer.core.procedure import Question, RulesError, Runner, Step
 from overseer.rules.clank.state import ClankState
+from tests.drivers import random_play
+from tests.test_rulebook_citations import problems
 
 SPEC = games.CLANK
 GAMES = 60

@@ -11,7 +11,6 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from seeded_cases import every_case
 
 from overseer.devices.protocol import (
     DECODER_LIMIT,
@@ -24,6 +23,7 @@ from overseer.devices.protocol import (
     decode_message,
     encode_block,
 )
+from tests.drivers.seeded_cases import every_case
 
 SHORT = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -9,11 +9,11 @@ import json
 import pytest
 
 from overseer import games
-from overseer.app.tour import Table as Driver
 from overseer.devices.nfc import Reader, TagWatcher
 from overseer.devices.pn532_emulator import LoopTTY, Ntag215, Pn532
 from overseer.devices.tags import CardRef, TagMap
 from overseer.ports.events import Button
+from tools.table import Table as Driver
 
 ROOM = CardRef("catacombs", "room", "bholoth-cemetery")
 ORC = CardRef("catacombs", "monster", "orc")
@@ -31,7 +31,7 @@ class Clock:
 
 
 class Reading:
-    """A table at a Gadget (app/tour.py's driver) with an emulated reader beside it: the
+    """A table at a Gadget (tools/table.py's driver) with an emulated reader beside it: the
     watcher puts its inputs and its notices into the Gadget's inbox."""
 
     def __init__(self, tmp_path) -> None:
@@ -215,7 +215,7 @@ def test_a_hero_card_tapped_answers_who_joins_the_party(tmp_path):
         assert t.screen.title == "Who joins the party?" and "Ulom" not in t.screen.rows
         single_room(t)
         assert list(games.CATACOMBS.state_dict(t.session.state)["heroes"]) == ["ulom"]
-        assert t.gadget.seats == {"ulom": 2}
+        assert t.gadget.playing.seats == {"ulom": 2}
         assert t.session.state.heroes["ulom"].name == "Ulom the Merman"
     finally:
         r.close()

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import time
 
-from link_peer import ScriptedPico
-
 from overseer.devices import protocol as p
 from overseer.devices.pico import Pico
 from overseer.ports.events import Button, LinkChanged, Press, ReaderNotice
 from overseer.ports.inbox import DROPPED, Inbox
+from tests.devices.link_peer import ScriptedPico
 
 LIMIT = 64  # a small inbox, so that a few hundred presses flood it
 

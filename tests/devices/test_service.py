@@ -44,7 +44,8 @@ def verify(unit: Path) -> subprocess.CompletedProcess:
 
 def test_the_unit_starts_the_gadget_at_boot_as_its_own_user(installed, tmp_path):
     text = installed.read_text()
-    for line in ("User=overseer", "SupplementaryGroups=dialout i2c gpio",
+    for line in ("Type=notify\n", "NotifyAccess=main\n", "WatchdogSec=30\n",  # cli/notify.py
+                 "User=overseer", "SupplementaryGroups=dialout i2c gpio",
                  "WorkingDirectory=%S/overseer", "StateDirectory=overseer",
                  "Restart=on-failure", "WantedBy=multi-user.target",
                  f"ExecStart={tmp_path / 'venv'}/bin/overseer gadget\n", "ProtectSystem=strict",

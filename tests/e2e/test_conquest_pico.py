@@ -10,19 +10,12 @@ end. About 150 presses and 40 taps: ``-m long``."""
 
 from __future__ import annotations
 
-import sys
 import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
-from pico_table import BACK, CHOICE, PicoTable
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "app"))
-
-from conquest_table import Players, new_four_player_game, tutorial_script  # noqa: E402
-from test_conquest_flow import MORE_DRAWS, TURN_8, TURN_9, TURN_10, TUTORIAL  # noqa: E402
 
 from overseer.devices.leds import DIM, GpioLeds  # noqa: E402
 from overseer.devices.nfc import NfcTags, Reader  # noqa: E402
@@ -31,6 +24,9 @@ from overseer.devices.pn532_emulator import Ntag215, Pn532, PtyPn532  # noqa: E4
 from overseer.devices.tags import CardRef  # noqa: E402
 from overseer.devices.virtual_pico import VirtualPico  # noqa: E402
 from overseer.loaders.conquest import load_cards  # noqa: E402
+from tests.app.test_conquest_flow import MORE_DRAWS, TURN_8, TURN_9, TURN_10, TUTORIAL  # noqa: E402
+from tests.drivers.conquest_table import Players, new_four_player_game, tutorial_script  # noqa: E402
+from tests.drivers.pico_table import BACK, CHOICE, PicoTable
 
 SEED = 5
 TAP_TIMEOUT = 15.0

@@ -3,7 +3,7 @@ it is installed, else CPython with the firmware's shims; see conftest.py) and th
 the Pico's device face and the gadget's shell, played by pressing the board's buttons.
 
 The game is the one tests/app/test_gadget_game.py plays through the inbox (the same presses,
-seed and answers, from tests/catacombs_table.py): a new game of two heroes and the Monstrosity campaign, the first room set up
+seed and answers, from tests/drivers/catacombs_table.py): a new game of two heroes and the Monstrosity campaign, the first room set up
 and placed, two rounds with questions and the heroes' side (a hit, kills paying gold), an undo
 (BACK held) and redo, the host restarted in the middle (the Gadget and the link closed, a new
 Gadget on the same store and a new Pico face; the board runs on) and resumed, the end of the
@@ -33,13 +33,13 @@ import statistics
 from collections.abc import Iterator
 from pathlib import Path
 
-import catacombs_table as play
 import pytest
-from catacombs_table import SEED, answer, answer_all, heroes_side, keys, new_campaign
-from pico_table import CHOICE, NEXT, OK, PicoTable
 from PIL import Image, ImageChops
 
 from overseer.devices.virtual_pico import VirtualPico
+from tests.drivers import catacombs_table as play
+from tests.drivers.catacombs_table import SEED, answer, answer_all, heroes_side, keys, new_campaign
+from tests.drivers.pico_table import CHOICE, NEXT, OK, PicoTable
 
 REF = Path(__file__).parent / "ref"
 REGEN = os.environ.get("OVERSEER_REGEN_E2E") == "1"

@@ -1,6 +1,6 @@
 """A whole Clank! game through the virtual Pico: the real firmware at the far end of a pty and
 the real protocol, the Pico's device face and the gadget's shell, played by pressing the
-board's buttons. The game is the scripted one of app/pack_tour.py (tests/app/test_pack_games.py
+board's buttons. The game is the scripted one of tools/pack_tour.py (tests/app/test_pack_games.py
 plays it through the inbox): the setup, Temple offerings (a second one and an occupied column
 refused on the glass), Medusa, an undo (BACK held), the host restarted in the middle (the
 Gadget and the link closed, a new Gadget on the same store; the board runs on) and resumed,
@@ -13,11 +13,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pico_table import PicoTable
 
-from overseer.app import pack_tour
-from overseer.app.tour import Album
 from overseer.devices.virtual_pico import VirtualPico
+from tests.drivers.pico_table import PicoTable
+from tools import pack_tour
+from tools.table import Album
 
 SEED = 11
 

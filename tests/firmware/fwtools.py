@@ -1,4 +1,6 @@
-"""Helpers of the firmware tests (conftest.py puts firmware/ and firmware/unix/ on the path)."""
+"""Helpers of the firmware tests. The firmware's modules import as the board has them (``import
+link``): pyproject.toml's pytest ``pythonpath`` holds firmware/ and firmware/unix/ (its stand-ins
+for ``machine``, ``micropython`` and ``framebuf``)."""
 
 import json
 import os
@@ -24,6 +26,14 @@ from ssd1306 import SSD1306_I2C
 ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
 VECTORS = ROOT / "tests" / "vectors" / "protocol.json"
+
+
+def firmware_path() -> dict[str, str]:
+    """The environment for a script run on the firmware's modules by another interpreter: the
+    firmware's folders on PYTHONPATH (CPython) and MICROPYPATH (MicroPython's Unix port, which
+    takes it instead of its own path: its frozen modules first)."""
+    folders = os.pathsep.join((str(FIRMWARE), str(FIRMWARE / "unix")))
+    return {**os.environ, "PYTHONPATH": folders, "MICROPYPATH": f".frozen{os.pathsep}{folders}"}
 
 
 def load_vectors() -> dict:

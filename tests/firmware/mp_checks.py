@@ -1,17 +1,16 @@
 # Runs under real MicroPython (the Unix port), not pytest: the firmware's link, dice and buttons
 # logic on the interpreter the Pico runs, printing JSON for test_firmware_micropython.py to check.
-# Usage: micropython mp_checks.py <firmware dir> <vectors json>; on the emulated RP2040
-# (tests/rp2040) the same file runs at the board's REPL, sys.argv set by the caller.
+# Usage: micropython mp_checks.py <vectors json>, with the firmware's folder and firmware/unix
+# (machine's I2C stand-in; framebuf is built in there) on MICROPYPATH, or PYTHONPATH under
+# CPython (fwtools.firmware_path); on the emulated RP2040 (tests/rp2040) the same file runs at
+# the board's REPL beside the firmware, sys.argv set by the caller.
 import json
 import sys
 from binascii import hexlify, unhexlify
 
-sys.path.insert(0, sys.argv[1])
-sys.path.append(sys.argv[1] + "/unix")  # machine's I2C stand-in (framebuf is built in here)
-
-import buttons  # noqa: E402
-import dice  # noqa: E402
-import link  # noqa: E402
+import buttons
+import dice
+import link
 
 
 def hx(b):
@@ -131,7 +130,7 @@ def partial_shows():
     return out
 
 
-vectors = json.load(open(sys.argv[2]))
+vectors = json.load(open(sys.argv[1]))
 print(json.dumps({
     "implementation": sys.implementation.name,
     "streams": streams(vectors),

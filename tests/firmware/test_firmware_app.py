@@ -7,7 +7,8 @@ import app
 import buttons
 import dice
 import link
-from fwtools import FakeUrandom, Rig, of_type
+
+from tests.firmware.fwtools import FakeUrandom, Rig, of_type
 
 IMAGE = bytes((i * 13 + 1) & 0xFF for i in range(1024))
 

@@ -4,7 +4,8 @@ clock; the switches call the handler on every change, as the Pico's pin IRQ does
 
 import buttons
 from buttons import DOWN, LONG, SHORT, Buttons
-from fwtools import Switch, wired
+
+from tests.firmware.fwtools import Switch, wired
 
 
 class Board:

@@ -5,7 +5,8 @@ from collections import Counter
 
 import dice
 import pytest
-from fwtools import FIRMWARE, FakeUrandom
+
+from tests.firmware.fwtools import FIRMWARE, FakeUrandom
 
 DICE = [dice.D12, dice.RUNE, dice.LOCATION]
 # chi-square critical values at p = 1e-6 (scipy.stats.chi2.isf(1e-6, df)): a fair die fails

@@ -6,7 +6,8 @@ import sys
 import machine
 import main
 import pins
-from fwtools import FIRMWARE, ROOT
+
+from tests.firmware.fwtools import FIRMWARE, ROOT
 
 
 def dry_run(*args: str) -> str:

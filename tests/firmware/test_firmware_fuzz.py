@@ -13,10 +13,11 @@ import zlib
 
 import link
 import pytest
-from fwtools import Rig, decode_all, load_vectors
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from seeded_cases import every_case
+
+from tests.drivers.seeded_cases import every_case
+from tests.firmware.fwtools import Rig, decode_all, load_vectors
 
 VECTORS = load_vectors()
 GOOD = [bytes.fromhex(b["hex"]) for b in VECTORS["blocks"] if b["direction"] == "host_to_pico"]

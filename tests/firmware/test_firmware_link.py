@@ -6,7 +6,8 @@ import zlib
 
 import link
 import pytest
-from fwtools import FIRMWARE, decode_all
+
+from tests.firmware.fwtools import FIRMWARE, decode_all
 
 
 def test_receiver_accepts_only_the_next_seq() -> None:

@@ -12,11 +12,12 @@ from pathlib import Path
 import buttons
 import link
 import pytest
-from fwtools import (
-    FIRMWARE,
+
+from tests.firmware.fwtools import (
     VECTORS,
     VirtualBoard,
     compile_firmware,
+    firmware_path,
     load_vectors,
     micropython_executable,
 )
@@ -26,7 +27,8 @@ CHECKS = Path(__file__).with_name("mp_checks.py")
 
 def run_checks(interpreter: str) -> dict:
     done = subprocess.run(
-        [interpreter, str(CHECKS), str(FIRMWARE), str(VECTORS)], capture_output=True, text=True
+        [interpreter, str(CHECKS), str(VECTORS)], capture_output=True, text=True,
+        env=firmware_path()
     )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)

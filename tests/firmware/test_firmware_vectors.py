@@ -6,7 +6,8 @@ import zlib
 
 import link
 import pytest
-from fwtools import decode_all, load_vectors, unpack_fields
+
+from tests.firmware.fwtools import decode_all, load_vectors, unpack_fields
 
 VECTORS = load_vectors()
 BLOCKS = VECTORS["blocks"]

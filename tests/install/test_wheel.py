@@ -1,12 +1,17 @@
-"""A non-editable install: the wheel built from a copy of the sources, installed into a fresh
-venv with no network (its dependencies from the test interpreter's own site-packages), plays a
-scripted battle with the card data it ships (importlib.resources), not the repository's."""
+"""A non-editable install: the wheel built offline from a copy of the sources (their links into
+the repository kept, as a checkout has them), installed into a fresh venv with no network (its
+dependencies from the test interpreter's own site-packages), run from an empty folder: a
+scripted battle in the line mode, the doctor and the headless gadget on gpiozero's mock pins,
+with nothing but what the wheel ships (overseer/shipped.py: the card data, the firmware, the
+pin map)."""
 
 from __future__ import annotations
 
 import json
 import os
 import shutil
+import signal
+import socket
 import subprocess
 import sys
 import sysconfig
@@ -15,8 +20,13 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = ("host", "data", "pyproject.toml", "setup.py", "MANIFEST.in", "README.md")
+SOURCES = ("host", "data", "firmware", "hardware", "pyproject.toml", "MANIFEST.in", "README.md")
 BATTLE = ROOT / "tests" / "scenarios" / "catacombs" / "los_blocked.json"
+# what the runtime reads (core/shipped.py): the place in the package, the repository's own, and
+# the kinds of file read there
+SHIPPED = {"datafiles": (ROOT / "data", (".toml", ".json")),
+           "firmware": (ROOT / "firmware", (".py",)),
+           "pins.toml": (ROOT / "hardware" / "pins.toml", ())}
 
 
 def can_build_wheels() -> bool:
@@ -29,9 +39,12 @@ def can_build_wheels() -> bool:
     return (major, minor) >= (70, 1) or importlib.util.find_spec("wheel") is not None
 
 
-def run(args: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, f"{' '.join(args)}\n{done.stdout}\n{done.stderr}"
+def run(args: list[str], cwd: Path, env: dict[str, str], stdin: str | None = None,
+        status: int = 0) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run(args, cwd=cwd, env=env, input=stdin, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == status, f"{' '.join(args)}\n{done.stdout}\n{done.stderr}"
+    assert "Traceback" not in done.stderr, done.stderr
     return done
 
 
@@ -44,8 +57,8 @@ def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
     source = tmp / "src"
     for name in SOURCES:
         if (ROOT / name).is_dir():
-            shutil.copytree(ROOT / name, source / name,
-                            ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+            shutil.copytree(ROOT / name, source / name, symlinks=True, ignore=shutil.ignore_patterns(
+                "__pycache__", "*.egg-info", "node_modules"))
         else:
             shutil.copy2(ROOT / name, source / name)
     env = {k: v for k, v in os.environ.items() if k not in ("OVERSEER_DATA", "PYTHONHOME")}
@@ -67,55 +80,119 @@ def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return target
 
 
-def clean_env() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items()
-            if k not in ("PYTHONPATH", "OVERSEER_DATA", "PYTHONHOME")}
+def contents(path: Path, kinds: tuple[str, ...]) -> dict[str, bytes]:
+    """A file's bytes, or a folder's files of those ``kinds``, by their place in it."""
+    if path.is_file():
+        return {"": path.read_bytes()}
+    return {str(p.relative_to(path)): p.read_bytes() for p in sorted(path.rglob("*"))
+            if p.suffix in kinds and "__pycache__" not in p.parts}
 
 
-@pytest.mark.long
-def test_the_installed_wheel_plays_a_scripted_battle_with_the_data_it_ships(
+def clean_env(home: Path) -> dict[str, str]:
+    """No path into the checkout, and a home of its own (the store, no config file)."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONPATH", "OVERSEER_DATA", "PYTHONHOME", "OVERSEER_CONFIG",
+                        "OVERSEER_DB", "NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID")}
+    return {**env, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
+            "XDG_DATA_HOME": str(home / ".local" / "share")}
+
+
+def test_the_installed_wheel_plays_doctors_and_runs_the_gadget_from_an_empty_folder(
         venv: Path, tmp_path: Path) -> None:
-    where = run([str(venv / "bin" / "python"), "-c",
-                 "import overseer, overseer.core.records as d; print(overseer.__file__); "
-                 "print(d.DATA_DIR)"], tmp_path, clean_env()).stdout.split()
-    package, data = Path(where[0]).parent, Path(where[1])
-    assert package.is_relative_to(venv) and data == package / "datafiles", where
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    env = clean_env(tmp_path / "home")
+    overseer = str(venv / "bin" / "overseer")
+    where = json.loads(run([str(venv / "bin" / "python"), "-c",
+                            "import json, overseer; from overseer.core.records import DATA_DIR; "
+                            "from overseer.core.shipped import shipped; "
+                            "from overseer.web.server import STATIC; "
+                            f"print(json.dumps([overseer.__file__, str(DATA_DIR), str(STATIC), "
+                            f"*(str(shipped(n)) for n in {list(SHIPPED)!r})]))"],
+                           empty, env).stdout)
+    package = Path(where[0]).parent
+    assert package.is_relative_to(venv) and Path(where[1]) == package / "datafiles"
+    for name in ("app.js", "style.css"):  # the web page's files
+        assert (Path(where[2]) / name).read_bytes() == \
+            (ROOT / "host" / "overseer" / "web" / "static" / name).read_bytes()
     # the install left the bytecode (whatever PYTHONDONTWRITEBYTECODE says: the service can
     # write none), for the command line and the gadget's modules alike
-    for module in ("cli", "session/session", "app/shell"):
+    for module in ("cli/command", "session/session", "app/shell"):
         folder, name = (package / module).parent, (package / module).name
         assert list((folder / "__pycache__").glob(f"{name}.*.pyc")), module
-    assert (data / "catacombs" / "monsters.toml").read_bytes() == \
-        (ROOT / "data" / "catacombs" / "monsters.toml").read_bytes()
-    installed = run([str(venv / "bin" / "overseer"), "scenario", "--check", str(BATTLE)],
-                    tmp_path, clean_env()).stdout
-    here = run([sys.executable, "-c", "import sys; from overseer.cli import main; "
-                "sys.exit(main(sys.argv[1:]))", "scenario", "--check", str(BATTLE)], ROOT,
-               {**clean_env(), "PYTHONPATH": str(ROOT / "host")}).stdout
-    lines = [json.loads(line) for line in installed.splitlines()]
-    assert any("final" in line for line in lines) and len(lines) > 3
-    assert installed == here  # the same battle, step for step
+    for (name, (source, kinds)), found in zip(SHIPPED.items(), where[3:], strict=True):
+        assert Path(found) == package / name
+        assert contents(Path(found), kinds) == contents(source, kinds), name  # byte for byte
+
+    # a scripted battle in the line mode, off the demo setup the wheel ships
+    played = run([overseer, "play", "--plain", "--setup", str(package / "datafiles" / "demo" /
+                                                              "catacombs.json"), "--seed", "3"],
+                 empty, env, stdin="next\nok\nquit\n").stdout
+    assert "Sewer Rat targets Elf" in played and "[Red Box: AI Player Behaviour, step 3" in played
+    assert "Game #1 is saved" in played
+
+    # the simulator's box (`overseer play` in a terminal): the shipped firmware on a virtual Pico
+    booted = run([str(venv / "bin" / "python"), "-c",
+                  "from overseer.sim.box import VirtualBox\n"
+                  "box = VirtualBox()\nbox.power_on()\nbox.wait_ready(60)\n"
+                  "print(box.board.board)\nbox.close()\n"], empty, env).stdout
+    assert Path(booted.strip()) == package / "firmware" / "unix" / "board.py"
+
+    # the doctor, on a box with the LEDs of the pin map on mock pins (no Pico, no reader)
+    config = tmp_path / "overseer.toml"
+    config.write_text('[nfc]\nenabled = false\n[leds]\nfactory = "mock"\n'
+                      '[pico]\nport = "/dev/no-such-pico"\n')
+    boxed = {**env, "OVERSEER_CONFIG": str(config), "GPIOZERO_PIN_FACTORY": "mock"}
+    doctor = run([overseer, "doctor", "--without", "pico", "--without", "nfc"], empty,
+                 boxed).stdout
+    assert "ok    leds" in doctor and "ok    data" in doctor, doctor
+    assert doctor.splitlines()[-1] == "everything the gadget needs is there"
+
+    # the headless gadget: up and its loop beating (on the notify socket, as systemd hears it:
+    # a watchdog period of 4 us, a heartbeat each turn), then stopped as systemd stops it
+    notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    notify.bind(str(tmp_path / "notify"))
+    notify.settimeout(60)
+    gadget = subprocess.Popen([overseer, "gadget", "--pico-wait", "0.2"], cwd=empty,
+                              stderr=subprocess.PIPE, text=True,
+                              env={**boxed, "NOTIFY_SOCKET": str(tmp_path / "notify"),
+                                   "WATCHDOG_USEC": "4"})
+    try:
+        assert notify.recv(256) == b"READY=1"
+        assert notify.recv(256) == b"WATCHDOG=1"
+        gadget.send_signal(signal.SIGTERM)
+        _, said = gadget.communicate(timeout=60)
+    finally:
+        gadget.kill()
+        notify.close()
+    assert gadget.returncode == 0, said
+    assert said.splitlines() == [
+        f"overseer gadget: starting ({config})",
+        "overseer gadget: no Pico answers on /dev/no-such-pico after 0.2 s: waiting for it "
+        "(overseer doctor says more)",
+        said.splitlines()[2]], said  # the LEDs driven: nothing said of them
+    # the line mode's game, resumed from the same store
+    assert said.splitlines()[2].startswith("overseer gadget: on the glass: Elf: target: ")
 
 
-@pytest.mark.long
-def test_the_installed_gadget_starts_and_names_another_data_folder(venv: Path, tmp_path: Path
-                                                                   ) -> None:
-    help_text = run([str(venv / "bin" / "overseer"), "--help"], tmp_path, clean_env()).stdout
-    assert "games" in help_text
+def test_another_data_folder_is_named_by_overseer_data(venv: Path, tmp_path: Path) -> None:
     other = tmp_path / "mydata"
     shutil.copytree(ROOT / "data", other)
-    named = run([str(venv / "bin" / "python"), "-c", "import overseer.core.records as d; "
-                 "print(d.DATA_DIR)"], tmp_path, {**clean_env(), "OVERSEER_DATA": str(other)})
+    named = run([str(venv / "bin" / "python"), "-c", "from overseer.core.records import "
+                 "DATA_DIR; print(DATA_DIR)"], tmp_path,
+                {**clean_env(tmp_path / "home"), "OVERSEER_DATA": str(other)})
     assert Path(named.stdout.strip()) == other
 
 
 @pytest.mark.long
-def test_the_installed_web_page_has_its_script_and_style(venv: Path, tmp_path: Path) -> None:
-    where = run([str(venv / "bin" / "python"), "-c",
-                 "from overseer.web import server; print(server.STATIC)"], tmp_path,
-                clean_env()).stdout.strip()
-    static = Path(where)
-    assert static.is_relative_to(venv)
-    for name in ("app.js", "style.css"):
-        assert (static / name).read_bytes() == \
-            (ROOT / "host" / "overseer" / "web" / "static" / name).read_bytes()
+def test_the_installed_wheel_plays_a_scripted_battle_as_the_checkout_does(
+        venv: Path, tmp_path: Path) -> None:
+    env = clean_env(tmp_path / "home")
+    installed = run([str(venv / "bin" / "overseer"), "scenario", "--check", str(BATTLE)],
+                    tmp_path, env).stdout
+    here = run([sys.executable, "-c", "import sys; from overseer.cli import main; "
+                "sys.exit(main(sys.argv[1:]))", "scenario", "--check", str(BATTLE)], ROOT,
+               {**env, "PYTHONPATH": str(ROOT / "host")}).stdout
+    lines = [json.loads(line) for line in installed.splitlines()]
+    assert any("final" in line for line in lines) and len(lines) > 3
+    assert installed == here  # the same battle, step for step

@@ -2,22 +2,17 @@
 (``devices.rp2040_pico.Rp2040Pico``), PicoLink on its pty timed by the board's clock.
 
 Skipped, with the reason, where the UF2 (``OVERSEER_RP2_UF2`` or ../shared/pico-emu/), node or
-the harness's npm packages (``npm ci`` here) are missing."""
+the harness's npm packages (``npm ci`` in tools/rp2040) are missing."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))  # the same tests, there
-
-from virtual import bad_exits, board_failed  # noqa: E402
-
-from overseer.devices.pico_link import PicoLink  # noqa: E402
-from overseer.devices.rp2040_pico import Rp2040Pico, missing  # noqa: E402
+from overseer.devices.pico_link import PicoLink
+from overseer.devices.rp2040_pico import Rp2040Pico, missing
+from tests.drivers.virtual import Events, bad_exits, board_failed
 
 READY_TIMEOUT = 30.0  # on the board's clock (the link's): the boot takes ~0.3 s of it
 
@@ -34,8 +29,13 @@ def board() -> Iterator[Rp2040Pico]:
 
 
 @pytest.fixture
-def link(board: Rp2040Pico) -> Iterator[PicoLink]:
-    with PicoLink(board.port, clock=board.clock) as link:
+def events(board: Rp2040Pico) -> Events:
+    return Events(board.clock)  # waits on the board's time, as the link does
+
+
+@pytest.fixture
+def link(board: Rp2040Pico, events: Events) -> Iterator[PicoLink]:
+    with PicoLink(board.port, events.put, clock=board.clock) as link:
         try:
             link.wait_ready(timeout=READY_TIMEOUT)
         except TimeoutError:

@@ -14,6 +14,7 @@ import pytest
 
 from overseer.devices.rp2040_pico import build_image, missing, run_at_repl
 from overseer.devices.virtual_pico import FIRMWARE
+from tests.firmware.fwtools import firmware_path
 
 TESTS = Path(__file__).resolve().parents[1]
 CHECKS = TESTS / "firmware" / "mp_checks.py"
@@ -31,13 +32,13 @@ def image(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_the_firmware_checks_give_the_same_results_on_the_rp2_port(image: Path) -> None:
-    code = ('import sys\nsys.argv[:] = ["mp_checks.py", "/", "/protocol.json"]\n'
+    code = ('import sys\nsys.argv[:] = ["mp_checks.py", "/protocol.json"]\n'
             'exec(open("mp_checks.py").read())\n')
     on_board = json.loads(run_at_repl(code, image).strip().splitlines()[-1])
     assert on_board.pop("implementation") == "micropython"
     assert on_board.pop("partial_shows") is None  # the stand-in's recording panel: off-board only
-    done = subprocess.run([sys.executable, str(CHECKS), str(FIRMWARE), str(VECTORS)],
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run([sys.executable, str(CHECKS), str(VECTORS)], capture_output=True,
+                          text=True, check=True, env=firmware_path())
     off_board = json.loads(done.stdout)
     del off_board["implementation"], off_board["partial_shows"]
     assert on_board == off_board

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import catacombs_table as play
 import pytest
-from catacombs_table import SEED, answer, answer_all, heroes_side, keys, new_campaign
-from pico_table import NEXT, OK, PicoTable
-from test_gadget_pico import Shots, host, store, test_the_first_screens_through_the_pico
 
 from overseer.devices.rp2040_pico import Rp2040Pico
+from tests.drivers import catacombs_table as play
+from tests.drivers.catacombs_table import SEED, answer, answer_all, heroes_side, keys, new_campaign
+from tests.drivers.pico_table import NEXT, OK, PicoTable
+from tests.e2e.test_gadget_pico import Shots, host, store, test_the_first_screens_through_the_pico
 
 __all__ = ["host", "store", "test_the_first_screens_through_the_pico"]
 

@@ -3,10 +3,9 @@ MicroPython's rp2 port on an emulated RP2040 (this folder's conftest.py gives th
 
 import random
 
-from test_link_e2e import *  # noqa: F403
-
 from overseer.devices.pico_link import PicoLink
 from overseer.devices.rp2040_pico import Rp2040Pico
+from tests.e2e.test_link_e2e import *  # noqa: F403
 
 
 def test_frames_go_without_retransmission(board: Rp2040Pico, link: PicoLink) -> None:

@@ -8,7 +8,7 @@ import pytest
 
 from overseer.core.procedure import AnswerError, EnterNumber
 from overseer.rules.runebound.state import state_dict
-from runebound.helpers import act, menu, new, opened, refused
+from tests.runebound.helpers import act, menu, new, opened, refused
 
 SB = "savage-brood"
 

@@ -11,12 +11,12 @@ from collections import Counter
 from typing import Any
 
 import pytest
-import random_play
-from random_play import action, answer
 
 from overseer import games
 from overseer.core.procedure import Runner
 from overseer.rules.runebound.state import CURSED, FREED, RuneboundState
+from tests.drivers import random_play
+from tests.drivers.random_play import action, answer
 
 GAMES = 120
 MAX_ACTIONS = 3000

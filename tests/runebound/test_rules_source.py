@@ -15,13 +15,13 @@ from enum import StrEnum
 from pathlib import Path
 
 import pytest
-import random_play
 
 from overseer import documents, games
 from overseer import scenario as scenarios
 from overseer.core.procedure import ChanceKey, Question, Runner, Step
 from overseer.rules.runebound import rulebook
 from overseer.rules.runebound.kinds import Key, StepKind
+from tests.drivers import random_play
 
 from .test_random_games import WEIGHTS, setup
 

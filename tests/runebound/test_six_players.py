@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from runebound.helpers import act, menu, new, refused
+from tests.runebound.helpers import act, menu, new, refused
 
 TOWNS = ["tamalir", "riverwatch", "forge", "frostgate", "greyhaven", "vynelvale"]
 

@@ -1,6 +1,6 @@
 """The key screens, pixel for pixel, against the reference images in tests/screens/ref/.
 
-The screens are the gallery's (host/overseer/app/gallery.py: the real controller over example
+The screens are the gallery's (tools/gallery.py: the real controller over example
 views) and the README's activation summary. A change to how screens look fails here; look at the
 new pictures, and when they are right write them as the new references:
 
@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
-from overseer.app import gallery
 from overseer.core.procedure import Step
 from overseer.screens.catacombs import activation_screen
 from overseer.screens.render import Screen, render
+from tools import gallery
 
 REF = Path(__file__).parent / "ref"
 REGEN = os.environ.get("OVERSEER_REGEN_SCREENS") == "1"

@@ -14,7 +14,7 @@ delay, then checks that
 * the resumed state equals the child's live state at its last report (or, when the in-flight
   operation landed, the fold of the stored log), and the next child resumes that same state.
 
-Run ``python tests/session/crashloop.py [--kills N]``; tests/session/test_session_crash.py runs it.
+Run ``python -m tests.session.crashloop [--kills N]`` (from the checkout); tests/session/test_session_crash.py runs it.
 """
 
 from __future__ import annotations
@@ -31,13 +31,10 @@ import time
 import traceback
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from table_script import setup_of, step  # noqa: E402
-
-from overseer.session.events import digest  # noqa: E402
-from overseer.session.session import Session, fold, game_spec  # noqa: E402
-from overseer.session.store import Store  # noqa: E402
+from overseer.session.events import digest
+from overseer.session.session import Session, fold, game_spec
+from overseer.session.store import Store
+from tests.drivers.table_script import setup_of, step
 
 SETUP = "catacombs/los_blocked"
 NEW_GAME_AFTER = 400  # events: start a new game then, so folds stay short

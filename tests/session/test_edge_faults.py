@@ -10,7 +10,6 @@ import random
 import shutil
 
 import pytest
-from table_script import SCENARIOS, setup_of, step
 
 from overseer.cli import main
 from overseer.core.procedure import AnswerError, DrawToken, Token
@@ -20,6 +19,7 @@ from overseer.session.events import Event, digest
 from overseer.session.export import export_game
 from overseer.session.session import SNAPSHOT_EVERY, Session
 from overseer.session.store import Store
+from tests.drivers.table_script import SCENARIOS, setup_of, step
 
 OUT_OF_BAG = [Token(99), Token(-3), Token(1_000_000), Token(True, False), Token(2, 1)]  # type: ignore[arg-type]
 

@@ -6,12 +6,12 @@ import json
 import random
 
 import pytest
-from table_script import setup_of, step
 
 from overseer.cli import main
 from overseer.cli.paths import ConfigError, store_path
 from overseer.session.session import Session
 from overseer.session.store import Store
+from tests.drivers.table_script import setup_of, step
 
 
 @pytest.fixture

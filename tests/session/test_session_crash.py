@@ -4,7 +4,8 @@ is lost, the store stays sound, the resumed state is the live one."""
 from __future__ import annotations
 
 import pytest
-from crashloop import run
+
+from tests.session.crashloop import run
 
 
 def _crash(tmp_path, kills: int, seed: int) -> None:

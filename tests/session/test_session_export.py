@@ -6,12 +6,12 @@ import json
 import random
 
 import pytest
-from table_script import setup_of, step
 
 from overseer.session.events import digest, event_from_dict
 from overseer.session.export import ExportError, import_game, read_export, replay, write_export
 from overseer.session.session import Session
 from overseer.session.store import Store
+from tests.drivers.table_script import setup_of, step
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from table_script import setup_of, step
 
 from overseer import documents
 from overseer.core.chance import SeededChance
@@ -13,6 +12,7 @@ from overseer.core.procedure import AnswerError, Roll, RulesError, Runner
 from overseer.session.events import Event, decode_answer
 from overseer.session.session import LogError, Session, SessionError, fold, game_spec
 from overseer.session.store import Store, StoreError
+from tests.drivers.table_script import setup_of, step
 
 LONG_GAMES = ["catacombs/shot_choice", "catacombs/los_blocked", "catacombs/physical_tokens",
               "catacombs/antient", "conquest/turn_order_3_players"]

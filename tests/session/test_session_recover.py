@@ -9,7 +9,6 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from table_script import setup_of, step
 
 from overseer.cli import main
 from overseer.session import lock
@@ -18,6 +17,7 @@ from overseer.session.migrations import LATEST
 from overseer.session.recover import NothingToRecover, recover
 from overseer.session.session import Session
 from overseer.session.store import Store, StoreDamaged
+from tests.drivers.table_script import setup_of, step
 
 PAGE = 4096
 

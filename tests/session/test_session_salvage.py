@@ -13,13 +13,13 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from table_script import setup_of, step
 
 from overseer.session import salvage
 from overseer.session.events import Event
 from overseer.session.recover import recover
 from overseer.session.session import Session
 from overseer.session.store import Store, StoreDamaged
+from tests.drivers.table_script import setup_of, step
 
 GAMES = 10
 

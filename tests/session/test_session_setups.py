@@ -12,11 +12,11 @@ import random
 from pathlib import Path
 
 import pytest
-from table_script import NOT_SETUP, step
 
 from overseer import documents
 from overseer.session.session import Session, SessionError
 from overseer.session.store import Store
+from tests.drivers.table_script import NOT_SETUP, step
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 

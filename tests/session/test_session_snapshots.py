@@ -13,7 +13,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from table_script import setup_of, step
 
 from overseer import RULES_VERSION, games
 from overseer.session import session as session_module
@@ -27,6 +26,7 @@ from overseer.session.session import (
     game_spec,
 )
 from overseer.session.store import SaveError, Store
+from tests.drivers.table_script import setup_of, step
 
 GAME = "catacombs/los_blocked"
 

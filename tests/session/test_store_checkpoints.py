@@ -5,6 +5,7 @@ followed by a lost ``-wal``, loses at most the last few steps, never a game."""
 
 from __future__ import annotations
 
+import os
 import random
 import shutil
 import signal
@@ -13,13 +14,12 @@ import sys
 import textwrap
 from pathlib import Path
 
-from table_script import setup_of, step
-
 from overseer.session.session import Session
 from overseer.session.store import CHECKPOINT_EVERY, Store
+from tests.drivers.table_script import setup_of, step
 
-HOST = str(Path(__file__).resolve().parents[2] / "host")
-HERE = str(Path(__file__).resolve().parent)
+ROOT = Path(__file__).resolve().parents[2]
+CHILD_PATH = os.pathsep.join((str(ROOT / "host"), str(ROOT)))  # overseer, and tests.drivers
 
 
 def file_alone(path: Path, copy: Path) -> Store:
@@ -75,15 +75,14 @@ def test_a_room_won_and_a_game_over_are_in_the_file_at_once(tmp_path):
 
 CHILD = textwrap.dedent("""
     import random, sys
-    sys.path[:0] = [sys.argv[2], sys.argv[3]]
     from pathlib import Path
-    from table_script import setup_of, step
+    from tests.drivers.table_script import setup_of, step
     from overseer.session.session import Session
     from overseer.session.store import Store
     store = Store(Path(sys.argv[1]))
     game, setup = setup_of("catacombs/los_blocked")
-    session = Session.new(store, game, setup, seed=int(sys.argv[4]))
-    rng = random.Random(int(sys.argv[4]))
+    session = Session.new(store, game, setup, seed=int(sys.argv[2]))
+    rng = random.Random(int(sys.argv[2]))
     while True:
         step(session, rng)
         print(session.id, session.head, flush=True)
@@ -96,8 +95,9 @@ def test_a_kill_then_a_lost_wal_keeps_the_game(tmp_path):
     rng = random.Random(23)
     for trial in range(5):
         path = tmp_path / f"trial{trial}.sqlite3"
-        child = subprocess.Popen([sys.executable, "-c", CHILD, str(path), HOST, HERE,
-                                  str(trial)], stdout=subprocess.PIPE, text=True)
+        child = subprocess.Popen([sys.executable, "-c", CHILD, str(path), str(trial)],
+                                 stdout=subprocess.PIPE, text=True,
+                                 env={**os.environ, "PYTHONPATH": CHILD_PATH})
         assert child.stdout is not None
         stop_at = rng.randrange(30, 90)
         last = (0, 0)

@@ -5,13 +5,8 @@ inbox and the log says so once."""
 import asyncio
 import sys
 import time
-from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from test_app import Table, new_game  # noqa: E402
 
 from overseer.app.sim import SimTags  # noqa: E402
 from overseer.devices.nfc import NfcTags  # noqa: E402
@@ -25,6 +20,7 @@ from overseer.sim.cards import Card, catalogue  # noqa: E402
 from overseer.sim.reader import EmulatedReader, card_reader, uid_of  # noqa: E402
 from overseer.sim.running import Running  # noqa: E402
 from overseer.sim.widgets import StepLog  # noqa: E402
+from tests.sim.test_app import Table, new_game  # noqa: E402
 
 ORC = CardRef("catacombs", "monster", "orc")
 ROOM = CardRef("catacombs", "room", "bholoth-cemetery")

@@ -13,12 +13,12 @@ import os
 import shutil
 from pathlib import Path
 
-import catacombs_table as play
 import pytest
-import web_table
-from web_table import code_on_the_glass, into_the_battle, request
 
 from overseer.screens.render import render
+from tests.drivers import catacombs_table as play
+from tests.drivers import web_table
+from tests.drivers.web_table import code_on_the_glass, into_the_battle, request
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

@@ -9,9 +9,9 @@ import http.client
 import threading
 import time
 
-import catacombs_table as play
-import web_table
-from web_table import LOOPBACK, into_the_battle, sse_events
+from tests.drivers import catacombs_table as play
+from tests.drivers import web_table
+from tests.drivers.web_table import LOOPBACK, into_the_battle, sse_events
 
 CLIENTS = 8
 PRESSES = 200

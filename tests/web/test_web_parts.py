@@ -110,8 +110,8 @@ def test_the_party_page_never_shows_a_conquest_hand():
 
 
 def test_a_failing_watcher_is_dropped_and_the_table_plays_on(tmp_path):
-    from overseer.app.tour import Table
     from overseer.ports.events import Button
+    from tools.table import Table
 
     table = Table(tmp_path / "games.db")
     seen = []

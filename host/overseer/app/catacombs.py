@@ -15,11 +15,8 @@ game on the five buttons.
 
 from __future__ import annotations
 
-import dataclasses
-import re
 import string
 from collections.abc import Callable, Mapping, Sequence
-from functools import lru_cache
 from typing import Any
 
 from overseer import games
@@ -29,9 +26,9 @@ from overseer.app.local import Ask, LocalProcedure
 from overseer.app.view import MenuItem, OpensForm
 from overseer.core.moves import Move
 from overseer.core.params import ask_of, fields
-from overseer.core.procedure import ChooseOne, ChooseSome, EnterNumber, Question, Step
+from overseer.core.procedure import ChooseOne, ChooseSome, EnterNumber, Question
 from overseer.rules.catacombs import cards, end, entered
-from overseer.rules.catacombs.kinds import Key, StepKind
+from overseer.rules.catacombs.kinds import Key
 from overseer.rules.catacombs.moves import MOVES
 from overseer.rules.catacombs.state import ENEMY_KINDS, MODIFIERS, SHOT_KINDS, Battle, Hero
 from overseer.screens.pages import TITLE_COLUMNS
@@ -112,80 +109,6 @@ def _room_names(battle: Battle) -> dict[str, str]:
     return out
 
 
-def _lettered(battle: Battle, names: Mapping[str, str]) -> dict[str, str]:
-    """The pieces whose label is not their name."""
-    return {pid: names[pid] for pid, p in battle.pieces.items()
-            if names.get(pid, p.name) != p.name}
-
-
-def _bare(text: str, name: str, label: str, longer: list[str]) -> str:
-    """``name`` as a whole word replaced by ``label``, except inside a longer piece name
-    ("Orc" in "Swamp Orc") or where it is already the label."""
-    shield = [m.span() for other in longer for m in re.finditer(re.escape(other), text)]
-    out, last = [], 0
-    for m in re.finditer(rf"(?<![\w']){re.escape(name)}(?!\w)", text):
-        inside = any(a <= m.start() and m.end() <= b for a, b in shield)
-        if inside or text.startswith(label, m.start()):
-            continue
-        out += [text[last:m.start()], label]
-        last = m.end()
-    return "".join(out) + text[last:]
-
-
-def relabel_text(text: str, battle: Battle, names: Mapping[str, str],
-                 about: tuple[str, ...] = ()) -> str:
-    """A sentence of the rules with lettered pieces by their labels: ``Orc (orc-1)`` and
-    ``Orc (orc-1, level-1 tile)`` become ``Orc A`` and ``Orc A (level-1 tile)``; a bare
-    ``Orc`` becomes ``Orc A`` when the step is about that one Orc only (``about``: the ids
-    its facts name); a bare id becomes its name."""
-    lettered = _lettered(battle, names)
-    people = {**battle.heroes, **battle.pieces}
-    for pid, who in people.items():
-        if pid not in text:  # both forms below write the id
-            continue
-        label = names.get(pid, who.name)
-        text = text.replace(f"{who.name} ({pid}, ", f"{label} (")
-        text = text.replace(f"{who.name} ({pid})", label)
-    piece_names = {p.name for p in battle.pieces.values()}
-    for pid in about:
-        if pid not in lettered:
-            continue
-        name = battle.pieces[pid].name
-        others = [o for o in about if o != pid and o in battle.pieces
-                  and battle.pieces[o].name == name]
-        if not others:
-            longer = [n for n in piece_names if name in n and n != name]
-            text = _bare(text, name, lettered[pid], longer)
-    ids = sorted(filter(_is_id, names), key=len, reverse=True)
-    for ident in ids:
-        if ident in text:  # the pattern cannot match where the id is not written
-            text = _bare_id(ident).sub(names[ident], text)
-    return text
-
-
-@lru_cache(maxsize=4096)
-def _is_id(name: str) -> bool:
-    """Whether a key of the names is an id written in the rules' text (it has a hyphen or a
-    digit: ``orc-1``, ``hero2``), which the text gets by its name."""
-    return "-" in name or any(c.isdigit() for c in name)
-
-
-@lru_cache(maxsize=4096)
-def _bare_id(ident: str) -> re.Pattern[str]:
-    """The id written as a word of its own (not inside a longer id)."""
-    return re.compile(rf"(?<![\w-]){re.escape(ident)}(?![\w-])")
-
-
-def relabel(step: Step, battle: Battle, names: Mapping[str, str]) -> Step:
-    """The step as the table reads it (a copy: the session's trace is left as it is)."""
-    about = tuple(v for v in step.data.values() if isinstance(v, str) and v in battle.pieces)
-    text = relabel_text(step.text, battle, names, about)
-    if step.kind == StepKind.HERO_UPDATED:  # "stunned True" as the table says it
-        text = re.sub(r"\b(frozen|reckless|stunned) (True|False)\b",
-                      lambda m: f"{m[1]} {'yes' if m[2] == 'True' else 'no'}", text)
-    return step if text == step.text else Step(step.kind, step.rule, text, step.data)
-
-
 PLAYMAT_KEYS = (Key.LORD_PLAYMAT, Key.LORD_PLAYMAT_RIGHT)
 
 
@@ -195,37 +118,6 @@ def option_names(battle: Battle, question: Question | None) -> dict[str, str]:
     if question is not None and question.key in PLAYMAT_KEYS:
         return playmat_names(battle)
     return {}
-
-
-def relabel_question(question: Question, battle: Battle, names: Mapping[str, str],
-                     active: str | None = None) -> Question:
-    """The question as the table reads it (its prompt or purpose relabelled; its options and
-    key as they are, so the answer is the rules' own). A bare monster name is the one piece
-    among its options, else the ``active`` piece."""
-    about = tuple(o for o in getattr(question, "options", ()) if o in battle.pieces)
-    if not about and active is not None:
-        about = (active,)
-    for attr in ("prompt", "purpose"):
-        text = getattr(question, attr, None)
-        if isinstance(text, str):
-            changed = relabel_text(text, battle, names, about if len(about) == 1 else ())
-            return question if changed == text else dataclasses.replace(
-                question, **{attr: changed})
-    return question
-
-
-def active_piece(trace: Sequence[Step]) -> str | None:
-    """The AI piece acting in the trace's last activation."""
-    for step in reversed(trace):
-        if step.kind == StepKind.ACTIVE_CHARACTER:
-            return step.data.get("piece")
-    return None
-
-
-def relabel_asked(question: Question, battle: Battle, names: Mapping[str, str],
-                  trace: Sequence[Step]) -> Question:
-    """The waiting question relabelled, a bare monster name being the piece acting now."""
-    return relabel_question(question, battle, names, active_piece(trace))
 
 
 # --------------------------------------------------------------------------- seats
@@ -1061,8 +953,8 @@ def tap_actions(battle: Battle, legal: list[Move[Any]]) -> TapActions:
 
 
 FLOW = Flow(
-    game=GAME, label="Catacombs", spec=SPEC, wizard=wizard, labels=labels, relabel=relabel,
-    relabel_text=relabel_text, relabel_question=relabel_asked, default_seats=default_seats,
+    game=GAME, label="Catacombs", spec=SPEC, wizard=wizard, labels=labels,
+    default_seats=default_seats,
     option_names=option_names, cards=hero_cards, menu=menu, form_of=form_of, title=title,
     idle_key=idle_key, status=status, party_pages=party_pages, tap_actions=tap_actions,
     card_options=monster_pieces)

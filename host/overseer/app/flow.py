@@ -14,7 +14,7 @@ from typing import Any
 
 from overseer.app import forms
 from overseer.app.local import Ask, LocalProcedure
-from overseer.app.view import MenuItem, OpensForm
+from overseer.app.menu import MenuItem, OpensForm
 from overseer.core.moves import Move
 from overseer.core.procedure import ChooseOne, Question, Step
 from overseer.games import GameSpec
@@ -103,9 +103,6 @@ class Flow:
     spec: GameSpec
     wizard: Callable[[tuple[int, ...], bool], LocalProcedure]
     labels: Callable[[Any], dict[str, str]]
-    relabel: Callable[[Step, Any, Names], Step]
-    relabel_text: Callable[[str, Any, Names], str]
-    relabel_question: Callable[[Question, Any, Names, Sequence[Step]], Question]
     option_names: Callable[[Any, Question | None], dict[str, str]]
     default_seats: Callable[[Any, tuple[int, ...]], dict[str, int]]
     cards: Callable[[Any], dict[tuple[str, str], str]]
@@ -126,6 +123,10 @@ class Flow:
     on_glass: Callable[[Step], bool] = lambda step: True
     back_leaves: Callable[[str | None], bool] = lambda action: False
     likely: Callable[[Any, Question], int] = lambda state, question: 0
+    relabel: Callable[[Step, Any, Names], Step] = lambda step, state, names: step
+    relabel_text: Callable[[str, Any, Names], str] = lambda text, state, names: text
+    relabel_question: Callable[[Question, Any, Names, Sequence[Step]], Question] = (
+        lambda question, state, names, trace: question)
 
 
 def party_screens(blocks: Sequence[tuple[str, str, Sequence[str]]]) -> tuple[Screen, ...]:

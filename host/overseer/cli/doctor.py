@@ -24,8 +24,6 @@ from typing import Any
 PARTS = ("pico", "nfc", "leds", "oled", "data")  # what --without may leave out
 I2C_SLAVE = 0x0703  # linux/i2c-dev.h
 MIN_PYTHON = (3, 11)  # as pyproject.toml's requires-python
-REPO = Path(__file__).resolve().parents[3]
-FIRMWARE_APP = REPO / "firmware" / "app.py"  # FIRMWARE = "..." names the version flashed
 PICO_WAIT = 3.0  # seconds for the Pico's IDENT
 BLINK = 0.4  # seconds each seat LED is lit
 
@@ -71,10 +69,15 @@ def check_config(args: argparse.Namespace) -> Finding:
     return Finding("config", True, f"the config file {where} is readable")
 
 
-def expected_firmware(app: Path = FIRMWARE_APP) -> str | None:
-    """The firmware version this checkout flashes (firmware/app.py's ``FIRMWARE``)."""
+def expected_firmware(app: Path | None = None) -> str | None:
+    """The firmware version this Overseer flashes (``FIRMWARE`` in the app.py of the firmware
+    it ships, core/shipped.py: in a checkout, the repository's firmware/)."""
     import re
 
+    if app is None:
+        from overseer.core.shipped import shipped
+
+        app = shipped("firmware") / "app.py"
     try:
         found = re.search(r'^FIRMWARE = "([^"]*)"', app.read_text(), re.M)
     except OSError:
@@ -96,10 +99,11 @@ def check_pico(args: argparse.Namespace) -> Finding:
 
 def _pico_ident(port: str, wait: float) -> Finding:
     """Handshake with the Pico on ``port``: its IDENT names its protocol and firmware."""
-    from overseer.devices.pico_link import PicoLink, ProtocolMismatch
+    from overseer.devices.link_events import ProtocolMismatch
+    from overseer.devices.pico_link import PicoLink
 
     flash = "flash this checkout's firmware: scripts/flash (docs/hardware.md, Flashing)"
-    link = PicoLink(port)
+    link = PicoLink(port, lambda event: None)  # a press meanwhile is nobody's
     try:
         link.start()
         ident = link.wait_ready(wait)

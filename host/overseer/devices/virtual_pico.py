@@ -24,10 +24,11 @@ import tty
 from collections.abc import Callable
 from pathlib import Path
 
-from overseer.devices.pins import REPO, button_names
+from overseer.core.shipped import shipped
+from overseer.devices.pins import button_names
 from overseer.devices.protocol import FRAME_SIZE, Button
 
-FIRMWARE = REPO / "firmware"
+FIRMWARE = shipped("firmware")  # the package's copy: in a checkout, the repository's firmware/
 PICO_HEAP = "192K"
 RESET_STATUS = 75  # the board's exit status for machine.reset() and a watchdog reset
 

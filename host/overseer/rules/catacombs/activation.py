@@ -7,7 +7,7 @@ from overseer.core.procedure import Procedure, RulesError, Step
 from overseer.rules.catacombs import end, order, rulebook, shot_choice, shots, targeting
 from overseer.rules.catacombs.kinds import StepKind, TargetKind
 from overseer.rules.catacombs.no_target import no_target
-from overseer.rules.catacombs.state import Battle, Piece
+from overseer.rules.catacombs.state import Battle, Piece, ref, ref_id
 
 # The members the hot path reads, bound once: reading a member off an Enum class goes
 # through EnumType.__getattr__ in Python 3.11, several times slower than a global.
@@ -53,8 +53,9 @@ def activate(battle: Battle, piece: Piece, why: str, depth: int) -> Procedure:
         if piece.id in battle.unmoved:  # it acts out of turn: it may move
             battle.unmoved.remove(piece.id)
         yield Step(StepKind.ACTIVE_CHARACTER, rulebook.PERFORM,
-                   f"{piece.name} ({piece.id}) acts now "
-                   f"({why})", {"piece": piece.id, "why": why})
+                   "{piece} acts now ({why})",
+                   {"piece": piece.id, "why": why},
+                   {"piece": ref_id(piece), "why": why})
     if piece.teleported:
         # Teleport: back from the Teleported! card on a random rune, then its melee shot.
         piece.teleported = False
@@ -81,8 +82,9 @@ def activate(battle: Battle, piece: Piece, why: str, depth: int) -> Procedure:
         index = next(i for i, seq in enumerate(piece.sequences)
                      if any(s.kind == "repeat" for s in seq))
         yield Step(StepKind.SHOT_SEQUENCE, rulebook.ADVANCED,
-                   f"{piece.name}: the sequence with its "
-                   "repeat shot", {"piece": piece.id, "sequence": index, "how": "repeat"})
+                   "{piece}: the sequence with its repeat shot",
+                   {"piece": piece.id, "sequence": index, "how": "repeat"},
+                   {"piece": ref(piece)})
         yield from shots.perform(battle, piece, target, piece.sequences[index], depth,
                                  activate)
         return

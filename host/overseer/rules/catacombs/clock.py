@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from overseer.core.procedure import Die, Procedure, Roll, Step
+from overseer.core.procedure import Die, Facts, Procedure, Roll, Step
 from overseer.rules.catacombs import rulebook
 from overseer.rules.catacombs.kinds import StepKind
-from overseer.rules.catacombs.state import Battle
+from overseer.rules.catacombs.state import Battle, ref
 
 # The members the hot path reads, bound once: reading a member off an Enum class goes
 # through EnumType.__getattr__ in Python 3.11, several times slower than a global.
@@ -16,23 +16,30 @@ HERO_RULER = 3  # the Heroic Forces always use Ruler 3
 
 
 def random_move(battle: Battle, who: str, name: str, ruler: int, why: str,
-                half: bool = False) -> Procedure:
+                half: bool = False, said: tuple[str, Facts] | None = None) -> Procedure:
     """Place the clock template on the character, roll the D12, move with ``ruler``. Where the
     template goes depends on whether the character stands at the playmat's edge (12 toward the
     Hero Start Zone, or flipped with 12 toward the centre): a fact of the table the face does
     not depend on, so the step says both cases and the table lays it as it stands (nothing
-    is asked). ``half``: a retreat on the half clock, away from the heroes (see ``_half``)."""
-    face = yield Roll(D12, f"clock template: {why}")
+    is asked). ``half``: a retreat on the half clock, away from the heroes (see ``_half``).
+    ``said``: ``why`` as a template and its facts (the piece that hit, by its name)."""
+    if said is None:
+        face = yield Roll(D12, f"clock template: {why}")
+    else:
+        face = yield Roll(D12, f"clock template: {why}", said={
+            "purpose": f"clock template: {said[0]}"}, facts=said[1])
     if half:
         template, side, facing = _half()
     else:
         template = "clock template"
         side, facing = "12 toward the Hero Start Zone", "hero_start_zone"
     yield Step(CLOCK, rulebook.CLOCK,
-               f"{name}: {template} {side}, or {EDGE_CASE}; move toward {face} o'clock with "
-               f"Ruler {ruler}, stopping adjacent to any obstacle or piece in the way",
+               "{who}: {template} {side}, or {edge}; move toward {face} o'clock with Ruler "
+               "{ruler}, stopping adjacent to any obstacle or piece in the way",
                {"who": who, "face": face, "ruler": ruler, "why": why, "half": half,
-                "facing": facing, "at_edge_facing": "centre"})
+                "facing": facing, "at_edge_facing": "centre"},
+               {"who": (who, name), "template": template, "side": side, "edge": EDGE_CASE,
+                "face": face, "ruler": ruler})
     return face
 
 
@@ -51,19 +58,21 @@ def _half() -> tuple[str, str, str]:
             "reading)", "monster_start_zone")
 
 
-def push(battle: Battle, hero_id: str, why: str) -> Procedure:
+def push(battle: Battle, hero_id: str, why: str,
+         said: tuple[str, Facts] | None = None) -> Procedure:
     """Push a hit member of the Heroic Forces: riders are knocked off (only the rider moves);
     heroes always move with Ruler 3."""
     hero = battle.heroes[hero_id]
     if hero.riding:
         mount = battle.heroes.get(hero.riding)
         yield Step(StepKind.KNOCKED_OFF, rulebook.CLOCK,
-                   f"{hero.name} is knocked off {mount.name if mount else hero.riding}; "
-                   "the mount stays where it is", {"hero": hero.id, "mount": hero.riding})
+                   "{hero} is knocked off {mount}; the mount stays where it is",
+                   {"hero": hero.id, "mount": hero.riding},
+                   {"hero": ref(hero), "mount": mount.name if mount else hero.riding})
         wyvern, hero.riding = hero.riding, None
         if mount is None and wyvern not in battle.wyverns:
             # Ice Box: Mounts (Differences, 6): a wyvern knocked free can be ridden by others.
             battle.wyverns.append(wyvern)
             yield Step(StepKind.WYVERN_WILD, rulebook.MOUNTS, f"the wyvern {wyvern} is wild "
                        "again", {"wyvern": wyvern, "rider": hero.id})
-    yield from random_move(battle, hero.id, hero.name, HERO_RULER, why)
+    yield from random_move(battle, hero.id, hero.name, HERO_RULER, why, said=said)

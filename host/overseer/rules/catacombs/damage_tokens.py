@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from overseer.core.procedure import DrawToken, Procedure, Step, Token
+from overseer.core.procedure import DrawToken, Facts, Procedure, Step, Token
 from overseer.rules.catacombs import rulebook
 from overseer.rules.catacombs.kinds import StepKind
 from overseer.rules.catacombs.state import Battle, Shot
@@ -37,9 +37,11 @@ def levels(shot: Shot) -> list[int]:
     return [1]  # unmodified: level 1
 
 
-def draw(battle: Battle, level: int, purpose: str) -> Procedure:
+def draw(battle: Battle, level: int, purpose: str,
+         said: tuple[str, Facts] | None = None) -> Procedure:
     """Draw and resolve one token of ``level``; return it. A reset token sends every discard
-    back into its bag once it is resolved (the caller resolves it first: see ``settle``)."""
+    back into its bag once it is resolved (the caller resolves it first: see ``settle``).
+    ``said``: the purpose as a template and its facts (the pieces by the table's names)."""
     bag = battle.damage[level]
     physical = battle.options.physical_tokens
     if not physical and not bag.contents:
@@ -47,7 +49,9 @@ def draw(battle: Battle, level: int, purpose: str) -> Procedure:
         # the book only reshuffles on a reset icon).
         bag.reshuffle()
     token = yield DrawToken(f"level {level} damage token", purpose,
-                            () if physical else tuple(bag.contents))
+                            () if physical else tuple(bag.contents),
+                            said={"purpose": said[0]} if said else None,
+                            facts=said[1] if said else None)
     if not physical:
         bag.take(token)
     verified = physical or battle.data.tokens_verified

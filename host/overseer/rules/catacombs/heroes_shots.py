@@ -15,7 +15,7 @@ from overseer.rules.catacombs import party, rulebook
 from overseer.rules.catacombs.entered import slug
 from overseer.rules.catacombs.kinds import Key, StepKind
 from overseer.rules.catacombs.party import DamagePiece
-from overseer.rules.catacombs.state import Battle, Hero, Piece, alive_piece_ids, hero_ids
+from overseer.rules.catacombs.state import Battle, Hero, Piece, alive_piece_ids, hero_ids, ref
 
 MOUNT_GOLD = 8  # Ice Box: Mounts, Hearthshire Stables: a Mount costs eight gold
 
@@ -108,8 +108,10 @@ def freeze_piece(battle: Battle, params: FreezePiece) -> Procedure:
     piece.frozen = True
     by = f" by {battle.heroes[params.by].name}'s ice shot" if params.by else " by an ice shot"
     yield Step(StepKind.FROZEN, rulebook.ICE_SHOTS,
-               f"{piece.name} is frozen{by}: place the ice shot piece on it; it does not act "
-               "until a teammate rushes to it", {"piece": piece.id, "by": params.by})
+               "{piece} is frozen{by}: place the ice shot piece on it; it does not act until a "
+               "teammate rushes to it",
+               {"piece": piece.id, "by": params.by},
+               {"piece": ref(piece), "by": by})
 
 
 def hero_dagger(battle: Battle, params: HeroDagger) -> Procedure:
@@ -123,14 +125,17 @@ def hero_dagger(battle: Battle, params: HeroDagger) -> Procedure:
     catacomb = yield YesNo(f"Is {hero.name} a Catacomb hero (Red Box)?", Key.CATACOMB_HERO)
     amount = 2 if catacomb else 1
     who = "a Catacomb hero" if catacomb else "a base hero"
-    yield Step(StepKind.SHOT, rulebook.NEW_RANGED, f"{hero.name}'s dagger: {amount} damage "
-               f"({who})", {"hero": hero.id, "piece": params.piece, "amount": amount})
+    yield Step(StepKind.SHOT, rulebook.NEW_RANGED,
+               "{hero}'s dagger: {amount} damage ({kind})",
+               {"hero": hero.id, "piece": params.piece, "amount": amount},
+               {"hero": ref(hero), "amount": amount, "kind": who})
     yield from party.damage_piece(battle, DamagePiece(piece=params.piece, amount=amount,
                                                       by=hero.id))
     rune = yield Roll(Die.RUNE, f"{hero.name}: move to random rune after the dagger")
     yield Step(StepKind.MOVE_TO_RUNE, rulebook.NEW_RANGED,
-               f"{hero.name} moves to rune {rune} (the dagger's move to rune)",
-               {"hero": hero.id, "rune": rune, "why": "dagger"})
+               "{hero} moves to rune {rune} (the dagger's move to rune)",
+               {"hero": hero.id, "rune": rune, "why": "dagger"},
+               {"hero": ref(hero), "rune": rune})
 
 
 def recruit_mount(battle: Battle, params: RecruitMount) -> Procedure:

@@ -25,7 +25,7 @@ from overseer.rules.catacombs import damage_tokens
 from overseer.rules.catacombs.adventure import TO_COLLECT, HiddenCave
 from overseer.rules.catacombs.kinds import Key, StepKind
 from overseer.rules.catacombs.rulebook import CAVE
-from overseer.rules.catacombs.state import Battle, Hero, hero_ids, living_hero_ids
+from overseer.rules.catacombs.state import Battle, Hero, hero_ids, living_hero_ids, ref
 
 ITEMS = 4  # four items lie beside the Hidden Cave card
 HEALTH_PER_TOKEN = 4  # one token per 4 health the hero has now
@@ -152,19 +152,24 @@ def hidden_cave_collect(battle: Battle, params: HiddenCaveCollect) -> Procedure:
         raise RulesError(f"{name!r} is not one of the Hidden Cave monsters "
                          f"({', '.join(cave.targets)})")
     if name in cave.held_by(hero.id):
-        yield Step(StepKind.NO_EFFECT, CAVE, f"{hero.name} already keeps a {name}: this one "
-                   "goes back to the Monster Pool (Overseer's ruling: the collection is of "
-                   "kinds)", {"hero": hero.id, "monster": name, "verified": False})
+        yield Step(StepKind.NO_EFFECT, CAVE,
+                   "{hero} already keeps a {name}: this one goes back to the Monster Pool "
+                   "(Overseer's ruling: the collection is of kinds)",
+                   {"hero": hero.id, "monster": name, "verified": False},
+                   {"hero": ref(hero), "name": name})
         return
     cave.collected.setdefault(hero.id, []).append(name)
     held = cave.held_by(hero.id)
-    yield Step(StepKind.HIDDEN_CAVE_COLLECT, CAVE, f"{hero.name} keeps the {name}: {len(held)} of "
-               f"{TO_COLLECT} (out of the game)", {"hero": hero.id, "monster": name,
-                                                   "held": held})
+    yield Step(StepKind.HIDDEN_CAVE_COLLECT, CAVE,
+               "{hero} keeps the {name}: {held} of {wanted} (out of the game)",
+               {"hero": hero.id, "monster": name,
+                                                   "held": held},
+               {"hero": ref(hero), "name": name, "held": len(held), "wanted": TO_COLLECT})
     if len(held) == TO_COLLECT:
         yield Step(StepKind.HIDDEN_CAVE_OPEN, CAVE,
-                   f"{hero.name} may go to the Hidden Cave instead "
-                   "of taking a normal turn", {"hero": hero.id})
+                   "{hero} may go to the Hidden Cave instead of taking a normal turn",
+                   {"hero": hero.id},
+                   {"hero": ref(hero)})
 
 
 def _tokens_for(hero: Hero, icons: int) -> int:
@@ -204,9 +209,10 @@ def _visit(battle: Battle, hero_id: str, shot_icons: int | None, antient: str | 
     if icons is not None and icons < 0:
         raise RulesError(f"shot_icons must be a whole number, 0 or more (got {icons!r})")
     yield Step(StepKind.HIDDEN_CAVE_ENTER, CAVE,
-               f"{hero.name} enters the Hidden Cave and leaves the "
-               "Battle Phase for now", {"hero": hero.id, "via": "portal_trap" if portal
-                                        else "collection"})
+               "{hero} enters the Hidden Cave and leaves the Battle Phase for now",
+               {"hero": hero.id, "via": "portal_trap" if portal
+                                        else "collection"},
+               {"hero": ref(hero)})
     strength = yield Roll(Die.D12, "the Kraken's attack strength")
     if icons is None:
         icons = yield EnterNumber(
@@ -216,11 +222,13 @@ def _visit(battle: Battle, hero_id: str, shot_icons: int | None, antient: str | 
     level = battle.data.cave_token_level
     count = _tokens_for(hero, icons)
     yield Step(StepKind.KRAKEN, CAVE,
-               f"the Kraken attacks with {strength}; {hero.name} draws {count} "
-               f"level {level} damage tokens ({hero.health} health // {HEALTH_PER_TOKEN} + "
-               f"{icons} shot icons; the token level is Overseer's ruling)",
+               "the Kraken attacks with {strength}; {hero} draws {count} level {level} damage "
+               "tokens ({health} health // {HEALTH_PER_TOKEN} + {icons} shot icons; the token "
+               "level is Overseer's ruling)",
                {"strength": strength, "tokens": count, "level": level,
-                "verified": battle.data.cave_token_level_verified})
+                "verified": battle.data.cave_token_level_verified},
+               {"strength": strength, "hero": ref(hero), "count": count, "level": level,
+                "health": hero.health, "HEALTH_PER_TOKEN": HEALTH_PER_TOKEN, "icons": icons})
     tokens = []
     for n in range(count):
         token = yield from damage_tokens.draw(battle, level, f"against the Kraken ({n + 1} of "
@@ -233,11 +241,12 @@ def _visit(battle: Battle, hero_id: str, shot_icons: int | None, antient: str | 
     # Overseer's ruling: the book does not say who wins a tie; the hero must beat the Kraken.
     wins = total > strength
     yield Step(StepKind.KRAKEN_RESULT, CAVE,
-               f"{hero.name} {total} against the Kraken's {strength}: "
-               f"{'the hero evades the Kraken' if wins else 'the Kraken wins'}"
-               f"{' (a tie goes to the Kraken: Overseer ruling)' if total == strength else ''}",
+               "{hero} {total} against the Kraken's {strength}: {result}{tie}",
                {"hero": hero.id, "total": total, "strength": strength, "hero_wins": wins,
-                "verified": total != strength})
+                "verified": total != strength},
+               {"hero": ref(hero), "total": total, "strength": strength,
+                "result": 'the hero evades the Kraken' if wins else 'the Kraken wins',
+                "tie": ' (a tie goes to the Kraken: Overseer ruling)' if total == strength else ''})
     if wins:
         yield from _evaded(battle, hero, cave, antient)
     else:
@@ -260,18 +269,21 @@ def _limited(battle: Battle, hero: Hero, cave: HiddenCave) -> Procedure:
             hero.poison.remove(int(value))
             back = ("shuffle it back into the Poison deck" if battle.options.physical_poison
                     else "it goes back into the Poison deck")
-            yield Step(StepKind.HIDDEN_CAVE_POISON, CAVE, f"{hero.name} discards a Poison card "
-                       f"({value}): {back} (Overseer's ruling)",
+            yield Step(StepKind.HIDDEN_CAVE_POISON, CAVE,
+                       "{hero} discards a Poison card ({value}): {back} (Overseer's ruling)",
                        {"hero": hero.id, "value": int(value), "to_deck": True,
-                        "verified": False})
+                        "verified": False},
+                       {"hero": ref(hero), "value": value, "back": back})
     if cave.items:
         item = cave.items[0] if len(cave.items) == 1 else (
             yield Pick("Hidden Cave items", f"a random item for {hero.name}",
                        tuple(cave.items)))
         cave.items.remove(item)
         hero.items.append(item)
-        yield Step(StepKind.HIDDEN_CAVE_ITEM, CAVE, f"{hero.name} takes {item} (at random)",
-                   {"hero": hero.id, "item": item, "how": "random"})
+        yield Step(StepKind.HIDDEN_CAVE_ITEM, CAVE,
+                   "{hero} takes {item} (at random)",
+                   {"hero": hero.id, "item": item, "how": "random"},
+                   {"hero": ref(hero), "item": item})
 
 
 def _evaded(battle: Battle, hero: Hero, cave: HiddenCave, antient: str | None) -> Procedure:
@@ -279,21 +291,27 @@ def _evaded(battle: Battle, hero: Hero, cave: HiddenCave, antient: str | None) -
     adventure = battle.adventure
     adventure.platinum[hero.id] = adventure.platinum.get(hero.id, 0) + 1
     hero.health += 2
-    yield Step(StepKind.HIDDEN_CAVE_REWARD, CAVE, f"{hero.name} takes 1 platinum coin and 2 health "
-               f"(now {hero.health})", {"hero": hero.id, "platinum": 1, "health": 2})
+    yield Step(StepKind.HIDDEN_CAVE_REWARD, CAVE,
+               "{hero} takes 1 platinum coin and 2 health (now {health})",
+               {"hero": hero.id, "platinum": 1, "health": 2},
+               {"hero": ref(hero), "health": hero.health})
     if cave.items:
         item = cave.items[0] if len(cave.items) == 1 else (
             yield ChooseOne(f"Which item does {hero.name} take?", tuple(cave.items),
                             Key.HIDDEN_CAVE_ITEM))
         cave.items.remove(item)
         hero.items.append(item)
-        yield Step(StepKind.HIDDEN_CAVE_ITEM, CAVE, f"{hero.name} takes {item} (their choice)",
-                   {"hero": hero.id, "item": item, "how": "choice"})
+        yield Step(StepKind.HIDDEN_CAVE_ITEM, CAVE,
+                   "{hero} takes {item} (their choice)",
+                   {"hero": hero.id, "item": item, "how": "choice"},
+                   {"hero": ref(hero), "item": item})
     name = yield from _antient_taken(battle, hero, antient)
     adventure.antients.setdefault(hero.id, []).append(name)
-    yield Step(StepKind.HIDDEN_CAVE_ANTIENT, CAVE, f"{hero.name} takes {name}: it may be summoned "
-               "instead of the hero's base shot sequence in a later turn",
-               {"hero": hero.id, "antient": name})
+    yield Step(StepKind.HIDDEN_CAVE_ANTIENT, CAVE,
+               "{hero} takes {name}: it may be summoned instead of the hero's base shot sequence "
+               "in a later turn",
+               {"hero": hero.id, "antient": name},
+               {"hero": ref(hero), "name": name})
 
 
 UNNAMED = "an unused Antient"  # none entered for the gadget and none named: the table's own
@@ -307,8 +325,11 @@ def _antient_taken(battle: Battle, hero: Hero, antient: str | None) -> Procedure
     if not unused:
         if antient is not None:
             return antient
-        yield Step(StepKind.INSTRUCTION, CAVE, f"no unused Antient was entered for the gadget: "
-                   f"{hero.name} takes one of the table's own", {"hero": hero.id})
+        yield Step(StepKind.INSTRUCTION, CAVE,
+                   "no unused Antient was entered for the gadget: {hero} takes one of the table's "
+                   "own",
+                   {"hero": hero.id},
+                   {"hero": ref(hero)})
         return UNNAMED
     if antient is None:
         antient = next(iter(unused)) if len(unused) == 1 else (yield ChooseOne(
@@ -327,5 +348,7 @@ def hidden_cave_leave(battle: Battle, params: HiddenCaveLeave) -> Procedure:
         raise RulesError(f"{hero.name} is not in the Hidden Cave")
     hero.away = None
     yield Step(StepKind.HIDDEN_CAVE_LEAVE, CAVE,
-               f"{hero.name} leaves the Hidden Cave and rejoins the "
-               "Battle Phase (when: Overseer's ruling)", {"hero": hero.id, "verified": False})
+               "{hero} leaves the Hidden Cave and rejoins the Battle Phase (when: Overseer's "
+               "ruling)",
+               {"hero": hero.id, "verified": False},
+               {"hero": ref(hero)})

@@ -5,10 +5,10 @@ Mounts)."""
 
 from __future__ import annotations
 
-from overseer.core.procedure import DrawToken, EnterNumber, Pick, Procedure, Step, Token
+from overseer.core.procedure import DrawToken, EnterNumber, Facts, Pick, Procedure, Step, Token
 from overseer.rules.catacombs import rulebook
 from overseer.rules.catacombs.kinds import Key, StepKind
-from overseer.rules.catacombs.state import BY_HAND_MODIFIERS, Battle, Hero, Piece, Shot
+from overseer.rules.catacombs.state import BY_HAND_MODIFIERS, Battle, Hero, Piece, Shot, ref
 
 # The members the hot path reads, bound once: reading a member off an Enum class goes
 # through EnumType.__getattr__ in Python 3.11, several times slower than a global.
@@ -41,29 +41,38 @@ def bearer(battle: Battle, hero: Hero) -> Hero | None:
     return rider_of(battle, hero)
 
 
-def wound(battle: Battle, hero: Hero, amount: int, rule: str, why: str) -> Procedure:
+def wound(battle: Battle, hero: Hero, amount: int, rule: str, why: str,
+          said: tuple[str, Facts] | None = None) -> Procedure:
     """Take ``amount`` health from the character hit (never below zero) and say so. A mount's
     damage goes to its rider and an unridden mount takes none; a rider who dies takes its mount
-    out of play (Ice Box: Mounts)."""
+    out of play (Ice Box: Mounts). ``said``: ``why`` as a template and its facts."""
+    because, facts = said if said is not None else ("{why}", {"why": why})
     if amount <= 0:
         return
     taker = bearer(battle, hero)
     if taker is None:
         yield Step(StepKind.INVULNERABLE, rulebook.MOUNTS,
-                   f"{hero.name} is invulnerable: {why} deals "
-                   "no damage", {"target": hero.id, "amount": amount})
+                   "{hero} is invulnerable: " + because + " deals no damage",
+                   {"target": hero.id, "amount": amount},
+                   {"hero": ref(hero), **facts})
         return
     if taker is not hero:
-        yield Step(StepKind.PASSES_TO_RIDER, rulebook.MOUNTS, f"{hero.name} is invulnerable: the "
-                   f"damage passes to its rider, {taker.name}",
-                   {"mount": hero.id, "rider": taker.id, "amount": amount})
+        yield Step(StepKind.PASSES_TO_RIDER, rulebook.MOUNTS,
+                   "{hero} is invulnerable: the damage passes to its rider, {taker}",
+                   {"mount": hero.id, "rider": taker.id, "amount": amount},
+                   {"hero": ref(hero), "taker": ref(taker)})
     before = taker.health
     taker.health = max(0, taker.health - amount)
-    yield Step(DAMAGE, rule, f"{taker.name} loses {before - taker.health} health ({why}): "
-               f"{taker.health} left", {"target": taker.id, "amount": before - taker.health,
-                                        "health": taker.health})
+    yield Step(DAMAGE, rule,
+               "{taker} loses {lost} health (" + because + "): {health} left",
+               {"target": taker.id, "amount": before - taker.health, "health": taker.health},
+               {"taker": ref(taker), "lost": before - taker.health, "health": taker.health,
+                **facts})
     if taker.health <= 0:  # not taker.alive
-        yield Step(StepKind.HERO_DOWN, rule, f"{taker.name} is destroyed", {"hero": taker.id})
+        yield Step(StepKind.HERO_DOWN, rule,
+                   "{taker} is destroyed",
+                   {"hero": taker.id},
+                   {"taker": ref(taker)})
         yield from remove_mount(battle, taker)
 
 
@@ -77,16 +86,19 @@ def remove_mount(battle: Battle, rider: Hero) -> Procedure:
             return
         mount.away = MOUNT_AWAY
         yield Step(StepKind.MOUNT_REMOVED, rulebook.MOUNTS,
-                   f"{rider.name} died riding {mount.name}: remove {mount.name} from play; it "
-                   f"returns with {rider.name} (usually at the Setup Phase of the next room)",
-                   {"mount": mount.id, "rider": rider.id})
+                   "{rider} died riding {mount}: remove {mount} from play; it returns with "
+                   "{rider} (usually at the Setup Phase of the next room)",
+                   {"mount": mount.id, "rider": rider.id},
+                   {"rider": ref(rider), "mount": ref(mount)})
     elif rider.riding is not None:
         wyvern, rider.riding = rider.riding, None
         if wyvern not in battle.wyverns:
             battle.wyverns.append(wyvern)
         yield Step(StepKind.WYVERN_WILD, rulebook.MOUNTS,
-                   f"the wyvern {wyvern} is wild again: {rider.name} no longer rides it "
-                   "(Overseer's ruling)", {"wyvern": wyvern, "rider": rider.id})
+                   "the wyvern {wyvern} is wild again: {rider} no longer rides it (Overseer's "
+                   "ruling)",
+                   {"wyvern": wyvern, "rider": rider.id},
+                   {"wyvern": wyvern, "rider": ref(rider)})
 
 
 def mount_returns(battle: Battle, rider: Hero) -> Procedure:
@@ -97,8 +109,9 @@ def mount_returns(battle: Battle, rider: Hero) -> Procedure:
         return
     mount.away, rider.riding = None, None
     yield Step(StepKind.MOUNT_RETURNS, rulebook.MOUNTS,
-               f"{mount.name} returns with {rider.name}, unridden",
-               {"mount": mount.id, "rider": rider.id})
+               "{mount} returns with {rider}, unridden",
+               {"mount": mount.id, "rider": rider.id},
+               {"mount": ref(mount), "rider": ref(rider)})
 
 
 def poison_left(battle: Battle) -> list[int]:
@@ -124,8 +137,10 @@ def draw_poison(battle: Battle, hero: Hero, why: str) -> Procedure:
         if not left:
             # Catacombs 3E: Poison Cards: no card left to draw is a lethal dose.
             yield Step(StepKind.POISON_DECK_EMPTY, rulebook.POISON_CARDS,
-                       f"{hero.name} would take a poison card ({why}), but the heroes hold "
-                       "every card of the Poison deck: a lethal dose", {"hero": hero.id})
+                       "{hero} would take a poison card ({why}), but the heroes hold every card "
+                       "of the Poison deck: a lethal dose",
+                       {"hero": hero.id},
+                       {"hero": ref(hero), "why": why})
             yield from dies(battle, hero, rulebook.POISON_CARDS)
             return
         token = yield DrawToken("poison card", f"poison for {hero.name}",
@@ -134,9 +149,10 @@ def draw_poison(battle: Battle, hero: Hero, why: str) -> Procedure:
         verified = battle.data.poison_verified
     hero.poison.append(value)
     yield Step(StepKind.POISON, rulebook.PERFORM,
-               f"{hero.name} takes a poison card of value {value} "
-               f"({why}){'' if verified else ' (unverified card values)'}",
-               {"hero": hero.id, "value": value, "verified": verified})
+               "{hero} takes a poison card of value {value} ({why}){unverified}",
+               {"hero": hero.id, "value": value, "verified": verified},
+               {"hero": ref(hero), "value": value, "why": why,
+                "unverified": '' if verified else ' (unverified card values)'})
     yield from poison_kills(battle, hero)
 
 
@@ -145,16 +161,21 @@ def poison_kills(battle: Battle, hero: Hero) -> Procedure:
     it at once."""
     if hero.alive and hero.poison_total >= hero.start_health:
         yield Step(StepKind.DAMAGE, rulebook.POISON_CARDS,
-                   f"{hero.name}'s Poison cards add up to {hero.poison_total}, at least the "
-                   f"starting health {hero.start_health}: overwhelmed by the poison",
-                   {"target": hero.id, "amount": hero.health, "health": 0})
+                   "{hero}'s Poison cards add up to {poison_total}, at least the starting health "
+                   "{start_health}: overwhelmed by the poison",
+                   {"target": hero.id, "amount": hero.health, "health": 0},
+                   {"hero": ref(hero), "poison_total": hero.poison_total,
+                    "start_health": hero.start_health})
         yield from dies(battle, hero, rulebook.POISON_CARDS)
 
 
 def dies(battle: Battle, hero: Hero, rule: str) -> Procedure:
     """The hero is dead: health 0, its Mount out of play with it (Ice Box: Mounts)."""
     hero.health = 0
-    yield Step(StepKind.HERO_DOWN, rule, f"{hero.name} is destroyed", {"hero": hero.id})
+    yield Step(StepKind.HERO_DOWN, rule,
+               "{hero} is destroyed",
+               {"hero": hero.id},
+               {"hero": ref(hero)})
     yield from remove_mount(battle, hero)
 
 
@@ -169,19 +190,25 @@ def apply_modifiers(battle: Battle, piece: Piece, hero: Hero, shot: Shot,
             yield by_hand(piece, hero, shot, mod)
         elif mod in ON_TARGET and invulnerable:
             yield Step(StepKind.NO_EFFECT, rulebook.MOUNTS,
-                       f"{hero.name} is invulnerable and took no "
-                       f"damage: the {_name(mod)} modifier has no effect on it (Overseer's "
-                       "ruling)", {"hero": hero.id, "modifier": mod})
+                       "{hero} is invulnerable and took no damage: the {name} modifier has no "
+                       "effect on it (Overseer's ruling)",
+                       {"hero": hero.id, "modifier": mod},
+                       {"hero": ref(hero), "name": _name(mod)})
         elif mod in COMPANION_PROOF and hero.kind in COMPANION_RULE:
             yield Step(StepKind.NO_EFFECT, COMPANION_RULE[hero.kind],
-                       f"{hero.name} is {'a familiar' if hero.kind == 'familiar' else 'an ally'}"
-                       f": it cannot be {COMPANION_PROOF[mod]}, the {_name(mod)} modifier has "
-                       "no effect", {"hero": hero.id, "modifier": mod})
+                       "{hero} is {companion}: it cannot be {proof}, the {name} modifier has "
+                       "no effect",
+                       {"hero": hero.id, "modifier": mod},
+                       {"hero": ref(hero),
+                        "companion": 'a familiar' if hero.kind == 'familiar' else 'an ally',
+                        "proof": COMPANION_PROOF[mod], "name": _name(mod)})
         elif mod in LIVING and not hero.alive:
-            yield Step(StepKind.NO_EFFECT,
-                       rulebook.DEATH if mod == "death_card" else rulebook.PERFORM,
-                       f"the shot destroyed {hero.name}: the {_name(mod)} modifier has no "
-                       "effect (Overseer's ruling)", {"hero": hero.id, "modifier": mod})
+            rule = rulebook.DEATH if mod == "death_card" else rulebook.PERFORM
+            yield Step(StepKind.NO_EFFECT, rule,
+                       "the shot destroyed {hero}: the {name} modifier has no effect (Overseer's "
+                       "ruling)",
+                       {"hero": hero.id, "modifier": mod},
+                       {"hero": ref(hero), "name": _name(mod)})
         elif mod == "poison":
             yield from poison(battle, hero, shot.amount("poison"))
         elif mod == "capture_coin":
@@ -189,7 +216,9 @@ def apply_modifiers(battle: Battle, piece: Piece, hero: Hero, shot: Shot,
         elif mod == "stun":
             hero.stunned = True
             yield Step(StepKind.STUNNED, rulebook.PERFORM,
-                       f"{hero.name} is stunned", {"hero": hero.id})
+                       "{hero} is stunned",
+                       {"hero": hero.id},
+                       {"hero": ref(hero)})
         elif mod == "reckless":
             yield reckless(hero)
         elif mod == "death_card":
@@ -216,11 +245,13 @@ def capture_coin(hero: Hero) -> Step:
     if hero.gold > 0:
         hero.gold -= 1
         return Step(StepKind.CAPTURE_COIN, rulebook.CAPTURE_COIN,
-                    f"{hero.name} returns a coin to the Treasury: {hero.gold} gold left",
-                    {"hero": hero.id, "gold": hero.gold})
+                    "{hero} returns a coin to the Treasury: {gold} gold left",
+                    {"hero": hero.id, "gold": hero.gold},
+                    {"hero": ref(hero), "gold": hero.gold})
     return Step(StepKind.CAPTURE_COIN, rulebook.CAPTURE_COIN,
-                f"{hero.name} has no gold: the capture coin has no effect",
-                {"hero": hero.id, "gold": 0})
+                "{hero} has no gold: the capture coin has no effect",
+                {"hero": hero.id, "gold": 0},
+                {"hero": ref(hero)})
 
 
 def reckless(hero: Hero) -> Step:
@@ -240,10 +271,11 @@ def reckless(hero: Hero) -> Step:
 def by_hand(piece: Piece, hero: Hero, shot: Shot, mod: str) -> Step:
     """A modifier the AI rules do not describe: the table resolves it."""
     return Step(StepKind.INSTRUCTION, rulebook.PERFORM,
-                f"{piece.name}'s {shot.label} hit {hero.name}: the AI rules do not describe "
-                f"the {_name(mod)} modifier; resolve it by the card and the Catacombs 3E "
-                "Reference Manual, and tell the gadget what changed",
-                {"piece": piece.id, "target": hero.id, "modifier": mod, "implemented": False})
+                "{piece}'s {label} hit {hero}: the AI rules do not describe the {name} modifier; "
+                "resolve it by the card and the Catacombs 3E Reference Manual, and tell the "
+                "gadget what changed",
+                {"piece": piece.id, "target": hero.id, "modifier": mod, "implemented": False},
+                {"piece": ref(piece), "label": shot.label, "hero": ref(hero), "name": _name(mod)})
 
 
 def not_applied(piece: Piece, shot: Shot, keep: frozenset[str] = frozenset()) -> Procedure:
@@ -254,12 +286,14 @@ def not_applied(piece: Piece, shot: Shot, keep: frozenset[str] = frozenset()) ->
         if mod == "chain" or mod in keep:
             continue
         yield Step(StepKind.INSTRUCTION, rulebook.PERFORM,
-                   f"{piece.name}'s {shot.label}: the AI rules draw no damage token on a hero "
-                   f"for a {_name(shot.kind)}, so its {_name(mod)} modifier is not applied; if "
-                   "the table judges that it took effect, resolve it by hand and tell the gadget "
-                   "what changed",
+                   "{piece}'s {label}: the AI rules draw no damage token on a hero for a "
+                   "{shot_kind}, "
+                   "so its {modifier} modifier is not applied; if the table judges that it took "
+                   "effect, resolve it by hand and tell the gadget what changed",
                    {"piece": piece.id, "shot": shot.label, "modifier": mod,
-                    "implemented": False})
+                    "implemented": False},
+                   {"piece": ref(piece), "label": shot.label, "shot_kind": _name(shot.kind),
+                    "modifier": _name(mod)})
 
 
 def death_card(battle: Battle, hero: Hero) -> Procedure:
@@ -267,8 +301,10 @@ def death_card(battle: Battle, hero: Hero) -> Procedure:
     cards = {c["id"]: c for c in battle.data.death_cards}
     card_id = yield Pick("Death card deck", f"death card for {hero.name}", tuple(cards))
     card = cards[card_id]
-    yield Step(StepKind.DEATH_CARD, rulebook.DEATH, f"{hero.name} draws {card['name']}",
-               {"hero": hero.id, "card": card_id, "effect": card["effect"]})
+    yield Step(StepKind.DEATH_CARD, rulebook.DEATH,
+               "{hero} draws {card}",
+               {"hero": hero.id, "card": card_id, "effect": card["effect"]},
+               {"hero": ref(hero), "card": card['name']})
     effect, amount = card["effect"], card["amount"]
     if effect == "dies":
         yield from wound(battle, hero, hero.health, rulebook.DEATH, card["name"])
@@ -280,13 +316,19 @@ def death_card(battle: Battle, hero: Hero) -> Procedure:
     elif effect == "gain_health":
         hero.health += amount
         yield Step(StepKind.HEAL, rulebook.DEATH,
-                   f"{hero.name} gains {amount} health: {hero.health}",
-                   {"hero": hero.id, "amount": amount, "health": hero.health})
+                   "{hero} gains {amount} health: {health}",
+                   {"hero": hero.id, "amount": amount, "health": hero.health},
+                   {"hero": ref(hero), "amount": amount, "health": hero.health})
     elif effect == "reckless":
         hero.reckless = True
         yield Step(StepKind.RECKLESS, rulebook.DEATH,
-                   f"{hero.name} becomes reckless", {"hero": hero.id})
+                   "{hero} becomes reckless",
+                   {"hero": hero.id},
+                   {"hero": ref(hero)})
     elif effect == "stunned":
         hero.stunned = True
-        yield Step(StepKind.STUNNED, rulebook.DEATH, f"{hero.name} is stunned", {"hero": hero.id})
+        yield Step(StepKind.STUNNED, rulebook.DEATH,
+                   "{hero} is stunned",
+                   {"hero": hero.id},
+                   {"hero": ref(hero)})
         yield from wound(battle, hero, amount, rulebook.DEATH, card["name"])

@@ -63,13 +63,17 @@ def _end_said(proc: Callable[[Battle, Any], Procedure]) -> Callable[[Battle, Any
 def end_game(battle: Battle, params: NoParams) -> Procedure:
     """The table ends the game between battles; the summary says what the party achieved."""
     done = battle.adventure
+    facts: dict[str, Any] = {}
     if done.campaign is not None:
-        text = f"the {done.campaign} campaign, {done.stage} stage(s) done"
+        template = f"the {done.campaign} campaign, {done.stage} stage(s) done"
+    elif done.room:
+        template, facts = "room {room}", {"room": (done.room, done.room)}
     else:
-        text = f"room {done.room}" if done.room else "no room played"
-    battle.adventure.over = f"the game is over: {text}"
-    yield Step(StepKind.GAME_OVER, rulebook.GAME_END, battle.adventure.over,
-               {"summary": summary(battle)})
+        template = "no room played"
+    step = Step(StepKind.GAME_OVER, rulebook.GAME_END, "the game is over: " + template,
+                {"summary": summary(battle)}, facts or None)
+    battle.adventure.over = step.text
+    yield step
 
 
 def summary(battle: Battle) -> dict[str, Any]:

@@ -6,16 +6,17 @@ from overseer.core.procedure import Procedure, Step
 from overseer.rules.catacombs import clock, rulebook
 from overseer.rules.catacombs.kinds import StepKind
 from overseer.rules.catacombs.shots import move_to_random_rune
-from overseer.rules.catacombs.state import Battle, Piece
+from overseer.rules.catacombs.state import Battle, Piece, ref
 
 
 def no_target(battle: Battle, piece: Piece) -> Procedure:
     row = battle.data.behaviour[piece.type]
     verified = row.is_verified("no_target")
     yield Step(StepKind.NO_TARGET, rulebook.TABLE,
-               f"{piece.name} sees no enemy: {row.no_target.replace('_', ' ')}"
-               f"{'' if verified else ' (unverified row)'}",
-               {"piece": piece.id, "action": row.no_target, "verified": verified})
+               "{piece} sees no enemy: {action}{unverified}",
+               {"piece": piece.id, "action": row.no_target, "verified": verified},
+               {"piece": ref(piece), "action": row.no_target.replace('_', ' '),
+                "unverified": '' if verified else ' (unverified row)'})
     action = row.no_target
     if action == "retreat_half_clock":
         # Brown: back toward the Monster Start Zone, random direction on the half clock laid
@@ -23,14 +24,17 @@ def no_target(battle: Battle, piece: Piece) -> Procedure:
         yield from clock.random_move(battle, piece.id, piece.name, 2,
                                      "retreat toward the Monster Start Zone", half=True)
     elif action == "toward_obstacle":
-        yield Step(StepKind.MOVE, rulebook.TABLE, f"{piece.name}: move toward the closest obstacle "
-                   f"with Ruler {row.ruler}", {"piece": piece.id, "ruler": row.ruler,
-                                               "why": "no target"})
+        yield Step(StepKind.MOVE, rulebook.TABLE,
+                   "{piece}: move toward the closest obstacle with Ruler {ruler}",
+                   {"piece": piece.id, "ruler": row.ruler,
+                                               "why": "no target"},
+                   {"piece": ref(piece), "ruler": row.ruler})
     elif action == "advance":
         yield Step(StepKind.MOVE, rulebook.TABLE,
-                   f"{piece.name}: move toward the Hero Start Zone with "
-                   f"Ruler {row.ruler}", {"piece": piece.id, "ruler": row.ruler,
-                                          "why": "no target"})
+                   "{piece}: move toward the Hero Start Zone with Ruler {ruler}",
+                   {"piece": piece.id, "ruler": row.ruler,
+                                          "why": "no target"},
+                   {"piece": ref(piece), "ruler": row.ruler})
     elif action == "random_clock":
         yield from clock.random_move(battle, piece.id, piece.name, row.ruler, "no target")
     else:

@@ -3,10 +3,12 @@ Direction tiles (Red Box: AI Player Behaviour, step 1)."""
 
 from __future__ import annotations
 
-from overseer.core.procedure import ChooseOne, Procedure, Step
+from collections.abc import Callable, Sequence
+
+from overseer.core.procedure import ChooseOne, Procedure, Ref, Step, words
 from overseer.rules.catacombs import rulebook
 from overseer.rules.catacombs.kinds import Key, StepKind
-from overseer.rules.catacombs.state import Battle, Piece
+from overseer.rules.catacombs.state import Battle, Hero, Piece, ref_id
 
 # The members the hot path reads, bound once: reading a member off an Enum class goes
 # through EnumType.__getattr__ in Python 3.11, several times slower than a global.
@@ -33,6 +35,16 @@ def scanning(battle: Battle) -> str:
 
 def direction_prompt(battle: Battle, what: str) -> str:
     return f"Which {what} comes first {scanning(battle)}?"
+
+
+def direction_question(battle: Battle, tied: Sequence[Hero | Piece],
+                       said: Callable[[Hero | Piece], Ref], options: tuple[str, ...]) -> ChooseOne:
+    """Which of ``tied`` comes first by the Direction tiles, each written as ``said`` writes
+    it (by its name, or with its id)."""
+    places = {f"c{n}": said(one) for n, one in enumerate(tied)}
+    template = direction_prompt(battle, "of " + ", ".join("{" + p + "}" for p in places))
+    return ChooseOne(words(template, places), options, Key.FIRST_BY_DIRECTION,
+                     {"prompt": template}, places)
 
 
 def first_in_order(battle: Battle) -> tuple[list[Piece], str]:
@@ -102,8 +114,7 @@ def placed_first(battle: Battle, tied: list[Piece]) -> Piece | None:
 
 def split_tie(battle: Battle, tied: list[Piece]) -> Procedure:
     """The first of ``tied`` (two or more) by the Direction tiles: the table says."""
-    chosen = yield ChooseOne(direction_prompt(battle, "of " + ", ".join(
-        f"{p.name} ({p.id})" for p in tied)), tuple(p.id for p in tied), Key.FIRST_BY_DIRECTION)
+    chosen = yield direction_question(battle, tied, ref_id, tuple(p.id for p in tied))
     return battle.pieces[chosen]
 
 
@@ -113,8 +124,9 @@ def active_step(battle: Battle, piece: Piece, why: str) -> Step:
     placed = (", first by the Direction tiles as the setup placed it (Overseer's ruling: "
               "not moved since)") if why == "placement" else ""
     return Step(ACTIVE_CHARACTER, rulebook.STEP1,
-                f"{piece.name} ({piece.id}) acts: {tile_text(battle, piece.order_tile)} tile"
-                f"{', ' + piece.type + ' monster tile' if why != 'character_tile' else ''}"
-                f"{placed}",
+                "{piece} acts: {tile_text} tile{monster_tile}{placed}",
                 {"piece": piece.id, "why": why, "character_tile": piece.order_tile,
-                 "monster_tile": piece.type})
+                 "monster_tile": piece.type},
+                {"piece": ref_id(piece), "tile_text": tile_text(battle, piece.order_tile),
+                 "monster_tile": f", {piece.type} monster tile" if why != "character_tile" else "",
+                 "placed": placed})

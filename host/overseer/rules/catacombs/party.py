@@ -20,6 +20,7 @@ from overseer.rules.catacombs.state import (
     Shot,
     alive_piece_ids,
     living_hero_ids,
+    ref,
 )
 
 
@@ -86,14 +87,16 @@ def hit_mount(battle: Battle, hit_id: str, mount: Piece | None, amount: int,
                                "let the wyvern shield its rider from this hit?", Key.WYVERN_SHIELD)
         if shielded:
             yield Step(StepKind.NO_DAMAGE, rulebook.MOUNTS,
-                       f"{name} shields {rider.name}: no damage (Overseer's ruling: the AI "
-                       "always shields when it may)",
-                       {"piece": hit_id, "amount": 0, "why": "wyvern_shield"})
+                       "{name} shields {rider}: no damage (Overseer's ruling: the AI always "
+                       "shields when it may)",
+                       {"piece": hit_id, "amount": 0, "why": "wyvern_shield"},
+                       {"name": name, "rider": ref(rider)})
             return
     ruling = "" if mount is not None else " (Overseer's ruling: as through a Mount)"
     yield Step(StepKind.PASSES_TO_RIDER, rulebook.MOUNTS,
-               f"{name} is invulnerable: the damage passes to its rider {rider.name}{ruling}",
-               {"piece": hit_id, "rider": rider.id, "amount": amount})
+               "{name} is invulnerable: the damage passes to its rider {rider}{ruling}",
+               {"piece": hit_id, "rider": rider.id, "amount": amount},
+               {"name": name, "rider": ref(rider), "ruling": ruling})
     yield from wound_piece(battle, rider, amount, by)
 
 
@@ -105,8 +108,9 @@ def hit_invulnerable(battle: Battle, piece: Piece) -> Procedure:
     if piece.yilleph == "white":
         piece.yilleph = "black"
         yield Step(StepKind.YILLEPH_FLIP, rulebook.YILLEPH,
-                   f"{piece.name} flips to black: it can be "
-                   "hurt now", {"piece": piece.id, "yilleph": "black"})
+                   "{piece} flips to black: it can be hurt now",
+                   {"piece": piece.id, "yilleph": "black"},
+                   {"piece": ref(piece)})
         yield from shots.move_to_random_rune(battle, piece, "Yilleph flipped to black")
 
 
@@ -135,9 +139,10 @@ def wound_piece(battle: Battle, piece: Piece, amount: int, by: str | None) -> Pr
     removal, its mount, the Hidden Cave and the gold."""
     piece.health = max(0, piece.health - amount)
     yield Step(StepKind.PIECE_DAMAGED, rulebook.PIECE_DAMAGE,
-               f"{piece.name} loses {amount} health: "
-               f"{piece.health} left", {"piece": piece.id, "amount": amount,
-                                         "health": piece.health})
+               "{piece} loses {amount} health: {health} left",
+               {"piece": piece.id, "amount": amount,
+                                         "health": piece.health},
+               {"piece": ref(piece), "amount": amount, "health": piece.health})
     if piece.reactive is not None:
         yield from reactive_shot(battle, piece, piece.reactive)
     if piece.yilleph == "black" and piece.alive:
@@ -152,16 +157,19 @@ def flip_to_white(battle: Battle, piece: Piece) -> Procedure:
     if piece.id in battle.unmoved:  # it rushes: it moves
         battle.unmoved.remove(piece.id)
     yield Step(StepKind.YILLEPH_FLIP, rulebook.YILLEPH,
-               f"{piece.name} flips to white (invulnerable) "
-               "and performs a single rush shot", {"piece": piece.id, "yilleph": "white"})
+               "{piece} flips to white (invulnerable) and performs a single rush shot",
+               {"piece": piece.id, "yilleph": "white"},
+               {"piece": ref(piece)})
     target = yield from activation.choose_target(battle, piece, advanced=False)
     if target is not None:
         yield from shots.rush(battle, piece, target, "Yilleph flipped to white: rush")
 
 
 def destroyed(battle: Battle, piece: Piece, by: str | None) -> Procedure:
-    yield Step(StepKind.PIECE_DOWN, rulebook.PIECE_DAMAGE, f"{piece.name} is destroyed",
-               {"piece": piece.id})
+    yield Step(StepKind.PIECE_DOWN, rulebook.PIECE_DAMAGE,
+               "{piece} is destroyed",
+               {"piece": piece.id},
+               {"piece": ref(piece)})
     yield from dismount(battle, piece)
     cave = battle.adventure.hidden_cave
     if by is not None and cave and piece.name in cave.targets \
@@ -178,8 +186,9 @@ def gold_for(battle: Battle, killer: Hero, piece: Piece) -> Procedure:
     (Familiars)."""
     if killer.kind == "familiar":
         yield Step(StepKind.NO_GOLD, rulebook.FAMILIARS,
-                   f"{killer.name} is a familiar: its kill pays no gold",
-                   {"hero": killer.id, "reward": piece.reward})
+                   "{killer} is a familiar: its kill pays no gold",
+                   {"hero": killer.id, "reward": piece.reward},
+                   {"killer": ref(killer)})
         return
     rule = {"ally": rulebook.ALLIES, "mount": rulebook.MOUNTS}.get(killer.kind,
                                                                    rulebook.GOLD_FOR_KILLS)
@@ -187,9 +196,11 @@ def gold_for(battle: Battle, killer: Hero, piece: Piece) -> Procedure:
     hero = killer if killer.kind == "hero" or owner is None else owner
     hero.gold += piece.reward
     via = "" if hero is killer else f" ({killer.name}'s kill)"
-    yield Step(StepKind.GOLD, rule, f"{hero.name} takes {piece.reward} gold{via}: {hero.gold}",
+    yield Step(StepKind.GOLD, rule,
+               "{hero} takes {reward} gold{via}: {gold}",
                {"hero": hero.id, "gold": hero.gold, "reward": piece.reward,
-                **({"by": killer.id} if hero is not killer else {})})
+                **({"by": killer.id} if hero is not killer else {})},
+               {"hero": ref(hero), "reward": piece.reward, "via": via, "gold": hero.gold})
 
 
 def reactive_shot(battle: Battle, piece: Piece, shot: Shot) -> Procedure:
@@ -200,15 +211,18 @@ def reactive_shot(battle: Battle, piece: Piece, shot: Shot) -> Procedure:
     if piece.id in battle.unmoved:  # it shoots out of turn: it may move
         battle.unmoved.remove(piece.id)
     yield Step(StepKind.REACTIVE, rulebook.REACTIVE,
-               f"{piece.name} has reactive health: it performs {shot.label} at once"
-               f"{', before its disc is removed' if not piece.alive else ''} (unverified card "
-               "data)", {"piece": piece.id, "shot": shot.label, "destroyed": not piece.alive,
-                         "verified": False})
+               "{piece} has reactive health: it performs {label} at once{before} (unverified "
+               "card data)",
+               {"piece": piece.id, "shot": shot.label, "destroyed": not piece.alive,
+                         "verified": False},
+               {"piece": ref(piece), "label": shot.label,
+                "before": ', before its disc is removed' if not piece.alive else ''})
     target = yield from activation.choose_target(battle, piece, advanced=False)
     if target is None:
         yield Step(StepKind.NO_EFFECT, rulebook.REACTIVE,
-                   f"{piece.name} sees no enemy: its reactive "
-                   "shot has no target (Overseer's ruling)", {"piece": piece.id})
+                   "{piece} sees no enemy: its reactive shot has no target (Overseer's ruling)",
+                   {"piece": piece.id},
+                   {"piece": ref(piece)})
         return
     yield from shots.perform(battle, piece, target, [shot], 0, activation.activate)
 
@@ -221,13 +235,17 @@ def dismount(battle: Battle, rider: Piece) -> Procedure:
     mount_id, rider.riding = rider.riding, None
     mount = battle.pieces.pop(mount_id, None)
     if mount is not None:
-        yield Step(StepKind.MOUNT_REMOVED, rulebook.MOUNTS, f"{mount.name} ({mount_id}) leaves the "
-                   f"playmat with its rider {rider.name}", {"piece": mount_id, "rider": rider.id})
+        yield Step(StepKind.MOUNT_REMOVED, rulebook.MOUNTS,
+                   "{mount} ({mount_id}) leaves the playmat with its rider {rider}",
+                   {"piece": mount_id, "rider": rider.id},
+                   {"mount": ref(mount), "mount_id": mount_id, "rider": ref(rider)})
     else:
         battle.wyverns.append(mount_id)
-        yield Step(StepKind.WYVERN_WILD, rulebook.MOUNTS, f"the wyvern {mount_id} is wild again: "
-                   f"{rider.name} no longer rides it (Overseer's ruling)",
-                   {"wyvern": mount_id, "rider": rider.id})
+        yield Step(StepKind.WYVERN_WILD, rulebook.MOUNTS,
+                   "the wyvern {mount_id} is wild again: {rider} no longer rides it (Overseer's "
+                   "ruling)",
+                   {"wyvern": mount_id, "rider": rider.id},
+                   {"mount_id": mount_id, "rider": ref(rider)})
 
 
 AWAY_SET = ("teleported",)  # where update_hero may send a member: the Teleported! card
@@ -293,14 +311,22 @@ def update_hero(battle: Battle, params: UpdateHero) -> Procedure:
     for key, value in changes.items():
         if key != "riding":
             setattr(hero, key, value)
-    yield Step(StepKind.HERO_UPDATED, rulebook.BEHAVIOUR, f"{hero.name}: " + ", ".join(
-        NONE_SAID.get(k, "") if v is None else f"{k} {_said(battle, v)}"
-        for k, v in changes.items()), {"hero": hero.id, **changes})
+    # The table reads a flag as yes or no ("stunned yes"); the trace keeps "stunned True".
+    said = [NONE_SAID.get(k, "") if v is None else f"{k} {_said(battle, v)}"
+            for k, v in changes.items()]
+    told = [f"{k} {'yes' if v else 'no'}" if isinstance(v, bool) else line
+            for (k, v), line in zip(changes.items(), said, strict=True)]
+    yield Step(StepKind.HERO_UPDATED, rulebook.BEHAVIOUR,
+               "{hero}: " + ", ".join(told).replace("{", "{{").replace("}", "}}"),
+               {"hero": hero.id, **changes}, {"hero": ref(hero)},
+               f"{hero.name}: " + ", ".join(said))
     if "riding" in changes and changes["riding"] != rode:
         yield from _ride(battle, hero, rode, changes["riding"])
     if was_alive and not hero.alive:
-        yield Step(StepKind.HERO_DOWN, rulebook.PIECE_DAMAGE, f"{hero.name} is destroyed",
-                   {"hero": hero.id})
+        yield Step(StepKind.HERO_DOWN, rulebook.PIECE_DAMAGE,
+                   "{hero} is destroyed",
+                   {"hero": hero.id},
+                   {"hero": ref(hero)})
         yield from remove_mount(battle, hero)
     elif not was_alive and hero.alive:
         yield from mount_returns(battle, hero)
@@ -328,10 +354,12 @@ def _ride(battle: Battle, hero: Hero, rode: str | None, ride: str | None) -> Pro
     if rode is not None and rode not in battle.heroes and rode not in battle.wyverns:
         battle.wyverns.append(rode)
         yield Step(StepKind.WYVERN_WILD, rulebook.MOUNTS,
-                   f"the wyvern {rode} is wild again: {hero.name} no longer rides it",
-                   {"wyvern": rode, "rider": hero.id})
+                   "the wyvern {rode} is wild again: {hero} no longer rides it",
+                   {"wyvern": rode, "rider": hero.id},
+                   {"rode": rode, "hero": ref(hero)})
     if ride is not None and ride in battle.wyverns:
         battle.wyverns.remove(ride)
         yield Step(StepKind.RIDES, rulebook.MOUNTS,
-                   f"{hero.name} rides the wyvern {ride}: it is no longer wild",
-                   {"hero": hero.id, "wyvern": ride})
+                   "{hero} rides the wyvern {ride}: it is no longer wild",
+                   {"hero": hero.id, "wyvern": ride},
+                   {"hero": ref(hero), "ride": ride})

@@ -12,7 +12,7 @@ from overseer.rules.catacombs import cards
 from overseer.rules.catacombs.kinds import Key, StepKind
 from overseer.rules.catacombs.order import tile_text
 from overseer.rules.catacombs.rulebook import CASTLES, LORD_PLACED_LAST, SETUP
-from overseer.rules.catacombs.state import Battle, Piece
+from overseer.rules.catacombs.state import Battle, Piece, ref, ref_id
 
 OBSTACLES = 6  # the six obstacles of a playmat
 
@@ -103,10 +103,12 @@ def walk(battle: Battle, record: dict[str, Any], pieces: list[Piece], lord: Piec
     for n, piece in enumerate(pieces, 1):
         spot, where, printed = next(spots)
         placed.append((piece.id, spot))
-        yield Step(StepKind.PLACE, SETUP,
-                   f"{n}. {piece.name} ({piece.id}, {tile_text(battle, piece.order_tile)} tile): "
-                   f"{where}", {"piece": piece.id, "order": n, "spot": spot,
-                                "verified": printed and rule_verified})
+        tile = tile_text(battle, piece.order_tile)
+        yield Step(StepKind.PLACE, SETUP, "{n}. {piece} ({tile} tile): {where}",
+                   {"piece": piece.id, "order": n, "spot": spot,
+                    "verified": printed and rule_verified},
+                   {"n": n, "piece": ref(piece), "tile": tile, "where": where},
+                   f"{n}. {piece.name} ({piece.id}, {tile} tile): {where}")
     if lord is not None:
         if record["rule"] == "catacombs":
             spot, where = "back-centre", "the centre of the back edge of the Monster Start Zone"
@@ -115,8 +117,10 @@ def walk(battle: Battle, record: dict[str, Any], pieces: list[Piece], lord: Piec
             spot, where = "lord-corner", "the corner of the Start Zone on the playmat's edge"
             rule = CASTLES
         placed.append((lord.id, spot))
-        yield Step(StepKind.PLACE, rule, f"{len(pieces) + 1}. last, the Catacomb Lord {lord.name} "
-                   f"({lord.id}): {where}", {"piece": lord.id, "order": len(pieces) + 1,
-                                             "spot": spot, "verified": rule_verified})
+        yield Step(StepKind.PLACE, rule,
+                   "{order}. last, the Catacomb Lord {lord}: {where}",
+                   {"piece": lord.id, "order": len(pieces) + 1,
+                                             "spot": spot, "verified": rule_verified},
+                   {"order": len(pieces) + 1, "lord": ref_id(lord), "where": where})
     battle.adventure.placement = placed
     battle.unmoved = [pid for pid, _ in placed]

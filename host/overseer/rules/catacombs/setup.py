@@ -51,7 +51,7 @@ from overseer.rules.catacombs.rulebook import (
     SETUP,
     SUPPRESSION,
 )
-from overseer.rules.catacombs.state import Battle, Piece, room_holders
+from overseer.rules.catacombs.state import Battle, Piece, ref, ref_id, room_holders
 
 # Red Box: Solo & Co-Op Mode Setup, note: at most 10 pieces are placed (M'othole; Thaggu).
 MAX_PIECES = 10
@@ -263,9 +263,10 @@ def lay_tiles(battle: Battle, lord_room: bool) -> Procedure:
             yield Pick("Hero Target tiles", f"{hero.name}'s tile", tuple(left)))
         left.remove(tile)
         targets[hero.id] = tile
-        yield Step(StepKind.HERO_TARGET, SETUP, f"{hero.name} gets Hero Target tile {tile} "
-                   f"({data.tiles[tile]['text']})",
-                   {"hero": hero.id, "tile": tile, "verified": data.tiles[tile]["verified"]})
+        yield Step(StepKind.HERO_TARGET, SETUP,
+                   "{hero} gets Hero Target tile {tile} ({text})",
+                   {"hero": hero.id, "tile": tile, "verified": data.tiles[tile]["verified"]},
+                   {"hero": ref(hero), "tile": tile, "text": data.tiles[tile]['text']})
     direction = yield from draw_direction(battle)
     return character, monster, targets, direction
 
@@ -486,9 +487,9 @@ def suppression_steps(battle: Battle, pieces: list[Piece], room: dict[str, Any] 
         if shots:
             battle.adventure.suppression[piece.id] = list(shots)
             yield Step(StepKind.SUPPRESSION, SUPPRESSION,
-                       f"while {piece.name} ({piece.id}) lives the "
-                       f"heroes may not use: {', '.join(shots)}",
-                       {"piece": piece.id, "shots": list(shots), "verified": False})
+                       "while {piece} lives the heroes may not use: {shots}",
+                       {"piece": piece.id, "shots": list(shots), "verified": False},
+                       {"piece": ref_id(piece), "shots": ', '.join(shots)})
 
 
 # --------------------------------------------------------------------------- actions

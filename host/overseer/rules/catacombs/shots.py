@@ -9,12 +9,32 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from overseer.core.procedure import ChooseSome, Die, Pick, Procedure, Roll, Step, YesNo
+from overseer.core.procedure import (
+    ChooseSome,
+    Die,
+    Pick,
+    Procedure,
+    Ref,
+    Roll,
+    Step,
+    YesNo,
+    roll,
+    words,
+)
 from overseer.rules.catacombs import cards, clock, damage_tokens, rulebook
 from overseer.rules.catacombs.kinds import Key, StepKind, TargetKind
 from overseer.rules.catacombs.modifiers import apply_modifiers, bearer, not_applied, wound
 from overseer.rules.catacombs.shot_choice import RANGED
-from overseer.rules.catacombs.state import BY_HAND, CHARACTER_DAMAGE, Battle, Hero, Piece, Shot
+from overseer.rules.catacombs.state import (
+    BY_HAND,
+    CHARACTER_DAMAGE,
+    Battle,
+    Hero,
+    Piece,
+    Shot,
+    ref,
+    ref_id,
+)
 from overseer.rules.catacombs.targeting import Target, closest, in_sight
 
 # The members the hot path reads, bound once: reading a member off an Enum class goes
@@ -45,30 +65,34 @@ def ruler_of(battle: Battle, piece: Piece) -> int:
     return battle.data.behaviour[piece.type].ruler
 
 
-def target_name(battle: Battle, target: Target) -> str:
+def target_ref(battle: Battle, target: Target) -> Ref:
+    """The target as a fact of a sentence: by its name (a wyvern by its id)."""
     found = battle.heroes.get(target.id) or battle.pieces.get(target.id)
-    return target.id if found is None else found.name
+    return (target.id, target.id if found is None else found.name)
 
 
 def rush(battle: Battle, piece: Piece, target: Target, why: str = "rush") -> Procedure:
     """Move toward the Active Target with the piece's LOS ruler, through obstacles; stop
     adjacent to the target if the ruler would carry the piece past it."""
     ruler = ruler_of(battle, piece)
-    name = target_name(battle, target)
+    toward = target_ref(battle, target)
     yield Step(MOVE, rulebook.PERFORM,
-               f"{piece.name}: {why} toward {name} with Ruler {ruler}, passing through "
-               f"obstacles; if the ruler reaches past {name}, stop adjacent to it",
-               {"piece": piece.id, "toward": target.id, "ruler": ruler, "why": why})
+               "{piece}: {why} toward {toward} with Ruler {ruler}, passing through obstacles; if "
+               "the ruler reaches past {toward}, stop adjacent to it",
+               {"piece": piece.id, "toward": target.id, "ruler": ruler, "why": why},
+               {"piece": ref(piece), "why": why, "toward": toward, "ruler": ruler})
     if target.kind == FROZEN_TEAMMATE:
         battle.pieces[target.id].frozen = False
         yield Step(StepKind.FREED, rulebook.PERFORM,
-                   f"{name} is freed: the ice shot piece is removed",
-                   {"piece": target.id})
+                   "{piece} is freed: the ice shot piece is removed", {"piece": target.id},
+                   {"piece": toward})
     elif target.kind == WYVERN:
         battle.wyverns.remove(target.id)
         piece.riding = target.id
-        yield Step(StepKind.RIDES, rulebook.PERFORM, f"{piece.name} now rides {name}",
-                   {"piece": piece.id, "wyvern": target.id})
+        yield Step(StepKind.RIDES, rulebook.PERFORM,
+                   "{piece} now rides {wyvern}",
+                   {"piece": piece.id, "wyvern": target.id},
+                   {"piece": ref(piece), "wyvern": toward})
 
 
 def resolve_hit(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedure:
@@ -76,31 +100,35 @@ def resolve_hit(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedu
     came; a reset icon returns the discards afterwards. A mount is invulnerable: a hit on it
     goes to its rider, or does no damage when no one rides it (Ice Box: Mounts)."""
     label = shot.label
-    purpose = f"{piece.name}: {label} on {hero.name}"
+    said = "{piece}: {label} on {hero}", {"piece": ref(piece), "label": label, "hero": ref(hero)}
+    purpose = words(*said)
     tokens = []
     total, zero = 0, False
     for level in damage_tokens.levels(shot):
-        token = yield from damage_tokens.draw(battle, level, purpose)
+        token = yield from damage_tokens.draw(battle, level, purpose, said)
         tokens.append(token)
         total += token.value
         zero = zero or token.value == 0
     taker = bearer(battle, hero)  # before the damage: a rider it kills no longer rides
     if total > 0:
-        yield from wound(battle, hero, total, rulebook.TOKENS, f"{piece.name}'s {label}")
+        yield from wound(battle, hero, total, rulebook.TOKENS, f"{piece.name}'s {label}",
+                         ("{piece}'s {label}", {"piece": ref(piece), "label": label}))
         if shot.modifiers:
             yield from apply_modifiers(battle, piece, taker or hero, shot, taker is None)
     else:
         yield Step(MISS, rulebook.TOKENS,
-                   f"{piece.name}'s {label} misses {hero.name} "
-                   "(zero token)", {"piece": piece.id, "target": hero.id})
+                   "{piece}'s {label} misses {hero} (zero token)",
+                   {"piece": piece.id, "target": hero.id},
+                   {"piece": ref(piece), "label": label, "hero": ref(hero)})
     # Red Box: Clock Template (errata): no zero token drawn, the target is pushed (even one that
     # took no damage; a rider is knocked off its mount); the fear modifier also moves a
     # character it hurt. Both at once make one move (Overseer's ruling).
     fear = "fear" in shot.modifiers and total > 0
     pushed = taker or hero
     if (not zero or fear) and pushed.health > 0 and pushed.away is None:  # alive, on the mat
-        why = f"hit by {piece.name}'s {label}" + (" (fear)" if fear else "")
-        yield from clock.push(battle, pushed.id, why)
+        said = "hit by {piece}'s {label}" + (" (fear)" if fear else "")
+        facts = {"piece": ref(piece), "label": label}
+        yield from clock.push(battle, pushed.id, words(said, facts), (said, facts))
     reset = damage_tokens.settle(battle, tokens)
     if reset is not None:
         yield reset
@@ -112,21 +140,24 @@ def move_to_random_rune(battle: Battle, piece: Piece, why: str,
     """New Character Shots, Move to Random Rune: the black Rune Die; on Cave of the Keystone
     or for a flyer both dice, and the mover chooses between them (the AI: see below). ``rule``
     is the section that makes the piece move (an Antient's: step 2's Special Exception)."""
-    rune = yield Roll(Die.RUNE, f"{piece.name}: move to random rune")
+    who = {"piece": ref(piece)}
+    rune = yield roll(Die.RUNE, "{piece}: move to random rune", who)
     keystone = battle.options.playmat == "cave-of-the-keystone"
     data: dict[str, object] = {"piece": piece.id, "rune": rune, "why": why}
     if not (piece.flying or keystone):
         yield Step(StepKind.MOVE_TO_RUNE, rule,
-                   f"{piece.name}: move to rune {rune}; if it is already there or the rune is "
-                   "taken, stay", data)
+                   "{piece}: move to rune {rune}; if it is already there or the rune is taken, "
+                   "stay",
+                   data,
+                   {"piece": ref(piece), "rune": rune})
         return
-    location = yield Roll(Die.LOCATION, f"{piece.name}: move to random rune")
+    location = yield roll(Die.LOCATION, "{piece}: move to random rune", who)
     if location == rune:
-        text = (f"{piece.name}: both dice show rune {rune}: move there; if it is already there "
+        text = (f"{{piece}}: both dice show rune {rune}: move there; if it is already there "
                 "or the rune is taken, stay")
     else:
         # The book lets the mover choose between the two runes and gives the AI no preference.
-        text = (f"{piece.name}: Rune Die {rune}, Location Die {location}; the AI picks rune "
+        text = (f"{{piece}}: Rune Die {rune}, Location Die {location}; the AI picks rune "
                 f"{rune}, the Rune Die's (Overseer's ruling: the book gives the AI no "
                 "preference; the black Rune Die is the die of every other move to random rune, "
                 "so the pick stays random and needs no question); if it is already there or "
@@ -134,22 +165,24 @@ def move_to_random_rune(battle: Battle, piece: Piece, why: str,
     if piece.flying and not keystone:
         text += "; a flyer on an obstacle climbs down within 1 inch at the start of its next turn"
     yield Step(StepKind.MOVE_TO_RUNE, rule, text,
-               {**data, "location": location, "choice": rune, "verified": location == rune})
+               {**data, "location": location, "choice": rune, "verified": location == rune},
+               who)
 
 
 def summon(battle: Battle, piece: Piece, shot: Shot, depth: int, act: Act) -> Procedure:
     """Clock template on the summoner, D12, Ruler 1; the summoned piece acts at once."""
     # Red Box: Clock Template (errata), summon shot.
     name = shot.summons or "?"
-    face = yield Roll(Die.D12, f"{piece.name} summons {name}")
+    face = yield roll(Die.D12, "{piece} summons {name}", {"piece": ref(piece), "name": name})
     n = sum(1 for p in battle.pieces if p.startswith("summoned-")) + 1
     new_id = f"summoned-{n}"
     try:
         new = cards.piece_from_monster(battle.data, new_id, name)
     except KeyError:
         yield Step(StepKind.SUMMON, rulebook.CLOCK,
-                   f"{piece.name} summons {name}: not in the card data; place it and run it by "
-                   "its card", {"piece": piece.id, "summons": name, "known": False})
+                   "{piece} summons {name}: not in the card data; place it and run it by its card",
+                   {"piece": piece.id, "summons": name, "known": False},
+                   {"piece": ref(piece), "name": name})
         return
     yield from bring_in(battle, piece, new, face, depth, act)
 
@@ -161,10 +194,11 @@ def bring_in(battle: Battle, piece: Piece, new: Piece, face: int, depth: int,
     battle.pieces[new.id] = new
     side = f"12 toward the Hero Start Zone, or {clock.EDGE_CASE}"
     yield Step(StepKind.SUMMON, rulebook.CLOCK,
-               f"{piece.name} summons {new.name} ({new.id}): clock template {side}; place it "
-               f"at {face} o'clock with Ruler 1; it acts at once",
+               "{piece} summons {new}: clock template {side}; place it at {face} o'clock with "
+               "Ruler 1; it acts at once",
                {"piece": piece.id, "summoned": new.id, "summons": new.name, "face": face,
-                "facing": "hero_start_zone", "at_edge_facing": "centre"})
+                "facing": "hero_start_zone", "at_edge_facing": "centre"},
+               {"piece": ref(piece), "new": ref_id(new), "side": side, "face": face})
     battle.acted.append(new.id)
     yield from act(battle, new, "summoned", depth + 1)
 
@@ -175,11 +209,13 @@ def summon_antient(battle: Battle, piece: Piece, depth: int, act: Act) -> Proced
     player performing the shot choose)."""
     if not battle.antients:
         yield Step(StepKind.INSTRUCTION, rulebook.SUMMON_ANTIENT,
-                   f"{piece.name} summons an unused Antient, but none was entered for this "
-                   "battle: if the table has one, place it as a summon (clock template, D12, "
-                   "Ruler 1) and play it by its card", {"piece": piece.id,
+                   "{piece} summons an unused Antient, but none was entered for this battle: if "
+                   "the table has one, place it as a summon (clock template, D12, Ruler 1) and "
+                   "play it by its card",
+                   {"piece": piece.id,
                                                         "shot": "summon antient",
-                                                        "implemented": False})
+                                                        "implemented": False},
+                   {"piece": ref(piece)})
         return
     ids = tuple(battle.antients)
     chosen = ids[0] if len(ids) == 1 else (
@@ -187,9 +223,10 @@ def summon_antient(battle: Battle, piece: Piece, depth: int, act: Act) -> Proced
     new = battle.antients.pop(chosen)
     how = "the only one unused" if len(ids) == 1 else "drawn at random (Overseer's ruling)"
     yield Step(StepKind.ANTIENT, rulebook.SUMMON_ANTIENT,
-               f"{piece.name} summons the unused Antient {new.name} ({new.id}): {how}",
-               {"piece": piece.id, "antient": new.id, "unused": list(ids)})
-    face = yield Roll(Die.D12, f"{piece.name} summons {new.name}")
+               "{piece} summons the unused Antient {new}: {how}",
+               {"piece": piece.id, "antient": new.id, "unused": list(ids)},
+               {"piece": ref(piece), "new": ref_id(new), "how": how})
+    face = yield roll(Die.D12, "{piece} summons {new}", {"piece": ref(piece), "new": ref(new)})
     yield from bring_in(battle, piece, new, face, depth, act)
 
 
@@ -201,16 +238,19 @@ def heal(battle: Battle, piece: Piece) -> Procedure:
              and not p.teleported and not p.invulnerable]
     seen = yield from in_sight(battle, piece, mates, "teammates")
     if not seen:
-        yield Step(StepKind.NO_EFFECT, rulebook.HEAL_SHOT, f"{piece.name}'s heal shot finds no "
-                   "teammate in sight", {"piece": piece.id})
+        yield Step(StepKind.NO_EFFECT, rulebook.HEAL_SHOT,
+                   "{piece}'s heal shot finds no teammate in sight",
+                   {"piece": piece.id},
+                   {"piece": ref(piece)})
         return
     chosen = yield from closest(battle, piece, seen, "teammate")
     mate = battle.pieces[chosen]
     mate.health += 1
     yield Step(StepKind.HEAL, rulebook.HEAL_SHOT,
-               f"{piece.name}'s heal shot: {mate.name} ({mate.id}) gains 1 health: "
-               f"{mate.health} (Overseer's ruling: the nearest teammate in sight)",
-               {"piece": piece.id, "healed": mate.id, "amount": 1, "health": mate.health})
+               "{piece}'s heal shot: {mate} gains 1 health: {health} (Overseer's ruling: the "
+               "nearest teammate in sight)",
+               {"piece": piece.id, "healed": mate.id, "amount": 1, "health": mate.health},
+               {"piece": ref(piece), "mate": ref_id(mate), "health": mate.health})
 
 
 def target_ranged(battle: Battle, piece: Piece) -> Procedure:
@@ -222,14 +262,16 @@ def target_ranged(battle: Battle, piece: Piece) -> Procedure:
         return None
     tiles = battle.data.tiles_of("hero_target")
     while True:
-        face = yield Roll(Die.D12, f"{piece.name}: target ranged shot (Hero Target tiles)")
+        face = yield roll(Die.D12, "{piece}: target ranged shot (Hero Target tiles)",
+                          {"piece": ref(piece)})
         tile = next((t for t in tiles if t["low"] <= face <= t["high"]), None)
         if tile and tile["id"] in holders:
             hero = holders[tile["id"]]
             yield Step(StepKind.TARGET, rulebook.TARGET_RANGED,
-                       f"target ranged shot: D12 {face} selects {tile['text']} ({hero.name})",
+                       "target ranged shot: D12 {face} selects {text} ({hero})",
                        {"piece": piece.id, "target": hero.id, "column": "hero_target_tile",
-                        "face": face, "tile": tile["id"], "verified": tile["verified"]})
+                        "face": face, "tile": tile["id"], "verified": tile["verified"]},
+                       {"face": face, "text": tile['text'], "hero": ref(hero)})
             return hero
         # A tile nobody holds: roll again (Overseer's ruling).
         yield Step(StepKind.REROLL, rulebook.TARGET_RANGED,
@@ -296,11 +338,12 @@ def hit_enemy(battle: Battle, steps: list[Step]) -> bool:
 
 def condition_step(piece: Piece, shot: Shot, met: bool) -> Step:
     what = "inflict damage" if shot.must == "damage" else "hit an opposing character"
-    text = (f"{piece.name}'s {shot.label} had to {what} and did: the sequence goes on" if met
-            else f"{piece.name}'s {shot.label} had to {what} and did not: the rest of its "
-            "sequence is not performed")
-    return Step(StepKind.CONDITION, rulebook.CONDITIONAL, text,
-                {"piece": piece.id, "shot": shot.label, "must": shot.must, "met": met})
+    template = ("{piece}'s {label} had to {what} and did: the sequence goes on" if met
+                else "{piece}'s {label} had to {what} and did not: the rest of its sequence is "
+                "not performed")
+    return Step(StepKind.CONDITION, rulebook.CONDITIONAL, template,
+                {"piece": piece.id, "shot": shot.label, "must": shot.must, "met": met},
+                {"piece": ref(piece), "label": shot.label, "what": what})
 
 
 def perform_shot(battle: Battle, piece: Piece, target: Target, shot: Shot,
@@ -313,10 +356,15 @@ def perform_shot(battle: Battle, piece: Piece, target: Target, shot: Shot,
     if shot.must:
         data["must"] = shot.must
         must = MUST_NOTES.get(shot.must, "")
-    yield Step(SHOT, rulebook.PERFORM, f"{piece.name}: {label}{must}", data)
+    yield Step(SHOT, rulebook.PERFORM,
+               "{piece}: {label}{must}",
+               data,
+               {"piece": ref(piece), "label": label, "must": must})
     if hero is not None and (hero.health <= 0 or hero.away is not None):  # not alive, or away
-        yield Step(StepKind.NO_EFFECT, rulebook.PERFORM, f"{hero.name} is no longer on the playmat",
-                   {"piece": piece.id, "target": hero.id})
+        yield Step(StepKind.NO_EFFECT, rulebook.PERFORM,
+                   "{hero} is no longer on the playmat",
+                   {"piece": piece.id, "target": hero.id},
+                   {"hero": ref(hero)})
         return False
     if shot.modifiers and kind not in TOKEN_SHOTS and kind not in BY_HAND:
         # A shot with no damage token on a hero applies none of its modifiers: say so.
@@ -334,8 +382,10 @@ def perform_shot(battle: Battle, piece: Piece, target: Target, shot: Shot,
     elif kind == "teleport":
         piece.teleported = True
         yield Step(StepKind.TELEPORT, rulebook.PERFORM,
-                   f"{piece.name} moves to the Teleported! card; when it next acts it returns "
-                   "on a random rune and performs its melee shot", {"piece": piece.id})
+                   "{piece} moves to the Teleported! card; when it next acts it returns on a "
+                   "random rune and performs its melee shot",
+                   {"piece": piece.id},
+                   {"piece": ref(piece)})
         return True
     elif kind == "summon":
         yield from summon(battle, piece, shot, depth, act)
@@ -351,9 +401,11 @@ def perform_shot(battle: Battle, piece: Piece, target: Target, shot: Shot,
         yield from ranged(battle, piece, target, shot)
     else:
         yield Step(StepKind.INSTRUCTION, rulebook.PERFORM,
-                   f"{piece.name}: perform {shot.label} as its card says (the AI rules do not "
-                   "cover this shot)", {"piece": piece.id, "shot": shot.label,
-                                        "implemented": False})
+                   "{piece}: perform {label} as its card says (the AI rules do not cover this "
+                   "shot)",
+                   {"piece": piece.id, "shot": shot.label,
+                                        "implemented": False},
+                   {"piece": ref(piece), "label": shot.label})
     return False
 
 
@@ -364,12 +416,15 @@ def character_damage(battle: Battle, piece: Piece, target: Target, shot: Shot) -
     if target.kind != ENEMY:
         return
     hero = battle.heroes[target.id]
-    covered = yield YesNo(f"Place the Attack template over {piece.name} (visible through the "
-                          f"hole). Does it cover {hero.name}, even partly?", TEMPLATE)
+    template = ("Place the Attack template over {piece} (visible through the hole). Does it "
+                "cover {hero}, even partly?")
+    facts = {"piece": ref(piece), "hero": ref(hero)}
+    covered = yield YesNo(words(template, facts), TEMPLATE, {"prompt": template}, facts)
     if not covered:
         yield Step(MISS, rulebook.PERFORM,
-                   f"the Attack template does not reach {hero.name}",
-                   {"piece": piece.id, "target": hero.id})
+                   "the Attack template does not reach {hero}",
+                   {"piece": piece.id, "target": hero.id},
+                   {"hero": ref(hero)})
         return
     yield from resolve_hit(battle, piece, hero, shot)
 
@@ -378,9 +433,10 @@ def ranged(battle: Battle, piece: Piece, target: Target, shot: Shot) -> Procedur
     kind = shot.kind
     if kind in NO_DAMAGE_RANGED:
         yield Step(StepKind.INSTRUCTION, rulebook.WEB_SHOT,
-                   f"{piece.name}: {shot.label} deals no damage; the AI rules do not say "
-                   "where it lands: place its piece as the card says (it stays on the playmat)",
-                   {"piece": piece.id, "shot": shot.label, "implemented": False})
+                   "{piece}: {label} deals no damage; the AI rules do not say where it lands: "
+                   "place its piece as the card says (it stays on the playmat)",
+                   {"piece": piece.id, "shot": shot.label, "implemented": False},
+                   {"piece": ref(piece), "label": shot.label})
         return
     hero: Hero | None = battle.heroes.get(target.id) if target.kind == ENEMY else None
     if "target" in shot.modifiers:
@@ -392,8 +448,10 @@ def ranged(battle: Battle, piece: Piece, target: Target, shot: Shot) -> Procedur
             return
         in_range = yield YesNo(f"Is {hero.name} within Ruler 3 of {piece.name}?", Key.IN_RANGE)
         if not in_range:
-            yield Step(StepKind.MISS, rulebook.TARGET_RANGED, f"{hero.name} is out of range",
-                       {"piece": piece.id, "target": hero.id})
+            yield Step(StepKind.MISS, rulebook.TARGET_RANGED,
+                       "{hero} is out of range",
+                       {"piece": piece.id, "target": hero.id},
+                       {"hero": ref(hero)})
             if kind == "dagger":
                 yield from dagger_move(battle, piece, "it was out of range")
             return
@@ -401,7 +459,9 @@ def ranged(battle: Battle, piece: Piece, target: Target, shot: Shot) -> Procedur
         return
     if kind == "vortex":
         # Red Box: Clock Template: the vortex moves the character in a random direction.
-        yield from clock.push(battle, hero.id, f"{piece.name}'s vortex")
+        facts = {"piece": ref(piece)}
+        yield from clock.push(battle, hero.id, f"{piece.name}'s vortex",
+                              ("{piece}'s vortex", facts))
         return
     if kind == "portal_trap":
         yield from portal_trap(battle, piece, hero, shot)
@@ -419,10 +479,12 @@ def dagger_move(battle: Battle, piece: Piece, missed: str | None) -> Procedure:
     if missed is not None:
         # The book places the move after the damage and says nothing of a dagger that misses.
         yield Step(StepKind.DAGGER_MOVE, rulebook.NEW_RANGED,
-                   f"{piece.name}'s dagger inflicted no damage ({missed}); {piece.name} still "
-                   "moves to rune (Overseer's ruling: the move is part of the dagger shot, "
-                   "not a reward for a hit)", {"piece": piece.id, "missed": missed,
-                                               "moves": True, "verified": False})
+                   "{piece}'s dagger inflicted no damage ({missed}); {piece} still moves to rune "
+                   "(Overseer's ruling: the move is part of the dagger shot, not a reward for a "
+                   "hit)",
+                   {"piece": piece.id, "missed": missed,
+                                               "moves": True, "verified": False},
+                   {"piece": ref(piece), "missed": missed})
     yield from move_to_random_rune(battle, piece, "dagger")
 
 
@@ -446,11 +508,13 @@ def portal_trap(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedu
     then the D12 table decides what happens to the character hit, and whether the clock
     template still pushes it."""
     level = damage_tokens.levels(shot)[0]
-    token = yield from damage_tokens.draw(battle, level, f"{piece.name}: portal trap")
+    token = yield from damage_tokens.draw(battle, level, f"{piece.name}: portal trap",
+                                          ("{piece}: portal trap", {"piece": ref(piece)}))
     if token.value == 0:
         yield Step(StepKind.MISS, rulebook.TOKENS,
-                   f"the portal trap misses {hero.name} (zero token)",
-                   {"piece": piece.id, "target": hero.id})
+                   "the portal trap misses {hero} (zero token)",
+                   {"piece": piece.id, "target": hero.id},
+                   {"hero": ref(hero)})
         reset = damage_tokens.settle(battle, [token])
         if reset is not None:
             yield reset
@@ -475,27 +539,33 @@ def portal_outcome(battle: Battle, hero: Hero, outcome: str) -> Procedure:
     if outcome == "teleported":
         hero.away = "teleported"
         yield Step(StepKind.TELEPORTED, rulebook.NEW_RANGED,
-                   f"{hero.name} goes onto the Teleported! "
-                   "card (no clock template push: it has left the playmat)",
-                   {"hero": hero.id, "push": False})
+                   "{hero} goes onto the Teleported! card (no clock template push: it has left "
+                   "the playmat)",
+                   {"hero": hero.id, "push": False},
+                   {"hero": ref(hero)})
     elif outcome == "random_rune":
         rune = yield Roll(Die.RUNE, f"portal trap: {hero.name} to a random rune")
         yield Step(StepKind.MOVE_TO_RUNE, rulebook.NEW_RANGED,
-                   f"{hero.name} moves to rune {rune}; if it is already there or the rune is "
-                   "taken, it stays (no clock template push: the portal trap moves it instead, "
-                   "Overseer's ruling)", {"hero": hero.id, "rune": rune, "push": False,
-                                          "verified": False})
+                   "{hero} moves to rune {rune}; if it is already there or the rune is taken, it "
+                   "stays (no clock template push: the portal trap moves it instead, Overseer's "
+                   "ruling)",
+                   {"hero": hero.id, "rune": rune, "push": False,
+                                          "verified": False},
+                   {"hero": ref(hero), "rune": rune})
     elif outcome == "rush":
         # Results 4-5: no damage and the character stays where it is. The errata pushes after
         # any non-zero token, damage or not; the portal trap table does not say otherwise.
         yield Step(StepKind.PORTAL_PUSH, rulebook.CLOCK,
-                   f"{hero.name} stays on the playmat and the token was not a zero: the clock "
-                   "template pushes it (Overseer's ruling: the portal trap table is silent, the "
-                   "errata pushes on any non-zero token even without damage)",
-                   {"hero": hero.id, "push": True, "verified": False})
+                   "{hero} stays on the playmat and the token was not a zero: the clock template "
+                   "pushes it (Overseer's ruling: the portal trap table is silent, the errata "
+                   "pushes on any non-zero token even without damage)",
+                   {"hero": hero.id, "push": True, "verified": False},
+                   {"hero": ref(hero)})
         yield from clock.push(battle, hero.id, "portal trap (non-zero token)")
-        yield Step(StepKind.INSTRUCTION, rulebook.NEW_RANGED, f"{hero.name} may perform a rush "
-                   "shot", {"hero": hero.id})
+        yield Step(StepKind.INSTRUCTION, rulebook.NEW_RANGED,
+                   "{hero} may perform a rush shot",
+                   {"hero": hero.id},
+                   {"hero": ref(hero)})
     else:
         # Result 12: the character is placed where it chooses, which a push would not change.
         cave = battle.adventure.hidden_cave is not None
@@ -503,11 +573,14 @@ def portal_outcome(battle: Battle, hero: Hero, outcome: str) -> Procedure:
                  "unoccupied rune of its choice" if cave else "an unoccupied rune of its choice "
                  "(the Hidden Cave is not in this game)")
         yield Step(StepKind.PORTAL_PUSH, rulebook.CLOCK,
-                   f"no clock template push for {hero.name}: it is placed on {where} instead "
+                   "no clock template push for {hero}: it is placed on {where} instead "
                    "(Overseer's ruling: the placement replaces the push)",
-                   {"hero": hero.id, "push": False, "verified": False})
-        yield Step(StepKind.INSTRUCTION, rulebook.NEW_RANGED, f"{hero.name} goes to {where}",
-                   {"hero": hero.id, "hidden_cave": cave})
+                   {"hero": hero.id, "push": False, "verified": False},
+                   {"hero": ref(hero), "where": where})
+        yield Step(StepKind.INSTRUCTION, rulebook.NEW_RANGED,
+                   "{hero} goes to {where}",
+                   {"hero": hero.id, "hidden_cave": cave},
+                   {"hero": ref(hero), "where": where})
 
 
 def repeat(battle: Battle, piece: Piece, target: Target, depth: int, act: Act) -> Procedure:
@@ -521,11 +594,15 @@ def repeat(battle: Battle, piece: Piece, target: Target, depth: int, act: Act) -
     else:
         seen = yield from in_sight(battle, piece, mates, "teammates")
     if not seen or depth >= MAX_REPEATS:
-        yield Step(StepKind.NO_EFFECT, rulebook.PERFORM, f"{piece.name}'s repeat shot finds no "
-                   "teammate", {"piece": piece.id})
+        yield Step(StepKind.NO_EFFECT, rulebook.PERFORM,
+                   "{piece}'s repeat shot finds no teammate",
+                   {"piece": piece.id},
+                   {"piece": ref(piece)})
         return
     # Overseer's ruling: the nearest teammate in sight (the priority columns rank enemies).
     chosen = yield from closest(battle, piece, seen, "teammate")
-    yield Step(StepKind.REPEAT, rulebook.PERFORM, f"{battle.pieces[chosen].name} acts again "
-               f"(repeat shot by {piece.name})", {"piece": piece.id, "repeats": chosen})
+    yield Step(StepKind.REPEAT, rulebook.PERFORM,
+               "{piece} acts again (repeat shot by {piece2})",
+               {"piece": piece.id, "repeats": chosen},
+               {"piece": ref(battle.pieces[chosen]), "piece2": ref(piece)})
     yield from act(battle, battle.pieces[chosen], "repeat", depth + 1)

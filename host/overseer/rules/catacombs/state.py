@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from overseer.core.procedure import Token
+from overseer.core.procedure import Ref, Token
 from overseer.rules.catacombs.adventure import Adventure
 from overseer.rules.catacombs.carddata import CatacombsData
 
@@ -160,6 +160,17 @@ def _unknown(what: str, written: str, name: str, known: frozenset[str], text: st
     hint = (f"did you mean {close[0].replace('_', ' ')!r}?" if close else
             "known: " + ", ".join(sorted(k.replace("_", " ") for k in known)))
     return f"{text!r}: {written!r} is not a {what} the AI rules know ({hint})"
+
+
+def ref(one: Hero | Piece) -> Ref:
+    """A hero or piece as a fact of the rules' sentences, written by its name: the table names
+    it (a piece of several of one monster by its letter, "Orc A")."""
+    return (one.id, one.name)
+
+
+def ref_id(one: Hero | Piece) -> Ref:
+    """The same, written with its id: "Orc (orc-1)"."""
+    return (one.id, f"{one.name} ({one.id})")
 
 
 @dataclass(slots=True)

@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from overseer.core.procedure import ChooseOne, ChooseSome, Procedure, Step
+from overseer.core.procedure import ChooseOne, ChooseSome, Procedure, Step, words
 from overseer.rules.catacombs import rulebook
 from overseer.rules.catacombs.kinds import Key, StepKind, TargetKind
-from overseer.rules.catacombs.order import direction_prompt, scanning
-from overseer.rules.catacombs.state import Battle, Hero, Piece
+from overseer.rules.catacombs.order import direction_question, scanning
+from overseer.rules.catacombs.state import Battle, Hero, Piece, ref, ref_id
 
 # The members the hot path reads, bound once: reading a member off an Enum class goes
 # through EnumType.__getattr__ in Python 3.11, several times slower than a global.
@@ -36,9 +36,10 @@ def in_sight(battle: Battle, piece: Piece, ids: list[str], what: str) -> Procedu
     if not battle.options.los_blocked or not ids:
         return list(ids)
     ruler = battle.data.behaviour[piece.type].ruler
-    seen = yield ChooseSome(
-        f"LOS check for {piece.name} ({piece.id}): Ruler {ruler}, 360 degrees, out to the "
-        f"playmat's edge. Which {what} are in its line of sight?", tuple(ids), LOS)
+    template = ("LOS check for {piece}: Ruler {ruler}, 360 degrees, out to the playmat's edge. "
+                "Which {what} are in its line of sight?")
+    facts = {"piece": ref_id(piece), "ruler": ruler, "what": what}
+    seen = yield ChooseSome(words(template, facts), tuple(ids), LOS, {"prompt": template}, facts)
     return list(seen)
 
 
@@ -51,9 +52,10 @@ def closest(battle: Battle, piece: Piece, ids: list[str], what: str) -> Procedur
     ruling: step 3's last tie-break)."""
     if len(ids) == 1:
         return ids[0]
-    chosen = yield ChooseOne(
-        f"Which {what} is closest to {piece.name} ({piece.id})? If equally close, the first "
-        f"{scanning(battle)}.", tuple(ids), CLOSEST)
+    template = "Which {what} is closest to {piece}? If equally close, the first {scanning}."
+    facts = {"what": what, "piece": ref_id(piece), "scanning": scanning(battle)}
+    chosen = yield ChooseOne(words(template, facts), tuple(ids), CLOSEST, {"prompt": template},
+                             facts)
     return chosen
 
 
@@ -63,16 +65,20 @@ def equally_closest(battle: Battle, piece: Piece, ids: list[str], what: str) -> 
     or more candidates a second question asks which ones tie."""
     if len(ids) == 1:
         return list(ids)
-    chosen = yield ChooseOne(
-        f"Which {what} is closest to {piece.name} ({piece.id})? If two or more are equally "
-        f"close, answer {TIE}.", (*ids, TIE), CLOSEST)
+    template = ("Which {what} is closest to {piece}? If two or more are equally close, answer "
+                f"{TIE}.")
+    facts = {"what": what, "piece": ref_id(piece)}
+    chosen = yield ChooseOne(words(template, facts), (*ids, TIE), CLOSEST, {"prompt": template},
+                             facts)
     if chosen != TIE:
         return [chosen]
     if len(ids) == 2:
         return list(ids)
     while True:
-        tied = yield ChooseSome(f"Which of them are equally closest to {piece.name} "
-                                f"({piece.id})? Choose two or more.", tuple(ids), Key.EQUALLY_CLOSE)
+        template = "Which of them are equally closest to {piece}? Choose two or more."
+        facts = {"piece": ref_id(piece)}
+        tied = yield ChooseSome(words(template, facts), tuple(ids), Key.EQUALLY_CLOSE,
+                                {"prompt": template}, facts)
         if tied:
             return list(tied)  # one alone: that one is the closest after all
         yield Step(StepKind.REASK, rulebook.STEP3, "no candidate was chosen: say which are equally "
@@ -107,11 +113,12 @@ def advanced_target(battle: Battle, piece: Piece,
         if seen:
             chosen = yield from closest(battle, piece, seen, what[:-1])
             mate = battle.pieces.get(chosen)
-            name = mate.name if mate is not None else f"the wyvern {chosen}"
             yield Step(TARGET, rulebook.ADVANCED,
-                       f"{piece.name} targets {name}: nearest {what[:-1]} in sight",
+                       "{piece} targets {target}: nearest {what} in sight",
                        {"piece": piece.id, "target": chosen, "column": "advanced",
-                        "criterion": kind, "candidates": seen})
+                        "criterion": kind, "candidates": seen},
+                       {"piece": ref(piece), "what": what[:-1],
+                        "target": ref(mate) if mate is not None else f"the wyvern {chosen}"})
             return Target(chosen, kind)
     return None
 
@@ -145,9 +152,10 @@ def select_target(battle: Battle, piece: Piece, visible: list[Hero]) -> Procedur
     Direction tiles. ``visible`` holds at least one enemy."""
     if len(visible) == 1:
         yield Step(TARGET, rulebook.STEP3,
-                   f"{piece.name} targets {visible[0].name}: the only "
-                   "enemy in sight", {"piece": piece.id, "target": visible[0].id,
-                                      "column": "only", "candidates": [visible[0].id]})
+                   "{piece} targets {hero}: the only enemy in sight",
+                   {"piece": piece.id, "target": visible[0].id,
+                                      "column": "only", "candidates": [visible[0].id]},
+                   {"piece": ref(piece), "hero": ref(visible[0])})
         return Target(visible[0].id, ENEMY)
     row = battle.data.behaviour[piece.type]
     candidates = visible
@@ -163,18 +171,20 @@ def select_target(battle: Battle, piece: Piece, visible: list[Hero]) -> Procedur
             candidates = CRITERIA[criterion](candidates)
         if len(candidates) == 1:
             yield Step(TARGET, rulebook.STEP3,
-                       f"{piece.name} targets {candidates[0].name}: {column.replace('_', ' ')} "
-                       f"column, {criterion.replace('_', ' ')}",
+                       "{piece} targets {who}: {column} column, {criterion}",
                        {"piece": piece.id, "target": candidates[0].id, "column": column,
                         "criterion": criterion, "candidates": [h.id for h in before],
-                        "verified": row.is_verified(column)})
+                        "verified": row.is_verified(column)},
+                       {"piece": ref(piece), "who": ref(candidates[0]),
+                        "column": column.replace('_', ' '),
+                        "criterion": criterion.replace('_', ' ')})
             return Target(candidates[0].id, ENEMY)
     # Still tied: the first Direction tile, then the second.
     ids = tuple(h.id for h in candidates)
-    chosen = yield ChooseOne(direction_prompt(battle, "of " + ", ".join(
-        h.name for h in candidates)), ids, Key.FIRST_BY_DIRECTION)
+    chosen = yield direction_question(battle, candidates, ref, ids)
     yield Step(TARGET, rulebook.STEP3,
-               f"{piece.name} targets {battle.heroes[chosen].name}: still tied, direction tiles",
+               "{piece} targets {hero}: still tied, direction tiles",
                {"piece": piece.id, "target": chosen, "column": "direction",
-                "candidates": list(ids)})
+                "candidates": list(ids)},
+               {"piece": ref(piece), "hero": ref(battle.heroes[chosen])})
     return Target(chosen, ENEMY)

@@ -10,11 +10,11 @@ Level I card from one deck, a Level III card without a card of its deck): each g
 message on the glass and changes nothing (``refused`` checks both).
 
 ``play_clank(table, album, reopen)`` and ``play_runebound(...)`` take a table with the
-interface of ``app.tour.Table`` (press, tap, pick, number, read, choose_game, screen,
+interface of ``tools.table.Table`` (press, tap, pick, number, read, choose_game, screen,
 session), an album for the pictures and ``reopen()``, which closes the table's gadget and
 returns a new table on the same store. They return the table at the game's end.
 
-    python -m overseer.app.pack_tour [OUTDIR]    (scripts/gadget_pictures: docs/img)
+    python -m tools.pack_tour [OUTDIR]    (scripts/gadget_pictures: docs/img)
 """
 
 from __future__ import annotations
@@ -25,10 +25,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from overseer.app.tour import BACK, CHOICE, OK, Album, Shot, Table
 from overseer.rules.runebound.state import CURSED, DESTROYED
 from overseer.screens.render import Screen, render
-from overseer.screens.shots import save
+from tools.shots import save
+from tools.table import BACK, CHOICE, OK, Album, Shot, Table
 
 SEED = 11
 Reopen = Callable[[], Any]

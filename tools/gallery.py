@@ -2,7 +2,7 @@
 the pictures of docs/buttons.md and the reference images of tests/screens. The steps and
 questions are shaped like the Catacombs rules' own.
 
-    python -m overseer.app.gallery [OUTDIR]    (scripts/button_pictures: docs/img)
+    python -m tools.gallery [OUTDIR]    (scripts/button_pictures: docs/img)
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from overseer.ports.events import Button, Press, Tap
 from overseer.rules.catacombs import rulebook
 from overseer.rules.catacombs.kinds import Key, StepKind
 from overseer.screens.render import Screen, render
-from overseer.screens.shots import save
+from tools.shots import save
 
 NAMES = {"elf": "Elf", "dwarf": "Dwarf", "barbarian": "Barbarian", "wc": "Wraith Commander"}
 SEATS = {"elf": 1, "dwarf": 2, "barbarian": 3}

@@ -2,7 +2,7 @@
 headless in an 80x24 terminal on the virtual Pico, keys pressed by Textual's pilot, each
 picture taken once the board's OLED shows the frame the gadget sent.
 
-    python -m overseer.sim.pictures [OUTDIR]      (scripts/sim_pictures: docs/img)
+    python -m tools.sim_pictures [OUTDIR]      (scripts/sim_pictures: docs/img)
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from overseer.sim.app import Simulator
 from overseer.sim.opening import NewGame, load_setup
 from overseer.sim.running import Running
 
-DEMO = Path(__file__).resolve().parents[3] / "data" / "demo" / "catacombs.json"
+DEMO = Path(__file__).resolve().parents[1] / "data" / "demo" / "catacombs.json"
 SIZE = (80, 24)
 TIMEOUT = 15.0
 
@@ -91,7 +91,7 @@ async def capture(out: Path) -> None:
 
 
 def main(argv: list[str]) -> int:
-    out = Path(argv[0]) if argv else Path(__file__).resolve().parents[3] / "docs" / "img"
+    out = Path(argv[0]) if argv else Path(__file__).resolve().parents[1] / "docs" / "img"
     asyncio.run(capture(out))
     for name in ("sim-start.svg", "sim-activation.svg", "sim-tap.svg"):
         print(out / name)

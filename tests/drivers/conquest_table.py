@@ -1,6 +1,6 @@
 """A Conquest table at the gadget: the players' side of a game, for the tests that play one.
 
-``Players`` drives a table (``app.tour.Table`` in memory, or ``tests/e2e/pico_table.PicoTable``
+``Players`` drives a table (``tools.table.Table`` in memory, or ``tests/drivers/pico_table.PicoTable``
 through the virtual Pico: both press, pick and tap) with a script shaped like a scenario's:
 the cards drawn (tapped as each Pick comes), the cards played (tapped on the idle screen) and
 the answers (by key, in order, given with the buttons: a choice is the option's label under
@@ -79,7 +79,7 @@ class Players:
         waits for a card to be played (or the game is over, or the script has run out)."""
         while True:
             self.t.read()
-            question = self.t.gadget.session.pending if self.t.gadget.local is None else None
+            question = self.t.gadget.session.pending if self.t.gadget.playing.forms.local is None else None
             if isinstance(question, Pick) and question.physical and self.draws:
                 self.tap(self.draws.pop(0))
             elif question is not None and self.answers:

@@ -5,7 +5,7 @@ protocol) and the shell (``app.shell.Gadget``), wired as the simulator wires the
 reaches its inbox; each press is over when the board's OLED RAM holds the frame the gadget
 rendered last.
 
-``PicoTable`` has the interface of ``app.tour.Table`` (press, tap, pick, number, read, screen,
+``PicoTable`` has the interface of ``tools.table.Table`` (press, tap, pick, number, read, screen,
 session, shown), so a game scripted for the in-memory gadget plays the same here. The host can
 be closed and opened again on the same board (``close`` leaves the board running).
 """
@@ -20,13 +20,13 @@ from PIL import Image
 
 from overseer.app.shell import Gadget
 from overseer.app.sim import SimLeds, SimTags
-from overseer.app.tour import TableMoves
 from overseer.devices.pico import Pico
 from overseer.devices.virtual_pico import VirtualPico
 from overseer.ports.events import Button, Press
 from overseer.screens.render import Screen, frame_bytes, from_frame_bytes
 from overseer.sim.box import PINS, READY_TIMEOUT, WatchedInbox
 from overseer.sim.running import SentGlass
+from tools.table import TableMoves
 
 OK, CHOICE, NEXT, BACK = Button.OK, Button.CHOICE, Button.NEXT, Button.BACK
 SETTLE = 10.0  # seconds for the board's OLED to hold the gadget's frame

@@ -1,6 +1,6 @@
 """Save the screens of a scenario run as PNG pictures (for the README and docs).
 
-Usage: python -m overseer.screens.shots SCENARIO OUTDIR
+Usage: python -m tools.shots SCENARIO OUTDIR
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def main(argv: list[str]) -> int:
     for action in scn["script"]["actions"]:
         for _ in range(int(action.get("times", 1))):
             start = len(runner.trace)
-            question = runner.begin(action)
+            question = runner.begin({k: v for k, v in action.items() if k != "times"})
             while question is not None:
                 if shots < 2:
                     shots += 1

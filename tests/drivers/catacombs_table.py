@@ -1,14 +1,14 @@
 """The Catacombs game the table plays in tests/app/test_gadget_game.py (the in-memory gadget,
-``app.tour.Table``) and tests/e2e/test_gadget_pico.py (the virtual Pico, ``PicoTable``): its
+``tools.table.Table``) and tests/e2e/test_gadget_pico.py (the virtual Pico, ``PicoTable``): its
 moves and the stretches of it both check, written once on ``TableMoves`` so that the two play
 the same presses with the same seed and answers. The gadget rolls the dice and draws the
 tokens in this game: a Roll or a DrawToken on the glass is a failure."""
 
 from __future__ import annotations
 
-from overseer.app.tour import BACK, CHOICE, NEXT, OK, TableMoves
 from overseer.core.procedure import ChooseSome, DrawToken, Roll
 from overseer.screens.render import Screen
+from tools.table import BACK, CHOICE, NEXT, OK, TableMoves
 
 SEED = 11
 

@@ -1,7 +1,7 @@
 """A Catacombs Conquest game begun at the table on the real Gadget: the screens of its flow, for
 docs/conquest.md (``scripts/conquest_pictures`` draws them).
 
-    python -m overseer.app.conquest_tour [OUTDIR]    (docs/img)
+    python -m tools.conquest_tour [OUTDIR]    (docs/img)
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from overseer.app.tour import CHOICE, NEXT, OK, Shot, Table
 from overseer.screens.render import Screen, render
-from overseer.screens.shots import save
+from tools.shots import save
+from tools.table import CHOICE, NEXT, OK, Shot, Table
 
 # The Quick Tutorial's deal (seats 1 to 4: Sword, Skull, Sword, Skull) and Player 1's draw.
 DEAL = ("salavi", "sword-05", "sword-06", "sword-07", "phalomoru", "formilus", "lenore",

@@ -1,4 +1,4 @@
-"""A Catacombs room played through the Gadget's inbox (app.tour.Table) with the web page
+"""A Catacombs room played through the Gadget's inbox (tools.table.Table) with the web page
 following it on loopback, and a plain HTTP client of that page: what the browser tests and
 the load test share."""
 
@@ -11,10 +11,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import catacombs_table as play
-
 from overseer import web
-from overseer.app.tour import Table
+from tests.drivers import catacombs_table as play
+from tools.table import Table
 
 LOOPBACK = "127.0.0.1"
 
