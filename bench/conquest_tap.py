@@ -123,7 +123,7 @@ class Bench:
         session = self.gadget.session
         assert session is not None
         state = session.state
-        question = session.pending if self.gadget.local is None else None
+        question = session.pending if self.gadget.playing.forms.local is None else None
         if state.over is not None:
             return False
         if isinstance(question, Pick):
@@ -241,7 +241,7 @@ class Presser:
         state = session.state
         if state.over is not None:
             return False
-        question = session.pending if self.gadget.local is None else None
+        question = session.pending if self.gadget.playing.forms.local is None else None
         if isinstance(question, Pick):
             self.tap(question.options[-1])
         elif question is not None:

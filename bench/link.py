@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import queue
 import random
 import select
 import statistics
@@ -38,7 +39,8 @@ import serial
 from oled_i2c import play
 
 from overseer.devices import protocol as p
-from overseer.devices.pico_link import PicoLink, PressedButton
+from overseer.devices.link_events import PicoEvent, PressedButton
+from overseer.devices.pico_link import PicoLink
 from overseer.devices.virtual_pico import FIRMWARE, VirtualPico, find_micropython
 
 ECHO = """
@@ -122,12 +124,18 @@ def timed(action: Callable[[], bool]) -> float:
     return time.perf_counter() - start
 
 
-def reported(link: PicoLink, button: p.Button, press: p.Press) -> bool:
-    event = link.next_event(timeout=2)
+Events = queue.Queue[PicoEvent]  # what the link hands its sink
+
+
+def reported(events: Events, button: p.Button, press: p.Press) -> bool:
+    try:
+        event = events.get(timeout=2)
+    except queue.Empty:
+        return False
     return isinstance(event, PressedButton) and (event.button, event.press) == (button, press)
 
 
-def press_latencies(board: VirtualPico, link: PicoLink, rounds: int) -> list[float]:
+def press_latencies(board: VirtualPico, events: Events, rounds: int) -> list[float]:
     """From the switch closing (the command written to the board) to the host's DOWN event."""
     times = []
     for i in range(rounds):
@@ -135,11 +143,11 @@ def press_latencies(board: VirtualPico, link: PicoLink, rounds: int) -> list[flo
 
         def down(button: p.Button = button) -> bool:
             board.button_down(button)
-            return reported(link, button, p.Press.DOWN)
+            return reported(events, button, p.Press.DOWN)
 
         times.append(timed(down))
         board.button_up(button)
-        if not reported(link, button, p.Press.SHORT):
+        if not reported(events, button, p.Press.SHORT):
             raise RuntimeError("no SHORT after the release")
         time.sleep(0.06)  # past the board's 50 ms command step after the release
     return times
@@ -206,13 +214,14 @@ def main() -> None:
     print(figures("pty echo (thread), a whole frame's blocks", thread_echo(rounds, frame_bytes)))
     echo = interpreter_echo(interpreter, rounds, block)
     print(figures("pty echo (firmware interpreter), one block", echo))
+    events: Events = queue.Queue()
     with VirtualPico(interpreter=interpreter, firmware=args.firmware) as board, \
-            PicoLink(board.port) as link:
+            PicoLink(board.port, events.put) as link:
         start = time.perf_counter()
         link.wait_ready(timeout=20)
         print(f"link: handshake {1000 * (time.perf_counter() - start):.0f} ms after boot started")
         link.wait_shown(link.show(bytes(p.FRAME_SIZE)), timeout=5)
-        print(figures("press (switch closes) to host event", press_latencies(board, link, 50)))
+        print(figures("press (switch closes) to host event", press_latencies(board, events, 50)))
         game = play()[0]
         tour = [frame for before, frame in zip(game, game[1:], strict=False) if frame != before]
         runs = (

@@ -39,7 +39,7 @@ from typing import Any
 from callgrind import Requests, dumps
 from gadget import Bench, bench_box
 
-from overseer.devices.pico_link import PicoLink
+from overseer.devices.link_core import LinkCore
 from overseer.ports.events import Button, Press, Tap
 from overseer.sim.box import PINS
 from overseer.sim.running import Running
@@ -96,20 +96,20 @@ class Threads:
         inbox, real_get = running.inbox, running.inbox.get
         assert running.box.pico is not None
         self.link = running.box.pico.link
-        real_take = PicoLink._take_commands
+        real_turn = LinkCore.turn  # one pass of the link's I/O loop
         threads = self
 
         def get(timeout: float | None = None) -> Any:
             threads.serve("shell")
             return real_get(timeout)
 
-        def take(link: PicoLink) -> None:
+        def turn(core: LinkCore, now: float) -> tuple[bytes, bool, float]:
             threads.serve("link")
-            real_take(link)
+            return real_turn(core, now)
 
         inbox.get = get  # type: ignore[method-assign]
-        PicoLink._take_commands = take  # type: ignore[method-assign]
-        self.restore = lambda: (setattr(PicoLink, "_take_commands", real_take),
+        LinkCore.turn = turn  # type: ignore[method-assign]
+        self.restore = lambda: (setattr(LinkCore, "turn", real_turn),
                                 delattr(inbox, "get"))
 
     def serve(self, role: str) -> None:

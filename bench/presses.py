@@ -96,7 +96,7 @@ def ready(table: Table) -> bool:
     if getattr(app, "settled", False):
         return True
     return not app.reading and table.gadget.session is not None \
-        and table.gadget.session.pending is None and table.gadget.local is None
+        and table.gadget.session.pending is None and table.gadget.playing.forms.local is None
 
 
 def _label(table: Table, option: str) -> str:
@@ -341,7 +341,7 @@ def _hit_by_card(table: Table, piece: str, amount: int, rng: random.Random) -> T
     table.tap("monster", monster)
     tally.presses["tap"] += 1
     app = table.gadget.app
-    if app is None or app.notice or table.gadget.local is None:
+    if app is None or app.notice or table.gadget.playing.forms.local is None:
         if app is not None and app.notice:
             table.press(OK)
         return None
@@ -364,7 +364,7 @@ def _form(table: Table, piece: str, amount: int, tally: Tally, rng: random.Rando
     """The hit's form: the piece, the amount, the hero (the first), each by the fewest
     presses; then what follows, read until the next entry can begin."""
     for _ in range(8):
-        local = table.gadget.local
+        local = table.gadget.playing.forms.local
         if local is None or local.ask is None:
             break
         question = local.ask.question
@@ -423,7 +423,7 @@ def _health_down(table: Table, hero: str, rng: random.Random) -> int:
     table.tap("hero", hero)
     tally.presses["tap"] += 1
     for _ in range(4):
-        local = table.gadget.local
+        local = table.gadget.playing.forms.local
         if local is None or local.ask is None:
             break
         question = local.ask.question

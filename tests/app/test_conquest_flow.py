@@ -80,7 +80,7 @@ def test_the_new_game_questions_make_the_setup_and_the_seats(store: Path) -> Non
     assert setup == {"players": {"p1": "sword", "p2": "skull", "p3": "sword", "p4": "skull"},
                      "health": 9, "draw_at_end": False, "last_stand": False,
                      "draws": "counted", "first": "sword"}
-    assert t.gadget.seats == {"p1": 1, "p2": 2, "p3": 3, "p4": 4, "sword1": 1, "sword2": 3,
+    assert t.gadget.playing.seats == {"p1": 1, "p2": 2, "p3": 3, "p4": 4, "sword1": 1, "sword2": 3,
                               "skull1": 2, "skull2": 4}
     # counted: the deal asks nothing; the first turn waits for a card
     assert session.pending is None

@@ -79,7 +79,7 @@ def answered(app: c.App, *buttons) -> list:
 
 def test_start_shows_the_idle_screen_and_lights_nothing():
     app, effects = c.start(view())
-    assert effects == (c.Show(glass(app)), SetLeds(()))
+    assert effects == (c.Hold(frozenset({BACK, CHOICE, ROLL})), c.Show(glass(app)), SetLeds(()))
     assert glass(app).key == "Ready" and glass(app).lines[0] == "NEXT: next AI piece"
 
 
@@ -557,6 +557,6 @@ def test_on_a_question_the_target_seat_pulses_unless_the_cursor_is_on_a_hero():
 
 def test_the_shell_may_say_a_message():
     app, _ = c.start(view())
-    app, effects = c.say(app, "Not taken", c.why("no such card"))
+    app, effects = c.say(app, "Not taken", "no such card. Nothing changed.")
     assert glass(app).key == "Not taken" and glass(app).lines == ("no such card. Nothing",
                                                                    "changed.")

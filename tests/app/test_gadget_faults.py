@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from overseer.app import shell
+from overseer.app import calls, shell
 from overseer.session.session import Session
 from overseer.session.store import Store
 from tests.app.faulty_table import contents
@@ -49,7 +49,7 @@ def test_a_bug_at_an_input_is_a_screen_the_journal_gets_its_traceback(tmp_path, 
     def broken(*args, **kwargs):
         raise IndexError("a bug")
 
-    monkeypatch.setattr(shell.calls, "apply", broken)
+    monkeypatch.setattr(calls, "apply", broken)
     faults = len(shell.faults)
     screen = table.press(NEXT)  # the AI piece would act: the session call raises
     assert screen.key == "Not done"

@@ -187,13 +187,13 @@ def test_runebound_the_seat_of_the_hero_whose_turn_it_is_is_lit(store: Path,
     try:
         runebound_in_play(t)
         hero = t.session.state.current()
-        seat = t.gadget.seats[hero]
+        seat = t.gadget.playing.seats[hero]
         assert levels(factory) == {s: 1.0 if s == seat else 0.0 for s in PINS}
         pack_tour.menu(t, "End the turn")
         t.read()
         after = t.session.state.current()
         assert after != hero
-        assert levels(factory) == {s: 1.0 if s == t.gadget.seats[after] else 0.0
+        assert levels(factory) == {s: 1.0 if s == t.gadget.playing.seats[after] else 0.0
                                    for s in PINS}
     finally:
         t.close()

@@ -103,7 +103,7 @@ def test_clank_a_second_temple_offering_is_refused_on_the_glass(played: Played) 
     assert "already made an offering" in said and "Nothing changed" in said
     assert t.screen.title == "Which space?"  # the form waits, as it was
     t.press(BACK)
-    assert t.gadget.local is None and t.session.state_dict() == before
+    assert t.gadget.playing.forms.local is None and t.session.state_dict() == before
 
 
 def test_clank_an_occupied_temple_column_is_the_table_s_call_on_the_glass(played: Played) -> None:

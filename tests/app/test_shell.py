@@ -62,7 +62,7 @@ def test_a_restarted_gadget_resumes_the_game(tmp_path):
     table.close()
     again = Driver(tmp_path / "games.db")
     assert again.session is not None and again.session.id == game
-    assert again.gadget.seats == {"elf": 1, "hero-1": 3}
+    assert again.gadget.playing.seats == {"elf": 1, "hero-1": 3}
     assert again.screen.key == "Set up"
     again.close()
 
@@ -179,7 +179,7 @@ def test_a_form_under_way_survives_a_power_cut_at_the_question_it_was_on(tmp_pat
 
     again = Driver(tmp_path / "games.db")
     assert again.session.id == game and again.session.head == head  # nothing reached the log
-    assert again.screen == question and again.gadget.local is not None
+    assert again.screen == question and again.gadget.playing.forms.local is not None
     again.pick("Done")
     again.press(Button.NEXT)  # no Suppresses box
     again.pick("None: roll")
@@ -199,7 +199,7 @@ def test_a_kept_form_the_game_no_longer_allows_is_dropped(tmp_path):
                                          "form": {"do": "damage_piece", "answers": []}})
     table.close()
     again = Driver(tmp_path / "games.db")  # no battle: no piece to hit
-    assert again.gadget.local is None and again.screen.key == "Set up"
+    assert again.gadget.playing.forms.local is None and again.screen.key == "Set up"
     assert "form" not in again.gadget.store.gadget(game)
     again.close()
 

@@ -151,7 +151,7 @@ def test_a_hit_that_kills_is_four_presses_and_a_health_change_four(tmp_path):
     table = room(tmp_path)
     try:
         head = table.session.head
-        table.gadget.remembered["form_amount"] = 2  # the last hit entered was for 2
+        table.gadget.playing.forms.remembered["form_amount"] = 2  # the last hit entered was for 2
         table.tap("monster", "orc")  # 1
         table.press(OK)  # 2: Orc A
         assert table.screen.number == 2

@@ -215,7 +215,7 @@ def test_a_hero_card_tapped_answers_who_joins_the_party(tmp_path):
         assert t.screen.title == "Who joins the party?" and "Ulom" not in t.screen.rows
         single_room(t)
         assert list(games.CATACOMBS.state_dict(t.session.state)["heroes"]) == ["ulom"]
-        assert t.gadget.seats == {"ulom": 2}
+        assert t.gadget.playing.seats == {"ulom": 2}
         assert t.session.state.heroes["ulom"].name == "Ulom the Merman"
     finally:
         r.close()

@@ -13,8 +13,8 @@ from PIL import Image
 from overseer.app.controller import handle, held_buttons, screen
 from overseer.devices import protocol as p
 from overseer.devices.frames import vlsb
+from overseer.devices.link_events import ProtocolMismatch
 from overseer.devices.pico import BUTTONS, HELD_IS_ANOTHER_ACTION, Pico, Presses
-from overseer.devices.pico_link import ProtocolMismatch
 from overseer.ports.events import Button, Die, Input, LinkChanged, Press, Rolled, RollRefused
 from overseer.ports.inbox import Inbox
 from tests.devices.link_peer import ScriptedPico

@@ -3,21 +3,23 @@
 from __future__ import annotations
 
 import os
+import queue
 from collections.abc import Iterator
 
 import pytest
 from serial.tools import list_ports
 from serial.tools.list_ports_common import ListPortInfo
 
-from overseer.devices import pico_link, reliable
+from overseer.devices import link_core, reliable
 from overseer.devices import protocol as p
-from overseer.devices.pico_link import (
+from overseer.devices.link_events import (
     DieRolled,
     LinkState,
-    PicoLink,
+    PicoEvent,
     PressedButton,
     ProtocolMismatch,
 )
+from overseer.devices.pico_link import PicoLink
 from overseer.devices.usb import find_pico_ports
 from tests.devices.link_peer import ScriptedPico
 
@@ -31,9 +33,26 @@ def pico() -> Iterator[ScriptedPico]:
     peer.close()
 
 
+Events = queue.Queue[PicoEvent]  # what a link hands its sink
+
+
 @pytest.fixture
-def link(pico: ScriptedPico) -> Iterator[PicoLink]:
-    with PicoLink(pico.port) as link:
+def events() -> Events:
+    return queue.Queue()
+
+
+def nothing_more(events: Events, timeout: float) -> bool:
+    """No event comes within ``timeout`` seconds."""
+    try:
+        events.get(timeout=timeout)
+    except queue.Empty:
+        return True
+    return False
+
+
+@pytest.fixture
+def link(pico: ScriptedPico, events: Events) -> Iterator[PicoLink]:
+    with PicoLink(pico.port, events.put) as link:
         link.wait_ready(timeout=3)
         yield link
 
@@ -46,7 +65,7 @@ def test_handshake_gives_the_ident(pico: ScriptedPico, link: PicoLink) -> None:
 
 def test_another_protocol_version_is_refused_and_nothing_else_is_sent() -> None:
     peer = ScriptedPico(protocol=1)  # a Pico with the firmware before version 2
-    link = PicoLink(peer.port)
+    link = PicoLink(peer.port, lambda event: None)
     link.start()
     try:
         with pytest.raises(ProtocolMismatch) as refused:
@@ -98,45 +117,48 @@ def test_unacknowledged_messages_are_sent_again_in_order(
     assert link.stats.retransmits >= 1
 
 
-def test_a_repeated_event_is_delivered_once(pico: ScriptedPico, link: PicoLink) -> None:
+def test_a_repeated_event_is_delivered_once(pico: ScriptedPico, link: PicoLink,
+                                            events: Events) -> None:
     press = p.ButtonEvent(event_id=41, button=p.Button.OK, press=p.Press.DOWN)
     pico.send(press, 1)
     pico.send(press, 1)  # a retransmission (our ACK was lost)
     pico.send(press, 2)  # the same event renumbered (resent after a handshake)
     pico.send(p.ButtonEvent(event_id=42, button=p.Button.BACK, press=p.Press.LONG), 3)
-    assert link.next_event(timeout=3) == PressedButton(p.Button.OK, p.Press.DOWN, 0xB007, 41)
-    assert link.next_event(timeout=3) == PressedButton(p.Button.BACK, p.Press.LONG, 0xB007, 42)
-    assert link.next_event(timeout=0.1) is None
+    assert events.get(timeout=3) == PressedButton(p.Button.OK, p.Press.DOWN, 0xB007, 41)
+    assert events.get(timeout=3) == PressedButton(p.Button.BACK, p.Press.LONG, 0xB007, 42)
+    assert nothing_more(events, 0.1)
     assert link.stats.duplicates_dropped == 1
     acks = [m.seq for _, m in pico.of_type(p.HostAck)]
     assert acks == [1, 1, 2, 3]
 
 
-def test_a_gap_is_not_accepted(pico: ScriptedPico, link: PicoLink) -> None:
+def test_a_gap_is_not_accepted(pico: ScriptedPico, link: PicoLink, events: Events) -> None:
     pico.send(p.ButtonEvent(event_id=7, button=p.Button.OK, press=p.Press.DOWN), 2)
     assert pico.wait(lambda: len(pico.of_type(p.HostAck)) == 1)
     assert pico.of_type(p.HostAck)[0][1] == p.HostAck(0)
-    assert link.next_event(timeout=0.1) is None
+    assert nothing_more(events, 0.1)
 
 
-def test_an_event_outside_the_protocol_is_dropped(pico: ScriptedPico, link: PicoLink) -> None:
+def test_an_event_outside_the_protocol_is_dropped(pico: ScriptedPico, link: PicoLink,
+                                                 events: Events) -> None:
     pico.send(p.ButtonEvent(event_id=1, button=9, press=p.Press.DOWN), 1)
     pico.send(p.RollResult(event_id=2, roll_id=0, die=p.Die.RUNE, face=7), 2)
     pico.send(p.ButtonEvent(event_id=3, button=p.Button.OK, press=3), 3)  # no such press
     assert pico.wait(lambda: len(pico.of_type(p.HostAck)) == 3)
-    assert link.next_event(timeout=0.1) is None
+    assert nothing_more(events, 0.1)
     assert link.stats.invalid_events == 3
 
 
-def test_roll_request_is_answered_once(pico: ScriptedPico, link: PicoLink) -> None:
+def test_roll_request_is_answered_once(pico: ScriptedPico, link: PicoLink,
+                                      events: Events) -> None:
     roll_id = link.request_roll(p.Die.LOCATION)
     assert pico.wait(lambda: bool(pico.of_type(p.RollRequest)))
     assert pico.of_type(p.RollRequest)[0][1] == p.RollRequest(roll_id, p.Die.LOCATION)
     answer = p.RollResult(event_id=5, roll_id=roll_id, die=p.Die.LOCATION, face=4)
     pico.send_reliable(answer)
     pico.send_reliable(p.RollResult(event_id=6, roll_id=roll_id, die=p.Die.LOCATION, face=4))
-    assert link.next_event(timeout=3) == DieRolled(p.Die.LOCATION, 4, roll_id, 0xB007, 5)
-    assert link.next_event(timeout=0.1) is None
+    assert events.get(timeout=3) == DieRolled(p.Die.LOCATION, 4, roll_id, 0xB007, 5)
+    assert nothing_more(events, 0.1)
 
 
 def test_a_new_boot_id_means_handshake_and_whole_screen_again(
@@ -162,7 +184,7 @@ def test_a_new_boot_id_means_handshake_and_whole_screen_again(
 
 
 def test_silence_means_link_lost_and_a_fresh_handshake(pico: ScriptedPico) -> None:
-    with PicoLink(pico.port) as link:
+    with PicoLink(pico.port, lambda event: None) as link:
         link.wait_ready(timeout=3)
         pico.heartbeats = False
         assert pico.wait(lambda: len(pico.of_type(p.Hello)) >= 2, timeout=3)
@@ -173,7 +195,7 @@ def test_silence_means_link_lost_and_a_fresh_handshake(pico: ScriptedPico) -> No
 
 def test_show_refuses_a_wrong_size() -> None:
     with pytest.raises(ValueError, match="1024 bytes, not 10"):
-        PicoLink("/nonexistent").show(bytes(10))
+        PicoLink("/nonexistent", lambda event: None).show(bytes(10))
 
 
 def test_finds_the_pico_by_usb_vendor_id(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -224,10 +246,10 @@ def test_a_noisy_cable_gets_small_chunks_sent_twice(pico: ScriptedPico, link: Pi
 def test_hello_comes_after_bytes_that_flush_a_cut_block(
     pico: ScriptedPico, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(pico_link, "HELLO_INTERVAL", 60.0)  # one HELLO only: it must get in
+    monkeypatch.setattr(link_core, "HELLO_INTERVAL", 60.0)  # one HELLO only: it must get in
     cut = p.encode(p.FrameChunk(1, 0, bytes(64)), 9)[:6]  # a block cut off by an unplug ...
     os.write(pico.slave, cut)  # ... still waiting in the Pico's decoder for 70 more bytes
-    with PicoLink(pico.port) as link:
+    with PicoLink(pico.port, lambda event: None) as link:
         assert link.wait_ready(timeout=3)
         assert len(pico.of_type(p.Hello)) == 1
 
@@ -252,12 +274,12 @@ def test_without_a_port_it_finds_the_pico_by_vendor_id(
     info = ListPortInfo(pico.port, skip_link_detection=True)
     info.vid, info.pid = 0x2E8A, 0x0005
     monkeypatch.setattr(list_ports, "comports", lambda: [info])
-    with PicoLink() as link:
+    with PicoLink(None, lambda event: None) as link:
         assert link.wait_ready(timeout=3).boot_id == 0xB007
 
 
-def test_a_second_ident_of_the_same_boot_keeps_the_count(pico: ScriptedPico,
-                                                          link: PicoLink) -> None:
+def test_a_second_ident_of_the_same_boot_keeps_the_count(pico: ScriptedPico, link: PicoLink,
+                                                          events: Events) -> None:
     # The Pico answered two HELLOs of one handshake (a repeat, or a HELLO sent twice): it
     # numbered its queue from 1 at both, identically, and the ACKs the host sent after the
     # first IDENT reached it after its second reset. What they acknowledged it never sends
@@ -267,6 +289,6 @@ def test_a_second_ident_of_the_same_boot_keeps_the_count(pico: ScriptedPico,
     assert pico.wait(lambda: [m.seq for _, m in pico.of_type(p.HostAck)][-1:] == [2])
     pico.send(p.Ident(p.PROTOCOL_VERSION, 0xB007, "scripted 1"))  # the answer to HELLO #2
     pico.send(p.ButtonEvent(event_id=3, button=p.Button.NEXT_AI_PIECE, press=p.Press.DOWN), 3)
-    events = [link.next_event(timeout=3) for _ in range(3)]
-    assert [e.event_id for e in events if isinstance(e, PressedButton)] == [1, 2, 3]
+    got = [events.get(timeout=3) for _ in range(3)]
+    assert [e.event_id for e in got if isinstance(e, PressedButton)] == [1, 2, 3]
     assert link.session == 1  # no new handshake: the link stayed up

@@ -79,7 +79,7 @@ class Players:
         waits for a card to be played (or the game is over, or the script has run out)."""
         while True:
             self.t.read()
-            question = self.t.gadget.session.pending if self.t.gadget.local is None else None
+            question = self.t.gadget.session.pending if self.t.gadget.playing.forms.local is None else None
             if isinstance(question, Pick) and question.physical and self.draws:
                 self.tap(self.draws.pop(0))
             elif question is not None and self.answers:

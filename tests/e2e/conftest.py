@@ -8,7 +8,7 @@ import pytest
 
 from overseer.devices.pico_link import PicoLink
 from overseer.devices.virtual_pico import VirtualPico
-from tests.drivers.virtual import bad_exits, board_failed, interpreter
+from tests.drivers.virtual import Events, bad_exits, board_failed, interpreter
 
 
 @pytest.fixture
@@ -20,8 +20,13 @@ def board() -> Iterator[VirtualPico]:
 
 
 @pytest.fixture
-def link(board: VirtualPico) -> Iterator[PicoLink]:
-    with PicoLink(board.port) as link:
+def events() -> Events:
+    return Events()
+
+
+@pytest.fixture
+def link(board: VirtualPico, events: Events) -> Iterator[PicoLink]:
+    with PicoLink(board.port, events.put) as link:
         try:
             link.wait_ready(timeout=10)
         except TimeoutError:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import queue
 import random
 
 import pytest
 
 from overseer.devices import protocol as p
-from overseer.devices.pico_link import DieRolled, PicoLink, PressedButton, ProtocolMismatch
+from overseer.devices.link_events import DieRolled, PressedButton, ProtocolMismatch
+from overseer.devices.pico_link import PicoLink
 from overseer.devices.virtual_pico import VirtualPico
+from tests.drivers.virtual import Events
 
 
 def image(seed: int) -> bytes:
@@ -34,30 +37,33 @@ def test_the_glass_shows_exactly_the_frame_sent(board: VirtualPico, link: PicoLi
     assert board.wait_oled(lambda shown: shown == second, timeout=5) == second
 
 
-def test_a_press_arrives_exactly_once(board: VirtualPico, link: PicoLink) -> None:
+def test_a_press_arrives_exactly_once(board: VirtualPico, link: PicoLink, events: Events
+                                      ) -> None:
     board.press(p.Button.OK)
     board.press(p.Button.BACK, long=True)
-    events = [link.next_event(timeout=5) for _ in range(4)]
-    assert all(isinstance(e, PressedButton) for e in events)
-    assert [(e.button, e.press) for e in events if isinstance(e, PressedButton)] == [
+    got = [events.get(timeout=5) for _ in range(4)]
+    assert all(isinstance(e, PressedButton) for e in got)
+    assert [(e.button, e.press) for e in got if isinstance(e, PressedButton)] == [
         (p.Button.OK, p.Press.DOWN), (p.Button.OK, p.Press.SHORT),
         (p.Button.BACK, p.Press.DOWN), (p.Button.BACK, p.Press.LONG)]
-    assert len({e.event_id for e in events if isinstance(e, PressedButton)}) == 4
-    assert link.next_event(timeout=0.3) is None
+    assert len({e.event_id for e in got if isinstance(e, PressedButton)}) == 4
+    with pytest.raises(queue.Empty):
+        events.get(timeout=0.3)
 
 
-def test_a_roll_request_is_answered(board: VirtualPico, link: PicoLink) -> None:
+def test_a_roll_request_is_answered(board: VirtualPico, link: PicoLink, events: Events) -> None:
     roll_id = link.request_roll(p.Die.D12)
-    event = link.next_event(timeout=5)
+    event = events.get(timeout=5)
     assert isinstance(event, DieRolled)
     assert (event.roll_id, event.die) == (roll_id, p.Die.D12)
     assert 1 <= event.face <= 12
 
 
 @pytest.mark.parametrize(("long", "die"), [(False, p.Die.D12), (True, p.Die.RUNE)])
-def test_the_roll_button_rolls(board: VirtualPico, link: PicoLink, long: bool, die: p.Die) -> None:
+def test_the_roll_button_rolls(board: VirtualPico, link: PicoLink, events: Events, long: bool,
+                               die: p.Die) -> None:
     board.press(p.Button.ROLL, long=long)
-    event = link.next_event(timeout=5)
+    event = events.get(timeout=5)
     assert isinstance(event, DieRolled)
     assert (event.roll_id, event.die) == (0, die)
     assert 1 <= event.face <= p.FACES[die]
@@ -78,6 +84,6 @@ def test_a_firmware_restart_is_noticed_and_the_screen_restored(
 
 
 def test_a_host_of_another_protocol_version_is_refused(board: VirtualPico) -> None:
-    with PicoLink(board.port, protocol=3, clock=board.clock) as link:
+    with PicoLink(board.port, lambda event: None, protocol=3, clock=board.clock) as link:
         with pytest.raises(ProtocolMismatch, match="the Pico runs protocol 2; this host speaks 3"):
             link.wait_ready(timeout=10)

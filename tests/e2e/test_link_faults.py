@@ -4,6 +4,7 @@ lost or doubled. Recovery times are measured and printed (not asserted: no timin
 
 from __future__ import annotations
 
+import queue
 import random
 import statistics
 import subprocess
@@ -16,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from overseer.devices import protocol as p
-from overseer.devices.pico_link import PicoLink, PressedButton
+from overseer.devices.link_events import PicoEvent, PressedButton
+from overseer.devices.pico_link import PicoLink
 from overseer.devices.virtual_pico import VirtualPico
 from tests.drivers.virtual import bad_exits, board_failed, interpreter
 from tests.e2e.fault_proxy import FaultProxy
@@ -91,7 +93,8 @@ def run_faults(
 ) -> None:
     rng = random.Random(seed)
     watcher = GlassWatcher(board)
-    link = PicoLink(str(cable.link_path))
+    got: queue.Queue[PicoEvent] = queue.Queue()
+    link = PicoLink(str(cable.link_path), got.put)
     pressed: list[p.Button] = []
     recoveries: list[tuple[float, float]] = []
     stall_recoveries: list[tuple[float, float]] = []
@@ -141,13 +144,16 @@ def run_faults(
                 time.sleep(1.3)
                 cable.stall(False)
                 stall_recoveries.append(recovery(session, screen, "after a stall"))
-        events = []
+        events: list[PicoEvent] = []
         while len(events) < 2 * len(pressed):  # each press: DOWN, then SHORT
-            event = link.next_event(timeout=PATIENCE)
-            if event is None:
+            try:
+                events.append(got.get(timeout=PATIENCE))
+            except queue.Empty:
                 break
-            events.append(event)
-        extra = link.next_event(timeout=0.3)
+        try:
+            extra: PicoEvent | None = got.get(timeout=0.3)
+        except queue.Empty:
+            extra = None
         final = board.wait_oled(lambda glass: glass == bytes(current), timeout=PATIENCE)
     finally:
         link.close()

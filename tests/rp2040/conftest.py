@@ -10,9 +10,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from overseer.devices.pico_link import PicoLink  # noqa: E402
-from overseer.devices.rp2040_pico import Rp2040Pico, missing  # noqa: E402
-from tests.drivers.virtual import bad_exits, board_failed  # noqa: E402
+from overseer.devices.pico_link import PicoLink
+from overseer.devices.rp2040_pico import Rp2040Pico, missing
+from tests.drivers.virtual import Events, bad_exits, board_failed
 
 READY_TIMEOUT = 30.0  # on the board's clock (the link's): the boot takes ~0.3 s of it
 
@@ -29,8 +29,13 @@ def board() -> Iterator[Rp2040Pico]:
 
 
 @pytest.fixture
-def link(board: Rp2040Pico) -> Iterator[PicoLink]:
-    with PicoLink(board.port, clock=board.clock) as link:
+def events(board: Rp2040Pico) -> Events:
+    return Events(board.clock)  # waits on the board's time, as the link does
+
+
+@pytest.fixture
+def link(board: Rp2040Pico, events: Events) -> Iterator[PicoLink]:
+    with PicoLink(board.port, events.put, clock=board.clock) as link:
         try:
             link.wait_ready(timeout=READY_TIMEOUT)
         except TimeoutError:

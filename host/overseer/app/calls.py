@@ -50,3 +50,38 @@ def refused(err: Exception) -> Refused:
     if isinstance(err, RulesError):
         return Refused(str(err), err.template, err.facts)
     return Refused(err.short if isinstance(err, SaveError) else str(err))
+
+
+def leave(session: Any, leaves: bool) -> Refused | None:
+    """BACK on the question of an action the flow lets BACK leave (``leaves``:
+    ``Flow.back_leaves``): the action is taken back, its answers and the action itself (each
+    undo durable), as if it had never begun."""
+    if session.pending is None or not leaves:
+        return Refused("there is no form to leave")
+    try:
+        while session.pending is not None:
+            session.undo()
+    except (SessionError, StoreError) as err:
+        return Refused(str(err))
+    return None
+
+
+def set_dice(session: Any, dice: str) -> Refused | None:
+    """Who rolls from now on: a setting event of the log (durable, undone like a press)."""
+    try:
+        session.set_dice(dice)
+    except (SessionError, StoreError) as err:
+        return refused(err)
+    return None
+
+
+def begin_queued(session: Any, queued: list[dict[str, Any]]) -> None:
+    """A new game's first actions (``queued``, taken from it), one after the other while
+    nothing is asked; one refused ends them (the menu still offers it: the table goes on
+    from there)."""
+    while queued and session.pending is None:
+        action = queued.pop(0)
+        try:
+            session.begin(action)
+        except (RulesError, SessionError, StoreError):
+            queued.clear()

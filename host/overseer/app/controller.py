@@ -1,11 +1,14 @@
 """The gadget's controller: ``(app state, input) -> (new app state, effects)``, with no I/O.
 
 The controller reads the game only through a ``GameView`` (app/view.py) and asks for changes as
-effects. The shell applies them in order: ``Show`` (the glass), ``SetLeds``, ``RequestRoll``
-(app/events.py) and at most one session call per step, ``Begin``, ``Answer``, ``Undo`` or
-``Redo``. After a session call the shell calls ``refresh(app, view)`` with the new view, or
-``handle(app, Refused(reason))`` when the session refused it (nothing changed); inputs that
-come while a call is out are ignored. ``start(view)`` makes the first state.
+effects. The shell applies them in order: ``Hold`` (which buttons wait to know a held press,
+before the screen that needs it), ``Show`` (the glass), ``SetLeds``, ``RequestRoll``
+(ports/events.py) and at most one session call per step, ``Begin``, ``Answer``, ``Undo``,
+``Redo`` or ``Cancel``: the session's, or the local form's while one is on the glass (every
+tap and press goes through here, a form's too). After a call the shell calls
+``refresh(app, view)`` with the new view, or ``handle(app, Refused(reason))`` when it was
+refused (nothing changed); inputs that come while a call is out are ignored. ``start(view)``
+makes the first state.
 
 The five buttons (docs/buttons.md has the whole map):
 
@@ -98,6 +101,14 @@ class Show:
 
 
 @dataclass(frozen=True, slots=True)
+class Hold:
+    """Tell the buttons that report a press at its first edge (``ports.EarlyButtons``) which
+    ones wait on the screen now to know a held press from a short one (``held_buttons``)."""
+
+    buttons: frozenset[Button]
+
+
+@dataclass(frozen=True, slots=True)
 class Begin:
     """Session call: ``Session.begin(action)``; ``answered``: the first answers of the action's
     form, by question key, when a tapped card gave them (``OpensForm``)."""
@@ -131,7 +142,7 @@ class Cancel:
 
 
 SessionCall = Begin | Answer | Undo | Redo | Cancel
-Effect = Show | SetLeds | RequestRoll | SessionCall
+Effect = Show | Hold | SetLeds | RequestRoll | SessionCall
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,6 +218,7 @@ class App:
     target: str | None = None  # the hero targeted in the steps shown (its seat lights)
     shown: Screen | None = None
     lights: tuple[SeatLight, ...] | None = None
+    held: frozenset[Button] | None = None  # the buttons the last Hold named
     seen: frozenset[str] = frozenset()  # the long sentences read whole this game (by kind)
     named: str | None = None  # the option the last list question was answered with
     said: range = range(0)  # the steps the question's title says in place of their page
@@ -360,16 +372,6 @@ def _remote(app: App, remote: Remote) -> Result:
 def say(app: App, key: str, text: str) -> Result:
     """A message from the shell over the current screen (nothing changed)."""
     return _out(_say(app, key, text))
-
-
-def dismiss(app: App) -> App:
-    """The message over the screen put away (a card tapped on it answers what is under it)."""
-    return _dismiss(app)
-
-
-def why(reason: str) -> str:
-    """A refusal's reason as the table reads it."""
-    return _why(reason)
 
 
 # --------------------------------------------------------------------------- buttons
@@ -819,10 +821,13 @@ def _out(app: App, force: bool = False) -> Result:
     target = _target(app)
     app = replace(app, target=target)  # a question's title may name it
     effects: list[Effect] = []
+    held = held_buttons(app)
+    if held != app.held:
+        effects.append(Hold(held))  # before the screen that needs it
     now = screen(app)
     if force or now != app.shown:
         effects.append(Show(now))
     lights = _lights(app, target)
     if lights != app.lights:
         effects.append(SetLeds(lights))
-    return replace(app, target=target, shown=now, lights=lights), tuple(effects)
+    return replace(app, target=target, shown=now, lights=lights, held=held), tuple(effects)

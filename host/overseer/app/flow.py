@@ -14,7 +14,7 @@ from typing import Any
 
 from overseer.app import forms
 from overseer.app.local import Ask, LocalProcedure
-from overseer.app.view import MenuItem, OpensForm
+from overseer.app.menu import MenuItem, OpensForm
 from overseer.core.moves import Move
 from overseer.core.procedure import ChooseOne, Question, Step
 from overseer.games import GameSpec

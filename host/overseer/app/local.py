@@ -15,7 +15,7 @@ from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from overseer.core.procedure import Question
+from overseer.core.procedure import AnswerError, Question
 
 
 @dataclass(frozen=True)
@@ -69,10 +69,18 @@ class Local:
         self.answers, self.ask, self.done, self.result = list(answers), ask, done, result
 
     def answer(self, value: Any) -> None:
-        """Answer the question (checked: ``AnswerError`` and nothing moves)."""
-        if self.ask is None:
+        """Answer the question: checked (``AnswerError`` and nothing moves), unless it is the
+        answer of a card its ``Ask.cards`` lists (taken as given: it may name what a group
+        question narrows down to)."""
+        ask = self.ask
+        if ask is None:
             raise ValueError(f"{self.title}: no question is waiting")
-        self._replay([*self.answers, self.ask.question.check(value)])
+        try:
+            value = ask.question.check(value)
+        except AnswerError:
+            if value not in ask.cards.values():
+                raise
+        self._replay([*self.answers, value])
 
     def tap(self, kind: str, card: str) -> bool:
         """A tapped card that answers the question (``Ask.cards``): answered, True."""

@@ -1,36 +1,28 @@
-"""What the controller reads of a game: an immutable snapshot, made by the shell from the session
-after every change (``GameView``), and the trace steps in it (``StepView``).
+"""What the controller reads of a game: an immutable snapshot (``GameView``) with the trace steps
+in it (``StepView``), and the one function that makes it (``build``) of the game's flow and
+what is open: the session, or a local procedure's question (a form, the new game's questions).
 
 The controller never touches the session: it reads a view and asks for session calls as
-effects; the shell applies them and hands it the next view.
+effects; the shell applies them and hands it the view ``build`` makes next.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from overseer.app.menu import MenuItem, OpensForm
+from overseer.core import procedure
 from overseer.core.procedure import Question, Step
+from overseer.screens import pages
 
+if TYPE_CHECKING:  # what build reads, not imported when only the view's shape is
+    from overseer.app.flow import Flow
+    from overseer.app.local import Local
+    from overseer.session.session import Session
 
-@dataclass(frozen=True)
-class OpensForm:
-    """What a tapped card begins when it gives the first answers of its action's form, by
-    question key (a hero card at the idle screen: "Hero changed" with that hero chosen)."""
-
-    action: Mapping[str, Any]
-    answered: Mapping[str, Any]
-    card: tuple[str, str] | None = None  # the card, tapped on the form's first question
-
-
-@dataclass(frozen=True)
-class MenuItem:
-    """One legal action the table may begin from the menu: its label and the action itself
-    (``{"do": ...}``, as ``Session.begin`` takes it)."""
-
-    label: str
-    action: Mapping[str, Any]
+__all__ = ["GameView", "MenuItem", "OpensForm", "StepView", "build"]
 
 
 @dataclass(frozen=True)
@@ -153,3 +145,119 @@ def session_view(session: Any, since: int, **fields: Any) -> GameView:
         over=session.finished,
         **fields,
     )
+
+
+def build(table: Flow, session: Session | None, seen: int, seats: Mapping[str, int],
+          local: Local | None = None, remembered: Mapping[str, int] | None = None) -> GameView:
+    """The view, made of the game's table and what is under way: a local procedure's question
+    (``local``: a form, the new game's questions; ``remembered``: the last value entered for a
+    form's number, by key), else the session's (``seen``: the trace steps the controller has
+    had: the view's ``steps`` are the ones after). Reads the session, changes nothing. The
+    menu, NEXT AI PIECE and the idle screen's fields are worked out only when nothing is
+    asked."""
+    names = table.labels(session.state) if session is not None else {}
+    if local is not None:
+        ask = local.ask
+        assert ask is not None
+        start = (remembered or {}).get(ask.question.key, ask.start) if ask.remember \
+            else ask.start
+        return GameView(table.game, question=ask.question, trace_length=seen,
+                        names={**names, **ask.names}, seats={**seats, **ask.seats},
+                        cards=dict(ask.cards), tap_answers=frozenset(ask.cards.values()),
+                        can_undo=bool(local.answers) or session is not None,
+                        undo_refusal="nothing has been entered yet",  # no game, no answer
+                        title=local.title, back_leaves=True, number_start=start,
+                        next_refusal="answer these questions first, or BACK to leave them",
+                        lights={} if session is None else table.lights(session.state, seats,
+                                                                       None))
+    assert session is not None
+    battle, trace = session.state, session.runner.trace
+    since = min(seen, len(trace))
+    steps = tuple(StepView(n, table.relabel(step.at_table(names), battle, names),
+                           step.data.get("verified") is not False)
+                  for n, step in enumerate(trace[since:], since) if table.on_glass(step))
+    title = table.title(battle)
+    step_title = pages.title_before(table.game, trace, since, names, title) if steps else None
+    question, hidden = session.pending, frozenset[str]()
+    last = last_action(session)
+    if question is not None:
+        names = {**names, **table.option_names(battle, question)}
+        shown = table.relabel_question(procedure.shown(question, names), battle, names, trace)
+        hidden = frozenset(_options(question)) - frozenset(_options(shown))
+        question = shown
+    return GameView(
+        table.game, question=question, steps=steps, trace_length=len(trace), names=names,
+        cards=table.cards(battle), seats=seats, can_undo=session.can_undo,
+        can_redo=session.can_redo, over=session.finished,
+        result=(table.spec.result(battle) or "") if session.finished else "",
+        step_title=step_title, title=title,
+        lights=table.lights(battle, seats, session.pending),
+        card_options=table.card_options(battle), own_dice=session.dice == "table",
+        tap_answers=hidden, taps_skip_reading=table.taps_skip_reading,
+        back_leaves=question is not None and table.back_leaves(last),
+        cursor_start=0 if session.pending is None else table.likely(battle, session.pending),
+        **({} if question is not None else _idle(table, session, names, last)))
+
+
+def _idle(table: Flow, session: Session, names: Mapping[str, str], last: str | None
+          ) -> dict[str, Any]:
+    """The view's fields the controller reads only when no question waits (the menu, NEXT AI
+    PIECE, the idle screen, what a tapped card begins)."""
+    battle = session.state
+    legal = [] if session.finished else table.spec.legal_actions(battle)
+    main = table.spec.main_move
+    next_action = {"do": main} if main and any(m.name == main for m in legal) else None
+    if main is None:
+        refusal = f"{table.label} has no AI piece: OK opens the menu"
+    elif next_action is None:
+        refusal = table.relabel_text(table.spec.moves.moves[main].refusal(battle), battle, names)
+    else:
+        refusal = ""
+    return {"menu": table.menu(battle, legal, session.finished), "next_action": next_action,
+            "next_refusal": refusal, "status": table.status(battle, names),
+            "idle_key": table.idle_key(battle, last),
+            "tap_actions": table.tap_actions(battle, legal)}
+
+
+def _options(question: Question) -> tuple[str, ...]:
+    options = getattr(question, "options", ())
+    return tuple(o for o in options if isinstance(o, str))
+
+
+def last_action(session: Session) -> str | None:
+    """The name of the last action the log holds (under the head), read back from the head
+    (not the whole log copied at every press)."""
+    for seq in range(session.head - 1, -1, -1):
+        event = session.log[seq]
+        if event.kind == "action":
+            return event.data.get("do")
+    return None
+
+
+def action_start(session: Session, first: int = 0) -> int:
+    """The trace's length when the current (last) action began: a resumed game shows its steps
+    from there. The table gives an input only after reading every step before it, so every
+    step it may not have seen comes after its last input, inside this action; but the
+    ``first`` actions of a new game are the gadget's, begun one after the other: while the log
+    holds no more than those, every step is shown again. Bounded whatever the game's length:
+    the log read back from the head to its last action, and forward only while it could still
+    be one of those first ones; the trace's length there from the last snapshot before it."""
+    log = session.log
+    last = next((seq for seq in range(session.head - 1, -1, -1)
+                 if log[seq].kind == "action"), None)
+    if last is None or _only_first_actions(session, first):
+        return 0
+    return session.trace_length_at(last)
+
+
+def _only_first_actions(session: Session, first: int) -> bool:
+    """The log (to the head) holds at most ``first`` actions and no answer."""
+    actions = 0
+    for seq in range(session.head):
+        kind = session.log[seq].kind
+        if kind == "answer":
+            return False
+        actions += kind == "action"
+        if actions > first:
+            return False
+    return True

@@ -99,10 +99,11 @@ def check_pico(args: argparse.Namespace) -> Finding:
 
 def _pico_ident(port: str, wait: float) -> Finding:
     """Handshake with the Pico on ``port``: its IDENT names its protocol and firmware."""
-    from overseer.devices.pico_link import PicoLink, ProtocolMismatch
+    from overseer.devices.link_events import ProtocolMismatch
+    from overseer.devices.pico_link import PicoLink
 
     flash = "flash this checkout's firmware: scripts/flash (docs/hardware.md, Flashing)"
-    link = PicoLink(port)
+    link = PicoLink(port, lambda event: None)  # a press meanwhile is nobody's
     try:
         link.start()
         ident = link.wait_ready(wait)

@@ -170,7 +170,7 @@ def run(config: Config, db: str | None, stop: threading.Event,
     page for the table's phones even if the config's ``[web]`` is off. ``notifier`` tells
     systemd (cli/notify.py; by default from the environment the service gives): READY=1 once
     the box is up, a heartbeat from each turn of the loop that serves the inputs."""
-    from overseer.devices.pico_link import ProtocolMismatch
+    from overseer.devices.link_events import ProtocolMismatch
     from overseer.devices.usb import find_pico_ports
     from overseer.session.lock import LockError, StoreInUse
     from overseer.session.session import SessionError

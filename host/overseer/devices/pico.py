@@ -32,15 +32,15 @@ from PIL import Image
 
 from overseer.devices import protocol as p
 from overseer.devices.frames import vlsb
-from overseer.devices.pico_link import (
-    ROLL_TIMEOUT,
+from overseer.devices.link_events import (
     DieRolled,
     LinkState,
     PicoEvent,
-    PicoLink,
     PressedButton,
     RollFailed,
 )
+from overseer.devices.pico_link import PicoLink
+from overseer.devices.roll_book import ROLL_TIMEOUT
 from overseer.ports.events import (
     Button,
     Die,
@@ -107,9 +107,9 @@ class Pico(EarlyButtons):
         ``clock``: what times the link (``PicoLink``)."""
         self.link = PicoLink(
             port,
+            self._on_event,
             finder=finder,
             protocol=protocol,
-            on_event=self._on_event,
             on_state=self._on_state,
             roll_timeout=roll_timeout,
             clock=clock,

@@ -105,6 +105,11 @@ RELIABLE = frozenset(
 )
 
 
+def wire_id(number: int) -> int:
+    """A screen or roll number on the wire: they grow without end, the wire holds 1..65535."""
+    return (number - 1) % 0xFFFF + 1
+
+
 def crc32(data: bytes | bytearray) -> int:
     """CRC-32 (ISO-HDLC), as the protocol uses it for blocks and whole frames."""
     return zlib.crc32(data) & 0xFFFFFFFF

@@ -144,7 +144,7 @@ class Simulator(App[int]):
         self.query_one(Glass).show(running.box.oled())
         with running.reading() as gadget:
             session = gadget.session
-            seats = {seat: hero_name(gadget, hero) for hero, seat in gadget.seats.items()}
+            seats = {seat: hero_name(gadget, hero) for hero, seat in gadget.playing.seats.items()}
             bright = time.monotonic() % (2 * PULSE) < PULSE
             self.query_one(SeatLights).show(running.box.leds.modes, seats, bright)
             words = caption(gadget.screen)
@@ -190,7 +190,7 @@ class Simulator(App[int]):
         for step in self.logged[len(trace):]:  # undone: said as the log read them
             log.note(f"Taken back: {step.text}")
         del self.logged[len(trace):]
-        for step in gadget.as_read(trace[len(self.logged):]):
+        for step in gadget.playing.as_read(trace[len(self.logged):]):
             log.step(step)
             self.logged.append(step)
 

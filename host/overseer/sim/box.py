@@ -16,8 +16,8 @@ from collections import deque
 from pathlib import Path
 
 from overseer.app.sim import SimLeds
+from overseer.devices.link_events import ProtocolMismatch
 from overseer.devices.pico import BUTTONS, Pico
-from overseer.devices.pico_link import ProtocolMismatch
 from overseer.devices.rp2040_pico import Rp2040Pico, missing
 from overseer.devices.virtual_pico import FIRMWARE, VirtualPico
 from overseer.ports.events import Button, Input, Press, Rolled, RollRefused

@@ -91,7 +91,7 @@ class Plain:
             for step in self.logged[len(trace):]:  # undone: said as they were written
                 self.write(f"  (taken back) {step.text}")
             del self.logged[len(trace):]
-            for step in self.gadget.as_read(trace[len(self.logged):]):
+            for step in self.gadget.playing.as_read(trace[len(self.logged):]):
                 self.write(step_line(step))
                 self.logged.append(step)
         if self.gadget.screen is not None:

@@ -192,7 +192,7 @@ class Watcher:
         self.steps, self.groups, self.head, self.events = 0, [], 0, []
         self.asked, self.question, self.table_move = None, None, None
         game = None if session is None else {
-            "id": session.id, "game": session.game, "title": gadget.flow.label}
+            "id": session.id, "game": session.game, "title": gadget.playing.table.label}
         code = new_code() if session is not None else None
         with self.live.lock:
             self.live.game, self.live.code = game, code
@@ -247,7 +247,7 @@ class Watcher:
 
     def _steps(self, gadget: Any, trace: Any) -> None:
         start = self.steps
-        steps = gadget.as_read(trace[start:])
+        steps = gadget.playing.as_read(trace[start:])
         round_, actor = self.groups[-1] if self.groups else (None, "")
         if self.table_move is not None:
             actor, self.table_move = self.table_move, None
@@ -266,8 +266,8 @@ class Watcher:
         self.steps = start + len(steps)
 
     def _state(self, gadget: Any, session: Any) -> None:
-        names = gadget.flow.labels(session.state)
-        summary = party.summary(session.spec, session.state, names, gadget.seats)
+        names = gadget.playing.table.labels(session.state)
+        summary = party.summary(session.spec, session.state, names, gadget.playing.seats)
         record = Record(session.id, session.game, session.setup, session.dice_at_start,
                         session.seed, self.events, len(self.events), dict(names))
         with self.live.lock:

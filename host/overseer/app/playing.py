@@ -1,0 +1,198 @@
+"""What the gadget has open, and the calls the controller asks of it: a game's session (or,
+before one is stored, the new game's questions), its flow (app/flow.py) and seats, the form
+under way (app/form_host.py) and a new game's first actions still to begin.
+
+``call`` applies one controller call (``Begin``, ``Answer``, ``Undo``, ``Redo``, ``Cancel``):
+to the form host while a form is up; else a menu action of the gadget's own (the party pages,
+a new game), a move's form opened, or the session's (``calls.apply``). It answers None (the
+game changed: ``view`` builds the next view, app/view.py), ``Refused`` (nothing changed) or
+``Told`` (pages to read). Each session call is durable when it returns, and the form under way
+is kept beside the game before the next screen shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from overseer.app import calls, controller, flows, kept, view
+from overseer.app.controller import App, Begin, Cancel, Refused, SessionCall, Told
+from overseer.app.flow import DICE_MODE, NEW_GAME, PARTY, Flow, MakeForm, NewGame
+from overseer.app.form_host import FormHost, form_of
+from overseer.app.view import GameView
+from overseer.core.procedure import Step, named
+from overseer.session.session import Session, SessionError
+from overseer.session.store import Store, StoreError
+
+SEATS = (1, 2, 3, 4)  # the seat LEDs when the Leds do not say (hardware/pins.toml)
+
+
+class Playing:
+    """The game open on the gadget; see the module's docstring."""
+
+    def __init__(self, store: Store, flows_: Mapping[str, Flow], seats: Sequence[int],
+                 pico: bool, seed: int | None) -> None:
+        self.store, self.flows, self.seats_available = store, flows_, tuple(seats)
+        self.pico, self.seed = pico, seed  # the box has the Pico's dice; new games' seed
+        self.table: Flow = next(iter(flows_.values()))  # the game's table played (or set up)
+        self.session: Session | None = None
+        self.seats: dict[str, int] = {}
+        self.forms = FormHost(store)  # a form or the new game's questions, under way
+        self.queued: list[dict[str, Any]] = []  # a new game's first actions still to begin
+        self.seen = 0  # the trace steps the controller has had
+        self.asked = 0  # the number of the question in the view (GameView.asked)
+        self._question: tuple[Any, ...] | None = None  # what that question was asked on
+        self.kept_shown: int | None = None  # the step on the glass as the store keeps it
+
+    def open(self, game_id: int | None, new: bool, aside: list[str]) -> dict[str, Any]:
+        """Game ``game_id``, else (unless ``new``) the game played last (``kept.last_played``;
+        ``aside`` gets what the glass says of a game set aside), else the new game's
+        questions. A resumed game's view starts where its current action began, or at its
+        form under way. What is kept beside the game comes back (its ``shown`` step)."""
+        labels = {name: flow.label for name, flow in self.flows.items()}
+        session = (Session.resume(self.store, game_id) if game_id is not None
+                   else None if new else kept.last_played(self.store, labels, aside))
+        if session is None:
+            self._wizard()
+            self.seen = 0
+            return {}
+        if game_id is not None:
+            kept.unset_aside(self.store, session.id)
+        flow = self.flows.get(session.game)
+        if flow is None:
+            raise SessionError(f"game #{session.id} is {session.game}: the gadget plays "
+                               f"{', '.join(self.flows)}")
+        data = self.store.gadget(session.id)
+        self.session, self.table = session, flow
+        seats = data.get("seats")
+        self.seats = dict(seats) if isinstance(seats, dict) else \
+            flow.default_seats(session.state, self.seats_available)
+        first = data.get("first", 0)
+        self.seen = view.action_start(session, first if isinstance(first, int) else 0)
+        if self.forms.resume(session, self._form_of):
+            self.seen = len(session.runner.trace)
+        return data
+
+    def restart(self, session: Session | None) -> None:
+        """After a fault: ``session`` as the store holds it (its steps read), else the new
+        game's questions; no form, nothing queued."""
+        self.forms.drop()
+        self.session, self.queued = session, []
+        self.seen = len(session.runner.trace) if session is not None else 0
+        if session is None:
+            self._wizard()
+
+    def call(self, call: SessionCall) -> Refused | Told | None:
+        """Apply one controller call; see the module's docstring."""
+        session = self.session
+        if self.forms.local is not None:
+            answer = self.forms.call(call, self._perform, session is not None)
+        elif isinstance(call, Begin):
+            answer = self._begin(dict(call.action), call.answered, call.card)
+        elif session is None:
+            answer = Refused("there is no game here yet")
+        elif isinstance(call, Cancel):
+            answer = calls.leave(session, self.table.back_leaves(view.last_action(session)))
+        else:
+            answer = calls.apply(session, call)
+        session = self.session
+        if answer is None and session is not None:
+            calls.begin_queued(session, self.queued)
+        self.forms.keep(session.id if session is not None else None)  # before the screen moves
+        if isinstance(answer, Refused) and session is not None:
+            names = self.table.labels(session.state)
+            reason = answer.reason if answer.template is None or answer.facts is None else \
+                named(answer.template, answer.facts, names)
+            answer = Refused(self.table.relabel_text(reason, session.state, names))
+        return answer
+
+    def view(self) -> GameView:
+        """The view now (``view.build``), its question numbered (a new one, a new number)."""
+        local, session = self.forms.local, self.session
+        made = view.build(self.table, session, self.seen, self.seats, local,
+                          self.forms.remembered)
+        self.seen = made.trace_length
+        if made.question is None:
+            self._question = None
+            return made
+        on = (id(local), len(local.answers)) if local is not None else (
+            (session.id, session.head) if session is not None else None)
+        if on != self._question:
+            self._question, self.asked = on, self.asked + 1
+        return replace(made, asked=self.asked)
+
+    def keep_shown(self, app: App) -> None:
+        """Keep which step's page is on the glass beside the game (when it changed)."""
+        if self.session is None or self.forms.local is not None:
+            return
+        shown = controller.shown_step(app)
+        if shown != self.kept_shown and kept.update(self.store, self.session.id,
+                                                    "the screen shown not kept", shown=shown):
+            self.kept_shown = shown
+
+    def end_read(self, app: App) -> None:
+        """A finished game whose last steps the table has now read: kept beside it, so the
+        next start opens a new game (until then a restart shows its end again)."""
+        session = self.session
+        if session is None or not session.finished or app.reading \
+                or self.forms.local is not None or self.store.gadget(session.id).get("end_read"):
+            return
+        kept.update(self.store, session.id, "its end could not be marked as read",
+                    end_read=True)
+
+    def as_read(self, steps: Sequence[Step]) -> list[Step]:
+        """Trace steps as the table reads them on the glass (lettered pieces by their labels,
+        ids by their names), for a log beside the glass."""
+        if self.session is None:
+            return list(steps)
+        battle, names = self.session.state, self.table.labels(self.session.state)
+        return [self.table.relabel(step.at_table(names), battle, names) for step in steps]
+
+    def _begin(self, action: dict[str, Any], answered: Mapping[str, Any],
+               card: tuple[str, str] | None) -> Refused | Told | None:
+        name, session = action.get("do"), self.session
+        if name == NEW_GAME:
+            self._wizard()
+            return None
+        if session is None:
+            return Refused("there is no party yet" if name == PARTY
+                           else "there is no game here yet")
+        if name == PARTY:
+            return Told(self.table.party_pages(session.state, self.table.labels(session.state),
+                                              "Summary" if session.finished else "Party"))
+        made = self._form_of(name) if isinstance(name, str) else None
+        if made is not None and isinstance(name, str) and set(action) == {"do"}:
+            opened = self.forms.open(name, made, answered, card)
+            if not isinstance(opened, Begin):
+                return opened  # its question waits, or it cannot be asked now
+            action = dict(opened.action)  # the card and the answers given complete it
+        return calls.apply(session, Begin(action))
+
+    def _perform(self, result: Any) -> Refused | None:
+        """A done form's result: a new game (stored with its seats, its first actions queued),
+        the dice mode, or the action it begins."""
+        if isinstance(result, NewGame):
+            try:
+                setup = self.flows[result.game].new_setup(result.setup, self.store)
+                session = Session.new(self.store, result.game, setup, seed=self.seed,
+                                      dice=result.dice)
+                self.store.set_gadget(session.id, {"seats": result.seats,
+                                                   "first": len(result.first)})
+            except (SessionError, StoreError, ValueError) as err:
+                return calls.refused(err)
+            self.session, self.seats, self.seen = session, dict(result.seats), 0
+            self.table, self.queued = self.flows[result.game], list(result.first)
+            return None
+        assert self.session is not None
+        if result.get("do") == DICE_MODE:
+            return calls.set_dice(self.session, result["dice"])
+        return calls.apply(self.session, Begin(result))
+
+    def _wizard(self) -> None:
+        self.forms.ask(lambda: flows.wizard(self.seats_available, self.pico, self.flows),
+                       "New game")
+
+    def _form_of(self, name: str) -> tuple[MakeForm, str] | None:
+        assert self.session is not None
+        return form_of(self.table, self.session, self.pico, name)

@@ -1,0 +1,288 @@
+"""The Pico link without I/O, threads or a clock of its own (docs/protocol.md): one object that
+holds the handshake, the reliable window, the roll book and the screen book, takes the bytes
+read and the time, and gives the bytes to write. ``pico_link.PicoLink`` owns the port, the
+thread and the lock around every call; what happened for the app (a state change, an event)
+waits in ``outbox`` until the link hands it on, outside its lock.
+
+Per connection: ``opened`` begins a handshake (HELLO every ``HELLO_INTERVAL``, after bytes that
+flush a block the Pico's decoder may still wait on); an IDENT of our protocol makes the link
+ready (another version refuses it for good); then ``outgoing`` gives the newest screen and the
+roll requests not sent yet, through the go-back-N window, and a heartbeat every
+``HEARTBEAT_INTERVAL``; ``incoming`` acknowledges the Pico's events and hands each on once.
+A heartbeat with a new boot id is a restarted Pico: a new handshake. ``turn`` is one pass of
+the I/O loop (it says when nothing valid came for ``LINK_TIMEOUT``); ``lost`` ends the
+connection. On a noisy cable frames
+go in smaller chunks, each block twice."""
+
+from __future__ import annotations
+
+import logging
+
+from overseer.devices import protocol as p
+from overseer.devices.link_events import (
+    BAD_ROLL,
+    BUSY,
+    LINK_LOST,
+    DieRolled,
+    LinkState,
+    LinkStats,
+    PicoEvent,
+    ProtocolMismatch,
+    Repeats,
+    RollFailed,
+    event_of,
+)
+from overseer.devices.reliable import ByteErrors, Receiver, SendWindow
+from overseer.devices.roll_book import RollBook
+from overseer.devices.screen_book import ScreenBook, Shows
+
+log = logging.getLogger("overseer.devices.pico_link")
+
+HELLO_INTERVAL = 0.050
+HEARTBEAT_INTERVAL = 0.250
+LINK_TIMEOUT = 1.0
+# Sent before every HELLO (and before every heartbeat on a noisy cable): no SYNC in it, so the Pico
+# discards it, but it completes any cut-off block its decoder still waits on (a LEN byte
+# damaged or a block cut by an unplug could otherwise hold up the next ~100 bytes).
+FLUSH = bytes(p.MAX_BLOCK)
+NOISY_ERROR = 0.002  # a byte error rate from which the cable counts as noisy
+CHUNK_SIZES = ((64, NOISY_ERROR), (32, 0.01), (16, 1.0))  # chunk size, below this byte error
+DOUBLE_SEND_ERROR = 0.005  # from this byte error on, every block goes out twice
+STOPPED = (LinkState.REFUSED, LinkState.CLOSED)
+
+
+def _is_frame(message: p.Message) -> bool:
+    return isinstance(message, p.FrameChunk | p.FrameShow)
+
+
+class LinkCore:
+    """The link's protocol state; see the module's docstring."""
+
+    def __init__(self, protocol: int, roll_timeout: float) -> None:
+        self.protocol = protocol
+        self.state = LinkState.SEARCHING
+        self.error: ProtocolMismatch | None = None
+        self.ident: p.Ident | None = None
+        self.session = 0  # handshakes that succeeded
+        self.screens = ScreenBook()
+        self.rolls = RollBook(roll_timeout)
+        self.stats = LinkStats()
+        self.errors = ByteErrors()
+        self.outbox: list[LinkState | PicoEvent] = []  # for the app, in order
+        self._boot_id: int | None = None
+        self._window = SendWindow()
+        self._receiver = Receiver()
+        self._repeats = Repeats()
+        self._decoder = p.Decoder(p.PICO_TO_HOST, stats=self.stats.decoder)
+        self._hello_at = self._heartbeat_at = self._heard_at = 0.0
+
+    # -- the app's side
+
+    def request_roll(self, die: p.Die, now: float) -> int:
+        """A roll request's roll_id; it fails at once when the link has stopped."""
+        if self.state not in STOPPED:
+            return self.rolls.ask(die, now)
+        failed = self.rolls.refuse_now(die, LINK_LOST)
+        self._fail([failed])
+        return failed.roll_id
+
+    def set_state(self, state: LinkState) -> None:
+        if state is not self.state:
+            self.state = state
+            self.outbox.append(state)
+
+    # -- a connection
+
+    def opened(self, now: float) -> None:
+        """A port is open: a handshake begins."""
+        self._decoder = p.Decoder(p.PICO_TO_HOST, stats=self.stats.decoder)
+        self._hello_at = self._heartbeat_at = self._heard_at = now
+        self._begin_handshake()
+
+    def lost(self, why: object) -> None:
+        """The connection ended (silence, a port error): unanswered rolls fail if it was up."""
+        self.stats.link_lost += 1
+        log.info("Pico link lost: %s", why)
+        was_ready = self.state is LinkState.READY
+        self.set_state(LinkState.SEARCHING)
+        if was_ready:
+            self.fail_rolls(LINK_LOST)
+
+    def turn(self, now: float) -> tuple[bytes, bool, float]:
+        """One pass of the I/O loop: the bytes to write (``outgoing``), the requests past
+        their deadline failed, whether nothing valid came for ``LINK_TIMEOUT``, and when to
+        look again (``deadline``)."""
+        out = self.outgoing(now)
+        self.expire(now)
+        return out, now - self._heard_at > LINK_TIMEOUT, self.deadline()
+
+    def fail_rolls(self, reason: str) -> None:
+        """Every open roll request fails (the link is gone)."""
+        self._fail(self.rolls.fail_all(reason))
+
+    def expire(self, now: float) -> None:
+        """Roll requests past their deadline fail (the queued ones are not sent)."""
+        if not self.rolls:  # most passes: none asked (a new one wakes the loop again)
+            return
+        late = self.rolls.expire(now)
+        if late:
+            gone = {f.roll_id for f in late}
+            self._window.drop_queued(lambda m: isinstance(m, p.RollRequest) and m.roll_id in gone)
+            self._fail(late)
+
+    def deadline(self) -> float:
+        """When ``outgoing`` or ``expire`` has something to do, or the link falls silent."""
+        deadline = min(self._heard_at + LINK_TIMEOUT, self.rolls.deadline())
+        if self.state is LinkState.HANDSHAKING:
+            return min(deadline, self._hello_at)
+        resend_at = self._window.deadline()
+        return min(deadline, self._heartbeat_at, deadline if resend_at is None else resend_at)
+
+    def outgoing(self, now: float) -> bytes:
+        """The bytes to write now: a HELLO while handshaking; else the newest screen and the
+        new roll requests through the window, and a heartbeat when its time came."""
+        out = bytearray()
+        if self.state is LinkState.HANDSHAKING:
+            if now >= self._hello_at:
+                out += FLUSH + p.encode(p.Hello(self.protocol))
+                self._hello_at = now + HELLO_INTERVAL
+            return bytes(out)
+        if not self._window.has_queued(_is_frame):
+            for message, note in self.screens.take(self._chunk_size()):
+                self._window.put(message, note)
+        for roll_id, die in self.rolls.unsent():
+            self._window.put(p.RollRequest(roll_id, int(die)))
+        out += self._window.pump(now, self._copies())
+        self.stats.retransmits = self._window.retransmits
+        if now >= self._heartbeat_at:
+            noisy = self.errors.rate >= NOISY_ERROR
+            out += (FLUSH if noisy else b"") + p.encode(p.HostHeartbeat())
+            self._heartbeat_at = now + HEARTBEAT_INTERVAL
+        return bytes(out)
+
+    def incoming(self, data: bytes, now: float) -> bytes:
+        """What the Pico sent: the reply to write (ACKs). Stops at a refusing IDENT."""
+        decoder = self._decoder
+        reply = bytearray()
+        damaged = decoder.stats.bad_crc + decoder.stats.bad_length
+        blocks = decoder.feed(data)
+        self.errors.note(len(data), decoder.stats.bad_crc + decoder.stats.bad_length - damaged)
+        for block in blocks:
+            self._heard_at = now
+            reply += self._handle(block, now)
+            if self.state is LinkState.REFUSED:
+                return b""
+        return bytes(reply)
+
+    # -- incoming blocks
+
+    def _begin_handshake(self) -> None:
+        self.set_state(LinkState.HANDSHAKING)
+        self._window.reset()
+        self.rolls.forget_refusals()
+
+    def _handle(self, block: p.Block, now: float) -> bytes:
+        message = p.decode_message(block)
+        if isinstance(message, p.Ident):
+            self._on_ident(message)
+        elif self.state is not LinkState.READY:
+            pass  # until IDENT, the Pico's numbering is not ours to follow
+        elif isinstance(message, p.PicoHeartbeat):
+            if message.boot_id != self._boot_id:
+                log.info("the Pico restarted (boot id %04x)", message.boot_id)
+                self._begin_handshake()
+        elif isinstance(message, p.PicoAck):
+            self._on_ack(message.seq, now)
+        elif isinstance(message, p.Error):
+            self._on_error(message.code)
+        elif isinstance(message, p.ButtonEvent | p.RollResult):
+            if self._receiver.accept(block.seq):
+                self._deliver(message)
+            return p.encode(p.HostAck(self._receiver.last))
+        return b""
+
+    def _on_ident(self, ident: p.Ident) -> None:
+        if ident.protocol != self.protocol:
+            self.error = ProtocolMismatch(
+                f"the Pico runs protocol {ident.protocol}; this host speaks {self.protocol}: "
+                "flash the firmware (scripts/flash)")
+            log.error("%s", self.error)
+            self.ident = ident
+            self.set_state(LinkState.REFUSED)
+            return
+        if self.state is LinkState.READY:
+            if ident.boot_id != self._boot_id:
+                self._begin_handshake()
+            # Same boot: the answer to an earlier HELLO (a HELLO repeated, or sent twice on a
+            # noisy cable). The Pico numbers its queue afresh from 1 then, but no ACK of ours
+            # can reach it between two HELLOs of one handshake, so every message keeps the
+            # number it had: keep counting. (Starting again from 1 here lost events: the ACKs
+            # we had sent made the Pico drop them, and it never sent them again.)
+            return
+        if self._boot_id is not None and ident.boot_id != self._boot_id:
+            self.stats.restarts_seen += 1
+        self._window.reset()
+        self._receiver.reset()
+        # The same boot still holds the last image it acknowledged: send only what differs.
+        self.screens.handshake(same_boot=ident.boot_id == self._boot_id)
+        self._boot_id = ident.boot_id
+        self.ident = ident
+        self.session += 1
+        self.stats.sessions += 1
+        self.rolls.send_again()  # unanswered requests go again, oldest first
+        self.set_state(LinkState.READY)
+        log.info("Pico ready: %s, boot id %04x", ident.firmware, ident.boot_id)
+
+    def _on_ack(self, seq: int, now: float) -> None:
+        done = self._window.on_ack(seq, now)
+        # The Pico sends an ERROR while it acts on a message and the ACK after the read it came
+        # in: a roll refusal belongs to a roll request this ACK settles.
+        self._fail(self.rolls.settled(e.message.roll_id for e in done
+                                      if isinstance(e.message, p.RollRequest)))
+        shows = [e.note for e in done if isinstance(e.note, Shows)]
+        if shows:
+            self.screens.acked(shows[-1])
+
+    def _on_error(self, code: int) -> None:
+        self.stats.pico_errors[code] = self.stats.pico_errors.get(code, 0) + 1
+        if code in (p.ErrorCode.FRAME_CRC, p.ErrorCode.BAD_CHUNK):
+            # The Pico refused a FRAME_SHOW (it sends ERROR before the ACK): the ACKs of the
+            # shows now in flight must not count as shown, and the next screen goes whole.
+            self._window.forget_notes()
+            self._window.drop_queued(_is_frame)
+            self.screens.refused()
+        elif code == p.ErrorCode.BAD_ROLL:
+            self.rolls.refused(BAD_ROLL)
+        elif code == p.ErrorCode.QUEUE_FULL:
+            self.rolls.refused(BUSY)
+
+    def _deliver(self, message: p.ButtonEvent | p.RollResult) -> None:
+        assert self._boot_id is not None
+        if self._repeats.repeat(self._boot_id, message.event_id):
+            self.stats.duplicates_dropped += 1
+            return
+        event = event_of(message, self._boot_id)
+        if event is None:
+            self.stats.invalid_events += 1
+        elif isinstance(event, DieRolled) and event.roll_id \
+                and not self.rolls.answered(event.roll_id):
+            self.stats.duplicates_dropped += 1  # answered already, or failed
+        else:
+            self.outbox.append(event)
+
+    def _fail(self, failed: list[RollFailed]) -> None:
+        for roll in failed:
+            self.stats.rolls_failed += 1
+            log.info("roll request %d (%s) failed: %s", roll.roll_id, roll.die.name, roll.reason)
+        self.outbox.extend(failed)
+
+    def _copies(self) -> int:
+        """How many times each block goes out: twice on a noisy cable (the Pico takes the first
+        good copy and acknowledges the other again), saving whole go-back-N rounds."""
+        return 2 if self.errors.rate >= DOUBLE_SEND_ERROR else 1
+
+    def _chunk_size(self) -> int:
+        """Chunk data size for the byte error rate: on a noisy cable small blocks get through
+        where large ones hardly ever do, and go-back-N repeats less."""
+        error = self.errors.rate
+        return next((size for size, limit in CHUNK_SIZES if error < limit), CHUNK_SIZES[-1][0])
