@@ -89,7 +89,7 @@ class MoveTable(Generic[S]):
         bare = self._bare.get(name) if isinstance(name, str) else None
         move = self.moves.get(name) if isinstance(name, str) else None
         if bare is None and move is not None and not move.available(state):
-            raise RulesError(move.refusal(state))
+            raise move.refused(state)
         try:
             move, params = bare if bare is not None else self.parse(action)
         except ParamError as err:
