@@ -49,3 +49,17 @@ def test_back_undo_held_at_power_up_leaves_the_repl_free() -> None:
         assert main.run() is None  # returns at once: no board, no watchdog
     finally:
         pin.value(1)
+
+
+def test_without_mpremote_it_says_how_to_install_it_and_runs_nothing(tmp_path) -> None:
+    """A checkout whose .venv has no mpremote, nor PATH: the flash extra is named."""
+    import shutil
+
+    (tmp_path / "scripts").mkdir()
+    shutil.copy(ROOT / "scripts" / "flash", tmp_path / "scripts" / "flash")
+    shutil.copytree(FIRMWARE, tmp_path / "firmware")
+    done = subprocess.run([sys.executable, str(tmp_path / "scripts" / "flash")],
+                          capture_output=True, text=True, env={"PATH": str(tmp_path)})
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == ("scripts/flash: mpremote is not installed: OVERSEER_EXTRAS=flash "
+                           "scripts/run --help (or pip install 'overseer[flash]')\n")

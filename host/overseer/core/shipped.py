@@ -5,7 +5,9 @@ package data) and found through importlib.resources:
   another folder);
 - ``firmware/``: the Pico's firmware, which the virtual Pico runs and whose version the doctor
   expects on the real one;
-- ``pins.toml``: the box's pin map (``devices.pins``).
+- ``pins.toml``: the box's pin map (``devices.pins``);
+- ``screens/fonts/`` and ``web/static/``: the glass's bitmap fonts, the web page's script and
+  style (files of the package itself).
 
 In a checkout each is a link into the repository (host/overseer/datafiles -> data/, firmware
 -> firmware/, pins.toml -> hardware/pins.toml), followed here, so a path reads as the

@@ -18,13 +18,14 @@ from __future__ import annotations
 import textwrap
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from pathlib import Path
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from overseer.core.shipped import shipped
+
 WIDTH, HEIGHT = 128, 64
-FONTS = Path(__file__).parent / "fonts"
+FONTS = shipped("screens/fonts")  # the Spleen bitmap fonts (package data)
 BAR = 9  # the title bar's rows (5x8 text on white)
 TOP = BAR + 1  # the body's first row
 COLUMNS = 25  # detail characters per line (5x8)

@@ -22,7 +22,6 @@ import secrets
 import socket
 import threading
 from collections.abc import MutableMapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import uvicorn
@@ -32,6 +31,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from overseer.core.shipped import shipped
 from overseer.ports.events import ReaderNotice, Remote
 from overseer.ports.inbox import Inbox
 from overseer.screens.render import render
@@ -42,7 +42,7 @@ from overseer.web.stream import Streams
 from overseer.web.watch import Live
 
 COOKIE = "overseer_pair"
-STATIC = Path(__file__).parent / "static"
+STATIC = shipped("web/static")  # the page's script and style (package data)
 NO_STORE = {"cache-control": "no-store"}
 
 
@@ -56,7 +56,7 @@ class Web:
         self.pairs: dict[str, int] = {}  # pairing cookie -> the game it pairs with
         self.streams = Streams(feed)
         self._png: tuple[int, bytes] | None = None
-        self._story: tuple[tuple[int, int], stories.Story] | None = None
+        self._story: tuple[tuple[int, int], stories.Story | None] | None = None
         self.app = Starlette(routes=[
             Route("/", self.live_page), Route("/party", self.party_page),
             Route("/story", self.story_page), Route("/glass.png", self.glass),
