@@ -6,6 +6,7 @@ import dice
 import link
 import micropython
 from buttons import DOWN, LONG
+from link import ACK, FRAME_CHUNK, HEARTBEAT, HELLO
 from ticks import ticks_diff
 
 FIRMWARE = "overseer-fw 0.1.0"  # ASCII, at most 32 bytes
@@ -36,6 +37,8 @@ class App:
         self.urandom = urandom
         self.boot_id = struct.unpack("<H", urandom(2))[0]
         self.decoder = link.Decoder(link.HOST_TO_PICO, self._block)
+        self._chunk_length = -1  # the LEN of the last FRAME_CHUNK and a view of its data
+        self._chunk = self.decoder.view
         self._now = now  # the time of the bytes being decoded
         self._ack = False  # a reliable message among them: one PICO_ACK after them
         self.receiver = link.Receiver()
@@ -80,27 +83,32 @@ class App:
         now = self._now
         self.heard = True
         self.last_rx = now
-        if typ == link.HELLO:
+        if typ == HELLO:
             self.receiver.reset()
             self.sender.reset()
             ident = struct.pack("<BH", link.PROTOCOL, self.boot_id) + FIRMWARE.encode()
             self._send(link.IDENT, ident)
-        elif typ == link.ACK:
+        elif typ == ACK:
             self.sender.on_ack(self.decoder.buf[4], now)
-        elif typ != link.HEARTBEAT:  # FRAME_CHUNK, FRAME_SHOW, ROLL_REQUEST: reliable
+        elif typ != HEARTBEAT:  # FRAME_CHUNK, FRAME_SHOW, ROLL_REQUEST: reliable
             self._ack = True
-            if self.receiver.accept(seq):
-                self._act(typ, length, now)
+            if not self.receiver.accept(seq):
+                return
+            if typ == FRAME_CHUNK:  # most blocks: no further call but the copy
+                buf = self.decoder.buf
+                if length != self._chunk_length:  # a frame's chunks: one view for them all
+                    self._chunk_length = length
+                    self._chunk = self.decoder.view[8 : 4 + length]
+                screen_id = buf[4] | buf[5] << 8
+                if not self.display.chunk(screen_id, buf[6] | buf[7] << 8, self._chunk):
+                    self._error(link.ERROR_BAD_CHUNK)
+            else:
+                self._act(typ)
 
-    @micropython.native
-    def _act(self, typ, length, now):
+    def _act(self, typ):
+        """FRAME_SHOW or ROLL_REQUEST, accepted: its payload at decoder.buf[4:]."""
         buf = self.decoder.buf
-        if typ == link.FRAME_CHUNK:
-            screen_id = buf[4] | buf[5] << 8
-            offset = buf[6] | buf[7] << 8
-            if not self.display.chunk(screen_id, offset, self.decoder.view[8 : 4 + length]):
-                self._error(link.ERROR_BAD_CHUNK)
-        elif typ == link.FRAME_SHOW:
+        if typ == link.FRAME_SHOW:
             screen_id, crc = struct.unpack_from("<HI", buf, 4)
             if self.display.accept(screen_id, crc):
                 self.host_waiting = True  # blitted by step(), after the ACK has gone out

@@ -149,7 +149,7 @@ class Buttons:
 
     def _advance(self, t: int) -> None:
         for b in self.buttons.values():
-            if ticks_diff(t, b.level_at) >= 0:
+            if b.down and ticks_diff(t, b.level_at) >= 0:  # advance() acts only in a press
                 b.advance(t, self.queue)
 
     def get(self) -> "tuple | None":

@@ -40,7 +40,8 @@ class Display:
         end = offset + len(data)
         if end > SIZE:
             return False
-        self._start(screen_id)
+        if screen_id != self.back_id:
+            self._start(screen_id)
         self.back[offset:end] = data
         if end > offset:
             first = offset // CHUNK

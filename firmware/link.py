@@ -2,6 +2,7 @@
 import struct
 
 import micropython
+from micropython import const
 from ticks import ticks_diff
 
 try:
@@ -22,24 +23,28 @@ except ImportError:  # a build without binascii.crc32: the same CRC-32 (ISO-HDLC
 
 
 PROTOCOL = 2  # docs/protocol.md, version 2: a press reported on its first edge
-SYNC = 0x7E
-MAX_LEN = 96
-MAX_BLOCK = 4 + MAX_LEN + 4
+SYNC = const(0x7E)
+MAX_LEN = const(96)
+MAX_BLOCK = const(4 + 96 + 4)
+# The CRC-32 of a block's SEQ TYPE PAYLOAD with its CRC after them (little-endian), whatever they
+# are: a block is whole when that is this. (A small int on the Pico, where a 32-bit CRC would
+# be a heap object.)
+RESIDUE = const(0x2144DF1C)
 
 # Host to Pico
-HELLO = 0x01
-FRAME_CHUNK = 0x02
-FRAME_SHOW = 0x03
-ROLL_REQUEST = 0x04
-HEARTBEAT = 0x05
-ACK = 0x06
+HELLO = const(0x01)
+FRAME_CHUNK = const(0x02)
+FRAME_SHOW = const(0x03)
+ROLL_REQUEST = const(0x04)
+HEARTBEAT = const(0x05)
+ACK = const(0x06)
 # Pico to host
-IDENT = 0x81
-BUTTON = 0x82
-ROLL_RESULT = 0x83
-PICO_HEARTBEAT = 0x84
-PICO_ACK = 0x85
-ERROR = 0x86
+IDENT = const(0x81)
+BUTTON = const(0x82)
+ROLL_RESULT = const(0x83)
+PICO_HEARTBEAT = const(0x84)
+PICO_ACK = const(0x85)
+ERROR = const(0x86)
 
 ERROR_FRAME_CRC = 1
 ERROR_BAD_CHUNK = 2
@@ -97,8 +102,15 @@ class Decoder:
     def __init__(self, sizes: dict, handle=None) -> None:
         self.sizes = sizes
         self.buf = bytearray(MAX_BLOCK)
-        self.view = memoryview(self.buf)
-        self._at = (self.view, self.view[1:], self.view[2:])  # space() without allocating
+        view = self.view = memoryview(self.buf)
+        self._at = (view, view[1:], view[2:])  # space() without allocating
+        self._length = -1  # the LEN of the last block read, and a view of that block from SEQ
+        self._checked = view  # to its CRC: a run of same-length blocks allocates no view
+        self._low = bytearray(b"\xff" * 256)  # per TYPE: its payload sizes (none: 255 to 0)
+        self._high = bytearray(256)
+        for typ, (low, high) in sizes.items():
+            self._low[typ] = low
+            self._high[typ] = high
         self.n = 0
         self.need = 2  # held bytes needed before the next decision
         self.dropped = 0
@@ -137,6 +149,62 @@ class Decoder:
         if self.n >= self.need:
             self._scan()
 
+    @micropython.native
+    def pull(self, readinto, poll, limit: int) -> int:
+        """Read whole blocks from a stream whose ``readinto(buf, n)`` returns once it has n
+        bytes (MicroPython's stdin), while ``poll(0)`` (its ``select.poll``'s ``ipoll``: at most
+        one (stream, event) pair) says bytes wait, up to about ``limit``
+        bytes: a block's SYNC and LEN, then the rest of it straight into ``buf``, each valid
+        one to the handler as it is read. The sender writes whole blocks, so the rest is on its
+        way. Garbage takes the general way (``space``, ``fill``) until a SYNC. The bytes read;
+        -1 when the stream ended."""
+        buf = self.buf
+        head = self._at[0]
+        rest = self._at[2]
+        low = self._low
+        high = self._high
+        handle = self.handle
+        total = 0
+        while total < limit:
+            if self.n:  # a block being hunted for after garbage: as far as its next decision
+                k = self.need - self.n
+                if readinto(self.space(), k) != k:
+                    return -1
+                total += k
+                self.fill(k)
+                continue
+            waiting = 0
+            for _obj, event in poll(0):
+                waiting = event
+            if not waiting & 1:  # POLLIN
+                break
+            if waiting & ~1:  # the other end hung up (off-board)
+                return -1
+            if readinto(head, 2) != 2:
+                return -1
+            total += 2
+            length = buf[1]
+            if buf[0] != SYNC or length > MAX_LEN:
+                self.fill(2)
+                continue
+            k = length + 6
+            if readinto(rest, k) != k:
+                return -1
+            total += k
+            if length != self._length:
+                self._length = length
+                self._checked = self.view[1 : 8 + length]
+            if crc32(self._checked) != RESIDUE:
+                self.n = 8 + length
+                self._scan()  # dropped; a SYNC inside it may start the next block
+                continue
+            typ = buf[3]
+            if length < low[typ] or length > high[typ]:
+                self.dropped += 1
+            else:
+                handle(typ, buf[2], length)
+        return total
+
     def feed(self, data) -> None:
         """Any bytes: copied in as far as each decision needs."""
         i = 0
@@ -171,8 +239,7 @@ class Decoder:
             if self.n < end + 4:
                 self.need = end + 4
                 return
-            got = buf[end] | (buf[end + 1] << 8) | (buf[end + 2] << 16) | (buf[end + 3] << 24)
-            if crc32(self.view[1:end]) != got:
+            if crc32(self.view[1 : end + 4]) != RESIDUE:
                 self.dropped += 1
                 self._shift(1)
                 continue
@@ -198,7 +265,7 @@ class Receiver:
     @micropython.native
     def accept(self, seq: int) -> bool:
         """True if seq is the next expected one (act on it); ACK self.last either way."""
-        if seq == next_seq(self.last):
+        if seq == (1 if self.last >= 255 else self.last + 1):  # next_seq, without the call
             self.last = seq
             return True
         return False

@@ -5,6 +5,7 @@ import sys
 import micropython
 
 _MICROPYTHON = sys.implementation.name == "micropython"
+_POLLIN = select.POLLIN
 
 
 class Usb:
@@ -17,7 +18,7 @@ class Usb:
         self._flush = None if _MICROPYTHON else self.tx.flush
         self._out = []
         self._poll = select.poll()
-        self._poll.register(self.rx, select.POLLIN)
+        self._poll.register(self.rx, _POLLIN)
         self._ipoll = getattr(self._poll, "ipoll", self._poll.poll)  # ipoll allocates nothing
         self._buf = bytearray(256)  # off-board (CPython): what one read takes
         self._view = memoryview(self._buf)
@@ -26,9 +27,9 @@ class Usb:
     @micropython.native
     def _ready(self):
         for _obj, event in self._ipoll(0):
-            if event & ~select.POLLIN:
+            if event & ~_POLLIN:
                 self.closed = True
-            return event & select.POLLIN
+            return event & _POLLIN
         return 0
 
     def _read_into(self, buf):
@@ -50,27 +51,16 @@ class Usb:
             if n:
                 decoder.feed(self._view[:n])
             return n
-        # MicroPython's readinto(buf, n) returns once it has n bytes: read exactly what the
-        # decoder needs for its next decision (a block's SYNC and LEN, then the rest of it),
-        # straight into its buffer. The host writes whole blocks, so the rest is on its way;
-        # the host's FLUSH before a HELLO completes a block cut short.
-        total = 0
-        rx = self.rx
-        while total < limit and not self.closed:
-            # each call costs ~0.1 ms on a Pico: poll only between blocks, not inside one
-            if decoder.n == 0 and not self._ready():
-                break
-            k = decoder.need - decoder.n
-            try:
-                got = rx.readinto(decoder.space(), k)
-            except OSError:
-                got = 0
-            if not got:
-                self.closed = True
-                break
-            decoder.fill(got)
-            total += got
-        return total
+        # MicroPython's readinto(buf, n) returns once it has n bytes: whole blocks, each read
+        # in two (its SYNC and LEN, then the rest) straight into the decoder's buffer
+        try:
+            n = decoder.pull(self.rx.readinto, self._ipoll, limit)
+        except OSError:  # off-board: the pty's other end is gone
+            n = -1
+        if n < 0:
+            self.closed = True
+            return 0
+        return n
 
     def wait(self, ms: int) -> None:
         """Sleep until bytes arrive or ms pass."""

@@ -9,3 +9,8 @@ def kbd_intr(chr):
 def native(f):
     """MicroPython compiles the function to machine code; CPython runs it as it is."""
     return f
+
+
+def const(value):
+    """MicroPython puts the value in the code that uses the name; CPython looks it up."""
+    return value

@@ -67,8 +67,29 @@ function finish(code) {
   process.exit(code);
 }
 pico.onWatchdog = () => finish(75);
+// What the firmware wrote, not yet taken by the pty. stdin and stdout are one pty end, which
+// Node's stdin makes non-blocking: a full pty buffer (a host busy elsewhere) says EAGAIN, and
+// the bytes wait here for the next loop pass (a Pico's USB holds them the same way) instead of
+// being lost.
+const unwritten = [];
+function flush() {
+  while (unwritten.length) {
+    const bytes = unwritten[0];
+    let n;
+    try {
+      n = fs.writeSync(1, bytes);
+    } catch (e) {
+      if (e.code === 'EAGAIN') return;
+      finish(0); // the host end is gone
+      return;
+    }
+    if (n < bytes.length) unwritten[0] = bytes.subarray(n);
+    else unwritten.shift();
+  }
+}
 pico.onSerial = (bytes) => {
-  try { fs.writeSync(1, bytes); } catch { finish(0); } // the host end is gone
+  unwritten.push(Uint8Array.from(bytes));
+  flush();
 };
 process.stdin.on('data', (d) => pico.write(d));
 process.stdin.on('end', () => finish(0));
@@ -89,6 +110,7 @@ function loop() {
     const [, gpio, level] = schedule.shift();
     pico.mcu.gpio[gpio].setInputValue(level);
   }
+  flush();
   saveOled();
   if (env.OVERSEER_RP2_CLOCK && wall - clockAt >= 100) {
     clockAt = wall;

@@ -46,6 +46,18 @@ export class Pico {
     this.cdc = new USBCDC(this.mcu.usbCtrl);
     this.cdc.onDeviceConnected = () => { this.connected = true; };
     this.cdc.onSerialData = (buf) => this.onSerial?.(buf);
+    // rp2040js's USBCDC answers the firmware's every OUT transfer at once, with no bytes when it
+    // has none: ~37 empty transfers (and USB interrupts) per ms of board time while the line is
+    // idle, CPU a Pico does not spend (a real host sends nothing and the device NAKs in
+    // hardware). Hold the transfer until there are bytes for it, as a host does.
+    const usb = this.mcu.usbCtrl;
+    const answer = usb.onEndpointRead;
+    this.held = null; // [endpoint, size] of the OUT transfer waiting for bytes
+    usb.onEndpointRead = (endpoint, size) => {
+      if (endpoint === this.cdc.outEndpoint && this.cdc.txFIFO.empty) this.held = [endpoint, size];
+      else answer(endpoint, size);
+    };
+    this.answer = answer;
     this.mcu.uart[0].onByte = (b) => this.onUart?.(b);
     this.mcu.peripherals[WATCHDOG].onWatchdogTrigger = () => this.onWatchdog?.();
     this.mcu.core.PC = FLASH_START;
@@ -73,6 +85,11 @@ export class Pico {
   feed() {
     const fifo = this.cdc.txFIFO;
     while (this.head < this.queue.length && !fifo.full) fifo.push(this.queue[this.head++]);
+    if (this.held && !fifo.empty) {
+      const [endpoint, size] = this.held;
+      this.held = null;
+      this.answer(endpoint, size);
+    }
     if (this.head === this.queue.length && this.head) { this.queue = []; this.head = 0; }
   }
 
