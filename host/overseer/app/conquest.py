@@ -21,16 +21,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from overseer import games
 from overseer.app import forms
 from overseer.app.books import correct_form as book_form
-from overseer.app.flow import NEW_GAME, PARTY, Flow, NewGame, TapActions
+from overseer.app.flow import NewGame, Table, TapActions
 from overseer.app.local import Ask, LocalProcedure
-from overseer.app.view import MenuItem
 from overseer.core.moves import Move
 from overseer.core.procedure import ChooseOne, EnterNumber, Question, RulesError, Step
-from overseer.loaders.conquest import load_cards
-from overseer.rules.conquest import books
+from overseer.loaders.conquest import default as default_cards
+from overseer.rules.conquest import books, end
 from overseer.rules.conquest.cards import ABILITIES, SHOTS, shot_label
 from overseer.rules.conquest.decks import COUNTED, hand_options
 from overseer.rules.conquest.kinds import Key, StepKind
@@ -42,7 +40,6 @@ from overseer.session.session import LogError, Session, SessionError
 from overseer.session.store import StoreError
 
 GAME = "conquest"
-SPEC = games.CONQUEST
 CARD = "card"  # the kind of a Conquest card's tag (devices/tags.py)
 HEALTH = (1, 11)  # the health per team the rules take (rules/conquest/setup.py)
 DEFAULT_HEALTH = 8  # Conquest: Team Setup
@@ -233,11 +230,6 @@ def lights(state: ConquestState, seats: Mapping[str, int],
     return lit
 
 
-def no_cards(state: ConquestState) -> dict[tuple[str, str], str]:
-    """A tapped Conquest card answers with its own id: nothing to map."""
-    return {}
-
-
 # --------------------------------------------------------------------------- new game
 
 
@@ -330,44 +322,13 @@ def correct_form(state: ConquestState, names: Mapping[str, str]) -> LocalProcedu
     return (yield from book_form(books.book_list(state), names))
 
 
-def form(move: Move[Any], state: ConquestState, names: Mapping[str, str]
-         ) -> Callable[[], LocalProcedure]:
-    """How to (re)start the move's form."""
-    if move.name == "play":
-        return lambda: play_form(state, names)
-    if move.name == "correct":
-        return lambda: correct_form(state, names)
-
-    def generic() -> LocalProcedure:
-        return (yield from forms.form(move, state))
-    return generic
-
-
-def form_of(name: str, state: ConquestState, names: Mapping[str, str]
-            ) -> tuple[Callable[[], LocalProcedure], str] | None:
-    """How to (re)start the form a menu item opens, and its title; None when the rules do not
-    allow its move now (a form kept across a restart is then dropped)."""
-    move = SPEC.moves.moves.get(name)
-    if move is None or not move.available(state):
-        return None
-    return form(move, state, names), SHORT.get(move.name, move.label)
-
-
-def option_names(state: ConquestState, question: Question | None) -> dict[str, str]:
-    """Every option of a Conquest question is named by ``labels``: nothing more."""
-    return {}
+FORMS: dict[str, Callable[[ConquestState, Mapping[str, str]], LocalProcedure]] = {
+    "play": play_form,
+    "correct": correct_form,
+}
 
 
 # --------------------------------------------------------------------------- the glass
-
-
-def menu(state: ConquestState, legal: list[Move[Any]], over: bool) -> tuple[MenuItem, ...]:
-    """The legal moves (a card to play), then the party screen and a new game."""
-    items = [MenuItem(SHORT.get(m.name, m.label), {"do": m.name}) for m in legal
-             if forms.askable(m, state)]
-    items.append(MenuItem("Summary" if over else "Party", {"do": PARTY}))
-    items.append(MenuItem("New game", {"do": NEW_GAME}))
-    return tuple(items)
 
 
 def title(state: ConquestState) -> str:
@@ -421,7 +382,7 @@ def party_pages(state: ConquestState, names: Mapping[str, str], heading: str
              f"Health Bank {state.bank}"]
     if state.stunned:
         first.append("Stunned: " + ", ".join(names.get(p, p) for p in state.stunned))
-    over = SPEC.result(state)
+    over = end.result(state)
     pages: list[tuple[str, list[str]]] = [("Health", first)]
     if over:
         pages.insert(0, ("Result", [over]))
@@ -450,7 +411,7 @@ def tap_actions(state: ConquestState, legal: list[Move[Any]]) -> TapActions:
     out: TapActions = {}
     for card_id, card in state.cards.items():
         if state.over is not None:
-            out[(CARD, card_id)] = f"the game is over: {SPEC.result(state)}"
+            out[(CARD, card_id)] = f"the game is over: {end.result(state)}"
             continue
         if not playing or player is None:
             out[(CARD, card_id)] = "the game has not started"
@@ -486,7 +447,7 @@ def new_setup(setup: dict[str, Any], store: Any) -> dict[str, Any]:
         entered = Session.resume(store, infos[-1].id).state.entered
     except (LogError, SessionError, StoreError, RulesError, ValueError, KeyError):
         return setup  # a game that does not replay teaches nothing
-    printed = load_cards()
+    printed = default_cards()
     known = {c: {k: v for k, v in facts.items()
                  if getattr(printed[c], k) in ("unknown", ())}
              for c, facts in entered.items() if c in printed}
@@ -496,10 +457,67 @@ def new_setup(setup: dict[str, Any], store: Any) -> dict[str, Any]:
     return {**setup, "setup": {**setup["setup"], "cards": known}}
 
 
-FLOW = Flow(
-    game=GAME, label="Conquest", spec=SPEC, wizard=wizard, labels=labels, relabel=relabel,
-    relabel_text=relabel_text, relabel_question=relabel_question, default_seats=default_seats,
-    option_names=option_names, cards=no_cards, menu=menu, form_of=form_of, title=title,
-    idle_key=idle_key, status=status, party_pages=party_pages, tap_actions=tap_actions,
-    lights=lights, new_setup=new_setup, taps_skip_reading=True, on_glass=on_glass,
-    likely=likely)
+class ConquestTable(Table):
+    """Catacombs Conquest at the table: a tapped card plays it (``tap_actions``), taken on
+    any page (the steps not read yet skipped)."""
+
+    game, label = GAME, "Conquest"
+    short, forms = SHORT, FORMS
+    taps_skip_reading = True
+    # A hand and a deck are secret: the web page gives only how many cards each holds (no
+    # phone is shown a hand: the box's card ids are its guess).
+    secret = frozenset({"hands", "decks"})
+
+    def wizard(self, seats: tuple[int, ...], pico: bool) -> LocalProcedure:
+        return wizard(seats, pico)
+
+    def new_setup(self, setup: dict[str, Any], store: Any) -> dict[str, Any]:
+        return new_setup(setup, store)
+
+    def labels(self, state: ConquestState) -> dict[str, str]:
+        return labels(state)
+
+    def relabel(self, step: Step, state: ConquestState, names: Mapping[str, str]) -> Step:
+        return relabel(step, state, names)
+
+    def relabel_text(self, text: str, state: ConquestState, names: Mapping[str, str]) -> str:
+        return relabel_text(text, state, names)
+
+    def relabel_question(self, question: Question, state: ConquestState,
+                         names: Mapping[str, str], trace: Sequence[Step]) -> Question:
+        return relabel_question(question, state, names, trace)
+
+    def default_seats(self, state: ConquestState, seats: tuple[int, ...]) -> dict[str, int]:
+        return default_seats(state, seats)
+
+    def offered(self, move: Move[Any], state: ConquestState) -> bool:
+        return forms.askable(move, state)
+
+    def title(self, state: ConquestState) -> str:
+        return title(state)
+
+    def idle_key(self, state: ConquestState, last: str | None) -> str:
+        return idle_key(state, last)
+
+    def status(self, state: ConquestState, names: Mapping[str, str]) -> tuple[str, ...]:
+        return status(state, names)
+
+    def party_pages(self, state: ConquestState, names: Mapping[str, str], heading: str
+                    ) -> tuple[Screen, ...]:
+        return party_pages(state, names, heading)
+
+    def tap_actions(self, state: ConquestState, legal: list[Move[Any]]) -> TapActions:
+        return tap_actions(state, legal)
+
+    def lights(self, state: ConquestState, seats: Mapping[str, int],
+               question: Question | None) -> dict[int, str]:
+        return lights(state, seats, question)
+
+    def on_glass(self, step: Step) -> bool:
+        return on_glass(step)
+
+    def likely(self, state: ConquestState, question: Question) -> int:
+        return likely(state, question)
+
+
+TABLE = ConquestTable()

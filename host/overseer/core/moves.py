@@ -76,8 +76,13 @@ class MoveTable(Generic[S]):
 
     def start(self, state: S, action: dict[str, Any]) -> Procedure:
         name = action.get("do") if type(action) is dict and len(action) == 1 else None
-        # {"do": name} of a move without parameters (the common press) needs no parsing.
+        # {"do": name} of a move without parameters (the common press) needs no parsing; of a
+        # move the rules do not allow now (a menu item's press: its form opens only when the
+        # move is allowed), the refusal says why before its parameters are missed.
         bare = self._bare.get(name) if isinstance(name, str) else None
+        move = self.moves.get(name) if isinstance(name, str) else None
+        if bare is None and move is not None and not move.available(state):
+            raise RulesError(move.refusal(state))
         try:
             move, params = bare if bare is not None else self.parse(action)
         except ParamError as err:
