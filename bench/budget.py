@@ -72,7 +72,10 @@ from gadget import (  # noqa: E402  (bench/gadget.py, beside this file)
 )
 from link import thread_echo  # noqa: E402
 
-from overseer.app import shell  # noqa: E402
+from overseer.app import (
+    registry,
+    shell,  # noqa: E402
+)
 from overseer.devices import pico as pico_face  # noqa: E402
 from overseer.devices import protocol as p  # noqa: E402
 from overseer.devices.pico_link import PicoLink  # noqa: E402
@@ -391,6 +394,7 @@ def counting(args: argparse.Namespace, interpreter: str | None) -> int:
 
 
 def main(argv: list[str]) -> int:
+    registry.install()  # every game in games.GAMES (overseer/app/registry/)
     parser = argparse.ArgumentParser(description="the press-to-glass budget, part by part")
     parser.add_argument("--presses", type=int, default=200)
     parser.add_argument("--profile", action="store_true",

@@ -48,6 +48,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from overseer.app import registry
 from overseer.app.shell import Gadget
 from overseer.app.sim import MemoryGlass, SimLeds
 from overseer.core.procedure import ChooseOne, ChooseSome, Pick, YesNo
@@ -343,6 +344,7 @@ def main_presses(ref: str) -> int:
 
 
 def main(argv: list[str]) -> int:
+    registry.install()  # every game in games.GAMES (overseer/app/registry/)
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--presses", action="store_true", help="presses per turn, and before")

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from overseer import documents, games
+from overseer.app import registry
 from overseer.core.chance import SeededChance
 from overseer.core.procedure import ChooseOne, ChooseSome, EnterNumber, Roll, Runner, YesNo
 from overseer.core.records import DATA_DIR
@@ -113,6 +114,7 @@ def instructions(n: int) -> int:
 
 
 def main() -> int:
+    registry.install()  # every game in games.GAMES (overseer/app/registry/)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("activations", nargs="?", type=int, default=20000)
     parser.add_argument("--instructions", action="store_true",

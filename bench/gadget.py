@@ -46,7 +46,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from overseer.app import controller
+from overseer.app import controller, registry
 from overseer.app.sim import SimTags
 from overseer.core.procedure import ChooseSome
 from overseer.devices.virtual_pico import FIRMWARE, find_micropython
@@ -322,6 +322,7 @@ def firmware_args(parser: argparse.ArgumentParser, argv: list[str]
 
 
 def main(argv: list[str]) -> int:
+    registry.install()  # every game in games.GAMES (overseer/app/registry/)
     parser = argparse.ArgumentParser(description="press to new frame through the virtual Pico")
     parser.add_argument("--presses", type=int, default=300)
     firmware_options(parser)

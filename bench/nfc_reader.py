@@ -28,6 +28,7 @@ from pathlib import Path
 
 from PIL import Image
 
+from overseer.app import registry
 from overseer.app.shell import Gadget
 from overseer.app.sim import SimLeds
 from overseer.devices.nfc import NfcTags, Reader
@@ -155,6 +156,7 @@ def tap_to_frame(emulator: PtyPn532, elf: Ntag215, taps: int
 
 
 def main(taps: int = 100) -> None:
+    registry.install()  # every game in games.GAMES (overseer/app/registry/)
     refs = [CardRef("catacombs", "room", "zothas-gatehouse"),
             CardRef("catacombs", "lord", "phoshar-the-dragon")]
     with PtyPn532() as emulator:

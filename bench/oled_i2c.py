@@ -20,6 +20,7 @@ import zlib
 from collections import defaultdict
 from pathlib import Path
 
+from overseer.app import registry
 from overseer.devices.frames import changed_chunks, vlsb
 from overseer.ports.events import Button
 from overseer.screens.render import Screen
@@ -77,6 +78,7 @@ def wire_bytes(i2c, action) -> int:
 
 
 def main() -> None:
+    registry.install()  # every game in games.GAMES (overseer/app/registry/)
     sys.path[:0] = [str(FIRMWARE / "unix"), str(FIRMWARE)]  # after the host's imports
     import machine  # the firmware's I2C stand-in
     from display import Display

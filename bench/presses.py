@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from overseer import games
+from overseer.app import registry
 from overseer.core.params import ask_of, fields
 from overseer.core.procedure import (
     ChooseOne,
@@ -53,6 +54,7 @@ from overseer.core.procedure import (
     Roll,
     YesNo,
 )
+from overseer.loaders import catacombs as catacombs_loader
 from overseer.ports.events import Button
 from overseer.session.session import Session
 
@@ -398,7 +400,8 @@ def heroes_side(seed: int = 3) -> tuple[list[int], list[int]]:
             try:
                 session = table.gadget.session
                 assert session is not None
-                for hero in (h for h in session.state.heroes if h in games.catacombs_heroes()):
+                known = catacombs_loader.default_heroes()
+                for hero in (h for h in session.state.heroes if h in known):
                     health.append(_health_down(table, hero, rng))
                 for pid in list(session.state.pieces):
                     piece = session.state.pieces.get(pid)
@@ -519,6 +522,7 @@ def print_table(now: dict[str, Any], base: dict[str, Any] | None) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    registry.install()  # every game in games.GAMES (overseer/app/registry/)
     global LIKELY
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=2000)

@@ -25,6 +25,7 @@ from collections import Counter
 from pathlib import Path
 
 from overseer import games
+from overseer.app import registry
 from overseer.core.chance import SeededChance
 from overseer.core.params import ask_of, fields
 from overseer.core.procedure import ChooseOne, ChooseSome, EnterNumber, RulesError, Runner, YesNo
@@ -119,6 +120,7 @@ def scripted_game() -> tuple[list[int], Counter]:
 
 
 def main() -> int:
+    registry.install()  # every game in games.GAMES (overseer/app/registry/)
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
     scripted = report("the scripted game (default LOS)", *scripted_game())
     default = report("default LOS mode (open)", *play(False, n))

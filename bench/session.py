@@ -41,6 +41,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/ (its scripted steps)
 
+from overseer.app import registry
 from overseer.app.shell import Gadget  # noqa: E402
 from overseer.app.sim import MemoryGlass, SimLeds  # noqa: E402
 from overseer.session.session import SNAPSHOT_EVERY, Session, fold, game_spec  # noqa: E402
@@ -146,6 +147,7 @@ def undo(path: Path, game_id: int) -> float:
 
 
 def main() -> int:
+    registry.install()  # every game in games.GAMES (overseer/app/registry/)
     parser = argparse.ArgumentParser(description="session benchmark")
     parser.add_argument("--events", type=int, nargs="+", default=[1000, 10000])
     parser.add_argument("--dir", help="where to put the files (default: a temporary directory)")

@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-from overseer.app import shell
+from overseer.app import registry, shell
+
+registry.install()  # every game in games.GAMES, as the command line does (overseer/app/registry/)
 
 # the emulated RP2040's Node harness (devices/rp2040_pico.py; tests/rp2040): the checkout's
 os.environ.setdefault("OVERSEER_RP2_HARNESS",

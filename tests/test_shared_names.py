@@ -26,7 +26,7 @@ from overseer.rules.runebound import kinds as runebound_kinds
 from overseer.screens import catacombs as catacombs_screens
 from overseer.screens import clank as clank_screens
 from overseer.screens import conquest as conquest_screens
-from overseer.screens import pages
+from overseer.screens import facet, pages
 from overseer.screens import runebound as runebound_screens
 
 HOST = Path(__file__).parents[1] / "host" / "overseer"
@@ -91,12 +91,15 @@ def test_every_catacombs_key_has_a_short_form_or_is_titled_by_its_prompt() -> No
 
 
 def test_the_games_screens_are_the_ones_checked_here() -> None:
-    """Every game has its screens modules (a step's key word, a question's short title)."""
-    assert games.CATACOMBS.screens is catacombs_screens
-    assert games.CLANK.screens is clank_screens and games.RUNEBOUND.screens is runebound_screens
-    assert games.CONQUEST.screens is conquest_screens
-    assert set(pages.FACES) == set(pages.SHORT) == {"catacombs", "conquest", "clank",
-                                                    "runebound"}
+    """Every game has its screens module's facet (a step's key word, a question's short
+    title)."""
+    assert games.CATACOMBS.screens is catacombs_screens.SCREENS
+    assert games.CLANK.screens is clank_screens.SCREENS
+    assert games.RUNEBOUND.screens is runebound_screens.SCREENS
+    assert games.CONQUEST.screens is conquest_screens.SCREENS
+    assert all(facet.of(game).short is module.SHORT for game, module in (
+        ("catacombs", catacombs_screens), ("conquest", conquest_screens),
+        ("clank", clank_screens), ("runebound", runebound_screens)))
 
 
 def test_every_pack_key_has_a_short_form() -> None:

@@ -93,6 +93,9 @@ def shots() -> tuple[Shot, ...]:
 
 def main(argv: list[str]) -> int:
     """Write every screen of the tour as OUTDIR/conquest-NAME.png (4x, for docs/conquest.md)."""
+    from overseer.app import registry
+
+    registry.install()
     outdir = Path(argv[0]) if argv else Path("docs/img")
     outdir.mkdir(parents=True, exist_ok=True)
     made = shots()

@@ -178,6 +178,9 @@ def by_name() -> dict[str, Shot]:
 
 def main(argv: list[str]) -> int:
     """Write every gallery screen as OUTDIR/buttons-NAME.png (4x, for docs/buttons.md)."""
+    from overseer.app import registry
+
+    registry.install()
     outdir = Path(argv[0]) if argv else Path("docs/img")
     outdir.mkdir(parents=True, exist_ok=True)
     made = shots()

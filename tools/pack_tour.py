@@ -403,6 +403,9 @@ def shots() -> tuple[Shot, ...]:
 
 def main(argv: list[str]) -> int:
     """Write every screen as OUTDIR/pack-NAME.png (4x, for docs/gadget-packs.md)."""
+    from overseer.app import registry
+
+    registry.install()
     outdir = Path(argv[0]) if argv else Path("docs/img")
     outdir.mkdir(parents=True, exist_ok=True)
     made = shots()

@@ -26,6 +26,9 @@ def save(image: Image.Image, path: Path) -> None:
 
 
 def main(argv: list[str]) -> int:
+    from overseer.app import registry
+
+    registry.install()
     source, outdir = Path(argv[0]), Path(argv[1])
     outdir.mkdir(parents=True, exist_ok=True)
     scn = documents.load(source)

@@ -91,6 +91,9 @@ async def capture(out: Path) -> None:
 
 
 def main(argv: list[str]) -> int:
+    from overseer.app import registry
+
+    registry.install()
     out = Path(argv[0]) if argv else Path(__file__).resolve().parents[1] / "docs" / "img"
     asyncio.run(capture(out))
     for name in ("sim-start.svg", "sim-activation.svg", "sim-tap.svg"):

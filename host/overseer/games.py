@@ -1,39 +1,69 @@
-"""The games Overseer plays, one ``GameSpec`` each: the one place the session, export, the CLI,
-scenarios and screens find a game.
+"""The games Overseer plays, one record each (``GameSpec``, after boardgame.io's ``Game``): the one
+place every layer finds a game, in one registry (``GAMES``).
 
-A spec names how to build the state from a setup, how to read it (``state_dict``, ``names``),
-when it is over and how it ended, its move table (what the table may do now: ``legal``), its
-rulebook module (the sections its trace cites) and its screens. It is also the ``Game`` the
-``Runner`` drives: ``start`` reads an action through the move table.
+A record holds the game's rules (how to build the state from a setup and read it:
+``state_dict``, ``names``; when it is over and how it ended; its move table, what the table may
+do now: ``legal``; its rulebook module, the sections its trace cites; the question keys the
+rules no longer ask; the step kinds that end a stretch of play), its data (``data``: read a
+folder, the default folder's value), its cards (``cards``: kind -> id -> name, what the tags,
+the simulator's reader and the app name), the step kinds its target light reads (``kinds``),
+and its two
+upper facets: its screens (``screens``: the glass's faces and short forms, a
+``screens.facet.Screens``) and its table (``table``: the gadget's menu and forms, an
+``app.flow.Table``). This floor holds them without knowing their types (they sit above it);
+``screens.facet.of`` and ``app.flow.table`` read them back typed.
 
-Catacombs (the gadget's game) is loaded with this module; the other games are loaded the first
-time they are asked for (``GAMES[name]``, ``get``, ``CONQUEST``...), so that the gadget's cold
-start does not import their rules and data (bench/sim_start.py).
+The registry is filled from above: overseer/app/registry/ lists every game, one line each, and
+``registry.install()`` puts them here as lazy entries. A game's rules and data are imported the
+first time it is looked up (``GAMES[name]``, ``get``), so that ``overseer --help`` imports no
+game (tests/test_cold_start.py). A test plugs a game of its own in with ``GAMES.add``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
-from functools import cache
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from overseer.core.moves import Move, MoveTable
 from overseer.core.procedure import Procedure
-from overseer.loaders import catacombs as catacombs_loader
-from overseer.rules.catacombs import end as catacombs_end
-from overseer.rules.catacombs import moves as catacombs_moves
-from overseer.rules.catacombs import rulebook as catacombs_rulebook
-from overseer.rules.catacombs import scenario as catacombs_scenario
-from overseer.rules.catacombs.carddata import CatacombsData
-from overseer.rules.catacombs.state import Battle
-from overseer.screens import catacombs as catacombs_screens
 
 
 class UnknownGame(ValueError):
     pass
+
+
+def _no_data(folder: Path | None = None) -> None:
+    return None
+
+
+@dataclass(frozen=True)
+class GameData:
+    """A game's data files: ``load(folder)`` reads and checks a folder (``DataError`` naming
+    file, line, record and field), ``default()`` is the default folder's, loaded once.
+    ``shared``: the state carries ``default()``'s very value, which a snapshot names instead
+    of keeping (session/session.py)."""
+
+    load: Callable[[Path], object] = _no_data
+    default: Callable[[], object] = _no_data
+    shared: bool = False
+
+
+@dataclass(frozen=True)
+class StepKinds:
+    """The step kinds the glass, the seat lights and the web page read of a game's trace:
+    ``actor``: the step naming who acts now (its page's title: the piece acting);
+    ``target``: the step naming the hero a piece aims at (its ``target`` fact: that seat
+    lights up); ``target_ends``: the steps after which no target is lit and the web page
+    begins a new group (a new activation, a new turn); ``round``: the step beginning a round
+    (its ``round`` fact)."""
+
+    actor_kind: str | None = None
+    target_kind: str | None = None
+    target_ends: frozenset[str] = frozenset()
+    round_kind: str | None = None
 
 
 @dataclass(frozen=True)
@@ -50,13 +80,19 @@ class GameSpec:
     moves: MoveTable[Any]
     main_move: str | None  # what NEXT AI PIECE begins
     rulebook: ModuleType
-    screens: ModuleType | None  # its screen builders (None: the generic screens only)
     # Keys of questions the rules no longer ask: an answer to one in an older log is passed
     # over when the game is replayed (the game goes on as if it had not been asked).
     retired_keys: frozenset[str] = frozenset()
     # Step kinds that end a stretch of play (a room won, the party defeated): the store's WAL is
     # checkpointed into its file after the input that yields one.
     milestones: frozenset[str] = frozenset()
+    data: GameData = field(default_factory=GameData)
+    # The cards a game has (a tag, the simulator's reader): kind -> card id -> name, in data
+    # file order.
+    cards: Callable[[], dict[str, dict[str, str]]] = dict
+    kinds: StepKinds = field(default_factory=lambda: StepKinds())
+    screens: object = None  # a screens.facet.Screens (None: the generic screens only)
+    table: object = None  # an app.flow.Table
 
     def legal_actions(self, state: Any) -> list[Move[Any]]:
         return self.moves.legal(state)
@@ -65,175 +101,54 @@ class GameSpec:
         return self.moves.start(state, action)
 
 
-@cache
-def catacombs_data(folder: Path | None = None) -> CatacombsData:
-    """The Catacombs cards and tables of ``folder`` (data/catacombs/ by default), loaded and
-    validated once per folder: every battle built from it shares the one value."""
-    return catacombs_loader.load(folder)
-
-
-@cache
-def catacombs_heroes(folder: Path | None = None) -> dict[str, dict[str, Any]]:
-    """The heroes of ``folder``'s heroes.toml (data/catacombs/ by default) by id, loaded and
-    validated once per folder: the new game's list, the hero cards a tap names."""
-    return catacombs_loader.heroes(folder)
-
-
-def _build_battle(setup: dict[str, Any]) -> Battle:
-    return catacombs_scenario.build(setup, catacombs_data())
-
-
-def _battle_names(battle: Battle) -> dict[str, str]:
-    names = {h.id: h.name for h in battle.heroes.values()}
-    names.update((p.id, p.name) for p in battle.pieces.values())
-    return names
-
-
-CATACOMBS = GameSpec(
-    name="catacombs",
-    title="Catacombs 3E: the AI player",
-    build=_build_battle,
-    format1_keys=catacombs_scenario.FORMAT1_KEYS,
-    format1_setup=catacombs_scenario.format1_setup,
-    state_dict=catacombs_scenario.state_dict,
-    is_over=catacombs_end.is_over,
-    result=catacombs_end.result,
-    names=_battle_names,
-    moves=catacombs_moves.MOVES,
-    main_move="next_ai_piece",
-    rulebook=catacombs_rulebook,
-    screens=catacombs_screens,
-    # "edge": is the piece at the playmat's edge? The clock step now gives both cases.
-    retired_keys=frozenset({"edge"}),
-    milestones=frozenset({"room_won", "party_defeated"}),
-)
-
-@cache
-def conquest_cards() -> dict[str, Any]:
-    """The Conquest card list (data/conquest/cards.toml), loaded and validated once."""
-    from overseer.loaders.conquest import load_cards
-
-    return load_cards()
-
-
-def _conquest() -> GameSpec:
-    from overseer.rules.conquest import end as conquest_end
-    from overseer.rules.conquest import moves as conquest_moves
-    from overseer.rules.conquest import rulebook as conquest_rulebook
-    from overseer.rules.conquest import scenario as conquest_scenario
-    from overseer.rules.conquest.state import TEAM_NAMES, ConquestState
-    from overseer.screens import conquest as conquest_screens
-
-    def names(state: ConquestState) -> dict[str, str]:
-        found = dict(TEAM_NAMES)
-        found.update((p, p) for p in state.players)
-        found.update((c.id, c.title) for c in state.cards.values())
-        return found
-
-    return GameSpec(
-        name="conquest",
-        title="Catacombs Conquest",
-        build=lambda setup: conquest_scenario.build(setup, conquest_cards()),
-        format1_keys=conquest_scenario.FORMAT1_KEYS,
-        format1_setup=conquest_scenario.format1_setup,
-        state_dict=conquest_scenario.state_dict,
-        is_over=lambda state: state.over is not None,
-        result=conquest_end.result,
-        names=names,
-        moves=conquest_moves.MOVES,
-        main_move=None,
-        rulebook=conquest_rulebook,
-        screens=conquest_screens,
-    )
-
-
-def _runebound() -> GameSpec:
-    from overseer.loaders import runebound as runebound_data
-    from overseer.rules.runebound import moves as runebound_moves
-    from overseer.rules.runebound import rulebook as runebound_rulebook
-    from overseer.rules.runebound import scenario as runebound_scenario
-    from overseer.rules.runebound import victory as runebound_victory
-    from overseer.screens import runebound as runebound_screens
-
-    return GameSpec(
-        name="runebound",
-        title="Runebound: The Cataclysm",
-        build=lambda setup: runebound_scenario.build(setup, runebound_data.default()),
-        format1_keys=runebound_scenario.FORMAT1_KEYS,
-        format1_setup=runebound_scenario.format1_setup,
-        state_dict=runebound_scenario.state_dict,
-        is_over=lambda state: state.over is not None,
-        result=runebound_victory.result,
-        names=runebound_scenario.names,
-        moves=runebound_moves.MOVES,
-        main_move=None,
-        rulebook=runebound_rulebook,
-        screens=runebound_screens,
-    )
-
-
-def _clank() -> GameSpec:
-    from overseer.loaders import clank as clank_loader
-    from overseer.rules.clank import moves as clank_moves
-    from overseer.rules.clank import rulebook as clank_rulebook
-    from overseer.rules.clank import scenario as clank_scenario
-    from overseer.rules.clank import state as clank_state
-    from overseer.screens import clank as clank_screens
-
-    return GameSpec(
-        name="clank",
-        title="Clank! Catacombs: Lairs and Lost Chambers",
-        build=lambda setup: clank_scenario.build(setup, clank_loader.default()),
-        format1_keys=clank_scenario.FORMAT1_KEYS,
-        format1_setup=clank_scenario.format1_setup,
-        state_dict=clank_state.state_dict,
-        is_over=lambda state: state.over is not None,
-        result=clank_state.result,
-        names=clank_state.names,
-        moves=clank_moves.MOVES,
-        main_move=None,
-        rulebook=clank_rulebook,
-        screens=clank_screens,
-    )
-
-
-_LOADERS: dict[str, Callable[[], GameSpec]] = {
-    "catacombs": lambda: CATACOMBS, "conquest": _conquest, "clank": _clank,
-    "runebound": _runebound}
-
-
-class _Games(Mapping[str, GameSpec]):
-    """Every game by name; a game's rules are imported the first time it is looked up."""
+class Registry(Mapping[str, GameSpec]):
+    """Every game by name, in the order added; a game's record is made (its rules imported)
+    the first time it is looked up."""
 
     def __init__(self) -> None:
+        self._makers: dict[str, Callable[[], GameSpec]] = {}
         self._specs: dict[str, GameSpec] = {}
+
+    def add(self, name: str, make: Callable[[], GameSpec]) -> None:
+        """The game ``name``, made by ``make`` when first looked up (again: replaced)."""
+        self._makers[name] = make
+        self._specs.pop(name, None)
+
+    def remove(self, name: str) -> None:
+        self._makers.pop(name, None)
+        self._specs.pop(name, None)
 
     def __getitem__(self, name: str) -> GameSpec:
         if name not in self._specs:
-            self._specs[name] = _LOADERS[name]()
+            spec = self._makers[name]()
+            if spec.name != name:
+                raise ValueError(f"the registry's game {name!r} makes a record named "
+                                 f"{spec.name!r}")
+            self._specs[name] = spec
         return self._specs[name]
 
     def __iter__(self) -> Iterator[str]:
-        return iter(_LOADERS)
+        return iter(self._makers)
 
     def __len__(self) -> int:
-        return len(_LOADERS)
+        return len(self._makers)
 
     def __contains__(self, name: object) -> bool:
-        return name in _LOADERS
+        return name in self._makers
 
 
-GAMES: Mapping[str, GameSpec] = _Games()
-
-
-def __getattr__(name: str) -> GameSpec:
-    """``games.CONQUEST``, ``games.CLANK``, ``games.RUNEBOUND``: loaded when first used."""
-    if name in ("CONQUEST", "CLANK", "RUNEBOUND"):
-        return GAMES[name.lower()]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+GAMES = Registry()
 
 
 def get(name: str) -> GameSpec:
     if name not in GAMES:
-        raise UnknownGame(f"unknown game {name!r}; known: {', '.join(GAMES)}")
+        known = ", ".join(GAMES) or "none (overseer.app.registry.install() lists them)"
+        raise UnknownGame(f"unknown game {name!r}; known: {known}")
     return GAMES[name]
+
+
+def __getattr__(name: str) -> GameSpec:
+    """``games.CATACOMBS``... : a registered game by its name in capitals."""
+    if name.isupper() and name.lower() in GAMES:
+        return GAMES[name.lower()]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from overseer.app import shell
+from overseer.app import registry, shell
 from overseer.session.store import read_only
 from tools.table import BACK, CHOICE, NEXT, OK, Table
 
@@ -91,4 +91,5 @@ def main(store: Path, kind: str, how: str) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
+    registry.install()  # a script of its own: the games as the command line has them
     print(json.dumps(main(Path(sys.argv[1]), sys.argv[2], sys.argv[3])))

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from overseer.app.conquest import FLOW
-from overseer.app.flows import FLOWS
+from overseer import games
+from overseer.app.conquest import TABLE
 from overseer.core.procedure import Pick
 from tests.drivers.conquest_table import Players, new_four_player_game, tutorial_script
 from tools.table import BACK, CHOICE, OK, Table
@@ -68,8 +68,8 @@ def state(t: Table) -> dict[str, Any]:
 
 
 def test_conquest_is_the_second_game_asked_for() -> None:
-    assert list(FLOWS)[:2] == ["catacombs", "conquest"]
-    assert FLOWS["conquest"] is FLOW
+    assert list(games.GAMES)[:2] == ["catacombs", "conquest"]
+    assert games.CONQUEST.table is TABLE
 
 
 def test_the_new_game_questions_make_the_setup_and_the_seats(store: Path) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from overseer.app import flows
+from overseer import games
 from overseer.app.sim import SeededDice
 from overseer.ports.events import Button
 from overseer.session.lock import StoreInUse
@@ -73,7 +73,7 @@ def test_back_goes_back_a_question_of_the_new_game(tmp_path):
     table.tap("hero", "elf")
     table.press(Button.BACK)
     assert table.screen.title == "Who joins the party?"
-    first = "Which game?" if len(flows.FLOWS) > 1 else "Who joins the party?"
+    first = "Which game?" if len(games.GAMES) > 1 else "Who joins the party?"
     if first != table.screen.title:
         table.press(Button.BACK)
         assert table.screen.title == first

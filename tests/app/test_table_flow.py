@@ -8,6 +8,7 @@ import pytest
 
 from overseer import games
 from overseer.app import catacombs as flow
+from overseer.app import catacombs_cards, catacombs_choices, catacombs_heroes, catacombs_new
 from overseer.app.local import Local
 from overseer.core.chance import SeededChance
 from overseer.core.params import NoParams
@@ -132,7 +133,7 @@ def test_a_hero_s_flags_read_yes_or_no_at_the_table():
 
 def update(*answers):
     state = battle()
-    return run(lambda: flow.update_hero_form(state, flow.labels(state)), *answers)
+    return run(lambda: catacombs_heroes.update_hero_form(state, flow.labels(state)), *answers)
 
 
 def test_update_hero_health_starts_at_its_value():
@@ -175,7 +176,7 @@ def test_update_hero_refuses_a_value_out_of_range_and_moves_nothing():
 def test_a_long_list_comes_in_groups_and_a_tap_answers_either_step():
     rooms = tuple(f"room-{n:02}" for n in range(20))
     names = {o: f"Room {n:02}" for n, o in enumerate(rooms)}
-    local = run(lambda: flow.choose("Which?", rooms, "k", names, {("room", "x"): "room-13"},
+    local = run(lambda: catacombs_choices.choose("Which?", rooms, "k", names, {("room", "x"): "room-13"},
                                     first=("stage",)))
     assert options(local) == ("stage", "group-0", "group-1", "group-2")
     assert asked(local).names["group-1"] == "Room .. Room"
@@ -183,7 +184,7 @@ def test_a_long_list_comes_in_groups_and_a_tap_answers_either_step():
     assert options(local) == rooms[8:16]
     local.answer("room-09")
     assert local.result == "room-09"
-    tapped = run(lambda: flow.choose("Which?", rooms, "k", names, {("room", "x"): "room-13"}))
+    tapped = run(lambda: catacombs_choices.choose("Which?", rooms, "k", names, {("room", "x"): "room-13"}))
     assert tapped.tap("room", "x") and tapped.result == "room-13"
 
 
@@ -202,10 +203,10 @@ def pick_in_group(local: Local, option: str) -> None:
 
 def test_a_room_card_the_data_lacks_is_entered_off_the_card():
     state = battle()
-    local = run(lambda: flow.enter_room_card(state, "Glaaoth"), "Level 1 Monster Group", 1)
+    local = run(lambda: catacombs_cards.enter_room_card(state, "Glaaoth"), "Level 1 Monster Group", 1)
     assert options(local)[:2] == ("done", "Level 1 Monster Group")
     pick_in_group(local, "Orc")
-    for value in (2, "done", [], flow.NO_PLAYMAT, "yes", 3):
+    for value in (2, "done", [], catacombs_cards.NO_PLAYMAT, "yes", 3):
         local.answer(value)
     assert local.done and local.result == {"level1": ["1 x Level 1 Monster Group", "2 x Orc"],
                                            "reward_spell": True, "reward_gold": 3}
@@ -213,14 +214,14 @@ def test_a_room_card_the_data_lacks_is_entered_off_the_card():
 
 def test_an_entered_room_card_gives_its_suppresses_box_and_its_playmat_when_it_has_them():
     state = battle()
-    local = run(lambda: flow.enter_room_card(state, "Glaaoth"), "Level 1 Monster Group", 1,
+    local = run(lambda: catacombs_cards.enter_room_card(state, "Glaaoth"), "Level 1 Monster Group", 1,
                 "done")
     assert asked(local).question.key == "form_card_suppresses"
     shots = options(local)
     assert "Roll" in shots and "Melee+Poison" in shots  # what the card data's boxes name
     local.answer(["Roll"])
     assert asked(local).question.key == "form_card_playmat"
-    assert options(local)[0] == flow.NO_PLAYMAT  # the first answer: none, the setup rolls
+    assert options(local)[0] == catacombs_cards.NO_PLAYMAT  # the first answer: none, the setup rolls
     pick_in_group(local, "cave-of-the-keystone")
     for value in ("no", 0):
         local.answer(value)
@@ -247,39 +248,40 @@ def campaign(name: str = "monstrosity") -> Runner:
 
 
 def lord_form(state) -> Local:
-    return run(flow.form(games.CATACOMBS.moves.moves["choose_lord"], state, flow.labels(state)))
+    """The Lord's form itself (whether the rules allow the move now aside)."""
+    return run(lambda: catacombs_cards.choose_lord_form(state, flow.labels(state)))
 
 
 def test_a_campaign_lord_the_data_lacks_is_entered_off_the_card_and_kept_unverified():
     runner = campaign()
     state = runner.state
-    labels = [i.label for i in flow.menu(state, games.CATACOMBS.legal_actions(state), False)]
+    labels = [i.label for i in flow.TABLE.menu(state, games.CATACOMBS.legal_actions(state), False)]
     assert "Choose the Lord" in labels  # the data has no Monstrosity: it is entered
     local = lord_form(state)
     assert asked(local).question.key == "form_lord_health"  # its only choice: no list
     local.answer(9)
-    assert options(local)[:5] == flow.COMMON_SHOTS  # no "No more" before one sequence
+    assert options(local)[:5] == catacombs_cards.COMMON_SHOTS  # no "No more" before one sequence
     for value in ("melee", ["poison"]):
         local.answer(value)
-    assert options(local)[:3] == (flow.SEQUENCE_DONE, "if_damage", "if_hit")
+    assert options(local)[:3] == (catacombs_cards.SEQUENCE_DONE, "if_damage", "if_hit")
     local.answer("if_damage")
-    assert flow.SEQUENCE_DONE not in options(local)  # a condition needs a shot after it
+    assert catacombs_cards.SEQUENCE_DONE not in options(local)  # a condition needs a shot after it
     local.answer("summon")
     pick_in_group(local, "Orc")
-    local.answer(flow.SEQUENCE_DONE)
-    assert options(local)[0] == flow.CARD_DONE
-    for value in ("rush", [], flow.SEQUENCE_DONE, flow.CARD_DONE):
+    local.answer(catacombs_cards.SEQUENCE_DONE)
+    assert options(local)[0] == catacombs_cards.CARD_DONE
+    for value in ("rush", [], catacombs_cards.SEQUENCE_DONE, catacombs_cards.CARD_DONE):
         local.answer(value)
     pick_in_group(local, "Orc")  # the mercenary
-    local.answer(flow.NO_SECOND)
-    local.answer(flow.PAIR)
+    local.answer(catacombs_cards.NO_SECOND)
+    local.answer(catacombs_cards.PAIR)
     pick_in_group(local, "Orc")
     local.answer(2)
     pick_in_group(local, "Zombie")
     local.answer(3)
     pick_in_group(local, "Ghoul")
     local.answer(1)
-    local.answer(flow.ENTER_DONE)
+    local.answer(catacombs_cards.ENTER_DONE)
     assert local.result == {"do": "choose_lord", "lord": "Monstrosity", "card": {
         "health": 9, "sequences": [["Melee+Poison", "If Damage", "Summon:Orc"], ["Rush"]],
         "mercenary": ["Orc"], "minions": [["2 x Orc", "3 x Zombie"], "1 x Ghoul"]}}
@@ -287,14 +289,14 @@ def test_a_campaign_lord_the_data_lacks_is_entered_off_the_card_and_kept_unverif
     lord = runner.state.adventure.entered_lords["monstrosity"]
     assert lord["verified"] is False and lord["health"] == 9
     assert runner.state.adventure.mercenary == "Orc"
-    assert flow.campaign_lord(runner.state) is None  # chosen: nothing more to enter
+    assert catacombs_cards.campaign_lord(runner.state) is None  # chosen: nothing more to enter
 
 
 def test_outside_a_campaign_the_lord_comes_from_the_card_data_or_its_tapped_card():
     state = battle()
     local = lord_form(state)
-    assert options(local)[0] == flow.ENTER_LORD  # first: a card the data lacks
-    assert asked(local).names[flow.ENTER_LORD] == "Unlisted Lord (enter)"
+    assert options(local)[0] == catacombs_cards.ENTER_LORD  # first: a card the data lacks
+    assert asked(local).names[catacombs_cards.ENTER_LORD] == "Unlisted Lord (enter)"
     assert local.tap("lord", "phoshar-the-dragon")
     assert local.result == {"do": "choose_lord", "lord": "phoshar-the-dragon"}
 
@@ -303,13 +305,13 @@ def test_outside_a_campaign_a_lord_the_data_lacks_is_entered_as_the_unlisted_lor
     runner = Runner(games.CATACOMBS, games.CATACOMBS.build({"heroes": [{"id": "elf"}]}),
                     chance=SeededChance(1))
     local = lord_form(runner.state)
-    for value in (flow.ENTER_LORD, 7, "missile", ["stun"], flow.SEQUENCE_DONE, flow.CARD_DONE):
+    for value in (catacombs_cards.ENTER_LORD, 7, "missile", ["stun"], catacombs_cards.SEQUENCE_DONE, catacombs_cards.CARD_DONE):
         local.answer(value)
     pick_in_group(local, "Orc")
-    local.answer(flow.NO_SECOND)
+    local.answer(catacombs_cards.NO_SECOND)
     pick_in_group(local, "Zombie")
     local.answer(4)
-    local.answer(flow.ENTER_DONE)
+    local.answer(catacombs_cards.ENTER_DONE)
     assert local.result == {"do": "choose_lord", "lord": "Unlisted Lord", "card": {
         "health": 7, "sequences": [["Missile+Stun"]], "mercenary": ["Orc"],
         "minions": ["4 x Zombie"]}}
@@ -330,7 +332,7 @@ def test_the_new_game_questions_make_the_setup_the_seats_and_the_first_actions()
     answers = ["elf", "seat-2", 9, "hero-1", "seat-4", 8, "companion", "familiar", "hero-1",
                3, "done", "blocked", "on", "table", "gadget", "table", ("d12-5",), "on",
                "pharaoh"]
-    new = run(lambda: flow.wizard((1, 2, 3, 4), pico=True), *answers).result
+    new = run(lambda: catacombs_new.wizard((1, 2, 3, 4), pico=True), *answers).result
     assert new.setup["setup"]["heroes"] == [
         {"id": "elf", "name": "Elf", "kind": "hero", "health": 9},
         {"id": "hero-1", "name": "Hero 1", "kind": "hero", "health": 8},
@@ -351,15 +353,15 @@ def test_the_party_has_at_most_four_heroes():
     answers = []
     for n in range(1, 5):
         answers += [f"hero-{n}"] + ([f"seat-{n}"] if n < 4 else []) + [10]
-    local = run(lambda: flow.wizard((1, 2, 3, 4), pico=False), *answers)
+    local = run(lambda: catacombs_new.wizard((1, 2, 3, 4), pico=False), *answers)
     assert options(local) == ("done", "companion")  # the cursor starts on Done
 
 
 def test_the_new_game_lists_the_heroes_of_the_data():
-    local = run(lambda: flow.wizard((1, 2, 3, 4), pico=False))
+    local = run(lambda: catacombs_new.wizard((1, 2, 3, 4), pico=False))
     assert options(local) == ("elf", "ulom", "yilleph", "hero-1")
     assert asked(local).cards == {("hero", h): h for h in ("elf", "ulom", "yilleph")}
-    joined = run(lambda: flow.wizard((1, 2, 3, 4), pico=False), "ulom", "seat-2")
+    joined = run(lambda: catacombs_new.wizard((1, 2, 3, 4), pico=False), "ulom", "seat-2")
     health = asked(joined).question
     assert isinstance(health, EnterNumber) and health.prompt == "Ulom: health?"  # its short name
 

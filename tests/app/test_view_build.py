@@ -7,7 +7,7 @@ import pytest
 
 from overseer.app import controller as c
 from overseer.app import view
-from overseer.app.flows import FLOWS
+from overseer.app.flow import table
 from overseer.app.local import Ask, Local, LocalProcedure
 from overseer.core.procedure import AnswerError, ChooseOne, EnterNumber
 from overseer.ports.events import Button, Press, Tap
@@ -26,7 +26,7 @@ def damage() -> LocalProcedure:
 
 
 def test_a_forms_view_carries_the_cards_that_answer_it_and_the_number_remembered() -> None:
-    flow = FLOWS["catacombs"]
+    flow = table("catacombs")
     local = Local(damage, "Damage", leaves=True)
     built = view.build(flow, None, 0, {}, local)
     assert built.question == ChooseOne("Which AI piece was hit?", PIECES, "form_piece")
@@ -41,7 +41,7 @@ def test_a_forms_view_carries_the_cards_that_answer_it_and_the_number_remembered
 
 def test_a_card_tapped_on_a_forms_question_is_an_answer_the_form_takes_as_given() -> None:
     local = Local(damage, "Damage", leaves=True)
-    app, _ = c.start(view.build(FLOWS["catacombs"], None, 0, {}, local))
+    app, _ = c.start(view.build(table("catacombs"), None, 0, {}, local))
     while app.reading:
         app, _ = c.handle(app, Press(Button.OK))
     app, effects = c.handle(app, Tap("catacombs", "monster", "orc"))

@@ -14,13 +14,14 @@ import pytest
 from overseer import games
 from overseer.core.records import DataError
 from overseer.loaders import catacombs as catacombs_data
+from overseer.loaders import catacombs as catacombs_loader
 from overseer.rules.catacombs.state import Shot
 from tests.catacombs.driving import data_folder, drive_scenario, edited
 
 FOLDER = catacombs_data.FOLDER
 ROOT = Path(__file__).resolve().parents[2]
 FAN = ROOT.parent / "shared" / "data"
-DATA = games.catacombs_data()
+DATA = catacombs_loader.default()
 
 
 def test_every_data_file_loads():
@@ -37,7 +38,7 @@ def test_every_data_file_loads():
 
 
 def test_the_data_is_loaded_once_and_shared_by_every_battle():
-    assert games.catacombs_data() is DATA
+    assert catacombs_loader.default() is DATA
     first = games.CATACOMBS.build({"heroes": [{"id": "elf"}]})
     second = games.CATACOMBS.build({"heroes": [{"id": "elf"}]})
     assert first.data is DATA and second.data is DATA
@@ -196,7 +197,7 @@ def test_the_heroes_load_with_their_source():
     assert list(heroes) == ["elf", "ulom", "yilleph"]
     assert heroes["ulom"]["name"] == "Ulom the Merman" and heroes["ulom"]["side"] == "catacomb"
     assert all(r["source"].startswith("000_") and r["verified"] for r in heroes.values())
-    assert games.catacombs_heroes() is games.catacombs_heroes()  # loaded once
+    assert catacombs_loader.default_heroes() is catacombs_loader.default_heroes()  # loaded once
 
 
 HERO_CASES = [

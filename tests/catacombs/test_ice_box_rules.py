@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from overseer import games, scenario
+from overseer import scenario
 from overseer.core.records import DataError
 from overseer.loaders import catacombs as catacombs_data
 from overseer.rules.catacombs import cards
@@ -72,7 +72,7 @@ def test_a_reactive_shot_in_the_card_data_loads_and_a_connector_is_refused(tmp_p
 
 
 def test_no_card_in_the_data_has_reactive_health_the_books_print_none():
-    data = games.catacombs_data()
+    data = catacombs_data.default()
     for table in (data.monsters, data.lords):
         assert not [r["name"] for r in table.values() if "reactive" in r]
     assert cards.piece_from_monster(data, "orc-1", "Orc").reactive is None

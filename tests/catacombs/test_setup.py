@@ -197,7 +197,7 @@ def test_suppression_lasts_while_any_unit_lives():
 
 
 def test_every_room_of_the_data_resolves_its_fixed_monsters():
-    data = games.catacombs_data()
+    data = catacombs_data.default()
     for record in data.rooms.values():
         for quadrant in cards.QUADRANTS:
             for entry in record[quadrant]:
@@ -208,7 +208,7 @@ def test_every_room_of_the_data_resolves_its_fixed_monsters():
 
 
 def test_a_monster_card_with_its_units_in_the_data_asks_nothing():
-    data = games.catacombs_data()
+    data = catacombs_data.default()
     data = replace(data, monsters={key: dict(record, units=2) if record["level"] == 2
                                    else record for key, record in data.monsters.items()})
     scn = base(dice=[3], picks=[*TILES, "target-1", "left-to-right", "monster-to-hero",

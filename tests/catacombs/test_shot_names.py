@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from overseer import documents, games, scenario
+from overseer import documents, scenario
 from overseer.core.records import DataError
 from overseer.loaders import catacombs as catacombs_data
 from overseer.rules.catacombs import damage_tokens, modifiers, shots
@@ -27,7 +27,7 @@ from overseer.rules.catacombs.state import (
 )
 from tests.catacombs.driving import data_folder, edited
 
-DATA = games.catacombs_data()
+DATA = catacombs_data.default()
 
 
 def every_shot() -> list[tuple[str, str]]:

@@ -4,7 +4,6 @@ from pathlib import Path
 
 import pytest
 
-from overseer import games
 from overseer.core.records import DataError
 from overseer.loaders import catacombs as catacombs_data
 from overseer.rules.catacombs.damage_tokens import levels
@@ -14,7 +13,7 @@ from tests.catacombs.driving import data_folder, edited
 
 
 def test_shipped_tables():
-    data = games.catacombs_data()
+    data = catacombs_data.default()
     assert {k: len(v) for k, v in data.damage_tokens.items()} == {1: 13, 2: 12, 3: 13}
     assert not data.tokens_verified
     printed = {t for t, row in data.behaviour.items() if row.verified}

@@ -30,7 +30,7 @@ def test_a_member_reads_and_writes_as_its_string(enum: type[StrEnum]) -> None:
 
 
 def test_the_spec_shows_clank_on_its_own_screens() -> None:
-    assert games.CLANK.screens is clank_screens and games.CLANK.main_move is None
+    assert games.CLANK.screens is clank_screens.SCREENS and games.CLANK.main_move is None
     assert games.get("clank") is games.CLANK
 
 

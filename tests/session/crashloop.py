@@ -31,6 +31,7 @@ import time
 import traceback
 from pathlib import Path
 
+from overseer.app import registry
 from overseer.session.events import digest
 from overseer.session.session import Session, fold, game_spec
 from overseer.session.store import Store
@@ -186,4 +187,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    registry.install()  # a script of its own: the games as the command line has them
     sys.exit(main())

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from overseer import RULES_VERSION, games
+from overseer import RULES_VERSION
+from overseer.loaders import catacombs as catacombs_loader
 from overseer.session import session as session_module
 from overseer.session.export import read_export, write_export
 from overseer.session.session import (
@@ -142,7 +143,7 @@ def test_a_snapshot_names_the_card_data_and_a_resume_puts_back_the_loaded_one(pa
         whole = pickle.dumps(session.state.data, protocol=pickle.HIGHEST_PROTOCOL)
         assert len(data) < len(whole) // 4  # the cards are not in it
         kept = session_module.from_snapshot(session.spec, data, session.seed, lambda n: [])
-        assert kept.runner.state.data is games.catacombs_data()  # the rules compare by identity
+        assert kept.runner.state.data is catacombs_loader.default()  # the rules compare by identity
 
 
 def test_a_game_resumed_from_a_snapshot_plays_on_as_a_replayed_one(path: Path, tmp_path: Path
@@ -158,7 +159,7 @@ def test_a_game_resumed_from_a_snapshot_plays_on_as_a_replayed_one(path: Path, t
             folds: list[int] = []
             session = Session.resume(store, game_id)
             folds.append(session.fold.runner.trace.__class__ is session_module.Trace)
-            assert session.state.data is games.catacombs_data()
+            assert session.state.data is catacombs_loader.default()
             rng = random.Random(11)
             while session.head < 3 * SNAPSHOT_EVERY + 60:
                 step(session, rng)

@@ -77,8 +77,10 @@ CHILD = textwrap.dedent("""
     import random, sys
     from pathlib import Path
     from tests.drivers.table_script import setup_of, step
+    from overseer.app import registry
     from overseer.session.session import Session
     from overseer.session.store import Store
+    registry.install()
     store = Store(Path(sys.argv[1]))
     game, setup = setup_of("catacombs/los_blocked")
     session = Session.new(store, game, setup, seed=int(sys.argv[2]))

@@ -54,7 +54,7 @@ def refused(err: Exception) -> Refused:
 
 def leave(session: Any, leaves: bool) -> Refused | None:
     """BACK on the question of an action the flow lets BACK leave (``leaves``:
-    ``Flow.back_leaves``): the action is taken back, its answers and the action itself (each
+    ``Table.back_leaves``): the action is taken back, its answers and the action itself (each
     undo durable), as if it had never begun."""
     if session.pending is None or not leaves:
         return Refused("there is no form to leave")

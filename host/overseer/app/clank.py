@@ -14,36 +14,22 @@ beyond the rules to keep a game's books on the five buttons.
 
 from __future__ import annotations
 
-import dataclasses
-import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from overseer import games
-from overseer.app import forms
 from overseer.app.books import correct_form as book_form
-from overseer.app.flow import (
-    NEW_GAME,
-    PARTY,
-    Flow,
-    NewGame,
-    TapActions,
-    move_forms,
-    no_option_names,
-    party_screens,
-)
+from overseer.app.flow import NewGame, Table, TapActions, party_screens
 from overseer.app.local import Ask, LocalProcedure
-from overseer.app.view import MenuItem
 from overseer.core.moves import Move
-from overseer.core.procedure import ChooseOne, EnterNumber, Question, Step
+from overseer.core.procedure import ChooseOne, EnterNumber, Question
 from overseer.rules.clank import books, chambers, lairs, moving
 from overseer.rules.clank.records import LAIR, MAD_BAZAAR, Space
 from overseer.rules.clank.setup import MAX_PLAYERS
 from overseer.rules.clank.state import PLACES, WAYSIDE_SHRINE, ClankState
+from overseer.rules.clank.state import names as state_names
 from overseer.screens.render import Screen
 
 GAME = "clank"
-SPEC = games.CLANK
 UNPRINTED = "!"  # after a name in a list: the record is not printed in the book
 
 # Menu labels short enough for the 8x16 list (15 characters).
@@ -107,7 +93,7 @@ def labels(state: ClankState) -> dict[str, str]:
     """Display names by id, for lists and pages: the game's names, the places as a list
     shows them, the answers of the rules' questions; an unprinted record marked "!"."""
     data = state.data
-    names = SPEC.names(state)
+    names = state_names(state)
     names.update((p, place.capitalize()) for p, place in PLACES.items())
     names.update(ANSWERS)
     names.update((s.id, space_label(s)) for s in data.spaces.values())
@@ -117,34 +103,6 @@ def labels(state: ClankState) -> dict[str, str]:
     for player in state.players.values():
         names.update((t.id, _marked(t.name, t.verified)) for t in player.trophies)
     return names
-
-
-def relabel(step: Step, state: ClankState, names: Mapping[str, str]) -> Step:
-    """The rules' sentences name players and rooms as the table does; the ids of spaces and
-    rewards they carry ("mad-bazaar/showcase", "heal-1") by their names."""
-    text = relabel_text(step.text, state, names)
-    return step if text == step.text else Step(step.kind, step.rule, text, step.data)
-
-
-def relabel_text(text: str, state: ClankState, names: Mapping[str, str]) -> str:
-    """A sentence with the ids it names (those with a "-" or "/": a space, a reward, a room)
-    by their names."""
-    idents = sorted((i for i in names if ("-" in i or "/" in i) and names[i] != i),
-                    key=len, reverse=True)
-    if not idents:
-        return text
-    pattern = re.compile(r"(?<![\w/-])(" + "|".join(map(re.escape, idents)) + r")(?![\w/-])")
-    return pattern.sub(lambda m: names[m.group(1)].removesuffix(UNPRINTED), text)
-
-
-def relabel_question(question: Question, state: ClankState, names: Mapping[str, str],
-                     trace: Sequence[Step]) -> Question:
-    """The question's prompt with the ids it names (a reward's parts) by their names."""
-    prompt = getattr(question, "prompt", None)
-    if not isinstance(prompt, str):
-        return question
-    text = relabel_text(prompt, state, names)
-    return question if text == prompt else dataclasses.replace(question, prompt=text)
 
 
 def default_seats(state: ClankState, seats: tuple[int, ...]) -> dict[str, int]:
@@ -157,10 +115,6 @@ def lights(state: ClankState, seats: Mapping[str, int],
     """The seat of the player whose turn it is, on."""
     player = state.turn_player()
     return {seats[player]: "on"} if player is not None and player in seats else {}
-
-
-def cards(state: ClankState) -> dict[tuple[str, str], str]:
-    return {}  # a tapped room or monster card is its own id
 
 
 # --------------------------------------------------------------------------- new game
@@ -277,27 +231,10 @@ FORMS: dict[str, Callable[[ClankState, Mapping[str, str]], LocalProcedure]] = {
 # --------------------------------------------------------------------------- the glass
 
 
-def _offered(state: ClankState, name: str) -> bool:
-    """Moves the menu shows though the rules refuse them now, so that the table hears why:
-    a cube while a chamber with spaces is in the dungeon."""
-    return name == "place_cube" and state.playing and bool(_chambers(state))
-
-
-def menu(state: ClankState, legal: list[Move[Any]], over: bool) -> tuple[MenuItem, ...]:
-    """What the turn's player may report, in the order of a turn; then the players, a new
-    game."""
-    moves = [m for m in legal if forms.askable(m, state) or m.name in FORMS]
-    known = {m.name for m in moves}
-    moves += [m for n, m in SPEC.moves.moves.items() if n not in known and _offered(state, n)]
-    moves.sort(key=lambda m: ORDER.index(m.name) if m.name in ORDER else len(ORDER))
-    items = [MenuItem(SHORT.get(m.name, m.label), {"do": m.name}) for m in moves]
-    items.append(MenuItem("Summary" if over else "Players", {"do": PARTY}))
-    items.append(MenuItem("New game", {"do": NEW_GAME}))
-    return tuple(items)
-
-
-def title(state: ClankState) -> str:
-    return "Clank!"
+def shown_refused(state: ClankState) -> tuple[str, ...]:
+    """A cube while a chamber with spaces is in the dungeon, though every space is taken: the
+    table hears why it cannot be placed."""
+    return ("place_cube",) if state.playing and _chambers(state) else ()
 
 
 def idle_key(state: ClankState, last: str | None) -> str:
@@ -368,12 +305,43 @@ def tap_actions(state: ClankState, legal: list[Move[Any]]) -> TapActions:
     return out
 
 
-FLOW = Flow(
-    game=GAME, label="Clank!", spec=SPEC, wizard=wizard, labels=labels,
-    relabel=relabel, relabel_text=relabel_text, relabel_question=relabel_question,
-    default_seats=default_seats, cards=cards, menu=menu,
-    form_of=move_forms(SPEC, FORMS, PROMPTS, SHORT),
-    option_names=no_option_names,
-    title=title, idle_key=idle_key, status=status, party_pages=party_pages,
-    tap_actions=tap_actions, lights=lights,
-    back_leaves=lambda action: action != "setup")
+class ClankTable(Table):
+    """Clank! at the table."""
+
+    game, label, party_label = GAME, "Clank!", "Players"
+    order, short, prompts, forms = ORDER, SHORT, PROMPTS, FORMS
+
+    def wizard(self, seats: tuple[int, ...], pico: bool) -> LocalProcedure:
+        return wizard(seats, pico)
+
+    def labels(self, state: ClankState) -> dict[str, str]:
+        return labels(state)
+
+    def default_seats(self, state: ClankState, seats: tuple[int, ...]) -> dict[str, int]:
+        return default_seats(state, seats)
+
+    def shown_refused(self, state: ClankState) -> tuple[str, ...]:
+        return shown_refused(state)
+
+    def idle_key(self, state: ClankState, last: str | None) -> str:
+        return idle_key(state, last)
+
+    def status(self, state: ClankState, names: Mapping[str, str]) -> tuple[str, ...]:
+        return status(state, names)
+
+    def party_pages(self, state: ClankState, names: Mapping[str, str], heading: str
+                    ) -> tuple[Screen, ...]:
+        return party_pages(state, names, heading)
+
+    def tap_actions(self, state: ClankState, legal: list[Move[Any]]) -> TapActions:
+        return tap_actions(state, legal)
+
+    def lights(self, state: ClankState, seats: Mapping[str, int],
+               question: Question | None) -> dict[int, str]:
+        return lights(state, seats, question)
+
+    def back_leaves(self, action: str | None) -> bool:
+        return action != "setup"
+
+
+TABLE = ClankTable()

@@ -9,28 +9,26 @@ game on the five buttons and the card reader.
 - ``lights``: the turn tracker on the seat LEDs (the seat of the disc acting next on, the other
   team's next disc dim); when a retained armour card may block a shot, the defenders' seats
   pulse;
-- ``labels`` and ``relabel``: players, discs and cards by their names on every screen;
+- ``labels``: players, discs and cards by their names on every screen (the rules' steps and
+  questions name them as facts, drawn with these names);
 - the party screen: the pools and the bank, the hands and decks, the retained armour.
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from overseer import games
 from overseer.app import forms
 from overseer.app.books import correct_form as book_form
-from overseer.app.flow import NEW_GAME, PARTY, Flow, NewGame, TapActions
+from overseer.app.flow import NewGame, Table, TapActions
 from overseer.app.local import Ask, LocalProcedure
-from overseer.app.view import MenuItem
 from overseer.core.moves import Move
 from overseer.core.procedure import ChooseOne, EnterNumber, Question, RulesError, Step
-from overseer.loaders.conquest import load_cards
-from overseer.rules.conquest import books
+from overseer.loaders.conquest import default as default_cards
+from overseer.rules.conquest import books, end
 from overseer.rules.conquest.cards import ABILITIES, SHOTS, shot_label
 from overseer.rules.conquest.decks import COUNTED, hand_options
 from overseer.rules.conquest.kinds import Key, StepKind
@@ -42,7 +40,6 @@ from overseer.session.session import LogError, Session, SessionError
 from overseer.session.store import StoreError
 
 GAME = "conquest"
-SPEC = games.CONQUEST
 CARD = "card"  # the kind of a Conquest card's tag (devices/tags.py)
 HEALTH = (1, 11)  # the health per team the rules take (rules/conquest/setup.py)
 DEFAULT_HEALTH = 8  # Conquest: Team Setup
@@ -56,8 +53,8 @@ SHORT = {"play": "Play a card", "start": "Start the game", "correct": "Correct t
 
 def player_name(player: str) -> str:
     """``p3`` (the wizard's ids) is "Player 3"; another id is itself."""
-    found = re.fullmatch(r"p(\d)", player)
-    return f"Player {found.group(1)}" if found else player
+    wizard = len(player) == 2 and player[0] == "p" and player[1].isdigit()
+    return f"Player {player[1]}" if wizard else player
 
 
 def disc_name(disc: str) -> str:
@@ -97,29 +94,6 @@ def labels(state: ConquestState) -> dict[str, str]:
     return names
 
 
-def relabel_text(text: str, state: ConquestState, names: Mapping[str, str]) -> str:
-    """A sentence of the rules with players, discs and card ids by their names (a card's
-    title, which the rules already write, is left as it is)."""
-    idents = sorted((i for i in names if i not in TEAMS and i not in WORDS and names[i] != i),
-                    key=len, reverse=True)
-    if not idents:
-        return text
-    pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, idents)) + r")(?![\w-])")
-    return pattern.sub(lambda m: names[m.group(1)], text)
-
-
-def relabel(step: Step, state: ConquestState, names: Mapping[str, str]) -> Step:
-    """The step as the table reads it (a copy: the session's trace is left as it is). A card
-    drawn is not named: it went into a hand."""
-    text = step.text
-    if step.kind == StepKind.DRAW and step.data.get("card"):
-        team = TEAM_NAMES[state.players[str(step.data["player"])]]
-        text = (f"{step.data['player']} draws a card ({step.data.get('deck', 0)} left in the "
-                f"{team} deck).")
-    text = relabel_text(text, state, names)
-    return step if text == step.text else Step(step.kind, step.rule, text, step.data)
-
-
 # The questions whose options are the cards of a hand: the glass does not list them, it asks
 # for a tap (the hidden options are answered by a tapped card: GameView.tap_answers).
 FROM_HAND = {Key.POWER_WAVE: "Tap the card to discard", Key.SURPRISE_ATTACK:
@@ -153,25 +127,17 @@ def _private(question: Question, state: ConquestState) -> Question:
                    prompt=f"{question.prompt} {words}" + (", or None." if shown else "."))
 
 
-def relabel_question(question: Question, state: ConquestState, names: Mapping[str, str],
-                     trace: Sequence[Step] = ()) -> Question:
-    """The question's prompt or purpose with names (its key as it is); the cards of a hand are
-    left off a list (``_private``)."""
+def asked(question: Question, state: ConquestState) -> Question:
+    """The question as the glass asks it (its words already with the table's names): the
+    cards of a hand left off a list (``_private``); a question the title bar says short
+    enough by its short form."""
     question = _private(question, state)
     if question.key in SAID_SHORT and isinstance(getattr(question, "prompt", None), str):
         return replace(question, prompt=screens.SHORT[Key(question.key)])
-    for attr in ("prompt", "purpose"):
-        text = getattr(question, attr, None)
-        if isinstance(text, str):
-            changed = relabel_text(text, state, names)
-            return question if changed == text else replace(question, **{attr: changed})
     return question
 
 
 # --------------------------------------------------------------------------- likely answers
-
-
-SHOT_AT = re.compile(r"shot (\d+) of the sequence")
 
 
 def _most(values: Sequence[str], options: Sequence[Any]) -> int:
@@ -194,8 +160,7 @@ def likely(state: ConquestState, question: Question) -> int:
     if question.key == Key.ABILITY:
         return _most([c.ability for c in cards if c.ability != "unknown"], options)
     if question.key == Key.SHOT and isinstance(question, ChooseOne):
-        found = SHOT_AT.search(question.prompt)
-        at = int(found.group(1)) - 1 if found else 0
+        at = int(question.facts.get("n", 1)) - 1 if question.facts else 0
         seen = [c.shots[at] if len(c.shots) > at else END for c in cards
                 if c.shots and len(c.shots) >= at]
         return _most(seen, options)
@@ -231,11 +196,6 @@ def lights(state: ConquestState, seats: Mapping[str, int],
             if disc in seats:
                 lit[seats[disc]] = "pulse"
     return lit
-
-
-def no_cards(state: ConquestState) -> dict[tuple[str, str], str]:
-    """A tapped Conquest card answers with its own id: nothing to map."""
-    return {}
 
 
 # --------------------------------------------------------------------------- new game
@@ -330,44 +290,13 @@ def correct_form(state: ConquestState, names: Mapping[str, str]) -> LocalProcedu
     return (yield from book_form(books.book_list(state), names))
 
 
-def form(move: Move[Any], state: ConquestState, names: Mapping[str, str]
-         ) -> Callable[[], LocalProcedure]:
-    """How to (re)start the move's form."""
-    if move.name == "play":
-        return lambda: play_form(state, names)
-    if move.name == "correct":
-        return lambda: correct_form(state, names)
-
-    def generic() -> LocalProcedure:
-        return (yield from forms.form(move, state))
-    return generic
-
-
-def form_of(name: str, state: ConquestState, names: Mapping[str, str]
-            ) -> tuple[Callable[[], LocalProcedure], str] | None:
-    """How to (re)start the form a menu item opens, and its title; None when the rules do not
-    allow its move now (a form kept across a restart is then dropped)."""
-    move = SPEC.moves.moves.get(name)
-    if move is None or not move.available(state):
-        return None
-    return form(move, state, names), SHORT.get(move.name, move.label)
-
-
-def option_names(state: ConquestState, question: Question | None) -> dict[str, str]:
-    """Every option of a Conquest question is named by ``labels``: nothing more."""
-    return {}
+FORMS: dict[str, Callable[[ConquestState, Mapping[str, str]], LocalProcedure]] = {
+    "play": play_form,
+    "correct": correct_form,
+}
 
 
 # --------------------------------------------------------------------------- the glass
-
-
-def menu(state: ConquestState, legal: list[Move[Any]], over: bool) -> tuple[MenuItem, ...]:
-    """The legal moves (a card to play), then the party screen and a new game."""
-    items = [MenuItem(SHORT.get(m.name, m.label), {"do": m.name}) for m in legal
-             if forms.askable(m, state)]
-    items.append(MenuItem("Summary" if over else "Party", {"do": PARTY}))
-    items.append(MenuItem("New game", {"do": NEW_GAME}))
-    return tuple(items)
 
 
 def title(state: ConquestState) -> str:
@@ -421,7 +350,7 @@ def party_pages(state: ConquestState, names: Mapping[str, str], heading: str
              f"Health Bank {state.bank}"]
     if state.stunned:
         first.append("Stunned: " + ", ".join(names.get(p, p) for p in state.stunned))
-    over = SPEC.result(state)
+    over = end.result(state)
     pages: list[tuple[str, list[str]]] = [("Health", first)]
     if over:
         pages.insert(0, ("Result", [over]))
@@ -450,7 +379,7 @@ def tap_actions(state: ConquestState, legal: list[Move[Any]]) -> TapActions:
     out: TapActions = {}
     for card_id, card in state.cards.items():
         if state.over is not None:
-            out[(CARD, card_id)] = f"the game is over: {SPEC.result(state)}"
+            out[(CARD, card_id)] = f"the game is over: {end.result(state)}"
             continue
         if not playing or player is None:
             out[(CARD, card_id)] = "the game has not started"
@@ -469,7 +398,7 @@ def tap_actions(state: ConquestState, legal: list[Move[Any]]) -> TapActions:
             if held and state.options.draws != COUNTED:
                 out[(CARD, card_id)] = f"That card is in another player's hand: {turn}."
             else:
-                out[(CARD, card_id)] = relabel_text(str(err), state, names)
+                out[(CARD, card_id)] = err.drawn(names)
             continue
         out[(CARD, card_id)] = {"do": "play", "player": player, "card": card_id}
     return out
@@ -486,7 +415,7 @@ def new_setup(setup: dict[str, Any], store: Any) -> dict[str, Any]:
         entered = Session.resume(store, infos[-1].id).state.entered
     except (LogError, SessionError, StoreError, RulesError, ValueError, KeyError):
         return setup  # a game that does not replay teaches nothing
-    printed = load_cards()
+    printed = default_cards()
     known = {c: {k: v for k, v in facts.items()
                  if getattr(printed[c], k) in ("unknown", ())}
              for c, facts in entered.items() if c in printed}
@@ -496,10 +425,60 @@ def new_setup(setup: dict[str, Any], store: Any) -> dict[str, Any]:
     return {**setup, "setup": {**setup["setup"], "cards": known}}
 
 
-FLOW = Flow(
-    game=GAME, label="Conquest", spec=SPEC, wizard=wizard, labels=labels, relabel=relabel,
-    relabel_text=relabel_text, relabel_question=relabel_question, default_seats=default_seats,
-    option_names=option_names, cards=no_cards, menu=menu, form_of=form_of, title=title,
-    idle_key=idle_key, status=status, party_pages=party_pages, tap_actions=tap_actions,
-    lights=lights, new_setup=new_setup, taps_skip_reading=True, on_glass=on_glass,
-    likely=likely)
+class ConquestTable(Table):
+    """Catacombs Conquest at the table: a tapped card plays it (``tap_actions``), taken on
+    any page (the steps not read yet skipped)."""
+
+    game, label = GAME, "Conquest"
+    short, forms = SHORT, FORMS
+    taps_skip_reading = True
+    # A hand and a deck are secret: the web page gives only how many cards each holds (no
+    # phone is shown a hand: the box's card ids are its guess).
+    secret = frozenset({"hands", "decks"})
+
+    def wizard(self, seats: tuple[int, ...], pico: bool) -> LocalProcedure:
+        return wizard(seats, pico)
+
+    def new_setup(self, setup: dict[str, Any], store: Any) -> dict[str, Any]:
+        return new_setup(setup, store)
+
+    def labels(self, state: ConquestState) -> dict[str, str]:
+        return labels(state)
+
+    def asked(self, question: Question, state: ConquestState) -> Question:
+        return asked(question, state)
+
+    def default_seats(self, state: ConquestState, seats: tuple[int, ...]) -> dict[str, int]:
+        return default_seats(state, seats)
+
+    def offered(self, move: Move[Any], state: ConquestState) -> bool:
+        return forms.askable(move, state)
+
+    def title(self, state: ConquestState) -> str:
+        return title(state)
+
+    def idle_key(self, state: ConquestState, last: str | None) -> str:
+        return idle_key(state, last)
+
+    def status(self, state: ConquestState, names: Mapping[str, str]) -> tuple[str, ...]:
+        return status(state, names)
+
+    def party_pages(self, state: ConquestState, names: Mapping[str, str], heading: str
+                    ) -> tuple[Screen, ...]:
+        return party_pages(state, names, heading)
+
+    def tap_actions(self, state: ConquestState, legal: list[Move[Any]]) -> TapActions:
+        return tap_actions(state, legal)
+
+    def lights(self, state: ConquestState, seats: Mapping[str, int],
+               question: Question | None) -> dict[int, str]:
+        return lights(state, seats, question)
+
+    def on_glass(self, step: Step) -> bool:
+        return on_glass(step)
+
+    def likely(self, state: ConquestState, question: Question) -> int:
+        return likely(state, question)
+
+
+TABLE = ConquestTable()

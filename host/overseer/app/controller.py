@@ -17,8 +17,9 @@ The five buttons (docs/buttons.md has the whole map):
   move, the result; the other games a step a page); OK or NEXT goes on, BACK goes back a
   page, CHOICE shows the page's details (its steps whole, with their rules). None is skipped.
   On the last page with no question, NEXT and a card act as on the idle screen.
-- a question carries its prompt in a game of ``pages.ASKS_INLINE`` (no page before it; NEXT
-  on a list shows it whole); its entry starts on the likely answer (``_first_entry``).
+- a question carries its prompt in a game whose screens ask inline (``pages.asks_inline``: no
+  page before it; NEXT on a list shows it whole); its entry starts on the likely answer
+  (``_first_entry``).
 - ChooseOne, Pick and YesNo: CHOICE moves the cursor (held: back), OK answers.
 - ChooseSome: CHOICE moves, OK ticks or unticks (on the last row, Done: answers), NEXT answers.
 - EnterNumber: CHOICE steps up, NEXT steps down (held: by 5), wrapping inside the range; the
@@ -47,6 +48,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from overseer import games
 from overseer.app.view import GameView, MenuItem, OpensForm
 from overseer.core.procedure import (
     TOKEN_MOST,
@@ -77,14 +79,10 @@ from overseer.ports.events import (
     Tap,
     UnknownTap,
 )
-from overseer.rules.catacombs.kinds import StepKind
-from overseer.rules.conquest.kinds import StepKind as ConquestKind
 from overseer.screens import pages
 from overseer.screens.render import Screen
 
 TOKEN_HIGH = TOKEN_MOST  # the highest token value the table can enter (procedure.py)
-# The steps after which no target is lit any more: a new activation, a new turn.
-TARGET_ENDS = (StepKind.ACTIVE_CHARACTER, ConquestKind.TURN)
 LONG_STEP = 5  # a held CHOICE steps a number by this much
 DIE_STEP = 3  # ... and a die's face by this much
 REDO = "Redo"
@@ -266,13 +264,14 @@ def refresh(app: App, view: GameView) -> Result:
     fresh = [Page(p.screen, p.index, p.kinds, p.target, p.detail, p.first) for p in made]
     said = range(0)
     acting = None if isinstance(call, Begin) else app.acting
+    actor = _kinds(view.game).actor_kind
     for page in fresh:
-        if StepKind.ACTIVE_CHARACTER in page.kinds:
+        if actor is not None and actor in page.kinds:
             acting = page.screen.title
-    if view.question is not None and (view.game not in pages.ASKS_INLINE or view.back_leaves):
+    if view.question is not None and (not pages.asks_inline(view.game) or view.back_leaves):
         fresh += [Page(s, -1) for s in pages.intro_pages(view.game, view.question)]
     elif view.question is not None and fresh and acting is not None \
-            and _said_by(fresh[-1], view.question,
+            and _said_by(view.game, fresh[-1], view.question,
                          pages.title_name(acting, view.names.values())):
         said = fresh[-1].steps  # the question names the piece acting: its pages say no more
         while fresh and fresh[-1].steps == said:
@@ -293,14 +292,17 @@ def refresh(app: App, view: GameView) -> Result:
     return _out(app)
 
 
-def _said_by(page: Page, question: Question, piece: str) -> bool:
+def _said_by(game: str, page: Page, question: Question, piece: str) -> bool:
     """A page that only names the piece acting, before a question whose title names it."""
-    if set(page.kinds) != {StepKind.ACTIVE_CHARACTER} or page.screen.mark:
+    if set(page.kinds) != {_kinds(game).actor_kind} or page.screen.mark:
         return False
-    return piece in pages.short_prompt(GAME_INLINE, question, piece, None)
+    return piece in pages.short_prompt(game, question, piece, None)
 
 
-GAME_INLINE = "catacombs"
+def _kinds(game: str) -> games.StepKinds:
+    """The step kinds the game's record names for who acts and whom a piece aims at."""
+    spec = games.GAMES.get(game)
+    return games.StepKinds() if spec is None else spec.kinds
 
 
 def _named(app: App, call: SessionCall | None) -> str | None:
@@ -503,7 +505,7 @@ def _first_entry(view: GameView, named: str | None = None) -> Entry:
         return Entry(number=0)
     if isinstance(question, Roll) and view.own_dice:
         return Entry(number=(question.faces + 1) // 2)
-    if isinstance(question, ChooseSome) and question.key in pages.ALL_LIKELY:
+    if isinstance(question, ChooseSome) and pages.all_likely(view.game, question.key):
         return Entry(cursor=len(question.options),
                      ticked=frozenset(range(len(question.options))))
     if isinstance(question, ChooseOne | Pick) and named in question.options:
@@ -787,10 +789,11 @@ def held_buttons(app: App) -> frozenset[Button]:
 def _target(app: App) -> str | None:
     """The hero targeted in the steps shown so far (an active character, a new turn clears
     it)."""
+    ends = _kinds(app.view.game).target_ends
     for page in reversed(app.reel[:app.at + 1]):
-        if StepKind.TARGET in page.kinds and page.target is not None:
+        if page.target is not None:
             return page.target
-        if any(kind in TARGET_ENDS for kind in page.kinds):
+        if any(kind in ends for kind in page.kinds):
             return None
     return app.target
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from overseer.app import kept
 from overseer.app.controller import Answer, Begin, Cancel, Refused, SessionCall, Undo
-from overseer.app.flow import DICE_MODE, Flow, MakeForm, dice_form
+from overseer.app.flow import DICE_MODE, MakeForm, Table, dice_form
 from overseer.app.local import Local, LocalProcedure
 from overseer.core.procedure import AnswerError, ChooseOne, Pick
 from overseer.session.session import Session
@@ -138,7 +138,7 @@ class FormHost:
         return local is not None
 
 
-def form_of(table: Flow, session: Session, pico: bool, name: str
+def form_of(table: Table, session: Session, pico: bool, name: str
             ) -> tuple[MakeForm, str] | None:
     """The form a menu item opens (the Dice form, or the game's), and its title."""
     if name == DICE_MODE:

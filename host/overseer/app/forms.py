@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import dataclasses
 import typing
-from collections.abc import Generator, Mapping
+from collections.abc import Generator
 from typing import Any
 
-from overseer.app.local import Ask, LocalProcedure
 from overseer.core.moves import Move
 from overseer.core.params import ask_of, fields, hints
 from overseer.core.procedure import ChooseOne, EnterNumber, Question
@@ -61,21 +60,3 @@ def form(move: Move[Any], state: Any) -> Form:
         elif _is_int(types[f.name]):
             action[f.name] = yield EnterNumber(prompt, f.name, ask.low, ask.high)
     return action
-
-
-def named_form(move: Move[Any], state: Any, names: Mapping[str, str],
-               prompts: Mapping[str, str] | None = None) -> LocalProcedure:
-    """The move's form as a local procedure, each question with the options' display names
-    (``names``, and "None" for the option of an optional choice); ``prompts`` replaces a
-    field's prompt (by field name: a shorter one for the title bar)."""
-    names = {**names, NONE: "None"}
-    prompts = prompts or {}
-    proc = form(move, state)
-    try:
-        question = next(proc)
-        while True:
-            if question.key in prompts:
-                question = dataclasses.replace(question, prompt=prompts[question.key])
-            question = proc.send((yield Ask(question, names=names)))
-    except StopIteration as stop:
-        return stop.value

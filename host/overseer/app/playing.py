@@ -1,5 +1,5 @@
 """What the gadget has open, and the calls the controller asks of it: a game's session (or,
-before one is stored, the new game's questions), its flow (app/flow.py) and seats, the form
+before one is stored, the new game's questions), its table (app/flow.py) and seats, the form
 under way (app/form_host.py) and a new game's first actions still to begin.
 
 ``call`` applies one controller call (``Begin``, ``Answer``, ``Undo``, ``Redo``, ``Cancel``):
@@ -18,7 +18,7 @@ from typing import Any
 
 from overseer.app import calls, controller, flows, kept, view
 from overseer.app.controller import App, Begin, Cancel, Refused, SessionCall, Told
-from overseer.app.flow import DICE_MODE, NEW_GAME, PARTY, Flow, MakeForm, NewGame
+from overseer.app.flow import DICE_MODE, NEW_GAME, PARTY, MakeForm, NewGame, Table
 from overseer.app.form_host import FormHost, form_of
 from overseer.app.view import GameView
 from overseer.core.procedure import Step, named
@@ -31,11 +31,11 @@ SEATS = (1, 2, 3, 4)  # the seat LEDs when the Leds do not say (hardware/pins.to
 class Playing:
     """The game open on the gadget; see the module's docstring."""
 
-    def __init__(self, store: Store, flows_: Mapping[str, Flow], seats: Sequence[int],
+    def __init__(self, store: Store, tables: Mapping[str, Table], seats: Sequence[int],
                  pico: bool, seed: int | None) -> None:
-        self.store, self.flows, self.seats_available = store, flows_, tuple(seats)
+        self.store, self.tables, self.seats_available = store, tables, tuple(seats)
         self.pico, self.seed = pico, seed  # the box has the Pico's dice; new games' seed
-        self.table: Flow = next(iter(flows_.values()))  # the game's table played (or set up)
+        self.table: Table = next(iter(tables.values()))  # the game's table played (or set up)
         self.session: Session | None = None
         self.seats: dict[str, int] = {}
         self.forms = FormHost(store)  # a form or the new game's questions, under way
@@ -50,7 +50,7 @@ class Playing:
         ``aside`` gets what the glass says of a game set aside), else the new game's
         questions. A resumed game's view starts where its current action began, or at its
         form under way. What is kept beside the game comes back (its ``shown`` step)."""
-        labels = {name: flow.label for name, flow in self.flows.items()}
+        labels = {name: table.label for name, table in self.tables.items()}
         session = (Session.resume(self.store, game_id) if game_id is not None
                    else None if new else kept.last_played(self.store, labels, aside))
         if session is None:
@@ -59,15 +59,15 @@ class Playing:
             return {}
         if game_id is not None:
             kept.unset_aside(self.store, session.id)
-        flow = self.flows.get(session.game)
-        if flow is None:
+        table = self.tables.get(session.game)
+        if table is None:
             raise SessionError(f"game #{session.id} is {session.game}: the gadget plays "
-                               f"{', '.join(self.flows)}")
+                               f"{', '.join(self.tables)}")
         data = self.store.gadget(session.id)
-        self.session, self.table = session, flow
+        self.session, self.table = session, table
         seats = data.get("seats")
         self.seats = dict(seats) if isinstance(seats, dict) else \
-            flow.default_seats(session.state, self.seats_available)
+            table.default_seats(session.state, self.seats_available)
         first = data.get("first", 0)
         self.seen = view.action_start(session, first if isinstance(first, int) else 0)
         if self.forms.resume(session, self._form_of):
@@ -100,11 +100,9 @@ class Playing:
         if answer is None and session is not None:
             calls.begin_queued(session, self.queued)
         self.forms.keep(session.id if session is not None else None)  # before the screen moves
-        if isinstance(answer, Refused) and session is not None:
-            names = self.table.labels(session.state)
-            reason = answer.reason if answer.template is None or answer.facts is None else \
-                named(answer.template, answer.facts, names)
-            answer = Refused(self.table.relabel_text(reason, session.state, names))
+        if isinstance(answer, Refused) and answer.template is not None and \
+                answer.facts is not None and session is not None:
+            answer = Refused(named(answer.template, answer.facts, self.table.labels(session.state)))
         return answer
 
     def view(self) -> GameView:
@@ -146,8 +144,8 @@ class Playing:
         ids by their names), for a log beside the glass."""
         if self.session is None:
             return list(steps)
-        battle, names = self.session.state, self.table.labels(self.session.state)
-        return [self.table.relabel(step.at_table(names), battle, names) for step in steps]
+        names = self.table.labels(self.session.state)
+        return [step.at_table(names) for step in steps]
 
     def _begin(self, action: dict[str, Any], answered: Mapping[str, Any],
                card: tuple[str, str] | None) -> Refused | Told | None:
@@ -174,7 +172,7 @@ class Playing:
         the dice mode, or the action it begins."""
         if isinstance(result, NewGame):
             try:
-                setup = self.flows[result.game].new_setup(result.setup, self.store)
+                setup = self.tables[result.game].new_setup(result.setup, self.store)
                 session = Session.new(self.store, result.game, setup, seed=self.seed,
                                       dice=result.dice)
                 self.store.set_gadget(session.id, {"seats": result.seats,
@@ -182,7 +180,7 @@ class Playing:
             except (SessionError, StoreError, ValueError) as err:
                 return calls.refused(err)
             self.session, self.seats, self.seen = session, dict(result.seats), 0
-            self.table, self.queued = self.flows[result.game], list(result.first)
+            self.table, self.queued = self.tables[result.game], list(result.first)
             return None
         assert self.session is not None
         if result.get("do") == DICE_MODE:
@@ -190,7 +188,7 @@ class Playing:
         return calls.apply(self.session, Begin(result))
 
     def _wizard(self) -> None:
-        self.forms.ask(lambda: flows.wizard(self.seats_available, self.pico, self.flows),
+        self.forms.ask(lambda: flows.wizard(self.seats_available, self.pico, self.tables),
                        "New game")
 
     def _form_of(self, name: str) -> tuple[MakeForm, str] | None:

@@ -16,29 +16,14 @@ keep a game's books on the five buttons.
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping
 
-from overseer import games
-from overseer.app import forms
 from overseer.app.books import correct_form as book_form
-from overseer.app.flow import (
-    NEW_GAME,
-    PARTY,
-    Flow,
-    NewGame,
-    TapActions,
-    move_forms,
-    no_option_names,
-    party_screens,
-)
+from overseer.app.flow import NewGame, Table, party_screens
 from overseer.app.local import Ask, LocalProcedure
-from overseer.app.view import MenuItem
-from overseer.core.moves import Move
-from overseer.core.procedure import ChooseOne, EnterNumber, Question, Step
+from overseer.core.procedure import ChooseOne, EnterNumber, Question
 from overseer.loaders import runebound as runebound_data
-from overseer.rules.runebound import books, movement
+from overseer.rules.runebound import books, movement, scenario
 from overseer.rules.runebound.components import DESTROYED, ROMAN
 from overseer.rules.runebound.setup import MAX_PLAYERS
 from overseer.rules.runebound.state import (
@@ -53,7 +38,6 @@ from overseer.rules.runebound.state import (
 from overseer.screens.render import Screen
 
 GAME = "runebound"
-SPEC = games.RUNEBOUND
 UNPRINTED = "!"  # after a name in a list: the book does not print it (a placeholder)
 
 SHORT = {
@@ -111,7 +95,7 @@ def labels(state: RuneboundState) -> dict[str, str]:
     tokens, the answers of the rules' questions; a name the book does not print marked
     "!"."""
     data = state.data
-    names = SPEC.names(state)
+    names = scenario.names(state)
     names.update((t, town_label(state, t)) for t in data.towns)
     names.update((t.id, _marked(t.name, t.verified)) for t in data.terrain.values())
     names.update((c, curse_label(state, c)) for c in data.curses)
@@ -120,40 +104,6 @@ def labels(state: RuneboundState) -> dict[str, str]:
                                 t.verified)) for t in data.tokens.values())
     names.update(ANSWERS)
     return names
-
-
-def _short_titles(state: RuneboundState) -> list[tuple[str, str]]:
-    """The rules' long titles of unnamed curses and cards ("curse-3 (name not printed),
-    Level I card curse-3-i-1") and their labels ("Curse 3! I"), longest first."""
-    data = state.data
-    pairs = [(data.card_title(c), card_label(state, c)) for c, r in data.cards.items()
-             if not r.name]
-    pairs += [(c.title, curse_label(state, c.id)) for c in data.curses.values() if not c.name]
-    return sorted(pairs, key=lambda pair: len(pair[0]), reverse=True)
-
-
-def relabel_text(text: str, state: RuneboundState, names: Mapping[str, str]) -> str:
-    """A sentence of the rules for the glass: an unnamed curse or card by its short label."""
-    for long, short in _short_titles(state):
-        text = text.replace(long, short)
-    return text
-
-
-def relabel(step: Step, state: RuneboundState, names: Mapping[str, str]) -> Step:
-    """The step as the glass shows it (a copy: the trace keeps the rules' words)."""
-    text = relabel_text(step.text, state, names)
-    return step if text == step.text else Step(step.kind, step.rule, text, step.data)
-
-
-def relabel_question(question: Question, state: RuneboundState, names: Mapping[str, str],
-                     trace: Sequence[Step]) -> Question:
-    for attr in ("prompt", "purpose", "pool"):
-        text = getattr(question, attr, None)
-        if isinstance(text, str):
-            changed = relabel_text(text, state, names)
-            if changed != text:
-                question = dataclasses.replace(question, **{attr: changed})
-    return question
 
 
 def default_seats(state: RuneboundState, seats: tuple[int, ...]) -> dict[str, int]:
@@ -166,10 +116,6 @@ def lights(state: RuneboundState, seats: Mapping[str, int],
     """The seat of the hero whose turn it is, on."""
     hero = state.current()
     return {seats[hero]: "on"} if hero is not None and hero in seats else {}
-
-
-def cards(state: RuneboundState) -> dict[tuple[str, str], str]:
-    return {}
 
 
 # --------------------------------------------------------------------------- new game
@@ -270,23 +216,10 @@ def _in_cursed_town(state: RuneboundState) -> bool:
     return town is not None and state.towns[town].status == CURSED
 
 
-def menu(state: RuneboundState, legal: list[Move[Any]], over: bool) -> tuple[MenuItem, ...]:
-    """The moves of the setup or of the turn, in the order of a turn (the Curse card attempts
-    whenever the hero stands in a cursed town, so that a refused one says why); then the
-    heroes, a new game."""
-    moves = [m for m in legal if forms.askable(m, state) or m.name in FORMS]
-    known = {m.name for m in moves}
-    if _in_cursed_town(state):
-        moves += [SPEC.moves.moves[n] for n in ATTEMPTS if n not in known]
-    moves.sort(key=lambda m: ORDER.index(m.name) if m.name in ORDER else len(ORDER))
-    items = [MenuItem(SHORT.get(m.name, m.label), {"do": m.name}) for m in moves]
-    items.append(MenuItem("Summary" if over else "Heroes", {"do": PARTY}))
-    items.append(MenuItem("New game", {"do": NEW_GAME}))
-    return tuple(items)
-
-
-def title(state: RuneboundState) -> str:
-    return "Runebound"
+def shown_refused(state: RuneboundState) -> tuple[str, ...]:
+    """The Curse card attempts whenever the hero stands in a cursed town, so that a refused
+    one says why."""
+    return ATTEMPTS if _in_cursed_town(state) else ()
 
 
 def idle_key(state: RuneboundState, last: str | None) -> str:
@@ -363,14 +296,40 @@ def party_pages(state: RuneboundState, names: Mapping[str, str], heading: str
                                          "your board decides"])])
 
 
-def tap_actions(state: RuneboundState, legal: list[Move[Any]]) -> TapActions:
-    return {}  # no Runebound card is tagged
+class RuneboundTable(Table):
+    """Runebound at the table (no Runebound card is tagged: a tap begins nothing)."""
+
+    game, label, party_label = GAME, "Runebound", "Heroes"
+    order, short, prompts, forms = ORDER, SHORT, PROMPTS, FORMS
+
+    def wizard(self, seats: tuple[int, ...], pico: bool) -> LocalProcedure:
+        return wizard(seats, pico)
+
+    def labels(self, state: RuneboundState) -> dict[str, str]:
+        return labels(state)
+
+    def default_seats(self, state: RuneboundState, seats: tuple[int, ...]) -> dict[str, int]:
+        return default_seats(state, seats)
+
+    def shown_refused(self, state: RuneboundState) -> tuple[str, ...]:
+        return shown_refused(state)
+
+    def idle_key(self, state: RuneboundState, last: str | None) -> str:
+        return idle_key(state, last)
+
+    def status(self, state: RuneboundState, names: Mapping[str, str]) -> tuple[str, ...]:
+        return status(state, names)
+
+    def party_pages(self, state: RuneboundState, names: Mapping[str, str], heading: str
+                    ) -> tuple[Screen, ...]:
+        return party_pages(state, names, heading)
+
+    def lights(self, state: RuneboundState, seats: Mapping[str, int],
+               question: Question | None) -> dict[int, str]:
+        return lights(state, seats, question)
+
+    def back_leaves(self, action: str | None) -> bool:
+        return action != "start"
 
 
-FLOW = Flow(
-    game=GAME, label="Runebound", spec=SPEC, wizard=wizard, labels=labels, relabel=relabel,
-    relabel_text=relabel_text, relabel_question=relabel_question, default_seats=default_seats,
-    cards=cards, menu=menu, form_of=move_forms(SPEC, FORMS, PROMPTS, SHORT),
-    option_names=no_option_names, title=title, idle_key=idle_key,
-    status=status, party_pages=party_pages, tap_actions=tap_actions, lights=lights,
-    back_leaves=lambda action: action != "start")
+TABLE = RuneboundTable()

@@ -27,9 +27,10 @@ from pathlib import Path
 
 from PIL import Image
 
-from overseer.app import controller, flows
+from overseer.app import controller, registry
 from overseer.app.controller import App, Effect, Hold, Refused, SessionCall, Show, Told
 from overseer.app.faults import fault_text, faults
+from overseer.app.flow import tables
 from overseer.app.playing import SEATS, Playing
 from overseer.ports.events import Input, RequestRoll, RollRefused, SetLeds
 from overseer.ports.inbox import Inbox
@@ -57,7 +58,8 @@ class Gadget:
             raise
         self.glass, self.leds, self.dice = glass, leds, dice
         self.inbox = inbox if inbox is not None else Inbox()
-        self.playing = Playing(self.store, flows.FLOWS, getattr(leds, "seats", SEATS),
+        registry.install()  # the games the house plays, in games.GAMES (if not yet)
+        self.playing = Playing(self.store, tables(), getattr(leds, "seats", SEATS),
                                dice is not None, seed)
         self.app: App | None = None
         self.screen: Screen | None = None

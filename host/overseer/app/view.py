@@ -1,5 +1,5 @@
 """What the controller reads of a game: an immutable snapshot (``GameView``) with the trace steps
-in it (``StepView``), and the one function that makes it (``build``) of the game's flow and
+in it (``StepView``), and the one function that makes it (``build``) of the game's table and
 what is open: the session, or a local procedure's question (a form, the new game's questions).
 
 The controller never touches the session: it reads a view and asks for session calls as
@@ -18,7 +18,7 @@ from overseer.core.procedure import Question, Step
 from overseer.screens import pages
 
 if TYPE_CHECKING:  # what build reads, not imported when only the view's shape is
-    from overseer.app.flow import Flow
+    from overseer.app.flow import Table
     from overseer.app.local import Local
     from overseer.session.session import Session
 
@@ -147,7 +147,7 @@ def session_view(session: Any, since: int, **fields: Any) -> GameView:
     )
 
 
-def build(table: Flow, session: Session | None, seen: int, seats: Mapping[str, int],
+def build(table: Table, session: Session | None, seen: int, seats: Mapping[str, int],
           local: Local | None = None, remembered: Mapping[str, int] | None = None) -> GameView:
     """The view, made of the game's table and what is under way: a local procedure's question
     (``local``: a form, the new game's questions; ``remembered``: the last value entered for a
@@ -173,7 +173,7 @@ def build(table: Flow, session: Session | None, seen: int, seats: Mapping[str, i
     assert session is not None
     battle, trace = session.state, session.runner.trace
     since = min(seen, len(trace))
-    steps = tuple(StepView(n, table.relabel(step.at_table(names), battle, names),
+    steps = tuple(StepView(n, step.at_table(names),
                            step.data.get("verified") is not False)
                   for n, step in enumerate(trace[since:], since) if table.on_glass(step))
     title = table.title(battle)
@@ -182,7 +182,7 @@ def build(table: Flow, session: Session | None, seen: int, seats: Mapping[str, i
     last = last_action(session)
     if question is not None:
         names = {**names, **table.option_names(battle, question)}
-        shown = table.relabel_question(procedure.shown(question, names), battle, names, trace)
+        shown = table.asked(procedure.shown(question, names), battle)
         hidden = frozenset(_options(question)) - frozenset(_options(shown))
         question = shown
     return GameView(
@@ -199,7 +199,7 @@ def build(table: Flow, session: Session | None, seen: int, seats: Mapping[str, i
         **({} if question is not None else _idle(table, session, names, last)))
 
 
-def _idle(table: Flow, session: Session, names: Mapping[str, str], last: str | None
+def _idle(table: Table, session: Session, names: Mapping[str, str], last: str | None
           ) -> dict[str, Any]:
     """The view's fields the controller reads only when no question waits (the menu, NEXT AI
     PIECE, the idle screen, what a tapped card begins)."""
@@ -210,7 +210,7 @@ def _idle(table: Flow, session: Session, names: Mapping[str, str], last: str | N
     if main is None:
         refusal = f"{table.label} has no AI piece: OK opens the menu"
     elif next_action is None:
-        refusal = table.relabel_text(table.spec.moves.moves[main].refusal(battle), battle, names)
+        refusal = table.spec.moves.moves[main].refused(battle).drawn(names)
     else:
         refusal = ""
     return {"menu": table.menu(battle, legal, session.finished), "next_action": next_action,

@@ -268,14 +268,19 @@ def run_gadget(argv: list[str]) -> int:
 
 
 def dispatch(argv: list[str]) -> int:
-    if argv[:1] == ["doctor"]:
+    from overseer.app import registry  # the games' names only; install() when a command runs
+
+    if argv[:1] == ["doctor"]:  # its data check installs the games (the rest needs none)
         return run_doctor(argv[1:])
     if argv[:1] and argv[0] in GADGET_COMMANDS:
+        registry.install()
         return run_gadget(argv)
     if not argv or argv[0] == "play" or (argv[0].startswith("-") and argv[0] not in
                                          ("-h", "--help")):
+        registry.install()
         return cmd_play(argv[1:] if argv and argv[0] == "play" else argv)
     args = build_parser(argv[0] if argv else None).parse_args(argv)
+    registry.install()
     return args.func(args)
 
 

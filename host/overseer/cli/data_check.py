@@ -5,48 +5,19 @@ game that it is sound or what is wrong, naming the file, line, record and field.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
 from pathlib import Path
 
 
-def _catacombs(folder: Path) -> None:
-    from overseer.loaders import catacombs as catacombs_data
-
-    catacombs_data.load(folder)
-    catacombs_data.heroes(folder)  # not games' cached value: the file as it is now
-
-
-def _clank(folder: Path) -> None:
-    from overseer.loaders import clank as clank_data
-
-    clank_data.load(folder)
-
-
-def _conquest(folder: Path) -> None:
-    from overseer.loaders.conquest import load_cards
-
-    load_cards(folder / "cards.toml")
-
-
-def _runebound(folder: Path) -> None:
-    from overseer.loaders import runebound as runebound_data
-
-    runebound_data.load(folder)
-
-
-GAMES: dict[str, Callable[[Path], None]] = {
-    "catacombs": _catacombs, "clank": _clank, "conquest": _conquest, "runebound": _runebound,
-}
-
-
 def check(root: Path) -> dict[str, str | None]:
-    """Each game's problem in ``root`` (its ``<game>/`` folder), None where its data loads."""
+    """Each game's problem in ``root`` (its ``<game>/`` folder, read by its record's
+    ``data.load``: the files as they are now), None where its data loads; by name."""
+    from overseer import games
     from overseer.core.records import DataError
 
     problems: dict[str, str | None] = {}
-    for game, load in GAMES.items():
+    for game in sorted(games.GAMES):
         try:
-            load(root / game)
+            games.GAMES[game].data.load(root / game)
             problems[game] = None
         except DataError as err:
             problems[game] = str(err)

@@ -185,19 +185,15 @@ def check_leds(args: argparse.Namespace) -> Finding:
 
 def check_data(args: argparse.Namespace) -> Finding:
     """The card data of every game with tags loads, and the tag map names real cards."""
+    from overseer.app import registry
     from overseer.core.records import DataError
-    from overseer.devices.tags import (
-        CATALOGUES,
-        TagError,
-        TagMap,
-        cards,
-        check_card,
-        tag_map_path,
-    )
+    from overseer.devices.tags import TagError, TagMap, cards, check_card, tag_map_path, tagged
+
+    registry.install()
 
     counts = []
     try:
-        for game in CATALOGUES:
+        for game in tagged():
             counts.append(f"{len(cards(game))} {game}")
     except (DataError, TagError, OSError) as err:
         return Finding("data", False, f"the card data does not load: {err}",

@@ -18,6 +18,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from overseer import RULES_VERSION
+from overseer.app import registry
 from overseer.session import lock
 
 if TYPE_CHECKING:
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 
 # The rules, the session and the store (SQLite) are imported when a command runs, not to build
 # the command line: ``overseer --help`` loads none of them (docs/benchmarks.md, Cold start).
-GAME_NAMES = ("catacombs", "conquest", "clank", "runebound")  # games.GAMES, by name
+GAME_NAMES = tuple(registry.GAMES)  # every game, by name
 
 
 def errors() -> tuple[type[Exception], ...]:
@@ -102,15 +103,11 @@ def summary(store: Store, info: GameInfo) -> dict[str, Any]:
 
 
 def _room(info: GameInfo, state: Any) -> str:
-    """The name of the Catacombs room the game is in ("" for none): a game begun on the
-    gadget has no title, its room names it in the table."""
-    room = getattr(getattr(state, "adventure", None), "room", None)
-    if info.game != "catacombs" or not isinstance(room, str):
-        return ""
-    from overseer.games import catacombs_data
+    """Where the game is (its table's ``where``: a Catacombs room; "" for none): a game begun
+    on the gadget has no title, its room names it in the table."""
+    from overseer.app.flow import table
 
-    record = catacombs_data().rooms.get(room)
-    return record["name"] if record else room
+    return table(info.game).where(state)
 
 
 def _when(stamp: str) -> str:
@@ -276,7 +273,7 @@ def add(sub: argparse._SubParsersAction, play: Play) -> None:
     p = gsub.add_parser("resume", parents=[db],
                         help="play a saved game on (by id, or the last unfinished of a type)")
     p.add_argument("id", type=int, nargs="?")
-    p.add_argument("--game", choices=GAME_NAMES, default="catacombs")
+    p.add_argument("--game", choices=GAME_NAMES, default=GAME_NAMES[0])
     p.add_argument("--plain", action="store_true",
                    help="play in the line mode (for scripts and screen readers)")
     p.add_argument("--json", action="store_true",

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from overseer.devices.tags import CATALOGUES, CardRef, TagError, TagMap, tag_map_path, uid_text
+from overseer.devices.tags import CardRef, TagError, TagMap, tag_map_path, uid_text
 
 Out = Callable[[str], None]
 
@@ -198,7 +198,7 @@ def add(sub: argparse._SubParsersAction, about: str) -> None:
     tsub = tags.add_subparsers(dest="tags_command", required=True)
     p = tsub.add_parser("write", parents=[reader],
                         help="write every card of a game on tags, one after another")
-    p.add_argument("game", choices=list(CATALOGUES))
+    p.add_argument("game", help="a game whose cards get tags")
     p.add_argument("--kind", help="only the cards of this kind (e.g. room, hero)")
     p.add_argument("--start", type=int, default=1, metavar="N", help="begin at card N")
     p.add_argument("--overwrite", action="store_true",
@@ -206,7 +206,7 @@ def add(sub: argparse._SubParsersAction, about: str) -> None:
     p.set_defaults(func=cmd_write)
     p = tsub.add_parser("register", parents=[reader, db, wait],
                         help="name a tag by its UID (a tag not written by Overseer)")
-    p.add_argument("game", choices=list(CATALOGUES))
+    p.add_argument("game", help="a game whose cards get tags")
     p.add_argument("kind")
     p.add_argument("card")
     p.add_argument("--uid", help="the tag's UID in hex (as the screen shows it), instead of "

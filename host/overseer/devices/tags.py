@@ -18,7 +18,7 @@ import os
 import re
 import tempfile
 import tomllib
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
@@ -40,8 +40,8 @@ class TagError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class CardRef:
-    """One card of one game: ``kind`` is the card's sort in that game (Catacombs: monster, room,
-    lord, hero; Conquest: card) and ``card`` its id in the game's data."""
+    """One card of one game: ``kind`` is the card's sort in that game (its record's ``cards``)
+    and ``card`` its id in the game's data."""
 
     game: str
     kind: str
@@ -102,38 +102,23 @@ def uid_text(uid: bytes) -> str:
 # --------------------------------------------------------------------------- the cards
 
 
-def _catacombs() -> dict[str, dict[str, str]]:
-    from overseer.loaders import (
-        catacombs as catacombs_data,  # the card data only when a game's tags are asked
-    )
-
-    data = catacombs_data.load()
-    heroes = catacombs_data.heroes()
-    # The heroes come last: a table that wrote part of the older list goes on with --start N.
-    return {kind: {r["id"]: r["name"] for r in table.values()}
-            for kind, table in (("monster", data.monsters), ("room", data.rooms),
-                                ("lord", data.lords), ("hero", heroes))}
-
-
-def _conquest() -> dict[str, dict[str, str]]:
-    from overseer.loaders.conquest import load_cards
-
-    return {"card": {c.id: f"{c.name} ({c.team})" if c.name != "unknown" else c.id
-                     for c in load_cards().values()}}
-
-
-# game -> its card sorts -> card id -> the name shown (docs/hardware.md, "Card tags").
-CATALOGUES: dict[str, Callable[[], dict[str, dict[str, str]]]] = {
-    "catacombs": _catacombs,
-    "conquest": _conquest,
-}
-
-
 def catalogue(game: str) -> dict[str, dict[str, str]]:
-    """The cards of ``game`` that get tags: kind -> card id -> name, in data file order."""
-    if game not in CATALOGUES:
-        raise TagError(f"no card tags for game {game!r}: {suggestion(game, CATALOGUES)}")
-    return CATALOGUES[game]()
+    """The cards of ``game`` that get tags (its record's ``cards``): kind -> card id -> name,
+    in data file order. A game with no cards gets no tags."""
+    from overseer import games  # the games only when a game's tags are asked
+
+    spec = games.GAMES.get(game)
+    found = spec.cards() if spec is not None else {}
+    if not found:
+        raise TagError(f"no card tags for game {game!r}: {suggestion(game, tagged())}")
+    return found
+
+
+def tagged() -> list[str]:
+    """The games whose cards get tags (their records name cards)."""
+    from overseer import games
+
+    return [name for name, spec in games.GAMES.items() if spec.cards()]
 
 
 def cards(game: str) -> list[tuple[CardRef, str]]:

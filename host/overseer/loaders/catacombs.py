@@ -10,6 +10,7 @@ Format: docs/data.md.
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -389,8 +390,8 @@ HERO_FIELDS = {
 def heroes(folder: Path | None = None) -> dict[str, Record]:
     """The heroes of ``folder``'s heroes.toml (data/catacombs/ by default) by id, checked: the
     ones a new game lists and whose cards get tags. The rules never read them (a battle's heroes
-    come from its setup), so they are not part of ``CatacombsData``; ``games.catacombs_heroes``
-    keeps the loaded value."""
+    come from its setup), so they are not part of ``CatacombsData``; ``default_heroes`` keeps
+    the default folder's."""
     path = (FOLDER if folder is None else folder) / "heroes.toml"
     records = load_table(path, "hero", HERO_FIELDS, alone=True)
     return _by_id(records)
@@ -429,3 +430,17 @@ def load(folder: Path | None = None) -> CatacombsData:
         cave_token_level_verified=token_level["verified"],
         **({} if folder is None else {"where": str(folder)}),
     )
+
+
+@cache
+def default() -> CatacombsData:
+    """data/catacombs/, loaded and validated once: every battle built from it shares the one
+    value (the rules compare its records by identity)."""
+    return load()
+
+
+@cache
+def default_heroes() -> dict[str, Record]:
+    """data/catacombs/heroes.toml by id, loaded and validated once: the new game's list, the
+    hero cards a tap names."""
+    return heroes()

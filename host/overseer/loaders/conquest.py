@@ -6,6 +6,7 @@ as values.
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 from overseer.core.records import DATA_DIR, DataError, Field, list_of, load_table, one_of
@@ -53,3 +54,14 @@ def load_cards(path: Path = CARDS_FILE) -> dict[str, Card]:
             raise DataError(path, None, None, "team",
                             f"the {team} deck has {count} cards, wanted {DECK_SIZE}")
     return cards
+
+
+def load(folder: Path) -> dict[str, Card]:
+    """The card list of a data folder's conquest/ (its cards.toml)."""
+    return load_cards(folder / "cards.toml")
+
+
+@cache
+def default() -> dict[str, Card]:
+    """data/conquest/cards.toml, loaded and validated once."""
+    return load_cards()

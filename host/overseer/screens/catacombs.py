@@ -7,10 +7,12 @@ steps' facts (the gadget's step screens put the sentence under them, ``screens/p
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 
 from overseer.core.procedure import ChooseOne, ChooseSome, Question, Step, describe
 from overseer.rules.catacombs.kinds import Key, StepKind
+from overseer.screens.facet import Screens
+from overseer.screens.pages import ReelPage, detail_text, namer, packed, row_pages
 from overseer.screens.render import Face, Screen, key_lines, wrap
 
 # The questions' short forms (the title bar holds 23 characters); the whole prompt comes on a
@@ -411,11 +413,6 @@ SAID_TOO = frozenset({StepKind.DAMAGE, StepKind.TARGET, StepKind.SHOT,
                       StepKind.ACTIVE_CHARACTER, StepKind.PIECE_DAMAGED})
 
 
-def detail_text(step: Step) -> str:
-    """A step whole for its detail page: its sentence and the rule it follows."""
-    return f"{step.text} ({step.rule})" if step.rule else step.text
-
-
 def question_title(key: str, piece: str | None, target: str | None) -> str | None:
     """A question's title naming the piece or hero it is about, when it fits the title bar
     (a hero by its first word when its whole name does not: "Template on Ulom?")."""
@@ -434,3 +431,29 @@ def _titled(key: str, piece: str | None, target: str | None) -> str | None:
         str(Key.UNDER_RULER): f"{target} under ruler?" if target else None,
     }.get(key)
     return said if said and len(said) <= 23 else None
+
+
+def reel_pages(steps: Sequence[tuple[int, Step, bool]], names: Mapping[str, str], title: str,
+               seen: frozenset[str]) -> tuple[list[ReelPage], str, frozenset[str]]:
+    """``pages.reel_pages`` for Catacombs: a group of steps a page (who acts, the move and
+    shot, the result)."""
+    name = namer(names)
+    out: list[ReelPage] = []
+    for group in groups([step for _, step, _ in steps]):
+        members = [steps[n] for n in group]
+        face = group_face([m[1] for m in members], name, seen)
+        seen = seen | {m[1].kind for m in members if m[1].kind in LONG_FIRST}
+        title = face.title or title
+        rows = packed(face.detail.split("\n")) if face.detail else []
+        mark = "" if all(m[2] for m in members) else "!"
+        kinds = tuple(m[1].kind for m in members)
+        target = next((m[1].data.get("target") for m in members
+                       if m[1].kind == StepKind.TARGET), None)
+        detail = tuple(detail_text(m[1]) for m in members)
+        out += [ReelPage(s, members[-1][0], kinds, target, detail, members[0][0])
+                for s in row_pages(title, face.key, rows, mark)]
+    return out, title, seen
+
+
+SCREENS = Screens(face=step_face, short=SHORT, question_title=question_title, reel=reel_pages,
+                  asks_inline=True, all_likely=frozenset({Key.LOS}))

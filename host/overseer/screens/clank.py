@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from overseer.core.procedure import Step
 from overseer.rules.clank.kinds import Key, StepKind
+from overseer.screens.facet import Screens
 from overseer.screens.render import Face
 
 # The questions' short forms (the title bar holds 23 characters); the whole prompt comes on a
@@ -94,3 +95,6 @@ def step_face(step: Step, name: Callable[[str], str]) -> Face | None:
         "Dungeon" if step.kind in (StepKind.REVEAL, StepKind.LAIR_TOKENS) else
         "The end" if step.kind in (StepKind.TALLY, StepKind.GAME_OVER) else player)
     return Face(key, step.text, title=title)
+
+
+SCREENS = Screens(face=step_face, short=SHORT)

@@ -1,6 +1,6 @@
 """Catacombs Conquest on the glass: each step's key word and the questions' short forms.
 
-The step's sentence (relabelled by app/conquest.py: players, discs and cards by their names)
+The step's sentence (drawn with the table's names: players, discs and cards by their names)
 goes under the key word; the key word is built from the step's facts.
 """
 
@@ -12,6 +12,7 @@ from overseer.core.procedure import Step
 from overseer.rules.conquest.cards import shot_label
 from overseer.rules.conquest.kinds import Key, StepKind
 from overseer.rules.conquest.state import TEAM_NAMES
+from overseer.screens.facet import Screens
 from overseer.screens.render import Face
 
 # The questions' short forms (the title bar holds 23 characters); the whole prompt comes on a
@@ -109,3 +110,6 @@ def face(step: Step, name: Namer) -> Face | None:
         return found
     key = KEYS.get(StepKind(step.kind)) if step.kind in set(StepKind) else None
     return Face(key, step.text) if key else None
+
+
+SCREENS = Screens(face=face, short=SHORT)

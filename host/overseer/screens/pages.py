@@ -3,8 +3,9 @@
 A trace step becomes a key word (big: the monster, the target, the shot...) over its sentence in
 small type, paged when the sentence needs more room than one screen has. A question becomes the
 screen the five buttons work on: a list with a cursor, a number, a die face. What each game's
-steps and questions are called on the glass comes from its module (``screens/catacombs.py``);
-a game without one still shows every step, keyed by its kind.
+steps and questions are called on the glass comes from its record's screens facet
+(``screens/facet.py``, made by ``screens/catacombs.py``...); a game without one still shows every
+step, keyed by its kind.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from overseer import games
 from overseer.core.procedure import (
     ChooseOne,
     ChooseSome,
@@ -25,7 +27,7 @@ from overseer.core.procedure import (
     YesNo,
     describe,
 )
-from overseer.screens import catacombs, clank, conquest, runebound
+from overseer.screens import facet
 from overseer.screens.render import (
     COLUMNS,
     Face,
@@ -43,13 +45,7 @@ TICK_KEYS = "OK ticks, NEXT: done"  # the line under a ChooseSome list
 
 
 Namer = Callable[[str], str]
-FACES: dict[str, Callable[[Step, Namer], Face | None]] = {
-    "catacombs": catacombs.step_face, "conquest": conquest.face, "clank": clank.step_face,
-    "runebound": runebound.step_face}
 NEW = "new_"  # how the keys of a new game's questions begin
-SHORT: dict[str, Mapping[str, str]] = {
-    "catacombs": catacombs.SHORT, "conquest": conquest.SHORT, "clank": clank.SHORT,
-    "runebound": runebound.SHORT}
 
 
 def namer(names: Mapping[str, str]) -> Namer:
@@ -58,7 +54,7 @@ def namer(names: Mapping[str, str]) -> Namer:
 
 def step_face(game: str, step: Step, name: Namer) -> Face:
     """The game's face for the step, or its kind over its sentence."""
-    found = FACES[game](step, name) if game in FACES else None
+    found = facet.of(game).face(step, name)
     return found or Face(step.kind.replace("_", " ").capitalize(), step.text)
 
 
@@ -111,31 +107,21 @@ def reel_pages(game: str, steps: Sequence[tuple[int, Step, bool]], names: Mappin
     printed), the title after them and the long sentences seen so far. A game that groups
     its steps (Catacombs: who acts, the move and shot, the result) shows a group a page, the
     others a step a page."""
-    name = namer(names)
+    own = facet.of(game)
+    if own.reel is not None:
+        return own.reel(steps, names, title, seen)
+    target_kind = games.get(game).kinds.target_kind if game in games.GAMES else None
     out: list[ReelPage] = []
-    if game != "catacombs":
-        for index, step, verified in steps:
-            screens, title = step_pages(game, step, verified, names, title)
-            target = step.data.get("target") if step.kind == catacombs.StepKind.TARGET else None
-            out += [ReelPage(s, index, (step.kind,), target, (catacombs.detail_text(step),))
-                    for s in screens]
-        return out, title, seen
-    only = [step for _, step, _ in steps]
-    for group in catacombs.groups(only):
-        members = [steps[n] for n in group]
-        face = catacombs.group_face([m[1] for m in members], name, seen)
-        seen = seen | {m[1].kind for m in members if m[1].kind in catacombs.LONG_FIRST}
-        title = face.title or title
-        rows = packed(face.detail.split("\n")) if face.detail else []
-        mark = "" if all(m[2] for m in members) else "!"
-        kinds = tuple(m[1].kind for m in members)
-        target = next((m[1].data.get("target") for m in members
-                       if m[1].kind == catacombs.StepKind.TARGET),
-                      None)
-        detail = tuple(catacombs.detail_text(m[1]) for m in members)
-        out += [ReelPage(s, members[-1][0], kinds, target, detail, members[0][0])
-                for s in row_pages(title, face.key, rows, mark)]
+    for index, step, verified in steps:
+        screens, title = step_pages(game, step, verified, names, title)
+        target = step.data.get("target") if step.kind == target_kind else None
+        out += [ReelPage(s, index, (step.kind,), target, (detail_text(step),)) for s in screens]
     return out, title, seen
+
+
+def detail_text(step: Step) -> str:
+    """A step whole for its detail page: its sentence and the rule it follows."""
+    return f"{step.text} ({step.rule})" if step.rule else step.text
 
 
 DETAILS = "Details"
@@ -167,8 +153,9 @@ def title_before(game: str, trace: Sequence[Step], index: int, names: Mapping[st
     """The title the step at ``index`` takes when it sets none: that of the last step before
     it that sets one (the character acting, "Heroes' side", "Setup"), else ``default``."""
     name = namer(names)
+    own = facet.of(game)
     for step in reversed(trace[max(0, index - LOOK_BACK):index]):
-        found = FACES[game](step, name) if game in FACES else None
+        found = own.face(step, name)
         if found is not None and found.title:
             return found.title
     return default
@@ -177,12 +164,17 @@ def title_before(game: str, trace: Sequence[Step], index: int, names: Mapping[st
 # --------------------------------------------------------------------------- questions
 
 
-# The games whose question screens carry their prompt (no page before them: the title names
-# the piece and the fact, the lines under a short list or a number say the rest, NEXT on a
-# list shows the whole prompt).
-ASKS_INLINE = frozenset({"catacombs"})
-# The questions whose likely answer is every row ticked (the cursor then starts on Done).
-ALL_LIKELY = frozenset({catacombs.Key.LOS})
+def asks_inline(game: str) -> bool:
+    """Whether the game's question screens carry their prompt (no page before them: the
+    title names the piece and the fact, the lines under a short list or a number say the
+    rest, NEXT on a list shows the whole prompt)."""
+    return facet.of(game).asks_inline
+
+
+def all_likely(game: str, key: str) -> bool:
+    """Whether the question's likely answer is every row ticked (the cursor starts on
+    Done)."""
+    return key in facet.of(game).all_likely
 
 
 NAME_FITS = 10  # a piece's name in a question's title, whole up to this long
@@ -207,15 +199,16 @@ def short_prompt(game: str, question: Question, piece: str | None = None,
     hero it aims at (``target``) where the game has one and it fits, else the game's short
     form for its key, the prompt itself when it is short, else what kind of answer it
     wants."""
-    named = catacombs.question_title(question.key, piece, target) if game == "catacombs" \
-        else None
+    own = facet.of(game)
+    named = own.question_title(question.key, piece, target)
     if named:
         return named
-    short = SHORT.get(game, {}).get(question.key)
+    short = own.short.get(question.key)
     if short:
         return short
     if question.key.startswith(NEW):  # a new game's question: asked before its game is known
-        short = next((s[question.key] for s in SHORT.values() if question.key in s), None)
+        short = next((s.short[question.key] for s in facet.every() if question.key in s.short),
+                     None)
         if short:
             return short
     if isinstance(question, Roll):
@@ -256,7 +249,7 @@ PROMPT_ROWS = 2  # the prompt's lines under a list of two rows
 def prompt_lines(game: str, question: Question, title: str) -> tuple[str, ...]:
     """The prompt under a question's screen, in a game whose questions carry it: under a
     number, and under a list of at most two rows (a longer list leaves it to NEXT)."""
-    if game not in ASKS_INLINE or isinstance(question, Roll | DrawToken | ChooseSome):
+    if not asks_inline(game) or isinstance(question, Roll | DrawToken | ChooseSome):
         return ()
     prompt = full_prompt(question)
     if prompt == title:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from overseer.core.procedure import Step
 from overseer.rules.runebound.components import ROMAN
 from overseer.rules.runebound.kinds import Key, StepKind
+from overseer.screens.facet import Screens
 from overseer.screens.render import Face
 
 SHORT: dict[str, str] = {
@@ -88,3 +89,6 @@ def step_face(step: Step, name: Callable[[str], str]) -> Face | None:
     setup = step.kind in (StepKind.CURSE_DECKS, StepKind.DEAL, StepKind.INSTRUCTION,
                           StepKind.REVEAL)
     return Face(key, step.text, title=SETUP_TITLE if setup else name(hero) if hero else None)
+
+
+SCREENS = Screens(face=step_face, short=SHORT)

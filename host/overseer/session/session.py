@@ -54,11 +54,6 @@ from overseer.core.procedure import (
 from overseer.core.records import DATA_DIR
 from overseer.core.shapes import BadInput, check_plain
 from overseer.games import GameSpec
-from overseer.loaders import clank as clank_data
-from overseer.loaders import runebound as runebound_data
-from overseer.rules.catacombs.carddata import CatacombsData
-from overseer.rules.clank.records import ClankData
-from overseer.rules.runebound.components import RuneboundData
 from overseer.session.events import DICE_MODES, Event, canonical, decode_answer, encode_answer
 from overseer.session.store import GameInfo, Store, StoreError
 
@@ -220,43 +215,45 @@ def _files(root: str) -> list[str]:
     return out
 
 
-# The loaded card data a game's state carries. The rules compare these by identity (one loaded
-# value per folder) and they are large, so a snapshot names them instead of pickling them, and
-# a resume puts back the very value a fresh build would use.
-SHARED_DATA: dict[type, tuple[str, Callable[[], object]]] = {
-    CatacombsData: ("catacombs", games.catacombs_data),
-    RuneboundData: ("runebound", runebound_data.default),
-    ClankData: ("clank", clank_data.default),
-}
-SHARED_BY_NAME = {name: loader for name, loader in SHARED_DATA.values()}
+# The loaded card data a game's state carries (its record's ``data.shared``). The rules compare
+# it by identity (one loaded value) and it is large, so a snapshot names it (by the game's
+# name) instead of pickling it, and a resume puts back the very value a fresh build would use.
 
 
 class _Pickler(pickle.Pickler):
+    def __init__(self, file: io.BytesIO, spec: GameSpec) -> None:
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self.spec = spec
+        self.shared = spec.data.default() if spec.data.shared else None
+
     def persistent_id(self, obj: Any) -> str | None:
-        shared = SHARED_DATA.get(type(obj))
-        if shared is None:
+        if self.shared is None or type(obj) is not type(self.shared):
             return None
-        name, loader = shared
-        if obj is not loader():
-            raise pickle.PicklingError(f"the state holds {name} data from another folder")
-        return name
+        if obj is not self.shared:
+            raise pickle.PicklingError(f"the state holds {self.spec.name} data from another "
+                                       "folder")
+        return self.spec.name
 
 
 class _Unpickler(pickle.Unpickler):
+    def __init__(self, file: io.BytesIO, spec: GameSpec) -> None:
+        super().__init__(file)
+        self.spec = spec
+
     def persistent_load(self, pid: Any) -> object:
-        if pid not in SHARED_BY_NAME:
+        if pid != self.spec.name or not self.spec.data.shared:
             raise pickle.UnpicklingError(f"a snapshot names unknown data {pid!r}")
-        return SHARED_BY_NAME[pid]()
+        return self.spec.data.default()
 
 
-def snapshot_of(result: Fold) -> bytes:
+def snapshot_of(result: Fold, spec: GameSpec) -> bytes:
     """The folded state at a moment no action is running, pickled: the rules' state is plain
     dataclasses, which pickle keeps exactly (JSON would need a codec for every class of every
-    game); the card data it carries is named, not kept (``SHARED_DATA``)."""
+    game); the card data it carries is named, not kept (``GameSpec.data``)."""
     runner = result.runner
     assert not runner.busy, "a running action (a suspended generator) cannot be kept"
     out = io.BytesIO()
-    _Pickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump(
+    _Pickler(out, spec).dump(
         (runner.state, len(runner.trace), runner.result, result.dice, result.chance_count))
     return out.getvalue()
 
@@ -265,7 +262,7 @@ def from_snapshot(spec: GameSpec, data: bytes, seed: int | None,
                   early: Callable[[int], Sequence[Step]]) -> Fold:
     """The fold a snapshot kept, its card data the loaded one; ``early(n)`` gives the n trace
     steps before it (on demand)."""
-    state, length, last, dice, count = _Unpickler(io.BytesIO(data)).load()
+    state, length, last, dice, count = _Unpickler(io.BytesIO(data), spec).load()
     runner = Runner(spec, state)
     runner.result = last
     # Runner only appends to its trace; its readers (views, the terminal) take any Sequence.
@@ -466,7 +463,7 @@ class Session:
 
         def take(seq: int, result: Fold) -> None:
             if seq - last[0] >= SNAPSHOT_EVERY and not result.runner.busy:
-                taken.append((seq, snapshot_of(result)))
+                taken.append((seq, snapshot_of(result, self.spec)))
                 last[0] = seq
 
         self.fold = replay(result, self.log.slice(first, self.head), first,
@@ -529,7 +526,7 @@ class Session:
         if end - last < SNAPSHOT_EVERY:
             return None
         try:
-            return self._build, snapshot_of(self.fold)
+            return self._build, snapshot_of(self.fold, self.spec)
         except (pickle.PicklingError, TypeError, AttributeError) as err:  # never stops play
             log.warning("game #%d: the state does not pickle (%s): no snapshot", self.id, err)
             return None

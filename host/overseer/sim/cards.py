@@ -1,9 +1,7 @@
-"""Every card the virtual reader can be shown: the records of data/, as the reader reports them
-(``Tap(game, kind, card)``).
-
-Catacombs: heroes (data/catacombs/heroes.toml), monsters, rooms and Catacomb Lord setup cards;
-Conquest: its cards (kind ``card``): the cards ``overseer tags write`` puts on tags. A card is
-found by its label, its id or its name; anything else is refused with the closest labels.
+"""Every card the virtual reader can be shown, as the reader reports them (``Tap(game, kind,
+card)``): each registered game's cards (its record's ``cards``: the ones ``overseer tags
+write`` puts on tags), in the registry's order. A card is found by its label, its id or its
+name; anything else is refused with the closest labels.
 """
 
 from __future__ import annotations
@@ -13,7 +11,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from overseer import games
-from overseer.loaders.conquest import load_cards
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,23 +30,10 @@ class UnknownCard(ValueError):
     """No card by that text; the message names the closest ones."""
 
 
-def _records(table: dict[str, dict], game: str, kind: str) -> list[Card]:
-    """Records indexed by id and by name (both keys): each once."""
-    seen: dict[str, Card] = {}
-    for record in table.values():
-        seen.setdefault(record["id"], Card(game, kind, record["id"], record["name"]))
-    return list(seen.values())
-
-
 def catalogue() -> list[Card]:
-    """Every card in data/, Catacombs first, in file order."""
-    conquest = [Card("conquest", "card", c.id, c.title) for c in load_cards().values()]
-    data = games.catacombs_data()
-    return [*_records(games.catacombs_heroes(), "catacombs", "hero"),
-            *_records(data.monsters, "catacombs", "monster"),
-            *_records(data.rooms, "catacombs", "room"),
-            *_records(data.lords, "catacombs", "lord"),
-            *conquest]
+    """Every registered game's cards, game by game, each in its record's order."""
+    return [Card(spec.name, kind, card, name) for spec in games.GAMES.values()
+            for kind, table in spec.cards().items() for card, name in table.items()]
 
 
 def find(text: str, cards: Iterable[Card]) -> Card:

@@ -12,11 +12,10 @@ import argparse
 from dataclasses import dataclass
 from typing import Any
 
-from overseer import documents
+from overseer import documents, games
 from overseer.session.session import Session
 from overseer.session.store import Store
 
-GAME = "catacombs"  # the game the gadget plays
 NEW_ONLY = ("setup", "seed", "dice", "tokens")  # options that make a new game what it is
 DEFAULT_DICE = "pico"  # the virtual Pico rolls, with its tumble, when ROLL is pressed
 
@@ -71,27 +70,34 @@ class NewGame:
 
 
 def choose_game(store: Store, args: argparse.Namespace) -> int | None:
-    """The id of the game to open: ``args.game_id``, the last unfinished Catacombs game
-    (unless ``--new``), or a new game from ``--setup``; None when there is none, and the
-    gadget asks a new game's questions (``--seed`` is the gadget's then). Raises OptionError,
+    """The id of the game to open: ``args.game_id``, the last unfinished game of the gadget's
+    own (the registry's first: ``own_game``) unless ``--new``, or a new game from
+    ``--setup``; None when there is none, and the gadget asks a new game's questions
+    (``--seed`` is the gadget's then). Raises OptionError,
     ScenarioError, SessionError, StoreError."""
     if args.game_id is not None:
         refuse_for_resumed(args, args.game_id)
         store.game(args.game_id)  # StoreError when there is no such game
         return args.game_id
+    own = own_game()
     if not args.new:
-        last = store.last_unfinished(GAME)
+        last = store.last_unfinished(own)
         if last is not None:
             refuse_for_resumed(args, last.id)
             return last.id
     if args.setup is not None:
         setup = load_setup(args.setup)
-        if setup["game"] != GAME:
+        if setup["game"] != own:
             raise OptionError(f"{args.setup} is a {setup['game']} setup; the gadget plays "
-                              f"{GAME} (`overseer scenario FILE` runs any scenario)")
+                              f"{own} (`overseer scenario FILE` runs any scenario)")
         return new_game(store, args).start(setup).id
     refuse_without_setup(args)
     return None
+
+
+def own_game() -> str:
+    """The gadget's own game: the registry's first (``games.GAMES``)."""
+    return next(iter(games.GAMES))
 
 
 def refuse_without_setup(args: argparse.Namespace) -> None:

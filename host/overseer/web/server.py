@@ -56,7 +56,7 @@ class Web:
         self.pairs: dict[str, int] = {}  # pairing cookie -> the game it pairs with
         self.streams = Streams(feed)
         self._png: tuple[int, bytes] | None = None
-        self._story: tuple[tuple[int, int], stories.Story] | None = None
+        self._story: tuple[tuple[int, int], stories.Story | None] | None = None
         self.app = Starlette(routes=[
             Route("/", self.live_page), Route("/party", self.party_page),
             Route("/story", self.story_page), Route("/glass.png", self.glass),

@@ -3,85 +3,25 @@ the watcher's copy of the log), the party looked at after every event: the round
 health and gold at the end of every round, the AI pieces each hero destroyed, the damage each
 took. ``chart`` draws the health and gold lines as SVG on the server (no chart library, no CDN).
 
-Catacombs only: the other games' pages show their state (web/party.py).
+A game's table tells its story (``Table.story``: Catacombs'); a game without one has none,
+its page shows its state (web/party.py).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from html import escape
-from typing import Any
 
-from overseer.rules.catacombs.kinds import StepKind
-from overseer.session.session import built, game_spec, replay
+from overseer import games
+from overseer.app.flow import table
+from overseer.app.story import Story
 from overseer.web.watch import Record
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
 
 
-@dataclass
-class Story:
-    """What the story page shows."""
-
-    rounds: int = 0
-    heroes: dict[str, str] = field(default_factory=dict)  # id -> name
-    health: dict[str, list[int]] = field(default_factory=dict)  # by round, from round 1
-    gold: dict[str, list[int]] = field(default_factory=dict)
-    kills: dict[str, int] = field(default_factory=dict)
-    damage: dict[str, int] = field(default_factory=dict)
-    over: str | None = None
-
-
-def story(record: Record) -> Story:
-    """The story of a Catacombs game's record (an empty one for another game)."""
-    out = Story()
-    if record.game != "catacombs":
-        return out
-    spec = game_spec(record.game)
-    result = built(spec, record.setup, record.dice, record.seed)
-    battle = result.runner.state
-    out.heroes = {h.id: h.name for h in battle.heroes.values()}
-    for hero in out.heroes:
-        out.kills[hero], out.damage[hero] = 0, 0
-    seen = [0]
-    by: list[str | None] = [None]
-
-    def sample(state: Any) -> None:
-        index = state.round - 1
-        for hero_id, hero in state.heroes.items():
-            if hero_id not in out.heroes:
-                out.heroes[hero_id] = hero.name
-                out.kills.setdefault(hero_id, 0)
-                out.damage.setdefault(hero_id, 0)
-            for series, value in ((out.health, hero.health), (out.gold, hero.gold)):
-                line = series.setdefault(hero_id, [])
-                while len(line) < index:
-                    line.append(line[-1] if line else value)
-                if len(line) == index:
-                    line.append(value)
-                else:
-                    line[index] = value
-        out.rounds = max(out.rounds, state.round)
-
-    def after(seq: int, fold: Any) -> None:
-        event = record.events[seq - 1]
-        if event.kind == "action":
-            by[0] = event.data.get("by")
-        trace = fold.runner.trace
-        for step in trace[seen[0]:]:
-            target = step.data.get("target")
-            if step.kind == StepKind.DAMAGE and target in out.damage:
-                out.damage[target] += step.data.get("amount", 0)
-            elif step.kind == StepKind.PIECE_DOWN and by[0] in out.kills:
-                out.kills[by[0]] += 1
-        seen[0] = len(trace)
-        sample(fold.runner.state)
-
-    sample(battle)
-    replay(result, record.events, 0, after)
-    out.heroes = {h: record.names.get(h, name) for h, name in out.heroes.items()}
-    out.over = result.runner.state.adventure.over
-    return out
+def story(record: Record) -> Story | None:
+    """The story of a game's record, as its table tells it (None: the game has none)."""
+    return table(record.game).story(games.get(record.game), record)
 
 
 def chart(series: dict[str, list[int]], names: dict[str, str], title: str,

@@ -46,7 +46,7 @@ def live_body(paired: bool, answers: bool) -> str:
 def party_body(party: dict[str, Any] | None) -> str:
     if party is None:
         return '<div id="party"><p>No game yet.</p></div>'
-    if party.get("game") != "catacombs":
+    if "state" in party:  # a game's state as its record writes it (Table.page)
         return f'<div id="party"><h2>{escape(party.get("game", ""))}</h2>' \
                f'{_tree(party.get("state", {}))}</div>'
     rows = "".join(
@@ -92,8 +92,8 @@ def _tree(value: Any) -> str:
 
 
 def story_body(story: stories.Story | None, game: str | None) -> str:
-    if story is None or game != "catacombs":
-        return '<div id="story"><p>The story is told for Catacombs games.</p></div>'
+    if story is None:
+        return '<div id="story"><p>This game has no story: its party page shows it.</p></div>'
     rows = "".join(f'<tr data-hero="{escape(h)}"><th>{escape(name)}</th>'
                    f'<td class="kills">{story.kills.get(h, 0)}</td>'
                    f'<td class="damage">{story.damage.get(h, 0)}</td></tr>'

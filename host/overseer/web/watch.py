@@ -43,15 +43,12 @@ from overseer.core.procedure import (
     YesNo,
 )
 from overseer.ports.events import Input, Press, Remote, Rolled, Tap
-from overseer.rules.catacombs.kinds import StepKind
-from overseer.rules.conquest.kinds import StepKind as ConquestKind
 from overseer.screens import pages
 from overseer.screens.render import Screen
 from overseer.session.events import Event
 from overseer.web import party
 from overseer.web.feed import Feed, Later
 
-ACTIVATIONS = (StepKind.ACTIVE_CHARACTER, ConquestKind.TURN)  # a step that opens a group
 BY = {Press: "button", Tap: "card", Rolled: "Pico dice", Remote: "phone"}
 PHONE_QUESTIONS = (ChooseOne, ChooseSome, Pick, YesNo, EnterNumber, Roll)  # no DrawToken
 
@@ -251,12 +248,13 @@ class Watcher:
         round_, actor = self.groups[-1] if self.groups else (None, "")
         if self.table_move is not None:
             actor, self.table_move = self.table_move, None
+        kinds = gadget.playing.table.spec.kinds  # a step that opens a group: an activation, a turn
         for n, step in enumerate(steps, start):
-            if step.kind == StepKind.ROUND:
+            if step.kind == kinds.round_kind:
                 round_ = step.data.get("round", round_)
-            if step.kind in ACTIVATIONS:
+            if step.kind in kinds.target_ends:
                 actor = step.text
-                if round_ is None and step.kind == StepKind.ACTIVE_CHARACTER:
+                if round_ is None and step.kind == kinds.actor_kind:
                     round_ = 1  # the first round says no "round" step
             self.groups.append((round_, actor))
             self.feed.publish("step", {"n": n, "kind": str(step.kind), "rule": step.rule,

@@ -210,3 +210,10 @@ def build(setup: dict[str, Any], data: CatacombsData) -> Battle:
 
 def state_dict(battle: Battle) -> dict[str, Any]:
     return battle.as_dict()
+
+
+def names(battle: Battle) -> dict[str, str]:
+    """Display names by id: the heroes' and the pieces'."""
+    found = {h.id: h.name for h in battle.heroes.values()}
+    found.update((p.id, p.name) for p in battle.pieces.values())
+    return found

@@ -1,0 +1,3 @@
+"""The toy game's rulebook: the one section its steps cite."""
+
+TAKE = "Toy: Taking a coin"
