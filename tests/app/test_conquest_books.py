@@ -243,10 +243,11 @@ def test_the_cursor_starts_on_what_most_known_cards_show() -> None:
     read = {c: {"armour": "no"} for c in ("sword-05", "sword-06", "sword-07")}
     state = games.CONQUEST.build({**setup, "cards": read})
     assert likely(state, armour) == 1  # No
+    said = {"prompt": "{card}: shot {n} of the sequence, left to right (or end)?"}
     second = ChooseOne("X: shot 2 of the sequence, left to right (or end)?", ("end", *SHOTS),
-                       "shot")
+                       "shot", said, {"card": "X", "n": 2})
     third = ChooseOne("X: shot 3 of the sequence, left to right (or end)?", ("end", *SHOTS),
-                      "shot")
+                      "shot", said, {"card": "X", "n": 3})
     assert likely(state, second) == 0
     assert likely(state, third) == 0
     ability = ChooseOne("X: which ability does the card show?", ("none", "capture_life",

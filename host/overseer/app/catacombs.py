@@ -6,8 +6,8 @@ game on the five buttons (``TABLE``, the game record's table).
   (app/catacombs_choices.py); what the heroes did (a hit, a hero changed:
   app/catacombs_heroes.py); the Room and Lord cards, a card the data lacks entered off the table
   (app/catacombs_cards.py); the moves confirmed first (``CONFIRM``);
-- ``labels`` and ``relabel``: identical monsters told apart ("Orc A", "Orc B") on every
-  screen, from placement on;
+- ``labels``: identical monsters told apart ("Orc A", "Orc B") on every screen, from
+  placement on (the rules' steps and questions name pieces as facts, drawn with these names);
 - the glass between actions: the menu's order and short labels, the idle screen's key word and
   status, the party screen, what a tapped card begins (a hero's card answers "Who joins the
   party?"; the heroes are data/catacombs/heroes.toml).

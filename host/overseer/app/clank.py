@@ -14,16 +14,14 @@ beyond the rules to keep a game's books on the five buttons.
 
 from __future__ import annotations
 
-import dataclasses
-import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from overseer.app.books import correct_form as book_form
 from overseer.app.flow import NewGame, Table, TapActions, party_screens
 from overseer.app.local import Ask, LocalProcedure
 from overseer.core.moves import Move
-from overseer.core.procedure import ChooseOne, EnterNumber, Question, Step
+from overseer.core.procedure import ChooseOne, EnterNumber, Question
 from overseer.rules.clank import books, chambers, lairs, moving
 from overseer.rules.clank.records import LAIR, MAD_BAZAAR, Space
 from overseer.rules.clank.setup import MAX_PLAYERS
@@ -105,34 +103,6 @@ def labels(state: ClankState) -> dict[str, str]:
     for player in state.players.values():
         names.update((t.id, _marked(t.name, t.verified)) for t in player.trophies)
     return names
-
-
-def relabel(step: Step, state: ClankState, names: Mapping[str, str]) -> Step:
-    """The rules' sentences name players and rooms as the table does; the ids of spaces and
-    rewards they carry ("mad-bazaar/showcase", "heal-1") by their names."""
-    text = relabel_text(step.text, state, names)
-    return step if text == step.text else Step(step.kind, step.rule, text, step.data)
-
-
-def relabel_text(text: str, state: ClankState, names: Mapping[str, str]) -> str:
-    """A sentence with the ids it names (those with a "-" or "/": a space, a reward, a room)
-    by their names."""
-    idents = sorted((i for i in names if ("-" in i or "/" in i) and names[i] != i),
-                    key=len, reverse=True)
-    if not idents:
-        return text
-    pattern = re.compile(r"(?<![\w/-])(" + "|".join(map(re.escape, idents)) + r")(?![\w/-])")
-    return pattern.sub(lambda m: names[m.group(1)].removesuffix(UNPRINTED), text)
-
-
-def relabel_question(question: Question, state: ClankState, names: Mapping[str, str],
-                     trace: Sequence[Step]) -> Question:
-    """The question's prompt with the ids it names (a reward's parts) by their names."""
-    prompt = getattr(question, "prompt", None)
-    if not isinstance(prompt, str):
-        return question
-    text = relabel_text(prompt, state, names)
-    return question if text == prompt else dataclasses.replace(question, prompt=text)
 
 
 def default_seats(state: ClankState, seats: tuple[int, ...]) -> dict[str, int]:
@@ -346,16 +316,6 @@ class ClankTable(Table):
 
     def labels(self, state: ClankState) -> dict[str, str]:
         return labels(state)
-
-    def relabel(self, step: Step, state: ClankState, names: Mapping[str, str]) -> Step:
-        return relabel(step, state, names)
-
-    def relabel_text(self, text: str, state: ClankState, names: Mapping[str, str]) -> str:
-        return relabel_text(text, state, names)
-
-    def relabel_question(self, question: Question, state: ClankState, names: Mapping[str, str],
-                         trace: Sequence[Step]) -> Question:
-        return relabel_question(question, state, names, trace)
 
     def default_seats(self, state: ClankState, seats: tuple[int, ...]) -> dict[str, int]:
         return default_seats(state, seats)

@@ -9,13 +9,13 @@ game on the five buttons and the card reader.
 - ``lights``: the turn tracker on the seat LEDs (the seat of the disc acting next on, the other
   team's next disc dim); when a retained armour card may block a shot, the defenders' seats
   pulse;
-- ``labels`` and ``relabel``: players, discs and cards by their names on every screen;
+- ``labels``: players, discs and cards by their names on every screen (the rules' steps and
+  questions name them as facts, drawn with these names);
 - the party screen: the pools and the bank, the hands and decks, the retained armour.
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
@@ -53,8 +53,8 @@ SHORT = {"play": "Play a card", "start": "Start the game", "correct": "Correct t
 
 def player_name(player: str) -> str:
     """``p3`` (the wizard's ids) is "Player 3"; another id is itself."""
-    found = re.fullmatch(r"p(\d)", player)
-    return f"Player {found.group(1)}" if found else player
+    wizard = len(player) == 2 and player[0] == "p" and player[1].isdigit()
+    return f"Player {player[1]}" if wizard else player
 
 
 def disc_name(disc: str) -> str:
@@ -94,29 +94,6 @@ def labels(state: ConquestState) -> dict[str, str]:
     return names
 
 
-def relabel_text(text: str, state: ConquestState, names: Mapping[str, str]) -> str:
-    """A sentence of the rules with players, discs and card ids by their names (a card's
-    title, which the rules already write, is left as it is)."""
-    idents = sorted((i for i in names if i not in TEAMS and i not in WORDS and names[i] != i),
-                    key=len, reverse=True)
-    if not idents:
-        return text
-    pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, idents)) + r")(?![\w-])")
-    return pattern.sub(lambda m: names[m.group(1)], text)
-
-
-def relabel(step: Step, state: ConquestState, names: Mapping[str, str]) -> Step:
-    """The step as the table reads it (a copy: the session's trace is left as it is). A card
-    drawn is not named: it went into a hand."""
-    text = step.text
-    if step.kind == StepKind.DRAW and step.data.get("card"):
-        team = TEAM_NAMES[state.players[str(step.data["player"])]]
-        text = (f"{step.data['player']} draws a card ({step.data.get('deck', 0)} left in the "
-                f"{team} deck).")
-    text = relabel_text(text, state, names)
-    return step if text == step.text else Step(step.kind, step.rule, text, step.data)
-
-
 # The questions whose options are the cards of a hand: the glass does not list them, it asks
 # for a tap (the hidden options are answered by a tapped card: GameView.tap_answers).
 FROM_HAND = {Key.POWER_WAVE: "Tap the card to discard", Key.SURPRISE_ATTACK:
@@ -150,25 +127,17 @@ def _private(question: Question, state: ConquestState) -> Question:
                    prompt=f"{question.prompt} {words}" + (", or None." if shown else "."))
 
 
-def relabel_question(question: Question, state: ConquestState, names: Mapping[str, str],
-                     trace: Sequence[Step] = ()) -> Question:
-    """The question's prompt or purpose with names (its key as it is); the cards of a hand are
-    left off a list (``_private``)."""
+def asked(question: Question, state: ConquestState) -> Question:
+    """The question as the glass asks it (its words already with the table's names): the
+    cards of a hand left off a list (``_private``); a question the title bar says short
+    enough by its short form."""
     question = _private(question, state)
     if question.key in SAID_SHORT and isinstance(getattr(question, "prompt", None), str):
         return replace(question, prompt=screens.SHORT[Key(question.key)])
-    for attr in ("prompt", "purpose"):
-        text = getattr(question, attr, None)
-        if isinstance(text, str):
-            changed = relabel_text(text, state, names)
-            return question if changed == text else replace(question, **{attr: changed})
     return question
 
 
 # --------------------------------------------------------------------------- likely answers
-
-
-SHOT_AT = re.compile(r"shot (\d+) of the sequence")
 
 
 def _most(values: Sequence[str], options: Sequence[Any]) -> int:
@@ -191,8 +160,7 @@ def likely(state: ConquestState, question: Question) -> int:
     if question.key == Key.ABILITY:
         return _most([c.ability for c in cards if c.ability != "unknown"], options)
     if question.key == Key.SHOT and isinstance(question, ChooseOne):
-        found = SHOT_AT.search(question.prompt)
-        at = int(found.group(1)) - 1 if found else 0
+        at = int(question.facts.get("n", 1)) - 1 if question.facts else 0
         seen = [c.shots[at] if len(c.shots) > at else END for c in cards
                 if c.shots and len(c.shots) >= at]
         return _most(seen, options)
@@ -430,7 +398,7 @@ def tap_actions(state: ConquestState, legal: list[Move[Any]]) -> TapActions:
             if held and state.options.draws != COUNTED:
                 out[(CARD, card_id)] = f"That card is in another player's hand: {turn}."
             else:
-                out[(CARD, card_id)] = relabel_text(str(err), state, names)
+                out[(CARD, card_id)] = err.drawn(names)
             continue
         out[(CARD, card_id)] = {"do": "play", "player": player, "card": card_id}
     return out
@@ -477,15 +445,8 @@ class ConquestTable(Table):
     def labels(self, state: ConquestState) -> dict[str, str]:
         return labels(state)
 
-    def relabel(self, step: Step, state: ConquestState, names: Mapping[str, str]) -> Step:
-        return relabel(step, state, names)
-
-    def relabel_text(self, text: str, state: ConquestState, names: Mapping[str, str]) -> str:
-        return relabel_text(text, state, names)
-
-    def relabel_question(self, question: Question, state: ConquestState,
-                         names: Mapping[str, str], trace: Sequence[Step]) -> Question:
-        return relabel_question(question, state, names, trace)
+    def asked(self, question: Question, state: ConquestState) -> Question:
+        return asked(question, state)
 
     def default_seats(self, state: ConquestState, seats: tuple[int, ...]) -> dict[str, int]:
         return default_seats(state, seats)

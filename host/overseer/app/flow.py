@@ -89,7 +89,9 @@ class Table:
 
     - ``wizard(seats, pico)``: the new game's questions, a local procedure ending in a
       ``NewGame`` (``seats``: the box's seat LEDs; ``pico``: the Pico's dice are there);
-    - ``labels(state)``: display names by id (the rules' ``names`` by default);
+    - ``labels(state)``: display names by id (the rules' ``names`` by default): the shell draws
+      the rules' steps, questions and refusals with them (their templates and facts:
+      ``Step.at_table``, ``procedure.shown``, ``RulesError.drawn``);
       ``option_names(state, question)``: names for a rules question's options beside them;
     - the menu: ``order`` (the moves' order; others after them, as the rules list them),
       ``short`` (labels that fit the list), ``offered(move, state)`` (a legal move the menu
@@ -117,6 +119,8 @@ class Table:
     - ``back_leaves(action)``: BACK on a question the rules ask inside the action under way
       takes that action back, as BACK leaves a form; else BACK shows the steps before it;
     - ``likely(state, question)``: the row a rules question's cursor starts on;
+    - ``asked(question, state)``: the question as the glass asks it, its words already with
+      the table's names (Conquest leaves a hand's cards off a list and says some short);
     - the web page for the table's phones: ``page(state, names, seats)`` (the party page,
       less ``secret``), ``story(spec, record)`` (the story page; None: no story).
     """
@@ -145,16 +149,6 @@ class Table:
 
     def labels(self, state: Any) -> dict[str, str]:
         return self.spec.names(state)
-
-    def relabel(self, step: Step, state: Any, names: Names) -> Step:
-        return step
-
-    def relabel_text(self, text: str, state: Any, names: Names) -> str:
-        return text
-
-    def relabel_question(self, question: Question, state: Any, names: Names,
-                         trace: Sequence[Step]) -> Question:
-        return question
 
     def option_names(self, state: Any, question: Question | None) -> dict[str, str]:
         return {}
@@ -294,6 +288,9 @@ class Table:
 
     def likely(self, state: Any, question: Question) -> int:
         return 0
+
+    def asked(self, question: Question, state: Any) -> Question:
+        return question
 
 
 def table(game: str) -> Table:

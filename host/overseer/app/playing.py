@@ -100,11 +100,9 @@ class Playing:
         if answer is None and session is not None:
             calls.begin_queued(session, self.queued)
         self.forms.keep(session.id if session is not None else None)  # before the screen moves
-        if isinstance(answer, Refused) and session is not None:
-            names = self.table.labels(session.state)
-            reason = answer.reason if answer.template is None or answer.facts is None else \
-                named(answer.template, answer.facts, names)
-            answer = Refused(self.table.relabel_text(reason, session.state, names))
+        if isinstance(answer, Refused) and answer.template is not None and \
+                answer.facts is not None and session is not None:
+            answer = Refused(named(answer.template, answer.facts, self.table.labels(session.state)))
         return answer
 
     def view(self) -> GameView:
@@ -146,8 +144,8 @@ class Playing:
         ids by their names), for a log beside the glass."""
         if self.session is None:
             return list(steps)
-        battle, names = self.session.state, self.table.labels(self.session.state)
-        return [self.table.relabel(step.at_table(names), battle, names) for step in steps]
+        names = self.table.labels(self.session.state)
+        return [step.at_table(names) for step in steps]
 
     def _begin(self, action: dict[str, Any], answered: Mapping[str, Any],
                card: tuple[str, str] | None) -> Refused | Told | None:

@@ -16,13 +16,12 @@ keep a game's books on the five buttons.
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 
 from overseer.app.books import correct_form as book_form
 from overseer.app.flow import NewGame, Table, party_screens
 from overseer.app.local import Ask, LocalProcedure
-from overseer.core.procedure import ChooseOne, EnterNumber, Question, Step
+from overseer.core.procedure import ChooseOne, EnterNumber, Question
 from overseer.loaders import runebound as runebound_data
 from overseer.rules.runebound import books, movement, scenario
 from overseer.rules.runebound.components import DESTROYED, ROMAN
@@ -105,40 +104,6 @@ def labels(state: RuneboundState) -> dict[str, str]:
                                 t.verified)) for t in data.tokens.values())
     names.update(ANSWERS)
     return names
-
-
-def _short_titles(state: RuneboundState) -> list[tuple[str, str]]:
-    """The rules' long titles of unnamed curses and cards ("curse-3 (name not printed),
-    Level I card curse-3-i-1") and their labels ("Curse 3! I"), longest first."""
-    data = state.data
-    pairs = [(data.card_title(c), card_label(state, c)) for c, r in data.cards.items()
-             if not r.name]
-    pairs += [(c.title, curse_label(state, c.id)) for c in data.curses.values() if not c.name]
-    return sorted(pairs, key=lambda pair: len(pair[0]), reverse=True)
-
-
-def relabel_text(text: str, state: RuneboundState, names: Mapping[str, str]) -> str:
-    """A sentence of the rules for the glass: an unnamed curse or card by its short label."""
-    for long, short in _short_titles(state):
-        text = text.replace(long, short)
-    return text
-
-
-def relabel(step: Step, state: RuneboundState, names: Mapping[str, str]) -> Step:
-    """The step as the glass shows it (a copy: the trace keeps the rules' words)."""
-    text = relabel_text(step.text, state, names)
-    return step if text == step.text else Step(step.kind, step.rule, text, step.data)
-
-
-def relabel_question(question: Question, state: RuneboundState, names: Mapping[str, str],
-                     trace: Sequence[Step]) -> Question:
-    for attr in ("prompt", "purpose", "pool"):
-        text = getattr(question, attr, None)
-        if isinstance(text, str):
-            changed = relabel_text(text, state, names)
-            if changed != text:
-                question = dataclasses.replace(question, **{attr: changed})
-    return question
 
 
 def default_seats(state: RuneboundState, seats: tuple[int, ...]) -> dict[str, int]:
@@ -342,16 +307,6 @@ class RuneboundTable(Table):
 
     def labels(self, state: RuneboundState) -> dict[str, str]:
         return labels(state)
-
-    def relabel(self, step: Step, state: RuneboundState, names: Mapping[str, str]) -> Step:
-        return relabel(step, state, names)
-
-    def relabel_text(self, text: str, state: RuneboundState, names: Mapping[str, str]) -> str:
-        return relabel_text(text, state, names)
-
-    def relabel_question(self, question: Question, state: RuneboundState,
-                         names: Mapping[str, str], trace: Sequence[Step]) -> Question:
-        return relabel_question(question, state, names, trace)
 
     def default_seats(self, state: RuneboundState, seats: tuple[int, ...]) -> dict[str, int]:
         return default_seats(state, seats)

@@ -173,7 +173,7 @@ def build(table: Table, session: Session | None, seen: int, seats: Mapping[str, 
     assert session is not None
     battle, trace = session.state, session.runner.trace
     since = min(seen, len(trace))
-    steps = tuple(StepView(n, table.relabel(step.at_table(names), battle, names),
+    steps = tuple(StepView(n, step.at_table(names),
                            step.data.get("verified") is not False)
                   for n, step in enumerate(trace[since:], since) if table.on_glass(step))
     title = table.title(battle)
@@ -182,7 +182,7 @@ def build(table: Table, session: Session | None, seen: int, seats: Mapping[str, 
     last = last_action(session)
     if question is not None:
         names = {**names, **table.option_names(battle, question)}
-        shown = table.relabel_question(procedure.shown(question, names), battle, names, trace)
+        shown = table.asked(procedure.shown(question, names), battle)
         hidden = frozenset(_options(question)) - frozenset(_options(shown))
         question = shown
     return GameView(
@@ -210,7 +210,7 @@ def _idle(table: Table, session: Session, names: Mapping[str, str], last: str | 
     if main is None:
         refusal = f"{table.label} has no AI piece: OK opens the menu"
     elif next_action is None:
-        refusal = table.relabel_text(table.spec.moves.moves[main].refusal(battle), battle, names)
+        refusal = table.spec.moves.moves[main].refused(battle).drawn(names)
     else:
         refusal = ""
     return {"menu": table.menu(battle, legal, session.finished), "next_action": next_action,

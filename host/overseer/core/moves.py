@@ -15,7 +15,7 @@ from functools import cached_property
 from typing import Any, Generic, TypeVar
 
 from overseer.core.params import ParamError, from_json
-from overseer.core.procedure import Procedure, RulesError
+from overseer.core.procedure import Procedure, RulesError, Said
 from overseer.core.shapes import suggestion
 
 S = TypeVar("S")
@@ -33,8 +33,15 @@ class Move(Generic[S]):
     why_not: str | Callable[[S], str]  # said when the move is not available now
 
     def refusal(self, state: S) -> str:
+        return str(self.refused(state))
+
+    def refused(self, state: S) -> RulesError:
+        """Why the move is not available now, as a refusal (its facts, where the reason has
+        them, for the table's names)."""
         why = self.why_not if isinstance(self.why_not, str) else self.why_not(state)
-        return f"{self.label}: {why}"
+        if isinstance(why, Said):
+            return RulesError(f"{self.label}: {why}", f"{self.label}: {why.template}", why.facts)
+        return RulesError(f"{self.label}: {why}")
 
 
 @dataclass(frozen=True)
@@ -82,11 +89,11 @@ class MoveTable(Generic[S]):
         bare = self._bare.get(name) if isinstance(name, str) else None
         move = self.moves.get(name) if isinstance(name, str) else None
         if bare is None and move is not None and not move.available(state):
-            raise RulesError(move.refusal(state))
+            raise move.refused(state)
         try:
             move, params = bare if bare is not None else self.parse(action)
         except ParamError as err:
             raise RulesError(str(err)) from None
         if not move.available(state):
-            raise RulesError(move.refusal(state))
+            raise move.refused(state)
         return move.procedure(state, params)

@@ -345,6 +345,27 @@ class RulesError(ValueError):
         return named(self.template, self.facts, names)
 
 
+class Said(str):
+    """Words of the rules that are also data: the string is the rules' own words, ``template``
+    and ``facts`` let the table draw them with its names (a move's reason why not, passed on
+    as a string by the code between)."""
+
+    template: str
+    facts: Facts
+
+    def __new__(cls, template: str, facts: Facts) -> Said:
+        said = super().__new__(cls, words(template, facts))
+        said.template, said.facts = template, facts
+        return said
+
+
+def refused(why: str) -> RulesError:
+    """A refusal for ``why``, with its facts when it is ``Said``."""
+    if isinstance(why, Said):
+        return RulesError(str(why), why.template, why.facts)
+    return RulesError(why)
+
+
 def refusal(template: str, **facts: Fact) -> RulesError:
     """A refusal whose message is ``template`` in the rules' words for ``facts``."""
     return RulesError(words(template, facts), template, facts)

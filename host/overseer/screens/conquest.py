@@ -1,6 +1,6 @@
 """Catacombs Conquest on the glass: each step's key word and the questions' short forms.
 
-The step's sentence (relabelled by app/conquest.py: players, discs and cards by their names)
+The step's sentence (drawn with the table's names: players, discs and cards by their names)
 goes under the key word; the key word is built from the step's facts.
 """
 

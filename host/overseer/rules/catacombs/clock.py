@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from overseer.core.procedure import Die, Facts, Procedure, Roll, Step
+from overseer.core.procedure import ChanceKey, Die, Facts, Procedure, Roll, Step
 from overseer.rules.catacombs import rulebook
 from overseer.rules.catacombs.kinds import StepKind
 from overseer.rules.catacombs.state import Battle, ref
 
 # The members the hot path reads, bound once: reading a member off an Enum class goes
 # through EnumType.__getattr__ in Python 3.11, several times slower than a global.
-CLOCK, D12 = StepKind.CLOCK, Die.D12
+CLOCK, D12, ROLL = StepKind.CLOCK, Die.D12, ChanceKey.ROLL
 
 
 HERO_RULER = 3  # the Heroic Forces always use Ruler 3
@@ -26,8 +26,8 @@ def random_move(battle: Battle, who: str, name: str, ruler: int, why: str,
     if said is None:
         face = yield Roll(D12, f"clock template: {why}")
     else:
-        face = yield Roll(D12, f"clock template: {why}", said={
-            "purpose": f"clock template: {said[0]}"}, facts=said[1])
+        face = yield Roll(D12, f"clock template: {why}", ROLL,
+                          {"purpose": f"clock template: {said[0]}"}, said[1])
     if half:
         template, side, facing = _half()
     else:

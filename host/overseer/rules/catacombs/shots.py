@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from overseer.core.procedure import (
+    ChanceKey,
     ChooseSome,
     Die,
     Pick,
@@ -19,7 +20,6 @@ from overseer.core.procedure import (
     Step,
     YesNo,
     roll,
-    words,
 )
 from overseer.rules.catacombs import cards, clock, damage_tokens, rulebook
 from overseer.rules.catacombs.kinds import Key, StepKind, TargetKind
@@ -41,6 +41,8 @@ from overseer.rules.catacombs.targeting import Target, closest, in_sight
 # through EnumType.__getattr__ in Python 3.11, several times slower than a global.
 SHOT, MOVE, MISS, TEMPLATE = StepKind.SHOT, StepKind.MOVE, StepKind.MISS, Key.TEMPLATE
 ENEMY, FROZEN_TEAMMATE, WYVERN = TargetKind.ENEMY, TargetKind.FROZEN_TEAMMATE, TargetKind.WYVERN
+
+ROLL = ChanceKey.ROLL  # bound once: an Enum member read off its class is slow (3.11)
 
 
 # How a piece acts at once (activation.activate): the piece, why it acts, the repeat depth.
@@ -101,7 +103,7 @@ def resolve_hit(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedu
     goes to its rider, or does no damage when no one rides it (Ice Box: Mounts)."""
     label = shot.label
     said = "{piece}: {label} on {hero}", {"piece": ref(piece), "label": label, "hero": ref(hero)}
-    purpose = words(*said)
+    purpose = f"{piece.name}: {label} on {hero.name}"  # its template in the rules' words
     tokens = []
     total, zero = 0, False
     for level in damage_tokens.levels(shot):
@@ -126,9 +128,10 @@ def resolve_hit(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedu
     fear = "fear" in shot.modifiers and total > 0
     pushed = taker or hero
     if (not zero or fear) and pushed.health > 0 and pushed.away is None:  # alive, on the mat
-        said = "hit by {piece}'s {label}" + (" (fear)" if fear else "")
-        facts = {"piece": ref(piece), "label": label}
-        yield from clock.push(battle, pushed.id, words(said, facts), (said, facts))
+        fearful = " (fear)" if fear else ""
+        yield from clock.push(battle, pushed.id, f"hit by {piece.name}'s {label}{fearful}",
+                              ("hit by {piece}'s {label}" + fearful,
+                               {"piece": ref(piece), "label": label}))
     reset = damage_tokens.settle(battle, tokens)
     if reset is not None:
         yield reset
@@ -141,7 +144,8 @@ def move_to_random_rune(battle: Battle, piece: Piece, why: str,
     or for a flyer both dice, and the mover chooses between them (the AI: see below). ``rule``
     is the section that makes the piece move (an Antient's: step 2's Special Exception)."""
     who = {"piece": ref(piece)}
-    rune = yield roll(Die.RUNE, "{piece}: move to random rune", who)
+    rune = yield Roll(Die.RUNE, f"{piece.name}: move to random rune", ROLL,
+                      {"purpose": "{piece}: move to random rune"}, who)
     keystone = battle.options.playmat == "cave-of-the-keystone"
     data: dict[str, object] = {"piece": piece.id, "rune": rune, "why": why}
     if not (piece.flying or keystone):
@@ -151,7 +155,8 @@ def move_to_random_rune(battle: Battle, piece: Piece, why: str,
                    data,
                    {"piece": ref(piece), "rune": rune})
         return
-    location = yield roll(Die.LOCATION, "{piece}: move to random rune", who)
+    location = yield Roll(Die.LOCATION, f"{piece.name}: move to random rune", ROLL,
+                          {"purpose": "{piece}: move to random rune"}, who)
     if location == rune:
         text = (f"{{piece}}: both dice show rune {rune}: move there; if it is already there "
                 "or the rune is taken, stay")
@@ -419,7 +424,9 @@ def character_damage(battle: Battle, piece: Piece, target: Target, shot: Shot) -
     template = ("Place the Attack template over {piece} (visible through the hole). Does it "
                 "cover {hero}, even partly?")
     facts = {"piece": ref(piece), "hero": ref(hero)}
-    covered = yield YesNo(words(template, facts), TEMPLATE, {"prompt": template}, facts)
+    prompt = (f"Place the Attack template over {piece.name} (visible through the hole). Does "
+              f"it cover {hero.name}, even partly?")
+    covered = yield YesNo(prompt, TEMPLATE, {"prompt": template}, facts)
     if not covered:
         yield Step(MISS, rulebook.PERFORM,
                    "the Attack template does not reach {hero}",

@@ -39,7 +39,9 @@ def in_sight(battle: Battle, piece: Piece, ids: list[str], what: str) -> Procedu
     template = ("LOS check for {piece}: Ruler {ruler}, 360 degrees, out to the playmat's edge. "
                 "Which {what} are in its line of sight?")
     facts = {"piece": ref_id(piece), "ruler": ruler, "what": what}
-    seen = yield ChooseSome(words(template, facts), tuple(ids), LOS, {"prompt": template}, facts)
+    prompt = (f"LOS check for {piece.name} ({piece.id}): Ruler {ruler}, 360 degrees, out to "
+              f"the playmat's edge. Which {what} are in its line of sight?")  # = its template's
+    seen = yield ChooseSome(prompt, tuple(ids), LOS, {"prompt": template}, facts)
     return list(seen)
 
 
@@ -54,8 +56,9 @@ def closest(battle: Battle, piece: Piece, ids: list[str], what: str) -> Procedur
         return ids[0]
     template = "Which {what} is closest to {piece}? If equally close, the first {scanning}."
     facts = {"what": what, "piece": ref_id(piece), "scanning": scanning(battle)}
-    chosen = yield ChooseOne(words(template, facts), tuple(ids), CLOSEST, {"prompt": template},
-                             facts)
+    prompt = (f"Which {what} is closest to {piece.name} ({piece.id})? If equally close, the "
+              f"first {facts['scanning']}.")
+    chosen = yield ChooseOne(prompt, tuple(ids), CLOSEST, {"prompt": template}, facts)
     return chosen
 
 
@@ -68,8 +71,9 @@ def equally_closest(battle: Battle, piece: Piece, ids: list[str], what: str) -> 
     template = ("Which {what} is closest to {piece}? If two or more are equally close, answer "
                 f"{TIE}.")
     facts = {"what": what, "piece": ref_id(piece)}
-    chosen = yield ChooseOne(words(template, facts), (*ids, TIE), CLOSEST, {"prompt": template},
-                             facts)
+    prompt = (f"Which {what} is closest to {piece.name} ({piece.id})? If two or more are "
+              f"equally close, answer {TIE}.")
+    chosen = yield ChooseOne(prompt, (*ids, TIE), CLOSEST, {"prompt": template}, facts)
     if chosen != TIE:
         return [chosen]
     if len(ids) == 2:

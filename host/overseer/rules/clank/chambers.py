@@ -11,7 +11,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from overseer.core.params import param
-from overseer.core.procedure import ChooseOne, ChooseSome, Procedure, RulesError, Step, YesNo
+from overseer.core.procedure import (
+    ChooseOne,
+    ChooseSome,
+    Facts,
+    Procedure,
+    RulesError,
+    Step,
+    YesNo,
+    refusal,
+    words,
+)
 from overseer.core.shapes import suggestion
 from overseer.rules.clank import rulebook
 from overseer.rules.clank.kinds import Key, StepKind
@@ -95,8 +105,9 @@ def check_cube(state: ClankState, params: PlaceCube) -> Space:
                          f"goes only in an empty space ({rulebook.LOST_CHAMBERS})")
     mine = [s for s in state.cubes_of(player.id) if state.data.spaces[s].room == room.id]
     if mine:
-        raise RulesError(f"{player.id} already has a cube in {room.name} ({mine[0]}): one cube "
-                         f"a room ({rulebook.LOST_CHAMBERS})")
+        raise refusal("{player} already has a cube in {room} ({space}): one cube a room "
+                      f"({rulebook.LOST_CHAMBERS})", player=player.id, room=room.name,
+                      space=(mine[0], mine[0]))
     if room.id == AEGIS_SHRINE and player.aegis_reenter:
         raise RulesError(f"{player.id} spent their Aegis Shrine cube: enter the shrine again "
                          "before placing a new one")
@@ -205,10 +216,14 @@ def _temple(state: ClankState, player: str, space: Space) -> Procedure:
                         "verified": False})
             return
     parts = space.reward
-    listed = "; ".join(f"{p}: {REWARD_PARTS[p]}" for p in parts)
-    chosen = yield ChooseSome(prompt=f"Which parts of the {space.offering}-gold reward does "
-                                     f"{player} take? ({listed})", options=parts,
-                              key=Key.REWARD)
+    # A part written as an id ("heal-1") by the table's name for it ("Heal 1"), the rules' id
+    # in the trace; a part written as a word ("artifact") as it is.
+    facts: Facts = {f"p{n}": (p, p) if "-" in p else p for n, p in enumerate(parts)}
+    listed = "; ".join(f"{{p{n}}}: {REWARD_PARTS[p]}" for n, p in enumerate(parts))
+    prompt = f"Which parts of the {space.offering}-gold reward does {{player}} take? ({listed})"
+    facts["player"] = player
+    chosen = yield ChooseSome(prompt=words(prompt, facts), options=parts, key=Key.REWARD,
+                              said={"prompt": prompt}, facts=facts)
     taken, why = (False, "declined")
     if "artifact" in chosen:
         taken, why = yield from _artifact_allowed(player)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from overseer.core.procedure import ChooseOne, Procedure, Step, YesNo
 from overseer.rules.conquest import rulebook
-from overseer.rules.conquest.cards import Card
+from overseer.rules.conquest.cards import Card, said_card
 from overseer.rules.conquest.decks import hand_options, reshuffle_discards
 from overseer.rules.conquest.health import lose, take_from_bank
 from overseer.rules.conquest.kinds import Key, StepKind
@@ -47,7 +47,8 @@ def on_damage(state: ConquestState, play: CardPlay, hits: tuple[str, ...],
                     rulebook.CAPTURE_LIFE if capture
                     else rulebook.SHOT_TYPES,
                     f"{damage} damage from {play.card.title}",
-                    capture_by=team if capture else None)
+                    capture_by=team if capture else None,
+                    said=(f"{damage} damage from {{card}}", {"card": said_card(play.card)}))
     if capture:
         play.captured = True
     if play.ability == "stunned":
@@ -58,8 +59,9 @@ def on_damage(state: ConquestState, play: CardPlay, hits: tuple[str, ...],
             if victim not in state.stunned:
                 state.stunned.append(victim)
                 yield Step(StepKind.STUN, rulebook.STUNNED,
-                           f"{victim} ({disc}) is stunned for their next turn.",
-                           {"player": victim, "disc": disc})
+                           "{victim} ({disc}) is stunned for their next turn.",
+                           {"player": victim, "disc": disc},
+                           {"victim": (victim, victim), "disc": (disc, disc)})
 
 
 def after_shots(state: ConquestState, play: CardPlay,
@@ -71,7 +73,8 @@ def after_shots(state: ConquestState, play: CardPlay,
         # Conquest: Abilities and Armour, Heal Life - take two tokens from the bank. It does not
         # depend on damage, so armour does not cancel it (Quick Tutorial, Turn 7).
         yield from take_from_bank(state, team, 2, rulebook.HEAL_LIFE,
-                                  f"Heal Life of {play.card.title}")
+                                  f"Heal Life of {play.card.title}",
+                                  ("Heal Life of {card}", {"card": said_card(play.card)}))
     elif play.ability == "reset":
         # Conquest: Card Decks; Winning the Game, Advanced Rule - Reset: may shuffle the discard
         # pile back into the deck. The card itself is discarded after its ability (Turn Summary).
@@ -91,19 +94,23 @@ def after_shots(state: ConquestState, play: CardPlay,
         hand = state.hands[play.player]
         if not hand:
             yield Step(StepKind.SURPRISE_ATTACK, rulebook.SURPRISE_ATTACK,
-                       f"Surprise Attack: {play.player} has no card left to play.",
-                       {"card": None})
+                       "Surprise Attack: {player} has no card left to play.",
+                       {"card": None},
+                       {"player": (play.player, play.player)})
             return
         extra = yield ChooseOne(prompt="Surprise Attack: play another card from your hand?",
                                 options=(*hand_options(state, play.player), NONE),
                                 key=Key.SURPRISE_ATTACK)
         yield Step(StepKind.SURPRISE_ATTACK, rulebook.SURPRISE_ATTACK,
-                   f"Surprise Attack: {play.player} "
-                   f"{'plays ' + state.cards[extra].title if extra != NONE else 'plays no card'}.",
-                   {"card": None if extra == NONE else extra})
+                   "Surprise Attack: {player} plays {card}." if extra != NONE else
+                   "Surprise Attack: {player} plays no card.",
+                   {"card": None if extra == NONE else extra},
+                   {"player": (play.player, play.player),
+                    "card": said_card(state.cards[extra]) if extra != NONE else ""})
         if extra != NONE:
             yield from play_card(state, play.player, extra)
     elif play.ability == "other":
         yield Step(StepKind.ABILITY, rulebook.ABILITIES,
-                   f"{play.card.title}: the table resolves this ability by hand.",
-                   {"ability": "other"})
+                   "{card}: the table resolves this ability by hand.",
+                   {"ability": "other"},
+                   {"card": said_card(play.card)})

@@ -14,10 +14,10 @@ BACK held, and a step of its own kind (``correction``) says what changed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from overseer.core.params import param
-from overseer.core.procedure import ChooseOne, Pick, Procedure, RulesError, Step
+from overseer.core.procedure import ChooseOne, Pick, Procedure, RulesError, Step, words
 from overseer.rules import books as shared
 from overseer.rules.books import Book
 from overseer.rules.conquest import rulebook
@@ -80,17 +80,21 @@ def _hand(state: ConquestState, player: str, value: int) -> Procedure:
         else:
             card = yield Pick(pool=f"{TEAM_NAMES[team]} deck", options=tuple(deck),
                               purpose=f"{player}: a card into the hand (correction)",
-                              key=Key.CORRECT_DRAW, physical=state.options.draws == "tapped")
+                              key=Key.CORRECT_DRAW, physical=state.options.draws == "tapped",
+                              said={"purpose": "{player}: a card into the hand (correction)"},
+                              facts={"player": (player, player)})
         deck.remove(card)
         hand.append(card)
     while len(hand) > value:
         if counted:
             card = hand[-1]
         else:
-            card = yield ChooseOne(prompt=f"{player}: tap a card that is not in the hand "
-                                          "(it goes back on the discard pile)",
+            template = ("{player}: tap a card that is not in the hand (it goes back on the "
+                        "discard pile)")
+            facts = {"player": (player, player)}
+            card = yield ChooseOne(prompt=words(template, facts),
                                    options=tuple(hand_options(state, player)),
-                                   key=Key.CORRECT_OUT)
+                                   key=Key.CORRECT_OUT, said={"prompt": template}, facts=facts)
         take_from_hand(state, player, card)
         state.discards[team].append(card)
 
@@ -108,9 +112,15 @@ def correct(state: ConquestState, params: Correct) -> Procedure:
     else:
         yield from _hand(state, book.removeprefix(HAND), value)
         rule = rulebook.CARD_DECKS
-    yield Step(StepKind.CORRECTION, rule, shared.said(found, value),
+    # A hand's player by the table's name ("Player 1's hand").
+    player = book.removeprefix(HAND) if book.startswith(HAND) else None
+    said, facts = shared.said(found, value), None
+    if player is not None:
+        said = shared.said(replace(found, what="{player}'s hand"), value)
+        facts = {"player": (player, player)}
+    yield Step(StepKind.CORRECTION, rule, said,
                {"book": book, "was": found.now, "now": value, "pools": dict(state.pools),
-                "bank": state.bank})
+                "bank": state.bank}, facts)
     # Conquest: Winning the Game - an empty pool or bank ends the game at once.
     if book.startswith(POOL) and value == 0:
         yield from finish(state, "pool_empty", f"{found.what} holds no tokens")

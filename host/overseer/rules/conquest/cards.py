@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from overseer.core.procedure import Fact
+
 # Conquest: Reference - the damage each shot inflicts on a direct hit. Rush never damages.
 SHOT_DAMAGE = {
     "rush": 0,
@@ -53,6 +55,13 @@ class Card:
     def title(self) -> str:
         parts = [p for p in (self.name, self.char_class) if p != "unknown"]
         return " ".join(f'"{p}"' if i else p for i, p in enumerate(parts)) or self.id
+
+
+def said_card(card: Card) -> Fact:
+    """A card as a fact of the rules' sentences: its title; a card with neither name nor class
+    known is written by its id, which the table names ("Sword 05", or "a card in hand")."""
+    title = card.title
+    return (card.id, title) if title == card.id else title
 
 
 def split_shot(shot: str) -> tuple[str, bool]:

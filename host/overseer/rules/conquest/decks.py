@@ -33,8 +33,9 @@ def draw(state: ConquestState, player: str, rule: str, say: bool = True) -> Proc
     deck = state.decks[team]
     if not deck:
         yield Step(StepKind.DRAW, rule,
-                   f"{player} cannot draw: the {TEAM_NAMES[team]} deck is empty.",
-                   {"player": player, "card": None, "deck": 0})
+                   "{player} cannot draw: the {team} deck is empty.",
+                   {"player": player, "card": None, "deck": 0},
+                   {"player": (player, player), "team": TEAM_NAMES[team]})
         return
     counted = state.options.draws == COUNTED
     if len(deck) == 1 or counted:
@@ -42,19 +43,27 @@ def draw(state: ConquestState, player: str, rule: str, say: bool = True) -> Proc
     else:
         card_id = yield Pick(pool=f"{TEAM_NAMES[team]} deck", purpose=f"{player} draws a card",
                              options=tuple(deck), key=Key.DRAW,
-                             physical=state.options.draws == "tapped")
+                             physical=state.options.draws == "tapped",
+                             said={"purpose": "{player} draws a card"},
+                             facts={"player": (player, player)})
     deck.remove(card_id)
     state.hands[player].append(card_id)
     if counted:
         if not say:
             return
-        yield Step(StepKind.DRAW, rule, f"{player} draws a card ({len(deck)} left in the "
-                   f"{TEAM_NAMES[team]} deck; {len(state.hands[player])} in hand).",
-                   {"player": player, "card": None, "deck": len(deck), "counted": True})
+        yield Step(StepKind.DRAW, rule,
+                   "{player} draws a card ({deck} left in the {team} deck; {hand} in hand).",
+                   {"player": player, "card": None, "deck": len(deck), "counted": True},
+                   {"player": (player, player), "deck": len(deck), "team": TEAM_NAMES[team],
+                    "hand": len(state.hands[player])})
         return
-    yield Step(StepKind.DRAW, rule, f"{player} draws {state.cards[card_id].title} "
-               f"({len(deck)} left in the {TEAM_NAMES[team]} deck).",
-               {"player": player, "card": card_id, "deck": len(deck)})
+    # The glass does not name the card: it went into a hand (the trace keeps its title).
+    yield Step(StepKind.DRAW, rule,
+               "{player} draws a card ({deck} left in the {team} deck).",
+               {"player": player, "card": card_id, "deck": len(deck)},
+               {"player": (player, player), "deck": len(deck), "team": TEAM_NAMES[team]},
+               f"{player} draws {state.cards[card_id].title} ({len(deck)} left in the "
+               f"{TEAM_NAMES[team]} deck).")
 
 
 def unseen(state: ConquestState, team: str) -> set[str]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from overseer.core.procedure import Procedure, Step
+from overseer.core.procedure import Facts, Procedure, Step
 from overseer.rules.conquest import rulebook
 from overseer.rules.conquest.kinds import StepKind
 from overseer.rules.conquest.state import TEAM_NAMES, TEAMS, ConquestState, Over
@@ -43,9 +43,10 @@ def result(state: ConquestState) -> str | None:
     return f"{who}{how}: {REASONS[over.reason]}."
 
 
-def finish(state: ConquestState, reason: str, detail: str) -> Procedure:
+def finish(state: ConquestState, reason: str, detail: str,
+           said: tuple[str, Facts] | None = None) -> Procedure:
     """Conquest: Winning the Game - the game ends at once: record the result, then stop the
-    turn by raising ``GameOver``."""
+    turn by raising ``GameOver``. ``said``: ``detail`` as a template and its facts."""
     win = winner(state)
     state.over = Over(reason=reason, winner=win, tokens=dict(state.pools),
                       cards_in_hand={t: state.cards_in_hand(t) for t in TEAMS})
@@ -53,8 +54,10 @@ def finish(state: ConquestState, reason: str, detail: str) -> Procedure:
     how = ("tie on tokens, broken by cards in hand" if tie and win else
            "tie on tokens and cards in hand: a draw (ruling)" if tie else "most tokens")
     result = f"{TEAM_NAMES[win]} wins ({how})" if win else f"no winner ({how})"
+    because, facts = said if said is not None else ("{detail}", {"detail": detail})
     yield Step(StepKind.GAME_OVER, rulebook.WINNING,
-               f"Game over: {REASONS[reason]} ({detail}). {result}.",
+               f"Game over: {REASONS[reason]} ({because}). {result}.",
                {"reason": reason, "winner": win, "tokens": dict(state.pools),
-                "cards_in_hand": dict(state.over.cards_in_hand), "tie_break": bool(tie and win)})
+                "cards_in_hand": dict(state.over.cards_in_hand), "tie_break": bool(tie and win)},
+               facts)
     raise GameOver(reason)

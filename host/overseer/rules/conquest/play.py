@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from overseer.core.params import param
-from overseer.core.procedure import ChooseOne, Procedure, RulesError, Step, YesNo
+from overseer.core.procedure import ChooseOne, Procedure, RulesError, Step, YesNo, refusal, words
 from overseer.rules.conquest import rulebook
 from overseer.rules.conquest.abilities import CardPlay, after_shots
-from overseer.rules.conquest.cards import ABILITIES, SHOTS, Card, shot_label
+from overseer.rules.conquest.cards import ABILITIES, SHOTS, Card, said_card, shot_label
 from overseer.rules.conquest.decks import COUNTED, discard, hand_options, take_from_hand, where
 from overseer.rules.conquest.kinds import Key, StepKind
 from overseer.rules.conquest.shots import resolve
@@ -55,22 +55,25 @@ def check_play(state: ConquestState, params: Play) -> tuple[str, str]:
     if player != acting:
         assert state.team_to_act is not None  # a player acts: a team is to act
         disc = state.next_disc(state.team_to_act)
-        raise RulesError(f"it is {acting}'s turn ({disc}, {TEAM_NAMES[state.team_to_act]}), "
-                         f"not {player}'s")
+        raise refusal(f"it is {{acting}}'s turn ({{disc}}, {TEAM_NAMES[state.team_to_act]}), "
+                      "not {player}'s", acting=(acting, acting), disc=(disc, disc),
+                      player=(player, player))
     card = state.cards[card_id]
     team = state.players[player]
     # Conquest: Cards and Shot Sequences, Team Emblem; Game Overview - a team plays its own deck.
     if card.team != team:
-        raise RulesError(f"{card_id} is a {TEAM_NAMES[card.team]} card; {player} plays for the "
-                         f"{TEAM_NAMES[team]}")
+        raise refusal(f"{{card}} is a {TEAM_NAMES[card.team]} card; {{player}} plays for the "
+                      f"{TEAM_NAMES[team]}", card=(card_id, card_id), player=(player, player))
     # Conquest: Turn Summary - the card comes from the player's own hand.
     if card_id not in hand_options(state, player):
         if state.options.draws == COUNTED:
-            raise RulesError(f"{card_id} is not in {player}'s hand: it is {where(state, card_id)}"
-                             " (a card played, discarded or kept stays out until a Reset)"
-                             if state.hands[player] else f"{player}'s hand is empty")
+            raise refusal(f"{{card}} is not in {{player}}'s hand: it is {where(state, card_id)} "
+                          "(a card played, discarded or kept stays out until a Reset)"
+                          if state.hands[player] else "{player}'s hand is empty",
+                          card=(card_id, card_id), player=(player, player))
         # The hand is the player's secret: the refusal says where the card is, never the hand.
-        raise RulesError(f"{card_id} is not in {player}'s hand: it is {where(state, card_id)}")
+        raise refusal(f"{{card}} is not in {{player}}'s hand: it is {where(state, card_id)}",
+                      card=(card_id, card_id), player=(player, player))
     return player, card_id
 
 
@@ -90,9 +93,11 @@ def card_facts(state: ConquestState, card: Card) -> Procedure:
         while True:
             # The end of the sequence first once a shot is in: most cards show one to three.
             options = SHOTS if not shots else (END, *SHOTS)
-            shot = yield ChooseOne(prompt=f"{card.title}: shot {len(shots) + 1} of the sequence, "
-                                          "left to right" + (" (or end)" if shots else "") + "?",
-                                   options=options, key=Key.SHOT)
+            template = ("{card}: shot {n} of the sequence, left to right"
+                        + (" (or end)" if shots else "") + "?")
+            facts = {"card": said_card(card), "n": len(shots) + 1}
+            shot = yield ChooseOne(prompt=words(template, facts), options=options, key=Key.SHOT,
+                                   said={"prompt": template}, facts=facts)
             if shot == END:
                 break
             shots.append(shot)
@@ -111,11 +116,12 @@ def card_facts(state: ConquestState, card: Card) -> Procedure:
         state.entered[card.id] = facts
         state.cards[card.id] = replace(card, shots=tuple(shots), ability=ability, armour=armour)
         yield Step(StepKind.CARD_FACTS, rulebook.SHOT_SEQUENCES,
-                   f"{card.title} as read off the card: "
-                   f"{', then '.join(map(shot_label, shots))}; ability {ability}; "
-                   f"armour {armour}. Kept: not asked again.",
+                   "{card} as read off the card: {shots}; ability {ability}; armour {armour}. "
+                   "Kept: not asked again.",
                    {"card": card.id, "shots": shots, "ability": ability, "armour": armour,
-                    "verified": False})
+                    "verified": False},
+                   {"card": said_card(card), "shots": ", then ".join(map(shot_label, shots)),
+                    "ability": ability, "armour": armour})
     return shots, ability, armour
 
 
@@ -126,8 +132,10 @@ def play_card(state: ConquestState, player: str, card_id: str) -> Procedure:
     team = state.players[player]
     take_from_hand(state, player, card_id)
     state.in_play.append(card_id)
-    yield Step(StepKind.PLAY, rulebook.TURN, f"{player} plays {card.title}.",
-               {"player": player, "card": card_id})
+    yield Step(StepKind.PLAY, rulebook.TURN,
+               "{player} plays {card}.",
+               {"player": player, "card": card_id},
+               {"player": (player, player), "card": said_card(card)})
     shots, ability, armour = yield from card_facts(state, card)
     play = CardPlay(card=card, ability=ability, player=player)
     # Conquest: Cards and Shot Sequences - every shot of the sequence is mandatory, in order.
@@ -139,12 +147,15 @@ def play_card(state: ConquestState, player: str, card_id: str) -> Procedure:
         # Conquest: Abilities and Armour - an armour card stays face up with the team.
         state.retained[team].append(card_id)
         yield Step(StepKind.RETAIN, rulebook.ABILITIES,
-                   f"{card.title} is kept face up for its armour.",
-                   {"team": team, "card": card_id})
+                   "{card} is kept face up for its armour.",
+                   {"team": team, "card": card_id},
+                   {"card": said_card(card)})
     else:
         discard(state, team, card_id)
-        yield Step(StepKind.DISCARD, rulebook.CARD_DECKS, f"{card.title} goes to the discard pile.",
-                   {"team": team, "card": card_id})
+        yield Step(StepKind.DISCARD, rulebook.CARD_DECKS,
+                   "{card} goes to the discard pile.",
+                   {"team": team, "card": card_id},
+                   {"card": said_card(card)})
 
 
 def play_turn(state: ConquestState, player: str, card_id: str) -> Procedure:
@@ -157,9 +168,10 @@ def play_turn(state: ConquestState, player: str, card_id: str) -> Procedure:
         take_from_hand(state, player, card_id)
         discard(state, team, card_id)
         yield Step(StepKind.STUNNED_PLAY, rulebook.STUNNED,
-                   f"{player} is stunned: {state.cards[card_id].title} is discarded and "
-                   "ignored; one Rush shot (no damage).",
-                   {"player": player, "card": card_id})
+                   "{player} is stunned: {card} is discarded and ignored; one Rush shot (no "
+                   "damage).",
+                   {"player": player, "card": card_id},
+                   {"player": (player, player), "card": said_card(state.cards[card_id])})
     else:
         yield from play_card(state, player, card_id)
     yield from end_turn(state, player)

@@ -163,8 +163,10 @@ def start(state: ConquestState) -> Procedure:
     for player in state.players:
         size = hand_size(state, player)
         yield Step(StepKind.DEAL, rulebook.CARD_DECKS,
-                   f"{player} ({TEAM_NAMES[state.players[player]]}) draws {size} cards.",
-                   {"player": player, "cards": size})
+                   "{player} ({team}) draws {size} cards.",
+                   {"player": player, "cards": size},
+                   {"player": (player, player), "team": TEAM_NAMES[state.players[player]],
+                    "size": size})
         for _ in range(size):
             # counted: the deal's step says it all (the box knows no card drawn)
             yield from draw(state, player, rulebook.CARD_DECKS,

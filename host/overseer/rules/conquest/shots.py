@@ -23,7 +23,7 @@ from overseer.core.procedure import (
 )
 from overseer.rules.conquest import rulebook
 from overseer.rules.conquest.abilities import CardPlay, on_damage
-from overseer.rules.conquest.cards import SHOT_DAMAGE, shot_label, split_shot
+from overseer.rules.conquest.cards import SHOT_DAMAGE, said_card, shot_label, split_shot
 from overseer.rules.conquest.decks import discard, hand_options, take_from_hand
 from overseer.rules.conquest.kinds import Key, StepKind
 from overseer.rules.conquest.state import TEAM_NAMES, ConquestState, other
@@ -69,13 +69,15 @@ def _hits(state: ConquestState, play: CardPlay, shot: str) -> Procedure:
     aim = yield ChooseOne(prompt=f"{label} shot: which {TEAM_NAMES[enemy]} disc is the target?",
                           options=state.team_discs(enemy), key=Key.TARGET)
     yield Step(StepKind.TARGET, rulebook.TARGET_MODIFIER,
-               f"{play.player} designates {aim} as the target of the {label} shot.",
-               {"target": aim})
+               "{player} designates {aim} as the target of the {label} shot.",
+               {"target": aim},
+               {"player": (play.player, play.player), "aim": (aim, aim), "label": label})
     hit = yield YesNo(prompt=f"Did the {label} shot hit {aim} directly?", key=Key.HIT)
     if not hit:
         yield Step(StepKind.SECOND_FLICK, rulebook.TARGET_MODIFIER,
-                   f"Missed {aim}: one more flick from where the {kind.replace('_', ' ')} "
-                   "disc stopped.", {"target": aim})
+                   "Missed {aim}: one more flick from where the {disc} disc stopped.",
+                   {"target": aim},
+                   {"aim": (aim, aim), "disc": kind.replace("_", " ")})
         hit = yield YesNo(prompt=f"Second flick: did it hit {aim} directly?", key=Key.HIT)
     return (aim,) if hit else ()
 
@@ -89,12 +91,16 @@ def resolve(state: ConquestState, play: CardPlay, shot: str) -> Procedure:
     if kind == "rush":
         # Conquest: Reference, Rush Shot - repositions; never damages.
         yield Step(StepKind.SHOT, rulebook.RUSH_SHOT,
-                   f"{play.player}: Rush shot (no damage).", {"shot": shot, "hits": []})
+                   "{player}: Rush shot (no damage).",
+                   {"shot": shot, "hits": []},
+                   {"player": (play.player, play.player)})
         return
     hits = yield from _hits(state, play, shot)
     if not hits:
         yield Step(StepKind.SHOT, rulebook.SHOT_TYPES,
-                   f"{play.player}: {label} shot hits nothing.", {"shot": shot, "hits": []})
+                   "{player}: {label} shot hits nothing.",
+                   {"shot": shot, "hits": []},
+                   {"player": (play.player, play.player), "label": label})
         return
     base = SHOT_DAMAGE[kind]  # Conquest: Reference - damage by shot type
     if kind == "power_wave" and state.hands[play.player]:
@@ -109,14 +115,20 @@ def resolve(state: ConquestState, play: CardPlay, shot: str) -> Procedure:
             discard(state, team, extra)
             base = 3
             yield Step(StepKind.POWER_WAVE, rulebook.POWER_WAVE,
-                       f"{play.player} discards {state.cards[extra].title}: the Power Wave "
-                       "inflicts 3 instead of 2.", {"discarded": extra})
+                       "{player} discards {card}: the Power Wave inflicts 3 instead of 2.",
+                       {"discarded": extra},
+                       {"player": (play.player, play.player),
+                        "card": said_card(state.cards[extra])})
     # Conquest: Shot Types - a single shot hitting both enemy discs directly does double damage.
     damage = base * 2 if len(hits) == 2 else base
     yield Step(StepKind.SHOT, rulebook.SHOT_TYPES,
-               f"{play.player}: {label} shot hits {' and '.join(hits)} for {damage} damage"
-               f"{' (both enemy discs: double)' if len(hits) == 2 else ''}.",
-               {"shot": shot, "hits": list(hits), "damage": damage})
+               "{player}: {label} shot hits "
+               + " and ".join(f"{{hit{n}}}" for n in range(len(hits)))
+               + " for {damage} damage{double}.",
+               {"shot": shot, "hits": list(hits), "damage": damage},
+               {"player": (play.player, play.player), "label": label, "damage": damage,
+                "double": " (both enemy discs: double)" if len(hits) == 2 else "",
+                **{f"hit{n}": (hit, hit) for n, hit in enumerate(hits)}})
     retained = state.retained[enemy]
     if retained:
         # Conquest: Abilities and Armour - during an opponent's turn, either defender may spend
@@ -131,11 +143,12 @@ def resolve(state: ConquestState, play: CardPlay, shot: str) -> Procedure:
             cancelled = play.ability == "stunned" or (play.ability == "capture_life"
                                                       and not play.captured)
             yield Step(StepKind.ARMOUR, rulebook.ABILITIES,
-                       f"{TEAM_NAMES[enemy]} spends {state.cards[spend].title}'s armour: the "
-                       f"shot's damage is blocked"
-                       f"{' and so is ' + play.ability.replace('_', ' ') if cancelled else ''}; "
-                       "the armour card is discarded.",
+                       "{team} spends {card}'s armour: the shot's damage is blocked{also}; the "
+                       "armour card is discarded.",
                        {"team": enemy, "card": spend, "blocked": damage,
-                        "cancelled": play.ability if cancelled else None})
+                        "cancelled": play.ability if cancelled else None},
+                       {"team": TEAM_NAMES[enemy], "card": said_card(state.cards[spend]),
+                        "also": " and so is " + play.ability.replace("_", " ") if cancelled
+                        else ""})
             return
     yield from on_damage(state, play, hits, damage)

@@ -25,8 +25,10 @@ def begin_turn(state: ConquestState) -> Procedure:
     disc = state.next_disc(team)
     player = state.controller[disc]
     yield Step(StepKind.TURN, rulebook.TURN,
-               f"Turn {state.turn_number}: {player} acts with {disc} ({TEAM_NAMES[team]}).",
-               {"number": state.turn_number, "team": team, "disc": disc, "player": player})
+               "Turn {number}: {player} acts with {disc} ({team}).",
+               {"number": state.turn_number, "team": team, "disc": disc, "player": player},
+               {"number": state.turn_number, "player": (player, player), "disc": (disc, disc),
+                "team": TEAM_NAMES[team]})
     # Conquest: Winning the Game, Advanced Rule - a team with an empty deck but cards in hand
     # loses a token at the start of each of its turns.
     if state.options.last_stand and not state.decks[team] and state.cards_in_hand(team):
@@ -36,11 +38,14 @@ def begin_turn(state: ConquestState) -> Procedure:
         yield from draw(state, player, rulebook.TURN)
     # Conquest: Winning the Game - a player who cannot play a card ends the game.
     if not state.hands[player]:
-        yield from finish(state, "cannot_play", f"{player} has no card to play")
+        yield from finish(state, "cannot_play", f"{player} has no card to play",
+                          ("{player} has no card to play", {"player": (player, player)}))
     if player in state.stunned:
         yield Step(StepKind.STUNNED, rulebook.STUNNED,
-                   f"{player} is stunned: the card they play is discarded and ignored; "
-                   "they make one Rush shot.", {"player": player})
+                   "{player} is stunned: the card they play is discarded and ignored; they make "
+                   "one Rush shot.",
+                   {"player": player},
+                   {"player": (player, player)})
 
 
 def end_turn(state: ConquestState, player: str) -> Procedure:
@@ -48,7 +53,9 @@ def end_turn(state: ConquestState, player: str) -> Procedure:
     team = state.players[player]
     # Conquest: Moving Obstacles - a Rush shot with any one obstacle; it deals no damage.
     yield Step(StepKind.OBSTACLE_RUSH, rulebook.MOVING_OBSTACLES,
-               f"{player}: Rush shot with any one Obstacle Disc (no damage).", {"player": player})
+               "{player}: Rush shot with any one Obstacle Disc (no damage).",
+               {"player": player},
+               {"player": (player, player)})
     # Conquest: Turn Summary, Advanced Rule - draw at the end instead of the start.
     if state.options.draw_at_end:
         yield from draw(state, player, rulebook.DRAW_AT_END)
@@ -56,6 +63,7 @@ def end_turn(state: ConquestState, player: str) -> Procedure:
     state.tracker[team] = 3 - state.tracker[team]
     state.team_to_act = other(team)
     yield Step(StepKind.TRACKER, rulebook.TURN_TRACKERS,
-               f"{TEAM_NAMES[team]} flips its tracker: {state.next_disc(team)} acts next.",
-               {"team": team, "next_disc": state.next_disc(team)})
+               "{team} flips its tracker: {disc} acts next.",
+               {"team": team, "next_disc": state.next_disc(team)},
+               {"team": TEAM_NAMES[team], "disc": (state.next_disc(team),) * 2})
     yield from begin_turn(state)

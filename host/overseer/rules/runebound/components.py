@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from overseer.core.procedure import Fact
+
 DESTROYED = "destroyed"  # what a counter with the comet on both sides reveals
 LEVELS = (1, 2, 3)
 ROMAN = {1: "I", 2: "II", 3: "III"}
@@ -118,3 +120,14 @@ class RuneboundData:
     def card_title(self, card: str) -> str:
         record = self.cards[card]
         return record.title(self.curses[record.curse])
+
+    def said_card(self, card: str) -> Fact:
+        """A Curse card as a fact of the rules' sentences: its title; one the book does not
+        name by its id too, which the table names in a few words ("Curse 3! I")."""
+        title = self.card_title(card)
+        return title if self.cards[card].name else (card, title)
+
+    def said_curse(self, curse: str) -> Fact:
+        """A curse as a fact: its name; an unnamed one by its id too ("Curse 3!")."""
+        record = self.curses[curse]
+        return record.title if record.name else (curse, record.title)

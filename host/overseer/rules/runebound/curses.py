@@ -12,7 +12,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from overseer.core.params import param
-from overseer.core.procedure import Pick, Procedure, RulesError, Step, YesNo
+from overseer.core.procedure import (
+    Fact,
+    Pick,
+    Procedure,
+    RulesError,
+    Said,
+    Step,
+    YesNo,
+    refused,
+    words,
+)
 from overseer.rules.runebound import rulebook, victory
 from overseer.rules.runebound.components import ROMAN
 from overseer.rules.runebound.kinds import Key, StepKind
@@ -45,12 +55,12 @@ def claim(state: RuneboundState, hero: str, card: str) -> Procedure:
     extra = (" Its back gives an ability to activate, as a Dragon Rune does."
              if record.level == 3 else " Its back gives an ability.")
     yield Step(StepKind.CLAIM, LEVEL_RULE[record.level],
-               f"{h.name} claims {state.data.card_title(card)}: +{record.level} XP, "
-               f"+{record.level} gold, {record.level} victory point(s); now "
-               f"{state.points(hero)} points.{extra}",
+               f"{{hero}} claims {{card}}: +{record.level} XP, +{record.level} gold, "
+               f"{record.level} victory point(s); now {state.points(hero)} points.{extra}",
                {"hero": hero, "card": card, "curse": record.curse, "level": record.level,
                 "xp": record.level, "gold": record.level, "points": state.points(hero),
-                "verified": record.verified})
+                "verified": record.verified},
+               {"hero": h.name, "card": state.data.said_card(card)})
 
 
 def _draw(state: RuneboundState, town: str, level: int, purpose: str, key: Key) -> Procedure:
@@ -59,8 +69,10 @@ def _draw(state: RuneboundState, town: str, level: int, purpose: str, key: Key) 
     curse = state.data.curses[state.towns[town].curse or ""]
     if len(cards) == 1:
         return cards[0]
-    return (yield Pick(pool=f"{curse.title} Level {ROMAN[level]} cards",
-                       options=tuple(cards), purpose=purpose, key=key))
+    pool = f"{{curse}} Level {ROMAN[level]} cards"
+    facts = {"curse": state.data.said_curse(curse.id)}
+    return (yield Pick(pool=words(pool, facts), options=tuple(cards), purpose=purpose, key=key,
+                       said={"pool": pool}, facts=facts))
 
 
 # --------------------------------------------------------------------------- the attempts
@@ -81,7 +93,7 @@ def _attempt_problem(state: RuneboundState) -> str | None:
     return None
 
 
-def _attempt(state: RuneboundState) -> tuple[Hero, TownState, str]:
+def _attempt(state: RuneboundState) -> tuple[Hero, TownState, Fact]:
     """The hero whose turn it is, their cursed town and its Curse deck's title (after
     ``_attempt_problem`` found nothing in the way)."""
     assert state.turn is not None
@@ -89,7 +101,7 @@ def _attempt(state: RuneboundState) -> tuple[Hero, TownState, str]:
     assert hero.town is not None
     town = state.towns[hero.town]
     assert town.curse is not None
-    return hero, town, state.data.curses[town.curse].title
+    return hero, town, state.data.said_curse(town.curse)
 
 
 def level_one_problem(state: RuneboundState) -> str | None:
@@ -100,10 +112,11 @@ def level_one_problem(state: RuneboundState) -> str | None:
     assert town.curse is not None
     had = state.claimed_of(hero.id, town.curse, 1)
     if had:
-        return (f"{hero.name} already has a Level I card of the {title} ({had[0]}): a hero "
-                "claims only one Level I card from each Curse deck")
+        return Said("{hero} already has a Level I card of the {curse} ({card}): a hero claims "
+                    "only one Level I card from each Curse deck",
+                    {"hero": hero.name, "curse": title, "card": had[0]})
     if not _level(state, town.stack, 1):
-        return f"no Level I card of the {title} is left"
+        return Said("no Level I card of the {curse} is left", {"curse": title})
     return None
 
 
@@ -114,8 +127,8 @@ def level_three_problem(state: RuneboundState) -> str | None:
     hero, town, title = _attempt(state)
     assert town.curse is not None
     if not (state.claimed_of(hero.id, town.curse, 1) or state.claimed_of(hero.id, town.curse, 2)):
-        return (f"{hero.name} has no Level I or II card of the {title} claimed: only such a "
-                f"hero may face its Level III card")
+        return Said("{hero} has no Level I or II card of the {curse} claimed: only such a hero "
+                    "may face its Level III card", {"hero": hero.name, "curse": title})
     return None
 
 
@@ -130,7 +143,7 @@ class Attempt:
 def _begin_attempt(state: RuneboundState, hero: str, problem: str | None) -> None:
     turn = check_turn(state, hero)
     if problem:
-        raise RulesError(problem)
+        raise refused(problem)
     turn.step, turn.attempted = ADVENTURE, True
 
 
@@ -141,12 +154,13 @@ def level_one(state: RuneboundState, params: Attempt) -> Procedure:
     assert hero.town is not None
     town = state.towns[hero.town]
     card = yield from _draw(state, town.id, 1, f"{hero.name} draws a Level I card", Key.CURSE_CARD)
-    title = state.data.card_title(card)
+    facts = {"hero": hero.name, "card": state.data.said_card(card)}
     yield Step(StepKind.CURSE_DRAW, rulebook.LEVEL_I,
-               f"{hero.name} draws {title} at random and faces its challenge or tests.",
-               {"hero": hero.id, "card": card, "town": town.id, "level": 1})
-    won = yield YesNo(prompt=f"Does {hero.name} pass the challenge or tests of {title}?",
-                      key=Key.CHALLENGE)
+               "{hero} draws {card} at random and faces its challenge or tests.",
+               {"hero": hero.id, "card": card, "town": town.id, "level": 1}, facts)
+    prompt = "Does {hero} pass the challenge or tests of {card}?"
+    won = yield YesNo(prompt=words(prompt, facts), key=Key.CHALLENGE, said={"prompt": prompt},
+                      facts=facts)
     if not won:
         yield Step(StepKind.CURSE_FAILED, rulebook.LEVEL_I,
                    f"{hero.name} fails: the Adventure step is over. The card goes back among "
@@ -173,9 +187,10 @@ def _reveal_quest(state: RuneboundState, town_id: str, by: str) -> Procedure:
     town.stack.remove(card)
     town.quests.append(card)
     yield Step(StepKind.QUEST_REVEALED, rulebook.LEVEL_II,
-               f"{by} draws {state.data.card_title(card)} at random: the quest is placed face "
-               f"up beside {name}'s market stack; any hero may attempt it.",
-               {"town": town_id, "card": card})
+               "{by} draws {card} at random: the quest is placed face up beside {town}'s market "
+               "stack; any hero may attempt it.",
+               {"town": town_id, "card": card},
+               {"by": by, "card": state.data.said_card(card), "town": name})
 
 
 def level_three(state: RuneboundState, params: Attempt) -> Procedure:
@@ -185,11 +200,14 @@ def level_three(state: RuneboundState, params: Attempt) -> Procedure:
     assert hero.town is not None
     town = state.towns[hero.town]
     card = _level(state, town.stack, 3)[0]
-    title = state.data.card_title(card)
+    facts = {"hero": hero.name, "card": state.data.said_card(card),
+             "town": state.data.towns[town.id].name}
     yield Step(StepKind.CURSE_DRAW, rulebook.LEVEL_III,
-               f"{hero.name} faces {title}, the source of {state.data.towns[town.id].name}'s "
-               "curse.", {"hero": hero.id, "card": card, "town": town.id, "level": 3})
-    won = yield YesNo(prompt=f"Does {hero.name} defeat {title}?", key=Key.DEFEATED)
+               "{hero} faces {card}, the source of {town}'s curse.",
+               {"hero": hero.id, "card": card, "town": town.id, "level": 3}, facts)
+    prompt = "Does {hero} defeat {card}?"
+    won = yield YesNo(prompt=words(prompt, facts), key=Key.DEFEATED, said={"prompt": prompt},
+                      facts=facts)
     if not won:
         yield Step(StepKind.CURSE_FAILED, rulebook.LEVEL_III,
                    f"{hero.name} does not defeat it: the Adventure step is over and the card "
@@ -240,9 +258,10 @@ def _one_level_two(state: RuneboundState, hero: str, curse: str) -> str | None:
     had = state.claimed_of(hero, curse, 2)
     if not had:
         return None
-    return (f"{state.heroes[hero].name} already has a Level II card of the "
-            f"{state.data.curses[curse].title} ({had[0]}): a hero claims only one Level II "
-            "card from each Curse deck")
+    return Said("{hero} already has a Level II card of the {curse} ({card}): a hero claims "
+                "only one Level II card from each Curse deck",
+                {"hero": state.heroes[hero].name, "curse": state.data.said_curse(curse),
+                 "card": had[0]})
 
 
 def quest_problem(state: RuneboundState) -> str | None:

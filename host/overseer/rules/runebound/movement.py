@@ -57,17 +57,20 @@ def travel(state: RuneboundState, params: Travel) -> Procedure:
         hero.town, hero.terrain = town.id, data.towns[town.id].terrain
         terrain = data.terrain[hero.terrain].name
         text = f"{hero.name} enters {name} ({town.status}; its tile shows {terrain})."
+        text = text.replace("{", "{{").replace("}", "}}")
+        facts = {}
         if town.curse is not None and town.status != "freed":
-            text += f" Its market stack holds the {data.curses[town.curse].title} deck."
+            text += " Its market stack holds the {curse} deck."
+            facts = {"curse": data.said_curse(town.curse)}
     elif params.to in data.terrain:
         hero.town, hero.terrain = None, params.to
-        text = f"{hero.name} moves onto a {data.terrain[params.to].name} space."
+        text, facts = f"{hero.name} moves onto a {data.terrain[params.to].name} space.", {}
     else:
         raise RulesError(f"{params.to!r} is neither a town nor a terrain "
                          f"(towns: {', '.join(state.towns)}; terrain: {', '.join(data.terrain)})")
     yield Step(StepKind.TRAVEL, rulebook.MOVEMENT, text,
                {"hero": hero.id, "town": hero.town, "terrain": hero.terrain,
-                "verified": data.terrain[hero.terrain].verified})
+                "verified": data.terrain[hero.terrain].verified}, facts or None)
 
 
 # --------------------------------------------------------------------------- the trading pool

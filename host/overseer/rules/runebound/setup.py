@@ -222,9 +222,10 @@ def reveal(state: RuneboundState) -> Procedure:
         left.remove(shows)
         town.status, town.curse, town.stack = CURSED, shows, data.deck(shows)
         yield Step(StepKind.REVEAL, rulebook.REVEAL,
-                   f"{name} is cursed: the {data.curses[shows].title} deck goes on its market "
-                   f"stack, Level I cards on top, then Level II, then Level III.{put}",
-                   {**facts, "status": CURSED, "curse": shows, "stack": list(town.stack)})
+                   "{town} is cursed: the {curse} deck goes on its market stack, Level I cards "
+                   "on top, then Level II, then Level III.{put}",
+                   {**facts, "status": CURSED, "curse": shows, "stack": list(town.stack)},
+                   {"town": name, "curse": data.said_curse(shows), "put": put})
     yield Step(StepKind.INSTRUCTION, rulebook.REVEAL,
                "No items are laid out on the market stacks: no town is available yet. Heroes "
                "heal, buy and sell through the trading pool.", {})
