@@ -56,3 +56,45 @@ def test_a_new_game_builds_from_its_wizards_setup(name: str):
     proc = table(name).wizard((1, 2, 3, 4), True)
     first = next(proc)
     assert getattr(first, "question", first).key.startswith("new_")
+
+
+def first_answers(name: str) -> dict:
+    """A new game of ``name`` from its table's own questions, each answered with its first
+    row (a number with where it starts): the setup as the store would keep it."""
+    from overseer.app.local import Local
+    from overseer.core.procedure import ChooseOne, ChooseSome, EnterNumber
+
+    local = Local(lambda: table(name).wizard((1, 2, 3, 4), False), "New", leaves=False)
+    for _ in range(100):
+        if local.done:
+            return local.result.setup
+        assert local.ask is not None
+        question, start = local.ask.question, local.ask.start
+        if isinstance(question, ChooseSome):
+            local.answer(())
+        elif isinstance(question, ChooseOne):
+            local.answer(question.options[0])
+        else:
+            assert isinstance(question, EnterNumber)
+            local.answer(start if start is not None else question.low)
+    raise AssertionError("the new game's questions never ended")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_move_the_rules_do_not_allow_opens_no_form_and_is_refused_with_its_reason(name):
+    """The one policy: a menu item whose move is not available now opens no form; its press
+    reaches the rules, which refuse it with the move's refusal before any question, and
+    nothing changes."""
+    from overseer.core.procedure import RulesError
+
+    spec, own = games.get(name), table(name)
+    state = spec.build(first_answers(name)["setup"])
+    before = spec.state_dict(state)
+    refused = [m for m in spec.moves.moves.values() if not m.available(state)]
+    assert refused, f"{name}: every move is allowed before the game begins"
+    for move in refused:
+        assert own.form_of(move.name, state, own.labels(state)) is None, move.name
+        with pytest.raises(RulesError) as err:
+            spec.start(state, {"do": move.name})
+        assert str(err.value) == move.refusal(state)
+    assert spec.state_dict(state) == before

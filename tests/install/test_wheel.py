@@ -1,8 +1,8 @@
 """A non-editable install: the wheel built offline from a copy of the sources (their links into
 the repository kept, as a checkout has them), installed into a fresh venv with no network (its
 dependencies from the test interpreter's own site-packages), run from an empty folder: a
-scripted battle in the line mode, the doctor and the headless gadget on gpiozero's mock pins,
-with nothing but what the wheel ships (overseer/shipped.py: the card data, the firmware, the
+scripted battle in the line mode, the shipped firmware booted on the virtual Pico, the doctor
+and the headless gadget on gpiozero's mock pins, with nothing but what the wheel ships (core/shipped.py: the card data, the firmware, the
 pin map)."""
 
 from __future__ import annotations
@@ -138,11 +138,12 @@ def test_the_installed_wheel_plays_doctors_and_runs_the_gadget_from_an_empty_fol
                   "print(box.board.board)\nbox.close()\n"], empty, env).stdout
     assert Path(booted.strip()) == package / "firmware" / "unix" / "board.py"
 
-    # the doctor, on a box with the LEDs of the pin map on mock pins (no Pico, no reader)
+    # the doctor, on a box with the LEDs of the pin map on gpiozero's mock pins (the config's
+    # pin factory, passed to the LEDs: never gpiozero's global default), no Pico, no reader
     config = tmp_path / "overseer.toml"
     config.write_text('[nfc]\nenabled = false\n[leds]\nfactory = "mock"\n'
                       '[pico]\nport = "/dev/no-such-pico"\n')
-    boxed = {**env, "OVERSEER_CONFIG": str(config), "GPIOZERO_PIN_FACTORY": "mock"}
+    boxed = {**env, "OVERSEER_CONFIG": str(config)}
     doctor = run([overseer, "doctor", "--without", "pico", "--without", "nfc"], empty,
                  boxed).stdout
     assert "ok    leds" in doctor and "ok    data" in doctor, doctor
@@ -174,14 +175,10 @@ def test_the_installed_wheel_plays_doctors_and_runs_the_gadget_from_an_empty_fol
     # the line mode's game, resumed from the same store
     assert said.splitlines()[2].startswith("overseer gadget: on the glass: Elf: target: ")
 
-
-def test_another_data_folder_is_named_by_overseer_data(venv: Path, tmp_path: Path) -> None:
-    other = tmp_path / "mydata"
-    shutil.copytree(ROOT / "data", other)
+    # another data folder, named by OVERSEER_DATA
     named = run([str(venv / "bin" / "python"), "-c", "from overseer.core.records import "
-                 "DATA_DIR; print(DATA_DIR)"], tmp_path,
-                {**clean_env(tmp_path / "home"), "OVERSEER_DATA": str(other)})
-    assert Path(named.stdout.strip()) == other
+                 "DATA_DIR; print(DATA_DIR)"], empty, {**env, "OVERSEER_DATA": str(empty)})
+    assert Path(named.stdout.strip()) == empty
 
 
 @pytest.mark.long

@@ -6,14 +6,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from overseer import games
 from overseer.app.local import Ask, LocalProcedure
 from overseer.core.params import ask_of, fields
 from overseer.core.procedure import ChooseOne
-from overseer.loaders.catacombs import default_heroes
 from overseer.rules.catacombs.moves import MOVES
 from overseer.rules.catacombs.state import Battle
 from overseer.screens.pages import TITLE_COLUMNS
 
+GAME = "catacombs"
 GROUP_ABOVE = 10  # a list longer than this is chosen in two steps: its group, then the item
 GROUP_SIZE = 8
 
@@ -38,9 +39,10 @@ def monster_pieces(battle: Battle) -> dict[tuple[str, str], tuple[str, ...]]:
 
 
 def hero_cards(battle: Battle) -> dict[tuple[str, str], str]:
-    """A tapped hero card -> the party member it names (heroes joined from the list keep the
-    card's id)."""
-    return {("hero", h): h for h in battle.heroes if h in default_heroes()}
+    """A tapped hero card (one of the game's cards: its record's ``cards``) -> the party
+    member it names (heroes joined from the list keep the card's id)."""
+    known = games.get(GAME).cards()["hero"]
+    return {("hero", h): h for h in battle.heroes if h in known}
 
 
 def _sort_key(label: str) -> str:

@@ -3,6 +3,7 @@ cards that get tags, the screens (screens/catacombs.py) and the table (app/catac
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 from overseer.app.catacombs import TABLE
@@ -18,9 +19,11 @@ def _load(folder: Path) -> object:
     return loader.load(folder), loader.heroes(folder)
 
 
+@cache
 def _cards() -> dict[str, dict[str, str]]:
     """The monsters, rooms, Lords and heroes by id (the heroes last: a table that wrote part
-    of an older list goes on with ``tags write --start N``)."""
+    of an older list goes on with ``tags write --start N``); made once (the gadget reads the
+    heroes' at every view)."""
     data = loader.default()
     return {kind: {r["id"]: r["name"] for r in table.values()}
             for kind, table in (("monster", data.monsters), ("room", data.rooms),
