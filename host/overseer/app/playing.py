@@ -74,9 +74,13 @@ class Playing:
             self.seen = len(session.runner.trace)
         return data
 
-    def restart(self, session: Session | None) -> None:
-        """After a fault: ``session`` as the store holds it (its steps read), else the new
-        game's questions; no form, nothing queued."""
+    def restart(self, from_store: bool) -> None:
+        """After a fault: the session again as the store holds it (its steps read; a store
+        that fails raises), else (``from_store`` False, or no game) the new game's questions;
+        no form, nothing queued."""
+        session = self.session if from_store else None
+        if session is not None:
+            session = Session.resume(self.store, session.id)
         self.forms.drop()
         self.session, self.queued = session, []
         self.seen = len(session.runner.trace) if session is not None else 0

@@ -75,8 +75,7 @@ class Gadget:
         return self.playing.session
 
     def open(self, game_id: int | None = None, new: bool = False) -> None:
-        """Open a game (``Playing.open``: that one, else the last one played, else a new game's
-        questions) on the page the table saw last; the glass says which game was set aside."""
+        """Open a game (``Playing.open``) on the page the table saw last; say what was set aside."""
         aside: list[str] = []
         shown = self.playing.open(game_id, new, aside).get("shown")
         app, effects = controller.start(self.playing.view())
@@ -144,16 +143,15 @@ class Gadget:
                   "step)", exc_info=err)
         text = fault_text(err)
         try:
-            session = self.playing.session
-            self._restart(None if session is None else Session.resume(self.store, session.id))
+            self._restart(from_store=True)
         except Exception as again:  # noqa: BLE001 - the store itself fails: a new game's questions
             log.error("the game could not be taken again from the store", exc_info=again)
             text = f"{text} The game could not be opened again: {fault_text(again)}"
-            self._restart(None)
+            self._restart(from_store=False)
         self.tell("Not done", text)
 
-    def _restart(self, session: Session | None) -> None:
-        self.playing.restart(session)
+    def _restart(self, from_store: bool) -> None:
+        self.playing.restart(from_store)
         self.app, effects = controller.start(self.playing.view())
         self._apply(effects)
 
