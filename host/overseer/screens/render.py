@@ -261,7 +261,14 @@ def _options(ink: ImageDraw.ImageDraw, screen: Screen, y: int) -> int:
 
 
 def render(screen: Screen) -> Image.Image:
-    """The screen as a 128x64 image in mode "1" (1 = a lit pixel)."""
+    """The screen as a 128x64 image in mode "1" (1 = a lit pixel): a copy of the one drawn
+    for an equal screen before (a CHOICE moving the cursor comes back to the same screens)."""
+    return _drawn(screen).copy()
+
+
+@lru_cache(maxsize=64)
+def _drawn(screen: Screen) -> Image.Image:
+    """The screen drawn (kept: never changed once made; ``render`` hands out copies)."""
     image = Image.new("1", (WIDTH, HEIGHT), 0)
     ink = ImageDraw.Draw(image)
     _bar(ink, screen)
