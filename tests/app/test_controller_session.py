@@ -1,16 +1,20 @@
-"""The controller over a real session: the demo battle played with the five buttons only (the
-table's own dice and damage tokens, or the Pico's dice), undo and redo, a refusal."""
+"""The controller over a real session and the gadget's one view builder (``view.build``): the
+demo battle played with the five buttons only (the table's own dice and damage tokens, or the
+Pico's dice), undo and redo, a refusal."""
 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from overseer.app import controller as c
+from overseer.app import registry, view
 from overseer.app.calls import SESSION_CALLS, apply
-from overseer.app.view import MenuItem, session_view
+from overseer.app.flow import table
+from overseer.app.view import MenuItem
 from overseer.core.procedure import ChooseOne, ChooseSome, DrawToken, EnterNumber, Pick, Roll
 from overseer.core.records import DATA_DIR
 from overseer.ports.events import Button, Press, RequestRoll, Rolled
@@ -33,9 +37,10 @@ class Shell:
         self.apply(effects)
 
     def view(self):
-        view = session_view(self.session, self.seen, next_action=NEXT, **self.fields)
-        self.seen = view.trace_length
-        return view
+        registry.install()
+        made = view.build(table("catacombs"), self.session, self.seen, {})
+        self.seen = made.trace_length
+        return replace(made, **self.fields)
 
     def apply(self, effects) -> None:
         queue = list(effects)
@@ -74,7 +79,7 @@ class Shell:
         elif isinstance(question, Roll) and pico:
             self.press(Button.ROLL)
         elif isinstance(question, Roll):
-            self.press(*(Button.CHOICE,) * 3, Button.OK)  # the table's die shows 3
+            self.press(*(Button.CHOICE,) * 3, Button.OK)  # from its middle face, 6: 9
         else:  # ChooseOne, Pick, YesNo (yes), EnterNumber (its lowest)
             assert isinstance(question, ChooseOne | Pick | EnterNumber) or question is not None
             self.press(Button.OK)
@@ -113,7 +118,7 @@ def test_activations_played_on_the_buttons_show_every_step(tmp_path, dice):
     rolls = [a for a in answers if "source" in a and a["key"] != "token"]
     assert rolls, "the demo asks for a roll"
     assert {a["source"] for a in rolls} == {"pico" if dice == "pico" else "table"}
-    assert {a["value"] for a in rolls} == {PICO_FACE if dice == "pico" else 3}
+    assert {a["value"] for a in rolls} == {PICO_FACE if dice == "pico" else 9}
     tokens = [a["value"] for a in answers if a["key"] == "token"]
     assert tokens and all(t == {"value": 2, "reset": False} for t in tokens)
 

@@ -11,7 +11,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from overseer import documents, games, scenario
-from overseer.app.view import character_names
 from overseer.core.procedure import (
     ChooseOne,
     ChooseSome,
@@ -153,3 +152,9 @@ def test_a_checklist_says_under_its_list_how_to_tick_and_finish(count: int) -> N
 
 def test_a_single_choice_list_has_no_hint_line() -> None:
     assert pages.choice_screen("Closest?", ("Elf", "Dwarf"), 0).lines == ()
+
+
+def character_names(state) -> dict[str, str]:
+    """Display names by id of a state's characters (Catacombs heroes and AI pieces)."""
+    people = {**getattr(state, "heroes", {}), **getattr(state, "pieces", {})}
+    return {k: v.name for k, v in people.items() if getattr(v, "name", None)}

@@ -4,13 +4,14 @@ refusal onto the controller's ``Refused`` input.
 
 A shell (the gadget's main loop, the picture script, the tests) runs the controller like this:
 
-    app, effects = controller.start(session_view(session, 0))
+    app, effects = controller.start(view.build(table, session, 0, seats))
     ...
     for effect in effects:
         if isinstance(effect, SESSION_CALLS):
             refused = apply(session, effect)
             if refused: app, more = controller.handle(app, refused)
-            else:       app, more = controller.refresh(app, session_view(session, seen))
+            else:       app, more = controller.refresh(app, view.build(table, session, seen,
+                                                                      seats))
 """
 
 from __future__ import annotations

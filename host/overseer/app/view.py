@@ -121,32 +121,6 @@ class GameView:
         return self.names.get(ident, ident)
 
 
-def character_names(state: Any) -> dict[str, str]:
-    """Display names by id of a state's characters (Catacombs heroes and AI pieces)."""
-    people = {**getattr(state, "heroes", {}), **getattr(state, "pieces", {})}
-    return {k: v.name for k, v in people.items() if getattr(v, "name", None)}
-
-
-def session_view(session: Any, since: int, **fields: Any) -> GameView:
-    """The view of a ``Session`` (read only): its pending question, the trace steps from
-    ``since`` on (the trace length of the last view; after an undo it is past the end, which is
-    fine), undo and redo, whether it is over, the characters' names. ``fields`` give the rest
-    (``menu``, ``next_action``, ``seats``, ``result``, ``status``...). For a resumed game,
-    ``since`` 0 shows its whole trace again; where the current action began shows only that."""
-    trace = session.runner.trace
-    return GameView(
-        game=session.game,
-        question=session.pending,
-        steps=new_steps(trace, min(since, len(trace))),
-        trace_length=len(trace),
-        names={**character_names(session.state), **fields.pop("names", {})},
-        can_undo=session.can_undo,
-        can_redo=session.can_redo,
-        over=session.finished,
-        **fields,
-    )
-
-
 def build(table: Table, session: Session | None, seen: int, seats: Mapping[str, int],
           local: Local | None = None, remembered: Mapping[str, int] | None = None) -> GameView:
     """The view, made of the game's table and what is under way: a local procedure's question

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from overseer.core.params import param
-from overseer.core.procedure import Die, Procedure, Roll, RulesError, Step, YesNo
+from overseer.core.procedure import Die, Procedure, Roll, RulesError, Step, YesNo, refusal
 from overseer.rules.catacombs import party, rulebook
 from overseer.rules.catacombs.entered import slug
 from overseer.rules.catacombs.kinds import Key, StepKind
@@ -101,10 +101,10 @@ def freeze_piece(battle: Battle, params: FreezePiece) -> Procedure:
     if params.by is not None:
         _hero(battle, params.by)
     if piece.invulnerable:
-        raise RulesError(f"{piece.name} is immune to the ice shot (an Antient, a Mount or a "
-                         "white Yilleph)")
+        raise refusal("{piece} is immune to the ice shot (an Antient, a Mount or a white "
+                      "Yilleph)", piece=ref(piece))
     if piece.frozen:
-        raise RulesError(f"{piece.name} is already frozen")
+        raise refusal("{piece} is already frozen", piece=ref(piece))
     piece.frozen = True
     by = f" by {battle.heroes[params.by].name}'s ice shot" if params.by else " by an ice shot"
     yield Step(StepKind.FROZEN, rulebook.ICE_SHOTS,

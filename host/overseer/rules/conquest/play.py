@@ -46,8 +46,11 @@ def check_play(state: ConquestState, params: Play) -> tuple[str, str]:
         raise RulesError(f"the game is over ({state.over.reason}); no more cards are played")
     player, card_id = params.player, params.card
     if player not in state.players:
+        places = {f"p{n}": (p, p) for n, p in enumerate(state.players)}
         raise RulesError(f"play: 'player' must be one of {', '.join(state.players)} "
-                         f"(got {player!r})")
+                         f"(got {player!r})",
+                         "play: 'player' must be one of " + ", ".join(f"{{{p}}}" for p in places)
+                         + " (got {got})", {**places, "got": repr(player)})
     if card_id not in state.cards:
         raise RulesError(f"play: there is no Conquest card {card_id!r}")
     acting = state.acting_player()
