@@ -12,10 +12,8 @@ session, a form, the new game's questions) and the calls on it are app/playing.p
     gadget.screen              # the Screen on the glass (gadget.image: its picture)
     gadget.watchers.append(fn) # fn(gadget, item) after every input (None: a game opened)
     gadget.session             # the Session being played (None in a new game's questions)
-    gadget.close()             # release the store and its lock
-
-The store's lock (session/lock.py) is taken here (a second gadget on it: ``StoreInUse``). The
-ports (``dice`` None: no Pico dice) start with the inbox and stay the caller's to close.
+    gadget.close()             # release the store and its lock (a second gadget: StoreInUse)
+                               # (the ports start with the inbox and stay the caller's)
 """
 
 from __future__ import annotations
