@@ -374,6 +374,10 @@ def test_a_tap_that_fits_nothing_says_so_and_changes_nothing():
         after, _ = run(after, OK)
         assert glass(after) == glass(app) and after.entry == app.entry
     assert glass(run(app, Tap("catacombs", "monster", "orc"))[0]).key == "Not an answer"
+    refused = glass(run(app, Tap("catacombs", "room", "bholoth-cemetery"))[0])
+    assert " ".join(refused.lines).startswith("Bholoth Cemetery is not one of the answers")
+    refused = glass(run(app, Tap("catacombs", "room", "no-such-room"))[0])
+    assert " ".join(refused.lines).startswith("That room card is not one of the answers")
     assert glass(run(app, Tap("conquest", "card", "elf"))[0]).key == "Wrong game"
     yes_no, effects = run(asked(TEMPLATE), Tap("catacombs", "hero", "elf"))
     assert calls(effects) == [] and glass(yes_no).key == "Not a card"

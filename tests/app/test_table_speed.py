@@ -147,6 +147,20 @@ def test_a_monster_card_enters_a_hit_and_asks_which_only_among_its_pieces(tmp_pa
         table.close()
 
 
+def test_how_much_damage_names_a_piece_whose_name_is_long(tmp_path):
+    """ "Skeleton Warrior A: damage?" is longer than the title bar: the question names the
+    piece by its first word and letter, not as "How much damage?"."""
+    table = room(tmp_path)
+    try:
+        assert table.tap("monster", "skeleton-warrior").title == "Which of them?"
+        assert table.screen.options == ("Skeleton Warrior A", "Skeleton Warrior B",
+                                        "Skeleton Warrior C")
+        table.press(OK)
+        assert table.screen.title == "Skeleton A: damage?"
+    finally:
+        table.close()
+
+
 def test_a_hit_that_kills_is_four_presses_and_a_health_change_four(tmp_path):
     table = room(tmp_path)
     try:

@@ -63,7 +63,7 @@ def test_1_a_hero_in_the_hidden_cave_is_not_brought_back_by_update_hero():
     battle, runner, err = drive(
         heroes=[{"id": "elf", "health": 8, "away": "hidden_cave"}], pieces=[HARPY],
         actions=[{"do": "update_hero", "hero": "elf", "away": None}])
-    assert isinstance(err, RulesError) and "hidden_cave_leave brings them back" in str(err)
+    assert isinstance(err, RulesError) and "leaving the Hidden Cave brings them back" in str(err)
     assert runner.trace == [] and battle.heroes["elf"].away == "hidden_cave"
 
 
@@ -282,7 +282,7 @@ def test_10_no_reward_before_a_room_is_played():
 @pytest.mark.parametrize("scn,message", [
     ({"campaign": "monstrosity", "stage": 0,
       "actions": [{"do": "setup_room", "room": "bholoth-cemetery"}]},
-     "has not opened its first stage: campaign_next first"),
+     "has not opened its first stage: go on to the campaign's next stage first"),
     ({"campaign": "monstrosity", "stage": 1, "actions": [
         {"do": "setup_room", "room": "bholoth-cemetery"}]},
      "no battle to set up"),

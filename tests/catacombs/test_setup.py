@@ -64,7 +64,7 @@ def test_more_than_ten_pieces_is_refused_and_nothing_changes():
     ({"pieces": [{"id": "orc-9", "card": "Orc"}]}, "the battle is not over (orc-9"),
     ({"heroes": [{"id": f"h{n}"} for n in range(5)]}, "5 heroes but only 4 Hero Target tiles"),
     ({"heroes": [{"id": "wolf", "kind": "familiar"}]}, "at least one living hero"),
-    ({"actions": [{"do": "setup_lord_room"}]}, "no Catacomb Lord: choose_lord first"),
+    ({"actions": [{"do": "setup_lord_room"}]}, "no Catacomb Lord: choose the Catacomb Lord first"),
     ({"actions": [{"do": "choose_lord", "lord": "Bob"}]}, "no Catacomb Lord card 'Bob'"),
     ({"lord": "vasesak-the-sorcerer",
       "actions": [{"do": "choose_lord", "lord": "phoshar-the-dragon"}]}, "chosen once for the game"),

@@ -213,13 +213,25 @@ def test_the_way_back_to_a_game_names_its_store_unless_it_is_the_default(tmp_pat
         f" --db {path}"
 
 
-def test_a_game_begun_on_the_gadget_is_named_by_its_room_in_the_list():
-    from types import SimpleNamespace
+@pytest.mark.parametrize(("scenario", "actions", "where"), [
+    ("setup_room_d12", 0, ""),  # no room yet
+    ("setup_room_d12", 1, "Bholoth Cemetery"),  # a Room card of the data
+    ("campaign_entered_room", 3, "Glaaoth"),  # a Room card the table entered
+    ("campaign_entered_lord", 3, "Monstrosity"),  # the Lord's room: the Lord's card
+])
+def test_a_game_is_named_by_its_rooms_card_in_the_list(scenario, actions, where):
+    """`games list` names a game begun on the gadget (no title) by its room's card, never
+    by an id ("lord", "glaaoth")."""
+    from overseer.app.flow import table
+    from overseer.core.procedure import Runner
+    from overseer.documents import checked
+    from overseer.scenario import Script, play
 
-    from overseer.cli import store as commands
-
-    info = SimpleNamespace(game="catacombs")
-    in_room = SimpleNamespace(adventure=SimpleNamespace(room="the-armoury"))
-    assert commands._room(info, in_room) == "The Armoury"
-    assert commands._room(info, SimpleNamespace(adventure=SimpleNamespace(room=None))) == ""
-    assert commands._room(SimpleNamespace(game="conquest"), in_room) == ""
+    path = Path(__file__).parents[1] / "scenarios" / "catacombs" / f"{scenario}.json"
+    doc, game, state = checked(json.loads(path.read_text()))
+    script = Script(doc)
+    runner = Runner(game, state, chance=script.chance)
+    for action in doc["script"]["actions"][:actions]:
+        play(runner, script, action)
+    assert table("catacombs").where(runner.state) == where
+    assert table("conquest").where(runner.state) == ""  # a game with no rooms

@@ -97,3 +97,16 @@ def test_new_asks_which_game_with_an_unfinished_game_in_the_store(monkeypatch, c
     assert "Which game?" in out
     with Store(db) as store:
         assert len(store.games()) == 1  # nothing stored before the questions are answered
+
+
+def test_a_number_answers_a_roll_behind_the_step_pages(monkeypatch, capsys, db):
+    """A number typed on a step page reads on to the question waiting behind it (the steps
+    are printed in full above), and on a roll's page it sets the face of the table's own die
+    (CHOICE, then OK): the Rune Die's 3 chooses the playmat."""
+    wizard = [""] * 13 + ["next", "", ""]  # two heroes, every default, no expansion playmat
+    room = ["", "", "", ""]  # the menu, Set up a room, the first group, The Armoury
+    lines = [*wizard, *room, "3", "quit"]
+    code, out, err = plain(monkeypatch, capsys, db, lines, "--new", "--seed", "1")
+    assert code == 0, err
+    assert "  - Rune Die 3: the Rune Die 3 playmat (unnamed in the book)" in out
+    assert refusals(out) == []

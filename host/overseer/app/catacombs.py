@@ -43,7 +43,6 @@ from overseer.app.story import Story
 from overseer.core.moves import Move
 from overseer.core.procedure import Question
 from overseer.games import GameSpec
-from overseer.loaders.catacombs import default as default_data
 from overseer.rules.catacombs import end, entered, scenario
 from overseer.rules.catacombs.kinds import Key
 from overseer.rules.catacombs.state import Battle, Hero
@@ -370,10 +369,14 @@ class CatacombsTable(Table):
         return title(state)
 
     def where(self, state: Battle) -> str:
-        """The room the game is in, by its card's name."""
-        room = state.adventure.room
-        record = default_data().rooms.get(room) if room else None
-        return record["name"] if record else room or ""
+        """The room the game is in, by its card's name (the Lord's room by the Lord's card; a
+        card the table entered by the name it was entered with); "" before any room."""
+        if not state.adventure.room:
+            return ""
+        try:
+            return title(state)
+        except KeyError:  # neither in the card data nor entered: its id will do
+            return state.adventure.room
 
     def idle_key(self, state: Battle, last: str | None) -> str:
         return idle_key(state, last)

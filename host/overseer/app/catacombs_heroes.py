@@ -14,6 +14,7 @@ from overseer.core.params import ask_of, fields
 from overseer.core.procedure import ChooseOne, EnterNumber
 from overseer.rules.catacombs.moves import MOVES
 from overseer.rules.catacombs.state import Battle, Hero
+from overseer.screens.pages import title_name
 
 
 def _flag(value: bool) -> str:
@@ -118,7 +119,7 @@ def damage_piece_form(battle: Battle, names: Mapping[str, str]) -> LocalProcedur
                      if i in pieces)
         piece = mine[0] if len(mine) == 1 else (yield Ask(
             ChooseOne("Which of them?", mine, "form_piece"), names=names))
-    label = names.get(piece, piece)
+    label = title_name(names.get(piece, piece), names.values())  # "Skeleton A": it fits
     low, high = _damage_range()
     amount = yield Ask(EnterNumber(fit(f"{label}: damage?", "How much damage?"),
                                    "form_amount", low, high),

@@ -684,13 +684,23 @@ def _tap(app: App, tap: Tap) -> Result:
         entry = replace(app.entry, cursor=question.options.index(several[0]))
         return _out(replace(_dismiss(app), entry=entry, at=len(app.reel)))
     if option not in question.options:
-        return _out(_say(app, "Not an answer", f"{view.name(option)} is not one of the "
-                         "answers here."))
+        return _out(_say(app, "Not an answer", f"{_card_name(view, tap, option)} is not one "
+                         "of the answers here."))
     if isinstance(question, ChooseSome):
         n = question.options.index(option)
         entry = replace(app.entry, cursor=n, ticked=app.entry.ticked ^ {n})
         return _out(replace(_dismiss(app), entry=entry, at=len(app.reel)))
     return _call(_dismiss(app), Answer(option))
+
+
+def _card_name(view: GameView, tap: Tap, option: str) -> str:
+    """A tapped card as the table reads it: the game's name for the option, else the card's
+    own name in the game's data (a Room card at a new game's question), never its id."""
+    if option in view.names:
+        return view.names[option]
+    spec = games.GAMES.get(tap.game)
+    name = spec.cards().get(tap.kind, {}).get(tap.card) if spec is not None else None
+    return name or f"That {tap.kind} card"
 
 
 def _prompt_left(app: App) -> bool:

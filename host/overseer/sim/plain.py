@@ -172,15 +172,26 @@ class Plain:
         self._row(1 if yes else 2)
 
     def _number(self, word: str) -> None:
-        screen = self._screen()
-        app = self.gadget.app
+        self._screen()
+        self._to_question()
+        screen, app = self._screen(), self.gadget.app
         if app is not None and (app.reading or app.notice):
             raise Refusal("the glass shows steps or a message: Enter (ok) reads on")
         if screen.rows and not word.endswith("r"):
             return self._row(int(word))
-        if screen.number is None:
+        question = app.view.question if app is not None else None
+        if screen.number is None and not isinstance(question, Roll):
             raise Refusal("nothing on the glass takes a number now")
-        self._set_number(word)
+        self._set_number(word)  # a roll's page: CHOICE sets the face of the table's own die
+
+    def _to_question(self) -> None:
+        """A question waits behind step or prompt pages (printed in full above): OK reads on
+        to it, so a number answers it at once. A message stays (it is read first)."""
+        app = self.gadget.app
+        while app is not None and app.reading and not app.notice \
+                and app.view.question is not None:
+            self.press(Button.OK)
+            app = self.gadget.app
 
     def _row(self, n: int) -> None:
         """Row ``n`` (from 1) of the list on the glass: CHOICE to it, then OK."""
@@ -216,7 +227,7 @@ class Plain:
         if not low <= value <= high:
             what = "a token's value" if token else "the number"
             raise Refusal(f"{what} is {low} to {high} here, not {value}")
-        for _ in range(high - low + 1):
+        for _ in range(high - low + 2):  # a roll's page has no face until the first CHOICE
             if self._screen().number == value:
                 break
             self.press(Button.CHOICE)

@@ -98,7 +98,7 @@ def stone_traps_step() -> Step:
     return Step(StepKind.INSTRUCTION, rulebook.STONE_TRAPS,
                 "Stone traps: the AI player may flick one stone trap a turn, but the gadget "
                 "does not flick: if the table flicks one for it this round, each member of the "
-                "Heroic Forces it hits loses 1 health (enter it with update_hero), and the trap "
+                "Heroic Forces it hits loses 1 health (enter it as a hero's change), and the trap "
                 "goes back on its obstacle", {"shot": "stone trap", "implemented": False})
 
 

@@ -90,9 +90,9 @@ def campaign_start(battle: Battle, params: CampaignStart) -> Procedure:
                    {"lord": adventure.lord, "known": True, "verified": False})
     elif lord is None:
         yield Step(StepKind.CAMPAIGN_LORD, CAMPAIGNS,
-                   f"{reading}; its card is not in the card data: enter it (choose_lord with "
-                   f"\"lord\": \"{start}\" and its \"card\") before a room with Mercenary icons "
-                   "and before the Lair", {"lord": _slug(start), "known": False,
+                   f"{reading}; its card is not in the card data: enter it when choosing the "
+                   f"Catacomb Lord ({start}) before a room with Mercenary icons and before the "
+                   "Lair", {"lord": _slug(start), "known": False,
                                            "verified": False})
     else:
         yield Step(StepKind.CAMPAIGN_LORD, CAMPAIGNS, reading,
@@ -105,7 +105,7 @@ def campaign_next(battle: Battle, params: NoParams) -> Procedure:
     """``{"do": "campaign_next"}``: the next stage; at a choice point the heroes choose."""
     adventure = battle.adventure
     if adventure.campaign is None:
-        raise RulesError("no campaign under way (campaign_start first)")
+        raise RulesError("no campaign under way (start a campaign first)")
     listed = battle.data.stages[adventure.campaign]
     if adventure.stage >= len(listed):
         raise RulesError(f"the {adventure.campaign} campaign is complete")
@@ -138,12 +138,12 @@ def campaign_next(battle: Battle, params: NoParams) -> Procedure:
     if stage["kind"] == "battle":
         data["known"] = known_room(battle, rooms[0]) is not None
         if not data["known"]:
-            note = (f"; its Room card is not in the card data: enter it with setup_room's "
-                    f"\"card\" (level {stage.get('level')}, its monsters, its reward)")
+            note = (f"; its Room card is not in the card data: enter it when setting up the "
+                    f"room (level {stage.get('level')}, its monsters, its reward)")
     elif stage["kind"] == "lord":
         data["known"] = adventure.lord is not None
         if not data["known"]:
-            note = "; no Catacomb Lord is chosen yet: choose_lord (with its \"card\") first"
+            note = "; no Catacomb Lord is chosen yet: choose it (and enter its card) first"
     yield Step(StepKind.CAMPAIGN_STAGE, CAMPAIGNS, f"stage {stage['position']} of {len(listed)}: "
                f"{' then '.join(rooms)} ({what}){note}", data)
     if adventure.stage == len(listed):

@@ -96,18 +96,18 @@ def check_campaign_room(battle: Battle, name: str | None, lord: bool) -> None:
     stage = _stage(battle)
     if stage is None:
         raise RulesError(f"the {adventure.campaign} campaign has not opened its first stage: "
-                         "campaign_next first")
+                         "go on to the campaign's next stage first")
     chosen = [r for r in stage["rooms"] if r in adventure.visited] or list(stage["rooms"])
     rooms = " and ".join(chosen)
     where = f"the campaign's stage {stage['position']} is"
     if not adventure.stage_waits:
         what = "a special room" if stage["kind"] == "special" else "played"
-        raise RulesError(f"{where} {what} ({rooms}): no battle to set up; campaign_next goes "
-                         "on")
+        raise RulesError(f"{where} {what} ({rooms}): no battle to set up; the campaign's "
+                         "next stage goes on")
     if stage["kind"] == "lord" and not lord:
-        raise RulesError(f"{where} the Catacomb Lord's room: setup_lord_room")
+        raise RulesError(f"{where} the Catacomb Lord's room: set up the Lord's room")
     if stage["kind"] != "lord" and lord:
-        raise RulesError(f"{where} {rooms}, not the Catacomb Lord's room: setup_room")
+        raise RulesError(f"{where} {rooms}, not the Catacomb Lord's room: set up a room")
     if name is not None and not lord and not any(
             same_name(name, r) or same_name(name, slug(r)) for r in chosen):
         raise RulesError(f"{where} {rooms}, not {name}")

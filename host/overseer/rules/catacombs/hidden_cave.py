@@ -106,7 +106,8 @@ def _hero(battle: Battle, hero_id: str) -> Hero:
 def _cave(battle: Battle) -> HiddenCave:
     cave = battle.adventure.hidden_cave
     if cave is None:
-        raise RulesError("the Hidden Cave is not in this game (hidden_cave_setup at the start)")
+        raise RulesError("the Hidden Cave is not in this game (it is set up at the start of "
+                         "the game)")
     return cave
 
 

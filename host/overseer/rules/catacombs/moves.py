@@ -121,7 +121,7 @@ def _no_rewards(battle: Battle) -> str:
 def _no_visit(battle: Battle) -> str:
     cave = battle.adventure.hidden_cave
     if cave is None:
-        return "the Hidden Cave is not in this game (hidden_cave_setup at the start)"
+        return "the Hidden Cave is not in this game (it is set up at the start of the game)"
     inside = [battle.heroes[h].name for h in in_cave(battle)]
     if inside:
         return f"{', '.join(inside)} is already in the Hidden Cave: one hero at a time"
@@ -147,7 +147,7 @@ def _no_room(battle: Battle) -> str:
 
 def _no_lord_room(battle: Battle) -> str:
     if battle.adventure.lord is None:
-        return "no Catacomb Lord: choose_lord first"
+        return "no Catacomb Lord: choose the Catacomb Lord first"
     return _campaign_says(battle, lord=True) if _between_rooms(battle) else _not_between(battle)
 
 
@@ -169,7 +169,7 @@ def _no_lord_choice(battle: Battle) -> str:
 
 def _no_cave(battle: Battle) -> str:
     if battle.adventure.hidden_cave is None:
-        return "the Hidden Cave is not in this game (hidden_cave_setup at the start)"
+        return "the Hidden Cave is not in this game (it is set up at the start of the game)"
     return "the game is over" if end.is_over(battle) else "every Hidden Cave monster is kept"
 
 
@@ -192,7 +192,7 @@ def _no_campaign_start(battle: Battle) -> str:
 def _no_stage(battle: Battle) -> str:
     name = battle.adventure.campaign
     if name is None:
-        return "no campaign under way (campaign_start first)"
+        return "no campaign under way (start a campaign first)"
     if battle.adventure.stage >= len(battle.data.stages[name]):
         return f"the {name} campaign is complete"
     if not stage_played(battle):

@@ -278,11 +278,11 @@ def _check_riding(battle: Battle, hero: Hero, ride: str) -> None:
 def _check_away(hero: Hero, away: str | None) -> None:
     if away is None:
         if hero.away == AWAY:
-            raise RulesError(f"{hero.name} is in the Hidden Cave: hidden_cave_leave brings them "
-                             "back")
+            raise RulesError(f"{hero.name} is in the Hidden Cave: leaving the Hidden Cave brings "
+                             "them back")
         return
     if away not in AWAY_SET:
-        raise RulesError(f"away: {away!r} is not a place update_hero sends a member to "
+        raise RulesError(f"away: {away!r} is not a place a hero's change sends a member to "
                          f"({', '.join(AWAY_SET)}; null: back on the playmat; the Hidden Cave "
                          "has its own moves)")
 

@@ -505,8 +505,8 @@ def setup_room(battle: Battle, params: SetupRoom) -> Procedure:
     if named is not None and named not in battle.data.playmats:
         raise RulesError(f"no playmat {named!r} in {battle.data.file('playmats.toml')}")
     if needs_mercenary(room) and battle.adventure.mercenary is None:
-        raise RulesError(f"{room['name']} has Mercenary icons: choose the Catacomb Lord first "
-                         "(choose_lord), whose setup card names the mercenary")
+        raise RulesError(f"{room['name']} has Mercenary icons: choose the Catacomb Lord first, "
+                         "whose setup card names the mercenary")
     _check_total(sum(cards.split_entry(e)[0] for q in cards.QUADRANTS for e in room[q]
                      if not cards.MONSTER_GROUP.match(cards.split_entry(e)[1])), room["name"])
     entered = room["source"] == ENTERED
@@ -558,7 +558,7 @@ def setup_lord_room(battle: Battle, params: SetupLordRoom) -> Procedure:
     ``"lord": id`` when none was chosen, with its ``"card"`` when the data lacks it)."""
     name = battle.adventure.lord or params.lord
     if name is None:
-        raise RulesError("no Catacomb Lord: choose_lord first, or name the lord")
+        raise RulesError("no Catacomb Lord: choose the Catacomb Lord first, or name the lord")
     if battle.adventure.lord is not None and params.card is not None:
         raise RulesError(f"{battle.adventure.lord} is already this game's Catacomb Lord: no "
                          "card to enter")

@@ -576,7 +576,7 @@ def portal_outcome(battle: Battle, hero: Hero, outcome: str) -> Procedure:
     else:
         # Result 12: the character is placed where it chooses, which a push would not change.
         cave = battle.adventure.hidden_cave is not None
-        where = ("the Hidden Cave card (hidden_cave_visit, via the portal trap) or an "
+        where = ("the Hidden Cave card (entered as the portal trap sending it there) or an "
                  "unoccupied rune of its choice" if cave else "an unoccupied rune of its choice "
                  "(the Hidden Cave is not in this game)")
         yield Step(StepKind.PORTAL_PUSH, rulebook.CLOCK,
