@@ -291,6 +291,7 @@ def tap_actions(battle: Battle, legal: list[Move[Any]]) -> TapActions:
     why it cannot now); a hero's card opens "Hero changed" for that hero."""
     moves = {m.name for m in legal}
     out: TapActions = {}
+    no_room, no_lord = _not_now(battle, "room"), _not_now(battle, "Lord's room")  # once each
     choosable = set(options("setup_room", "room", battle)) if "setup_room" in moves else set()
     for room_id, record in battle.data.rooms.items():
         if room_id in choosable:
@@ -299,7 +300,7 @@ def tap_actions(battle: Battle, legal: list[Move[Any]]) -> TapActions:
             out[("room", room_id)] = (f"{record['name']} has Mercenary icons: choose the "
                                       "Catacomb Lord first")
         else:
-            out[("room", room_id)] = _not_now(battle, "room")
+            out[("room", room_id)] = no_room
     chosen = battle.adventure.lord
     lords = set(options("choose_lord", "lord", battle)) if "choose_lord" in moves else set()
     for lord_id in battle.data.lords:
@@ -311,7 +312,7 @@ def tap_actions(battle: Battle, legal: list[Move[Any]]) -> TapActions:
             lord = entered.lord_card(battle, chosen)["name"]
             out[("lord", lord_id)] = f"this game's Catacomb Lord is {lord}"
         else:
-            out[("lord", lord_id)] = _not_now(battle, "Lord's room")
+            out[("lord", lord_id)] = no_lord
     if "update_hero" in moves:  # a hero's card: what changed for that hero
         for card, hero in hero_cards(battle).items():
             out[card] = OpensForm({"do": "update_hero"}, {"form_hero": hero})

@@ -45,8 +45,8 @@ these pages (a party screen, a summary) over the current screen.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from overseer import games
 from overseer.app.view import GameView, MenuItem, OpensForm
@@ -165,6 +165,18 @@ class Told:
 
 
 # --------------------------------------------------------------------------- state
+
+
+S = TypeVar("S")
+
+
+def replace(state: S, /, **changes: Any) -> S:
+    """``dataclasses.replace`` for the controller's own frozen states (App, Entry: no
+    ``__post_init__``, no init-only fields): the copy's fields set at once, without the
+    per-field checks and the generated ``__init__`` (a press makes several copies of App)."""
+    new = object.__new__(type(state))
+    new.__dict__.update(state.__dict__, **changes)
+    return new
 
 
 @dataclass(frozen=True)
@@ -832,7 +844,8 @@ def _lights(app: App, target: str | None) -> tuple[SeatLight, ...]:
 def _out(app: App, force: bool = False) -> Result:
     """The state with the glass and the lights it implies, and the effects that change them."""
     target = _target(app)
-    app = replace(app, target=target)  # a question's title may name it
+    if target != app.target:
+        app = replace(app, target=target)  # a question's title may name it
     effects: list[Effect] = []
     held = held_buttons(app)
     if held != app.held:

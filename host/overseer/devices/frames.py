@@ -26,7 +26,9 @@ def vlsb(image: Image.Image) -> bytes:
     # Turned a quarter clockwise, each column of the screen is a row of the turned image, read
     # bottom to top: packed 8 pixels a byte (first pixel in the high bit), byte j of row x holds
     # rows 63-8j .. 56-8j of column x, its low bit the top row of page 7-j.
-    raw = image.convert("1").transpose(Image.Transpose.ROTATE_270).tobytes()
+    if image.mode != "1":
+        image = image.convert("1")
+    raw = image.transpose(Image.Transpose.ROTATE_270).tobytes()
     return b"".join(raw[PAGES - 1 - page :: PAGES] for page in range(PAGES))
 
 

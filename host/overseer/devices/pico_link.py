@@ -74,7 +74,9 @@ class PicoLink:
         link."""
         self._transport = SerialTransport(port, finder or (lambda: find_pico_ports(vid, pid)))
         self._sink, self._on_state, self._clock = sink, on_state, clock
-        self._cond = threading.Condition()  # held around every call of the core
+        self._lock = threading.RLock()  # held around every call of the core
+        self._cond = threading.Condition(self._lock)  # a change the app's side waits for
+        self._waiting = 0  # how many of the app's threads wait on it (none: no notify)
         self._core = LinkCore(protocol, roll_timeout)
         self._stop = threading.Event()
         self._wake_r, self._wake_w = os.pipe()
@@ -178,12 +180,16 @@ class PicoLink:
     def _wait_for(self, predicate: Callable[[], bool], timeout: float) -> bool:
         """``self._cond.wait_for`` with ``timeout`` on the link's clock (``_cond`` held)."""
         end = self._clock() + timeout
-        while not predicate():
-            left = end - self._clock()
-            if left <= 0:
-                return False
-            self._cond.wait(left)  # the clock is never faster than the wall: look again
-        return True
+        self._waiting += 1
+        try:
+            while not predicate():
+                left = end - self._clock()
+                if left <= 0:
+                    return False
+                self._cond.wait(left)  # the clock is never faster than the wall: look again
+            return True
+        finally:
+            self._waiting -= 1
 
     def request_roll(self, die: p.Die) -> int:
         """Ask the Pico to roll ``die``; returns the roll_id of its answer: a DieRolled, or a
@@ -202,10 +208,11 @@ class PicoLink:
     def _call(self, do: Callable[A, R], *args: A.args, **kwargs: A.kwargs) -> R:
         """One call of the core under the lock; then what it has for the app is handed on
         (outside the lock, in order)."""
-        with self._cond:
+        with self._lock:
             result = do(*args, **kwargs)
             out, self._core.outbox = self._core.outbox, []
-            self._cond.notify_all()
+            if self._waiting:
+                self._cond.notify_all()
         for item in out:
             if isinstance(item, LinkState):
                 if self._on_state is not None:

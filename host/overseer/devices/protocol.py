@@ -349,10 +349,29 @@ def encode(message: Message, seq: int = 0) -> bytes:
     return encode_block(seq, message.type, message.payload())
 
 
+# The TYPEs the host decodes at every press, as plain ints (no enum lookup per comparison).
+_PICO_ACK, _PICO_HEARTBEAT, _BUTTON = int(MsgType.PICO_ACK), int(MsgType.PICO_HEARTBEAT), \
+    int(MsgType.BUTTON)
+
+
 def decode_message(block: Block) -> Message:
-    """The typed message of a block the decoder yielded (its TYPE and size are known good)."""
+    """The typed message of a block the decoder yielded (its TYPE and size are known good).
+    The Pico's messages are looked at first: the host decodes them at every press."""
     p = block.payload
     t = block.type
+    if t == _PICO_ACK:
+        return PicoAck(p[0])
+    if t == _PICO_HEARTBEAT:
+        return PicoHeartbeat(*struct.unpack("<HH", p))
+    if t == _BUTTON:
+        return ButtonEvent(*struct.unpack("<HBB", p))
+    if t == MsgType.ROLL_RESULT:
+        return RollResult(*struct.unpack("<HHBB", p))
+    if t == MsgType.IDENT:
+        protocol, boot_id = struct.unpack_from("<BH", p)
+        return Ident(protocol, boot_id, p[3:].decode("ascii", errors="replace"))
+    if t == MsgType.ERROR:
+        return Error(p[0])
     if t == MsgType.HELLO:
         return Hello(p[0])
     if t == MsgType.FRAME_CHUNK:
@@ -366,17 +385,4 @@ def decode_message(block: Block) -> Message:
         return HostHeartbeat()
     if t == MsgType.HOST_ACK:
         return HostAck(p[0])
-    if t == MsgType.IDENT:
-        protocol, boot_id = struct.unpack_from("<BH", p)
-        return Ident(protocol, boot_id, p[3:].decode("ascii", errors="replace"))
-    if t == MsgType.BUTTON:
-        return ButtonEvent(*struct.unpack("<HBB", p))
-    if t == MsgType.ROLL_RESULT:
-        return RollResult(*struct.unpack("<HHBB", p))
-    if t == MsgType.PICO_HEARTBEAT:
-        return PicoHeartbeat(*struct.unpack("<HH", p))
-    if t == MsgType.PICO_ACK:
-        return PicoAck(p[0])
-    if t == MsgType.ERROR:
-        return Error(p[0])
     raise ValueError(f"unknown message TYPE 0x{t:02x}")

@@ -261,7 +261,16 @@ def _options(ink: ImageDraw.ImageDraw, screen: Screen, y: int) -> int:
 
 
 def render(screen: Screen) -> Image.Image:
-    """The screen as a 128x64 image in mode "1" (1 = a lit pixel)."""
+    """The screen as a 128x64 image in mode "1" (1 = a lit pixel): a copy of the one drawn
+    for an equal screen before (a CHOICE moving the cursor comes back to the same screens)."""
+    try:
+        hash(screen)
+    except TypeError:  # a field given as a list: drawn, not kept
+        return _draw(screen)
+    return _drawn(screen).copy()
+
+
+def _draw(screen: Screen) -> Image.Image:
     image = Image.new("1", (WIDTH, HEIGHT), 0)
     ink = ImageDraw.Draw(image)
     _bar(ink, screen)
@@ -276,6 +285,9 @@ def render(screen: Screen) -> Image.Image:
         _text(ink, (1, y), fit(plain(line), COLUMNS), "5x8", 1)
         y += LINE
     return image
+
+
+_drawn = lru_cache(maxsize=64)(_draw)  # kept: never changed once made; render hands out copies
 
 
 def draw(screen: Screen, device=None) -> Image.Image:

@@ -599,7 +599,8 @@ class Store:
         """Keep what the table gadget needs beside this game's log (its seats): one JSON
         object per game, replaced whole."""
         with self._transaction():
-            self.game(game_id)  # a game that is not there is refused
+            if self.db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+                raise StoreError(f"no saved game #{game_id}")  # a game that is not there
             self.db.execute("INSERT INTO gadget (game_id, data) VALUES (?, ?) ON CONFLICT"
                             " (game_id) DO UPDATE SET data = excluded.data",
                             (game_id, json.dumps(data, sort_keys=True)))
