@@ -5,7 +5,9 @@ Each line is read as the box's buttons: ``next``, ``ok`` (or an empty line), ``c
 ``back``, ``roll``, ``undo`` (BACK held), ``hold BUTTON`` (a long press); ``tap CARD`` holds a
 card to the reader. A number answers what the glass shows, by the same presses a player would
 make: a list's row (from 1), or a number in its range (a token's value: 0 to the highest the
-buttons reach, ``2r`` with the reset icon); ``yes`` and ``no`` a yes/no question. Anything
+buttons reach, ``2r`` with the reset icon; a roll's face, your own die's); typed on the step or
+prompt pages before a question, it reads on to the question first; ``yes`` and ``no`` a yes/no
+question. Anything
 else is refused with a suggestion and presses nothing. After each line the new steps are
 printed in full with their rulebook section, then the glass as text.
 """
