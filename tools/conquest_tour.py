@@ -10,8 +10,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from overseer.screens.render import Screen, render
-from tools.shots import save
+from overseer.screens.render import Screen
+from tools.shots import write_all
 from tools.table import CHOICE, NEXT, OK, Shot, Table
 
 # The Quick Tutorial's deal (seats 1 to 4: Sword, Skull, Sword, Skull) and Player 1's draw.
@@ -93,16 +93,7 @@ def shots() -> tuple[Shot, ...]:
 
 def main(argv: list[str]) -> int:
     """Write every screen of the tour as OUTDIR/conquest-NAME.png (4x, for docs/conquest.md)."""
-    from overseer.app import registry
-
-    registry.install()
-    outdir = Path(argv[0]) if argv else Path("docs/img")
-    outdir.mkdir(parents=True, exist_ok=True)
-    made = shots()
-    for shot in made:
-        save(render(shot.screen), outdir / f"conquest-{shot.name}.png")
-    print(f"{len(made)} pictures written to {outdir}")
-    return 0
+    return write_all(shots, "conquest", argv)
 
 
 if __name__ == "__main__":

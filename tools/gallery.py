@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 
 from overseer.app.controller import App, Refused, handle, refresh, screen, start
 from overseer.app.view import GameView, MenuItem, new_steps
@@ -29,8 +28,8 @@ from overseer.core.procedure import (
 from overseer.ports.events import Button, Press, Tap
 from overseer.rules.catacombs import rulebook
 from overseer.rules.catacombs.kinds import Key, StepKind
-from overseer.screens.render import Screen, render
-from tools.shots import save
+from overseer.screens.render import Screen
+from tools.shots import write_all
 
 NAMES = {"elf": "Elf", "dwarf": "Dwarf", "barbarian": "Barbarian", "wc": "Wraith Commander"}
 SEATS = {"elf": 1, "dwarf": 2, "barbarian": 3}
@@ -178,16 +177,7 @@ def by_name() -> dict[str, Shot]:
 
 def main(argv: list[str]) -> int:
     """Write every gallery screen as OUTDIR/buttons-NAME.png (4x, for docs/buttons.md)."""
-    from overseer.app import registry
-
-    registry.install()
-    outdir = Path(argv[0]) if argv else Path("docs/img")
-    outdir.mkdir(parents=True, exist_ok=True)
-    made = shots()
-    for shot in made:
-        save(render(shot.screen), outdir / f"buttons-{shot.name}.png")
-    print(f"{len(made)} pictures written to {outdir}")
-    return 0
+    return write_all(shots, "buttons", argv)
 
 
 if __name__ == "__main__":

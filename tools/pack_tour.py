@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from overseer.rules.runebound.state import CURSED, DESTROYED
-from overseer.screens.render import Screen, render
-from tools.shots import save
+from overseer.screens.render import Screen
+from tools.shots import write_all
 from tools.table import BACK, CHOICE, OK, Album, Shot, Table
 
 SEED = 11
@@ -403,16 +403,7 @@ def shots() -> tuple[Shot, ...]:
 
 def main(argv: list[str]) -> int:
     """Write every screen as OUTDIR/pack-NAME.png (4x, for docs/gadget-packs.md)."""
-    from overseer.app import registry
-
-    registry.install()
-    outdir = Path(argv[0]) if argv else Path("docs/img")
-    outdir.mkdir(parents=True, exist_ok=True)
-    made = shots()
-    for shot in made:
-        save(render(shot.screen), outdir / f"pack-{shot.name}.png")
-    print(f"{len(made)} pictures written to {outdir}")
-    return 0
+    return write_all(shots, "pack", argv)
 
 
 if __name__ == "__main__":

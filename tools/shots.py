@@ -6,7 +6,9 @@ Usage: python -m tools.shots SCENARIO OUTDIR
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Protocol
 
 from PIL import Image
 
@@ -14,7 +16,7 @@ from overseer import documents, games
 from overseer import scenario as scenarios
 from overseer.core.procedure import Runner, Step
 from overseer.screens.catacombs import activation_screen, question_screen
-from overseer.screens.render import draw
+from overseer.screens.render import Screen, draw, render
 
 SCALE = 4
 
@@ -23,6 +25,31 @@ def save(image: Image.Image, path: Path) -> None:
     size = (image.width * SCALE, image.height * SCALE)
     big = image.convert("L").resize(size, Image.Resampling.NEAREST)
     big.save(path)
+
+
+class Named(Protocol):
+    """A screen of a tour with its picture's name."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def screen(self) -> Screen: ...
+
+
+def write_all(shots: Callable[[], Sequence[Named]], prefix: str, argv: list[str]) -> int:
+    """Every screen of ``shots()`` as OUTDIR/PREFIX-NAME.png (4x): OUTDIR is ``argv[0]``, else
+    docs/img. The games' records are installed first: a tour plays through the registry."""
+    from overseer.app import registry
+
+    registry.install()
+    outdir = Path(argv[0]) if argv else Path("docs/img")
+    outdir.mkdir(parents=True, exist_ok=True)
+    made = shots()
+    for shot in made:
+        save(render(shot.screen), outdir / f"{prefix}-{shot.name}.png")
+    print(f"{len(made)} pictures written to {outdir}")
+    return 0
 
 
 def main(argv: list[str]) -> int:

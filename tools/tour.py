@@ -11,8 +11,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from overseer.screens.render import render
-from tools.shots import save
+from tools.shots import write_all
 from tools.table import BACK, CHOICE, NEXT, OK, Album, Shot, Table
 
 
@@ -211,16 +210,7 @@ def shots() -> tuple[Shot, ...]:
 
 def main(argv: list[str]) -> int:
     """Write every screen of the tour as OUTDIR/gadget-NAME.png (4x, for docs/gadget.md)."""
-    from overseer.app import registry
-
-    registry.install()
-    outdir = Path(argv[0]) if argv else Path("docs/img")
-    outdir.mkdir(parents=True, exist_ok=True)
-    made = shots()
-    for shot in made:
-        save(render(shot.screen), outdir / f"gadget-{shot.name}.png")
-    print(f"{len(made)} pictures written to {outdir}")
-    return 0
+    return write_all(shots, "gadget", argv)
 
 
 if __name__ == "__main__":
