@@ -112,6 +112,15 @@ def test_a_sentence_names_the_room_by_its_card():
     assert step.at_table(names).text == "the game is over: room Bholoth Cemetery"
 
 
+def test_the_game_over_screen_names_the_room_by_its_card():
+    state = battle()
+    state.adventure.room = "bholoth-cemetery"
+    list(moves.end_game(state, NoParams()))
+    assert state.adventure.over == "the game is over: room bholoth-cemetery"  # the rules' words
+    assert flow.TABLE.result(state, flow.labels(state)) == \
+        "the game is over: room Bholoth Cemetery"
+
+
 def test_a_question_is_named_at_the_table_but_answered_with_the_rules_ids():
     state = battle()
     tied = [state.pieces["orc-1"], state.pieces["orc-2"]]

@@ -45,6 +45,7 @@ from overseer.core.procedure import Question
 from overseer.games import GameSpec
 from overseer.rules.catacombs import end, entered, scenario
 from overseer.rules.catacombs.kinds import Key
+from overseer.rules.catacombs.moves import game_over
 from overseer.rules.catacombs.state import Battle, Hero
 from overseer.screens.render import Screen, detail_rows
 
@@ -377,6 +378,13 @@ class CatacombsTable(Table):
             return title(state)
         except KeyError:  # neither in the card data nor entered: its id will do
             return state.adventure.room
+
+    def result(self, state: Battle, names: Mapping[str, str]) -> str:
+        """The end in the table's names: "the game is over: room Bholoth Cemetery" (the rules
+        keep the room's id)."""
+        said = end.result(state) or ""
+        over = game_over(state)
+        return over.drawn(names) if said == over.text else said
 
     def idle_key(self, state: Battle, last: str | None) -> str:
         return idle_key(state, last)

@@ -249,6 +249,10 @@ class Table:
         """Where the game is, for the store's list ("" by default)."""
         return ""
 
+    def result(self, state: Any, names: Names) -> str:
+        """How the game ended, as the table reads it (the game's names for the ids)."""
+        return self.spec.result(state) or ""
+
     def idle_key(self, state: Any, last: str | None) -> str:
         return "Game over" if self.spec.is_over(state) else self.label
 

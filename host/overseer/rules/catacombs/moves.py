@@ -62,6 +62,14 @@ def _end_said(proc: Callable[[Battle, Any], Procedure]) -> Callable[[Battle, Any
 
 def end_game(battle: Battle, params: NoParams) -> Procedure:
     """The table ends the game between battles; the summary says what the party achieved."""
+    step = game_over(battle)
+    battle.adventure.over = step.text
+    yield step
+
+
+def game_over(battle: Battle) -> Step:
+    """The step that ends the game as it stands: the campaign's stages done, or the room (a
+    fact: the table reads the card's name)."""
     done = battle.adventure
     facts: dict[str, Any] = {}
     if done.campaign is not None:
@@ -70,10 +78,8 @@ def end_game(battle: Battle, params: NoParams) -> Procedure:
         template, facts = "room {room}", {"room": (done.room, done.room)}
     else:
         template = "no room played"
-    step = Step(StepKind.GAME_OVER, rulebook.GAME_END, "the game is over: " + template,
+    return Step(StepKind.GAME_OVER, rulebook.GAME_END, "the game is over: " + template,
                 {"summary": summary(battle)}, facts or None)
-    battle.adventure.over = step.text
-    yield step
 
 
 def summary(battle: Battle) -> dict[str, Any]:
