@@ -147,7 +147,7 @@ class LinkCore:
                 out += FLUSH + p.encode(p.Hello(self.protocol))
                 self._hello_at = now + HELLO_INTERVAL
             return bytes(out)
-        if not self._window.has_queued(_is_frame):
+        if self.screens.waiting and not self._window.has_queued(_is_frame):
             for message, note in self.screens.take(self._chunk_size()):
                 self._window.put(message, note)
         for roll_id, die in self.rolls.unsent():

@@ -41,6 +41,12 @@ class ScreenBook:
         """The number of the newest screen asked for (0 before the first)."""
         return 0 if self.asked is None else self.asked[0]
 
+    @property
+    def waiting(self) -> bool:
+        """A screen was asked for whose messages are not queued yet (``take`` has some)."""
+        asked = self.asked
+        return asked is not None and asked[0] != self._queued
+
     def ask(self, image: bytes) -> int:
         """Show ``image`` (1024 bytes, MONO_VLSB): its screen number."""
         if self.asked is None or self.asked[1] != image:
