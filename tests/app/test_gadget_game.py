@@ -149,9 +149,20 @@ def test_the_playmats_checklist_says_that_next_finishes_it(tmp_path):
     table = to_playmats(tmp_path)
     assert table.screen.title == "Expansion playmats?"
     assert table.screen.lines == ("OK ticks, NEXT: done",)
-    table.press(OK)  # ticks the first
+    table.press(CHOICE)  # from Done (the likely answer) round to the first playmat
+    table.press(OK)  # ticks it
     assert table.screen.selected == frozenset({0}) and table.screen.lines
     assert table.press(NEXT).title == "Hidden Cave?"  # NEXT answered, as the line says
+    assert table.gadget.playing.forms.local is not None and table.gadget.playing.forms.local.answers[-1] == ("d12-2",)
+
+
+def test_the_playmats_checklist_starts_on_done_so_one_ok_owns_none(tmp_path):
+    table = to_playmats(tmp_path)
+    options = table.gadget.playing.forms.local.ask.question.options
+    assert len(options) == 11  # D12 chart faces 2 to 12
+    assert table.screen.cursor == len(options) and table.screen.selected == frozenset()
+    assert table.press(OK).title == "Hidden Cave?"  # one press: no expansion playmat
+    assert table.gadget.playing.forms.local.answers[-1] == ()
 
 
 def test_bad_input_at_the_table_changes_nothing_and_says_why(tmp_path):

@@ -113,7 +113,7 @@ def wizard(seats: tuple[int, ...], pico: bool) -> LocalProcedure:
     expansion = {p: f"D12 chart {r['face']}" if not r["name"] else r["name"]
                  for p, r in default_data().playmats.items() if r["die"] == "d12"}
     owned = yield Ask(ChooseSome("Expansion playmats?", tuple(expansion), "new_playmats"),
-                      names=expansion)
+                      names=expansion, cursor=len(expansion))  # on Done: most own none
     cave = yield from _choice("Hidden Cave?", "new_hidden_cave", YES_NO)
     plays = {"room": "A single room", **{c: r["name"].removesuffix(" Campaign")
                                          for c, r in default_data().campaigns.items()}}

@@ -507,8 +507,9 @@ def _first_entry(view: GameView, named: str | None = None) -> Entry:
     every row ticked where the game says all is likely)."""
     question, start = view.question, view.number_start
     cursor = view.cursor_start
-    if isinstance(question, ChooseOne | Pick | YesNo) and 0 < cursor < _list_length(question):
-        return Entry(cursor=cursor)  # where the game says the likely answer is
+    if isinstance(question, ChooseOne | ChooseSome | Pick | YesNo) \
+            and 0 < cursor < _list_length(question):
+        return Entry(cursor=cursor)  # where the game says the likely answer is (none ticked)
     if isinstance(question, EnterNumber):
         if start is not None and question.low <= start <= question.high:
             return Entry(number=start)

@@ -24,7 +24,9 @@ class Ask:
     starts (``start``: the current value), the options' display names, and the cards whose
     tap answers it (``cards``: (card kind, card id) -> the answer sent, which may be an
     option of the field a group question narrows down; the procedure takes it as given), and
-    the seat LED of an option (it pulses under the cursor)."""
+    the seat LED of an option (it pulses under the cursor); ``cursor``: the row a list's cursor
+    starts on, its likely answer (a ChooseSome's ``len(options)`` is its Done row: nothing
+    ticked is likely)."""
 
     question: Question
     start: int | None = None
@@ -32,6 +34,7 @@ class Ask:
     cards: Mapping[tuple[str, str], Any] = field(default_factory=dict)
     seats: Mapping[str, int] = field(default_factory=dict)
     remember: bool = False  # a number that starts at the last value entered for its key
+    cursor: int = 0
 
 
 LocalProcedure = Generator[Question | Ask, Any, Any]

@@ -141,6 +141,7 @@ def build(table: Table, session: Session | None, seen: int, seats: Mapping[str, 
                         can_undo=bool(local.answers) or session is not None,
                         undo_refusal="nothing has been entered yet",  # no game, no answer
                         title=local.title, back_leaves=True, number_start=start,
+                        cursor_start=ask.cursor,
                         next_refusal="answer these questions first, or BACK to leave them",
                         lights={} if session is None else table.lights(session.state, seats,
                                                                        None))
