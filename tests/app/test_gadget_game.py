@@ -244,3 +244,46 @@ def test_a_token_value_cannot_leave_its_range(tmp_path):
     table.press(OK)
     assert table.screen.title == "Reset icon on it?" and table.session.head == head
     table.close()
+
+
+def test_the_first_of_three_skeletons_the_box_placed_is_asked_between_two(tmp_path):
+    """Bholoth Cemetery with the gadget's dice (seed 0): the box places Skeleton Warriors A and
+    B on the Monster Start Zone's runes 1 and 2, C behind obstacle 1, the green tile read
+    first. B is after A by the scan (Overseer's ruling: placed in the tiles' order); A against
+    C is where the rune and the obstacle lie: the table is asked that, and only that."""
+    table = Driver(tmp_path / "games.db", seed=0)
+    elf_joins(table)
+    table.pick("Done")
+    table.press(OK, times=4)
+    table.pick("The gadget's")
+    table.press(OK)  # no expansion playmat
+    table.pick("Off")
+    table.pick("A single room")
+    table.read()
+    table.tap("room", "bholoth-cemetery")
+    table.read()
+    while table.session.pending is not None:
+        answer_setup(table)
+    battle = table.session.state
+    assert battle.adventure.placement[:3] == [("skeleton-warrior-1", "rune-1"),
+                                              ("skeleton-warrior-2", "rune-2"),
+                                              ("skeleton-warrior-3", "obstacle-1")]
+    assert battle.direction[0] == "left-to-right"  # green
+    asked = table.press(NEXT)
+    assert asked.title == "Which comes first?"
+    assert asked.options == ("Skeleton Warrior A", "Skeleton Warrior C")
+    table.press(CHOICE)
+    table.press(OK)  # C, behind obstacle 1, is the first scanning left to right
+    steps = [s for s in table.session.runner.trace if s.kind == "active_character"]
+    assert steps[-1].data["piece"] == "skeleton-warrior-3"
+    while table.session.pending is not None:
+        table.read()
+        table.press(OK)
+    table.read()
+    # Then A and B, both still on their runes: A, as placed, without a question.
+    table.press(NEXT)
+    steps = [s for s in table.session.runner.trace if s.kind == "active_character"]
+    assert steps[-1].data == {"piece": "skeleton-warrior-1", "why": "placement",
+                              "character_tile": "level-1", "monster_tile": battle.pieces[
+                                  "skeleton-warrior-1"].type}
+    table.close()

@@ -1,6 +1,6 @@
 """Which of two tied pieces acts first when the setup placed them and neither has moved since
 (Red Box: AI Player Behaviour, step 1, by the Direction tiles; Overseer's ruling,
-``order.placed_first``): the box knows the order it placed them in along the green tile, so it
+``order.may_come_first``): the box knows the order it placed them in along the green tile, so it
 asks the table only what it cannot know."""
 
 from __future__ import annotations
@@ -72,3 +72,31 @@ def test_pieces_given_by_a_scenario_are_not_placed_and_the_table_says():
         {"tiles": TILES, "heroes": HEROES, "pieces": ORCS}))
     runner.begin({"do": "next_ai_piece"})
     assert first_asked(runner) == Key.FIRST_BY_DIRECTION
+
+
+def test_of_two_on_runes_and_one_behind_an_obstacle_the_second_rune_is_not_offered():
+    # The box placed three Orcs: rune 1, rune 2, behind obstacle 1 (the green tile read first).
+    # The piece on rune 2 comes after the one on rune 1 by the scan; the obstacle's against
+    # rune 1 is where they lie, for the table to see.
+    made = games.CATACOMBS.build({"tiles": TILES, "heroes": HEROES, "pieces": [
+        {**ORCS[0], "id": f"orc-{n}"} for n in (1, 2, 3)]})
+    made.adventure.placement = [("orc-1", "rune-1"), ("orc-2", "rune-2"), ("orc-3", "obstacle-1")]
+    made.unmoved = ["orc-1", "orc-2", "orc-3"]
+    runner = Runner(games.CATACOMBS, made)
+    runner.begin({"do": "next_ai_piece"})
+    assert first_asked(runner) == Key.FIRST_BY_DIRECTION
+    assert runner.pending.options == ("orc-1", "orc-3")
+    assert runner.pending.prompt == ("Which of Orc (orc-1), Orc (orc-3) comes first scanning "
+                                     "left to right (if level, Monster Start Zone to Hero Start "
+                                     "Zone)?")
+    runner.answer("orc-3")
+    assert active(runner) == {"piece": "orc-3", "why": "direction_tile",
+                              "character_tile": "level-1", "monster_tile": "green"}
+
+
+def test_the_second_rune_is_offered_once_the_first_has_moved():
+    made = battle({"orc-1": "rune-1", "orc-2": "rune-2"})
+    made.unmoved.remove("orc-1")  # the heroes pushed it: it may lie anywhere now
+    runner = Runner(games.CATACOMBS, made)
+    runner.begin({"do": "next_ai_piece"})
+    assert runner.pending.options == ("orc-1", "orc-2")

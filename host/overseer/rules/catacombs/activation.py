@@ -33,11 +33,13 @@ def next_ai_piece(battle: Battle, params: NoParams) -> Procedure:
             return None
     if battle.options.stone_traps and not battle.acted:
         yield stone_traps_step()
-    piece = first[0] if len(first) == 1 else order.placed_first(battle, first)
-    if piece is None:
-        piece = yield from order.split_tie(battle, first)
-    elif len(first) > 1:
-        why = "placement"
+    left = first if len(first) == 1 else order.may_come_first(battle, first)
+    if len(left) > 1:
+        piece = yield from order.split_tie(battle, left)
+    else:
+        piece = left[0]
+        if len(first) > 1:
+            why = "placement"
     yield order.active_step(battle, piece, why)
     battle.acted.append(piece.id)
     if piece.id in battle.unmoved:  # it acts: it may move

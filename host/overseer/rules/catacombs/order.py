@@ -87,40 +87,40 @@ def first_in_order(battle: Battle) -> tuple[list[Piece], str]:
 NUMBERED_SPOTS = ("rune", "obstacle", "corner")
 
 
-def placed_first(battle: Battle, tied: list[Piece]) -> Piece | None:
-    """The first of ``tied`` by the Direction tiles when the setup's placement says it: every
-    one stands where the setup placed it (none has acted since), all on spots of one kind
-    numbered along the green tile, and the scan reads the green tile first (Overseer's
-    ruling: the order the box placed them in is the order the tiles scan them in). None when
-    the table must say."""
+def may_come_first(battle: Battle, tied: list[Piece]) -> list[Piece]:
+    """Those of ``tied`` that may come first by the Direction tiles, as far as the setup's
+    placement says: of the pieces that stand where the setup placed them (none has acted
+    since) on spots of one kind numbered along the green tile, only the lowest number may,
+    when the scan reads the green tile first (Overseer's ruling: the order the box placed them
+    in is the order the tiles scan them in). Between spots of different kinds (a rune, an
+    obstacle), a piece that has moved, or with the blue tile read first, where the pieces lie
+    is the table's to see: each of those stays. ``tied``'s order is kept."""
     if not battle.direction or battle.data.tiles[battle.direction[0]].get("colour") != "green":
-        return None
+        return tied
     spots = dict(battle.adventure.placement)
-    numbered: list[tuple[int, Piece]] = []
-    kinds = set()
+    first: dict[str, tuple[int, str]] = {}  # spot kind -> (the lowest number, its piece)
+    numbered: dict[str, str] = {}  # piece -> its spot's kind
     for piece in tied:
         spot = spots.get(piece.id)
         if piece.id not in battle.unmoved or spot is None:
-            return None
+            continue
         kind, _, number = spot.rpartition("-")
-        if kind not in NUMBERED_SPOTS or not number.isdigit():
-            return None
-        kinds.add(kind)
-        numbered.append((int(number), piece))
-    if len(kinds) != 1:
-        return None
-    return min(numbered, key=lambda n: n[0])[1]
+        if kind in NUMBERED_SPOTS and number.isdigit():
+            numbered[piece.id] = kind
+            first[kind] = min(first.get(kind, (int(number), piece.id)), (int(number), piece.id))
+    return [p for p in tied if p.id not in numbered or first[numbered[p.id]][1] == p.id]
 
 
 def split_tie(battle: Battle, tied: list[Piece]) -> Procedure:
-    """The first of ``tied`` (two or more) by the Direction tiles: the table says."""
+    """The first of ``tied`` (two or more) by the Direction tiles: the table says (of those
+    the setup's placement leaves, ``may_come_first``)."""
     chosen = yield direction_question(battle, tied, ref_id, tuple(p.id for p in tied))
     return battle.pieces[chosen]
 
 
 def active_step(battle: Battle, piece: Piece, why: str) -> Step:
     """The step naming the next active character and the tile that made it first (``why``
-    ``placement``: of a tie, first as the setup placed it, ``placed_first``)."""
+    ``placement``: of a tie, first as the setup placed it, ``may_come_first``)."""
     placed = (", first by the Direction tiles as the setup placed it (Overseer's ruling: "
               "not moved since)") if why == "placement" else ""
     return Step(ACTIVE_CHARACTER, rulebook.STEP1,

@@ -305,7 +305,7 @@ class Battle:
     acted: list[str] = field(default_factory=list)  # pieces that acted this round
     adventure: Adventure = field(default_factory=Adventure)  # beyond one battle: setup, campaign
     # The pieces the setup placed that stand where it placed them: none has acted since (a
-    # piece that acts may move; Overseer's ruling, order.placed_first). Not in ``as_dict``:
+    # piece that acts may move; Overseer's ruling, order.may_come_first). Not in ``as_dict``:
     # it follows from the log as the rest does.
     unmoved: list[str] = field(default_factory=list)
 
