@@ -86,15 +86,7 @@ class Config:
     def store(self, cli: str | None = None) -> Path:
         """The game store: ``--db``, else ``$OVERSEER_DB``, else the file's ``database``, else
         the user's data folder."""
-        if cli:
-            return Path(cli).expanduser()
-        if self.env.get("OVERSEER_DB"):
-            return Path(self.env["OVERSEER_DB"]).expanduser()
-        if self.database is not None:
-            return self.database
-        import platformdirs
-
-        return platformdirs.user_data_path("overseer", appauthor=False) / "games.sqlite3"
+        return named_store(cli, self.env) or self.database or default_store()
 
     def seat_pins(self) -> dict[int, int]:
         from overseer.devices.pins import seat_leds
@@ -120,6 +112,22 @@ class Config:
             + ("  # the box's LAN addresses" if not self.web_listen else ""),
             f"port = {self.web_port}", f"answers = {_bool(self.web_answers)}",
         ]
+
+
+def named_store(cli: str | None, env: Mapping[str, str]) -> Path | None:
+    """The store a command names before any file is read: ``--db``, else ``$OVERSEER_DB``."""
+    if cli:
+        return Path(cli).expanduser()
+    if env.get("OVERSEER_DB"):
+        return Path(env["OVERSEER_DB"]).expanduser()
+    return None
+
+
+def default_store() -> Path:
+    """The store when nothing names one: ``games.sqlite3`` in the user's data folder."""
+    import platformdirs  # as config_file
+
+    return platformdirs.user_data_path("overseer", appauthor=False) / "games.sqlite3"
 
 
 def config_file(env: Mapping[str, str] = os.environ) -> Path | None:

@@ -11,6 +11,9 @@ from pathlib import Path
 
 import platformdirs
 
+from overseer.cli.config import default_store, named_store, parse
+from overseer.core.shapes import BadInput
+
 APP = "overseer"
 
 
@@ -26,10 +29,9 @@ def config_path(env: Mapping[str, str] = os.environ) -> Path:
 
 def store_path(cli: str | None = None, env: Mapping[str, str] = os.environ) -> Path:
     """The store file to open, by the precedence above."""
-    if cli:
-        return Path(cli).expanduser()
-    if env.get("OVERSEER_DB"):
-        return Path(env["OVERSEER_DB"]).expanduser()
+    named = named_store(cli, env)
+    if named is not None:
+        return named
     config = config_path(env)
     if config.is_file():
         try:
@@ -44,7 +46,7 @@ def store_path(cli: str | None = None, env: Mapping[str, str] = os.environ) -> P
             if not isinstance(database, str) or not database:
                 raise ConfigError(f"{config}: [session] database must be a file path")
             return (config.parent / Path(database).expanduser()).resolve()
-    return platformdirs.user_data_path(APP, appauthor=False) / "games.sqlite3"
+    return default_store()
 
 
 def store_option(store: Path, env: Mapping[str, str] = os.environ) -> str:
@@ -61,9 +63,6 @@ def store_option(store: Path, env: Mapping[str, str] = os.environ) -> str:
 def _check(config: Path, table: dict) -> None:
     """The whole file checked as the gadget checks it (overseer/config.py): a key it refuses
     (a typo) stops every command alike, never the gadget alone."""
-    from overseer.cli.config import parse
-    from overseer.core.shapes import BadInput
-
     try:
         parse(table, config)
     except BadInput as err:
