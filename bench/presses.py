@@ -178,9 +178,10 @@ def answer(table: Table, rng: random.Random, tally: Tally) -> None:
             _to_row(table, wrong, tally, kind)
             table.press(OK)
             tally.presses[kind] += 1
-        done = table.screen.done
-        _to_row(table, done, tally, kind)  # the Done row (or NEXT: done, one press)
-        table.press(OK)
+        if table.screen.cursor == len(table.screen.options):
+            table.press(OK)  # on the Done row
+        else:
+            table.press(NEXT)  # "OK ticks, NEXT: done": one press from any row
         tally.presses[kind] += 1
         return
     if isinstance(question, YesNo):
