@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from overseer.app.conquest import card_name
+from overseer.core.procedure import Pick
 from overseer.rules.conquest.kinds import StepKind
 from overseer.screens.render import Screen
 from tests.app.test_conquest_flow import MORE_DRAWS, TURN_8, TURN_9, TURN_10, TUTORIAL
@@ -259,3 +260,66 @@ def test_the_cursor_starts_on_what_most_known_cards_show() -> None:
     assert ability.options[likely(state, ability)] == "heal_life"  # 7 of 12
     app, _ = controller.start(GameView("conquest", question=armour, cursor_start=1))
     assert app.entry.cursor == 1
+
+
+def two_player_game(t: Table) -> None:
+    """Player 1 the Sword Team at seat 1, Player 2 the Skull Team at seat 2; each draw tapped."""
+    t.choose_game("Conquest")
+    t.pick("2 players")
+    t.pick("Sword Team")
+    t.pick("Seat 1")
+    t.pick("Seat 2")
+    t.number(8)
+    t.pick("Off")  # draw at the end of the turn
+    t.pick("Off")  # last stand
+    t.pick("Tap each draw")
+    t.pick("Sword first")
+
+
+def test_a_card_read_once_is_not_asked_again_in_the_same_game(store: Path) -> None:
+    """Sword 07 (unknown to the data) is read off the card and discarded; Sword 08, read as a
+    Reset, shuffles it back into the deck; Player 1 draws it again and plays it: its shots
+    are made at once (a Rush: nothing to ask), its facts are not asked again."""
+    t = Table(store)
+    two_player_game(t)
+    # each draw: the first of these still in the deck (Sword 07 again, once shuffled back)
+    decks = {"sword": [f"sword-{n:02d}" for n in range(7, 20)],
+             "skull": [f"skull-{n:02d}" for n in range(7, 20)]}
+    asked: list[str] = []
+    answers: dict[str, list[Any]] = {}
+
+    def settle() -> None:
+        players = Players(t)
+        while True:
+            t.read()
+            question = t.session.pending
+            if isinstance(question, Pick):
+                team = "sword" if "Sword" in question.pool else "skull"
+                players.tap(next(c for c in decks[team] if c in question.options))
+            elif question is not None:
+                asked.append(question.key)
+                players.answer(answers[question.key].pop(0))
+            else:
+                return
+
+    def play(card: str, shots: list[str], ability: str = "none", reset: bool = False) -> None:
+        asked.clear()
+        answers.update(shot=[*shots, "end"], ability=[ability], armour_icon=[False],
+                       reset=[reset], hits=[[]] * len(shots))
+        Players(t).tap(card)
+        settle()
+
+    settle()
+    play("sword-07", ["rush"])
+    assert asked == ["shot", "shot", "ability", "armour_icon"]
+    assert t.session.state.entered["sword-07"] == {"shots": ["rush"], "ability": "none",
+                                                    "armour": "no"}
+    play("skull-07", ["rush"])
+    play("sword-08", ["rush"], ability="reset", reset=True)
+    assert "sword-07" in t.session.state.decks["sword"]  # shuffled back
+    play("skull-08", ["rush"])
+    assert "sword-07" in t.session.state.hands["p1"]  # drawn again
+    play("sword-07", [])
+    assert asked == []  # nothing read off the card again
+    assert "sword-07" in t.session.state.discards["sword"]
+    t.close()
