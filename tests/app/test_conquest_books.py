@@ -323,3 +323,50 @@ def test_a_card_read_once_is_not_asked_again_in_the_same_game(store: Path) -> No
     assert asked == []  # nothing read off the card again
     assert "sword-07" in t.session.state.discards["sword"]
     t.close()
+
+
+def test_the_lan_page_never_names_a_card_in_a_hand(store: Path) -> None:
+    """The page for the table's phones (web/watch.py) follows the tutorial's deal and turns:
+    no event it sends names a card a hand holds when it is sent (a draw's answer is "a card
+    drawn"), nor does the log it sends a phone that comes in later."""
+    from overseer.web.feed import Feed
+    from overseer.web.watch import Live, Watcher
+
+    t = Table(store)
+    feed = Feed()
+    sent: list[tuple[str, dict[str, list[str]], dict[str, str]]] = []
+    publish = feed.publish
+
+    def watched(kind: str, data: Any, wake: bool = True) -> Any:
+        event = publish(kind, data, wake)
+        session = t.gadget.session
+        if session is not None and session.game == "conquest":
+            state = session.state
+            sent.append((event.wire.decode(), {p: list(h) for p, h in state.hands.items()},
+                         {c: card_name(state, c) for c in state.cards}))
+        return event
+    feed.publish = watched  # type: ignore[method-assign]
+    t.gadget.watchers.append(Watcher(feed, Live(), answers=True))
+    new_four_player_game(t)
+    draws, plays, answers = tutorial_script(TUTORIAL)
+    players = Players(t, draws, answers)
+    players.settle()
+    for card in plays[:3]:
+        players.play(card)
+    t.close()
+    again = Table(store)  # a phone following the game resumed: the log so far in one event
+    later = Watcher(feed, Live(), answers=True)
+    again.gadget.watchers.append(later)
+    later(again.gadget, None)
+    again.close()
+
+    def leaks(text: str, hands: dict[str, list[str]], names: dict[str, str]) -> list[str]:
+        return [word for hand in hands.values() for card in hand
+                for word in {card, names[card]}
+                if re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text)]
+    drawn = [text for text, _, _ in sent if '"key":"draw"' in text and "answer" in text]
+    assert drawn and all("a card drawn" in text for text in drawn)
+    assert any(text.split("\n")[1] == "event: earlier" for text, _, _ in sent)
+    # the check can fail: a card played is named (it left the hand)
+    assert any("Formilus" in text for text, _, _ in sent)
+    assert [found for text, hands, names in sent for found in leaks(text, hands, names)] == []

@@ -435,6 +435,8 @@ class ConquestTable(Table):
     # A hand and a deck are secret: the web page gives only how many cards each holds (no
     # phone is shown a hand: the box's card ids are its guess).
     secret = frozenset({"hands", "decks"})
+    # ... and the answer of a draw is the card drawn: the page's log says a card was drawn.
+    secret_answers = {Key.DRAW: "a card drawn", Key.CORRECT_DRAW: "a card drawn"}
 
     def wizard(self, seats: tuple[int, ...], pico: bool) -> LocalProcedure:
         return wizard(seats, pico)
