@@ -58,11 +58,34 @@ class Watch:
         return found
 
 
+class Walker(Table):
+    """A table that looks at every screen: each step page's details (CHOICE, then OK through
+    them) before it reads on, and the menu (CHOICE, BACK) whenever the idle screen comes."""
+
+    def read(self) -> list[Screen]:
+        pages = []
+        for _ in range(500):
+            app = self.gadget.app
+            assert app is not None
+            if not (app.reading or app.notice):
+                if app.view.question is None and not app.view.over:
+                    self.press(CHOICE)  # the menu
+                    self.press(BACK)
+                return pages
+            pages.append(self.screen)
+            if app.reading and not app.notice and self.screen.title != "Question":
+                shown = self.press(CHOICE)  # the page's steps whole, with their rules
+                while shown.title == "Details":
+                    shown = self.press(OK)
+            self.press(OK)
+        raise AssertionError("the steps never ended")
+
+
 def test_no_screen_of_a_whole_game_names_a_card_in_a_hand(store: Path) -> None:
     """The tutorial's seven turns and three more to the game's end (a Surprise Attack and a
-    Power Wave discard from hand among them, refused taps, an undo, the party screen): no
-    screen names a card a hand holds."""
-    t = Table(store)
+    Power Wave discard from hand among them, refused taps, an undo, the party screen, every
+    step page's details, the menu at every turn): no screen names a card a hand holds."""
+    t = Walker(store)
     watch = Watch(t)
     new_four_player_game(t)
     draws, plays, answers = tutorial_script(TUTORIAL)
@@ -88,6 +111,9 @@ def test_no_screen_of_a_whole_game_names_a_card_in_a_hand(store: Path) -> None:
     assert len(watch.seen) > 200
     keys = {screen.key for screen, _, _ in watch.seen}
     assert {"Surprise Attack", "Power Wave +1", "Not now", "Player 3"} <= keys
+    titles = {screen.title for screen, _, _ in watch.seen}
+    assert {"Details", "Party", "Which card was drawn?"} <= titles
+    assert any("Play a card" in screen.options for screen, _, _ in watch.seen)  # the menu
     # the check can fail: a card played is named (it left the hand), and its screen is seen
     assert any("Formilus" in " ".join(screen.lines) for screen, _, _ in watch.seen)
     assert watch.leaks() == []
