@@ -243,10 +243,16 @@ def test_ok_at_the_idle_screen_never_plays_a_card(store: Path) -> None:
     draws, _, answers = tutorial_script(TUTORIAL)
     Players(t, draws, answers).settle()
     events = len(t.session.events)
+    assert t.press(OK).options[0] == "Play a card"  # the menu
+    asked = t.press(OK)  # Play a card: it asks for the tap, the hand not listed
+    assert asked.options == () and asked.mark == "?"
+    assert "tap the card to play" in t.gadget.app.view.question.prompt
     for _ in range(5):
         t.press(OK)
     assert len(t.session.events) == events
     assert t.session.state.hands["p1"][0] == "salavi"
+    Players(t).tap("sword-05")  # the tap answers the form: the card is played
+    assert "sword-05" in t.session.state.in_play
     t.close()
 
 
