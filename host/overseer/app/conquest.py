@@ -279,7 +279,7 @@ def play_form(state: ConquestState, names: Mapping[str, str]) -> LocalProcedure:
     player = state.acting_player()
     assert player is not None
     options = tuple(hand_options(state, player))
-    card = yield Ask(ChooseOne(f"{names.get(player, player)}: tap the card to play", (),
+    card = yield Ask(ChooseOne(f"{names.get(player, player)}: tap the card", (),
                                "form_card"),
                      names=names, cards={(CARD, c): c for c in options})
     return {"do": "play", "player": player, "card": card}
