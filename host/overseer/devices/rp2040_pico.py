@@ -5,8 +5,9 @@ harness, a checkout's tools/rp2040/ (not in the package: a box runs a real Pico)
 ``$OVERSEER_RP2_HARNESS`` names (scripts/run, the tests and the benches name it): rp2040js
 (pinned in its package.json) boots MicroPython's UF2 for the Raspberry Pi Pico with the
 firmware as .mpy files (boot.py and main.py as source, as ``scripts/flash --mpy`` puts them)
-on a littlefs image, models the SSD1306 on I2C0 with the bus's time at the firmware's clock, drives the button
-pins and puts the USB serial on the same pty contract as the Unix port (firmware/unix/README.md).
+on a littlefs image, models the SSD1306 on I2C0 with the bus's time at the firmware's clock,
+drives the button pins and puts the USB serial on the same pty contract as the Unix port
+(firmware/unix/README.md).
 
 The UF2 is ``OVERSEER_RP2_UF2``, else ``shared/pico-emu/firmware.uf2`` in a folder above the
 harness (``../shared/pico-emu/`` next to a checkout). ``missing()`` says what is not there.
@@ -127,7 +128,8 @@ def build_image(out: Path, firmware: Path = FIRMWARE, main: bool = True,
 
 def run_at_repl(code: str, image: Path, board_ms: int = 60_000) -> str:
     """What ``code`` prints at the REPL of the emulated Pico booted with ``image`` (one with no
-    boot.py nor main.py), run synchronously within ``board_ms`` of board time (the harness's repl.mjs)."""
+    boot.py nor main.py), run synchronously within ``board_ms`` of board time (the harness's
+    repl.mjs)."""
     folder = _harness()
     job = json.dumps({"uf2": str(find_uf2()), "fs": str(image), "code": code, "ms": board_ms})
     done = subprocess.run(["node", str(folder / "repl.mjs")], input=job, capture_output=True,
