@@ -50,12 +50,14 @@ DICE = {"pico": "The Pico's", "seeded": "The gadget's", "table": "Our own dice"}
 class NewGame:
     """What a new game's questions decided: the setup (a format 2 document for
     ``Session.new``, naming its game), who rolls the dice, the actions that begin the game, and
-    each party member's (or player's) seat."""
+    each party member's (or player's) seat; ``hidden``: the moves this game's menu does not
+    offer (a single room's: Start campaign)."""
 
     setup: dict[str, Any]
     dice: str
     first: tuple[dict[str, Any], ...]
     seats: dict[str, int] = field(default_factory=dict)
+    hidden: tuple[str, ...] = ()
 
     @property
     def game(self) -> str:
@@ -125,7 +127,9 @@ class Table:
     - ``asked(question, state)``: the question as the glass asks it, its words already with
       the table's names (Conquest leaves a hand's cards off a list and says some short);
     - the web page for the table's phones: ``page(state, names, seats)`` (the party page,
-      less ``secret``), ``story(spec, record)`` (the story page; None: no story).
+      less ``secret``), ``story(spec, record)`` (the story page; None: no story),
+      ``secret_answers`` (the questions whose answer is a player's secret, by key: what the
+      page says instead of the answer).
     """
 
     game: str = ""
@@ -287,6 +291,9 @@ class Table:
     # ----------------------------------------------------------------------- the web page
 
     secret: frozenset[str] = frozenset()  # what the page never shows (the state's keys)
+    # The answers the page never names, by question key: what it says instead (Conquest: the
+    # card a player drew, which goes into a secret hand).
+    secret_answers: Mapping[str, str] = {}
 
     def page(self, state: Any, names: Names, seats: Mapping[str, int]) -> dict[str, Any]:
         """The web page's party content (JSON-able): the state as the record writes it,
