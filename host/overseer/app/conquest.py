@@ -279,7 +279,7 @@ def play_form(state: ConquestState, names: Mapping[str, str]) -> LocalProcedure:
     player = state.acting_player()
     assert player is not None
     options = tuple(hand_options(state, player))
-    card = yield Ask(ChooseOne(f"{names.get(player, player)}: tap the card to play", (),
+    card = yield Ask(ChooseOne(f"{names.get(player, player)}: tap the card", (),
                                "form_card"),
                      names=names, cards={(CARD, c): c for c in options})
     return {"do": "play", "player": player, "card": card}
@@ -435,6 +435,8 @@ class ConquestTable(Table):
     # A hand and a deck are secret: the web page gives only how many cards each holds (no
     # phone is shown a hand: the box's card ids are its guess).
     secret = frozenset({"hands", "decks"})
+    # ... and the answer of a draw is the card drawn: the page's log says a card was drawn.
+    secret_answers = {Key.DRAW: "a card drawn", Key.CORRECT_DRAW: "a card drawn"}
 
     def wizard(self, seats: tuple[int, ...], pico: bool) -> LocalProcedure:
         return wizard(seats, pico)

@@ -122,7 +122,9 @@ class Table:
     - ``asked(question, state)``: the question as the glass asks it, its words already with
       the table's names (Conquest leaves a hand's cards off a list and says some short);
     - the web page for the table's phones: ``page(state, names, seats)`` (the party page,
-      less ``secret``), ``story(spec, record)`` (the story page; None: no story).
+      less ``secret``), ``story(spec, record)`` (the story page; None: no story),
+      ``secret_answers`` (the questions whose answer is a player's secret, by key: what the
+      page says instead of the answer).
     """
 
     game: str = ""
@@ -275,6 +277,9 @@ class Table:
     # ----------------------------------------------------------------------- the web page
 
     secret: frozenset[str] = frozenset()  # what the page never shows (the state's keys)
+    # The answers the page never names, by question key: what it says instead (Conquest: the
+    # card a player drew, which goes into a secret hand).
+    secret_answers: Mapping[str, str] = {}
 
     def page(self, state: Any, names: Names, seats: Mapping[str, int]) -> dict[str, Any]:
         """The web page's party content (JSON-able): the state as the record writes it,
