@@ -42,8 +42,15 @@ def test_a_new_game_is_stored_with_its_party_and_seats(tmp_path):
     assert [(h.id, h.name, h.health) for h in heroes.values()] == [
         ("elf", "Elf", 10), ("hero-1", "Hero 1", 8)]
     assert table.gadget.store.gadget(session.id) == {"seats": {"elf": 1, "hero-1": 3},
-                                                     "first": 0, "shown": 0}
+                                                     "first": 0, "shown": 0,
+                                                     "hidden": ["campaign_start"]}
     assert table.screen.key == "Set up" and table.screen.lines[0] == "OK: the menu"
+    menu = table.press(Button.OK).rows  # a single room's menu: no campaign, before a room too
+    assert "Set up a room" in menu and "Start campaign" not in menu
+    table.press(Button.BACK)
+    table.close()
+    table = Driver(tmp_path / "games.db")  # nor after a restart (kept beside the game)
+    assert "Start campaign" not in table.press(Button.OK).rows
     table.close()
 
 

@@ -41,7 +41,7 @@ from overseer.app.local import LocalProcedure
 from overseer.app.menu import MenuItem, OpensForm
 from overseer.app.story import Story
 from overseer.core.moves import Move
-from overseer.core.procedure import Question
+from overseer.core.procedure import ChooseSome, Question
 from overseer.games import GameSpec
 from overseer.rules.catacombs import end, entered, scenario
 from overseer.rules.catacombs.kinds import Key
@@ -365,6 +365,12 @@ class CatacombsTable(Table):
 
     def taps(self, state: Battle, question: Question) -> dict[tuple[str, str], str]:
         return generic_taps(state, question)
+
+    def likely(self, state: Battle, question: Question) -> int:
+        """Who is under the boomerang's ruler: most often nobody (the cursor on Done)."""
+        if isinstance(question, ChooseSome) and question.key == Key.UNDER_RULER:
+            return len(question.options)
+        return 0
 
     def title(self, state: Battle) -> str:
         return title(state)

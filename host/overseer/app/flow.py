@@ -48,12 +48,14 @@ DICE = {"pico": "The Pico's", "seeded": "The gadget's", "table": "Our own dice"}
 class NewGame:
     """What a new game's questions decided: the setup (a format 2 document for
     ``Session.new``, naming its game), who rolls the dice, the actions that begin the game, and
-    each party member's (or player's) seat."""
+    each party member's (or player's) seat; ``hidden``: the moves this game's menu does not
+    offer (a single room's: Start campaign)."""
 
     setup: dict[str, Any]
     dice: str
     first: tuple[dict[str, Any], ...]
     seats: dict[str, int] = field(default_factory=dict)
+    hidden: tuple[str, ...] = ()
 
     @property
     def game(self) -> str:
