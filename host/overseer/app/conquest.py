@@ -480,6 +480,13 @@ class ConquestTable(Table):
     def labels(self, state: ConquestState) -> dict[str, str]:
         return labels(state)
 
+    def cards_read(self, store: Any, when: Callable[[str], str]) -> str:
+        count, records = learned_records(store, when)
+        if not count:
+            return ""
+        return (f"# {count} Conquest cards read off the card: paste over their records in "
+                f"data/conquest/cards.toml\n{records}")
+
     def asked(self, question: Question, state: ConquestState) -> Question:
         return asked(question, state)
 

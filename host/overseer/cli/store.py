@@ -7,7 +7,7 @@ file).
 prints where it stands instead). ``games delete ID`` asks first (``--yes`` does not) and
 refuses while a gadget plays from the store; ``games import`` does not store a game twice;
 ``games recover`` saves a damaged store's readable games into a new one (session/recover.py);
-``games cards`` prints the Conquest cards read off the card at this table as card data.
+``games cards`` prints the cards read off the card at this table as card data (Conquest's).
 """
 
 from __future__ import annotations
@@ -237,18 +237,16 @@ def _import(store: Store, args: argparse.Namespace) -> None:
 
 
 def _cards(store: Store, args: argparse.Namespace) -> None:
-    """The Conquest cards read off the card at this store, as records of
-    data/conquest/cards.toml (the facts read in place of the data's unknowns)."""
-    from overseer.app.conquest import learned_records
+    """The cards the table read off the physical cards at this store, as card data records,
+    for each game that keeps them (``Table.cards_read``: Conquest's)."""
+    from overseer.app.flow import table
 
-    count, records = learned_records(store, _when)
-    if not count:
-        print("overseer games cards: no Conquest card has been read off the card in this "
-              "store yet", file=sys.stderr)
+    said = [text for game in GAME_NAMES if (text := table(game).cards_read(store, _when))]
+    if not said:
+        print("overseer games cards: no card has been read off the card in this store yet",
+              file=sys.stderr)
         return
-    print(f"# {count} Conquest cards read off the card: paste over their records in "
-          "data/conquest/cards.toml")
-    print(records, end="")
+    print("\n".join(said), end="")
 
 
 def cmd_recover(args: argparse.Namespace) -> int:
@@ -308,8 +306,8 @@ def add(sub: argparse._SubParsersAction, play: Play) -> None:
     p.add_argument("file")
     p.set_defaults(func=_with_store(_import))
     p = gsub.add_parser("cards", parents=[db],
-                        help="the Conquest cards read off the card at this table, as records "
-                             "of data/conquest/cards.toml")
+                        help="the cards read off the card at this table, as records of the "
+                             "game's card data")
     p.set_defaults(func=_with_store(_cards, create=False))
     p = gsub.add_parser("recover", parents=[db],
                         help="save what can be read of a damaged store into a new one (the "
