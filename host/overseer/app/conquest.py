@@ -22,14 +22,13 @@ from dataclasses import replace
 from typing import Any
 
 from overseer.app import forms
-from overseer.app.books import correct_form as book_form
 from overseer.app.flow import NewGame, Table, TapActions
 from overseer.app.local import Ask, LocalProcedure
 from overseer.core.moves import Move
 from overseer.core.procedure import ChooseOne, EnterNumber, Question, RulesError, Step
 from overseer.loaders.conquest import card_records
 from overseer.loaders.conquest import default as default_cards
-from overseer.rules.conquest import books, end
+from overseer.rules.conquest import end
 from overseer.rules.conquest.cards import ABILITIES, SHOTS, Card, shot_label
 from overseer.rules.conquest.decks import COUNTED, hand_options
 from overseer.rules.conquest.kinds import Key, StepKind
@@ -286,14 +285,8 @@ def play_form(state: ConquestState, names: Mapping[str, str]) -> LocalProcedure:
     return {"do": "play", "player": player, "card": card}
 
 
-def correct_form(state: ConquestState, names: Mapping[str, str]) -> LocalProcedure:
-    """Correct the books: which one, then what it holds now (starting at what the box has)."""
-    return (yield from book_form(books.book_list(state), names))
-
-
 FORMS: dict[str, Callable[[ConquestState, Mapping[str, str]], LocalProcedure]] = {
     "play": play_form,
-    "correct": correct_form,
 }
 
 
