@@ -4,7 +4,6 @@
 import select
 import sys
 
-import cdc
 import machine
 import micropython
 from ticks import ticks_diff, ticks_ms
@@ -15,7 +14,10 @@ _POLLIN = select.POLLIN
 
 class Usb:
     def __init__(self, rx=None, tx=None) -> None:
-        self._cdc = cdc.device if rx is None and tx is None else None
+        # boot.py imported and started cdc on the Pico; off-board it is never loaded (its code
+        # would take a tenth of a 64 KB heap for nothing)
+        started = getattr(sys.modules.get("cdc"), "device", None)
+        self._cdc = started if rx is None and tx is None else None
         rx = rx or sys.stdin.buffer
         # CPython: read the unbuffered file under stdin, so poll() sees every byte waiting.
         self.rx = rx if _MICROPYTHON else getattr(rx, "raw", rx)
