@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from overseer.app.conquest import card_name
+from overseer.core.procedure import Pick
 from overseer.rules.conquest.kinds import StepKind
 from overseer.screens.render import Screen
 from tests.app.test_conquest_flow import MORE_DRAWS, TURN_8, TURN_9, TURN_10, TUTORIAL
@@ -57,11 +58,34 @@ class Watch:
         return found
 
 
+class Walker(Table):
+    """A table that looks at every screen: each step page's details (CHOICE, then OK through
+    them) before it reads on, and the menu (CHOICE, BACK) whenever the idle screen comes."""
+
+    def read(self) -> list[Screen]:
+        pages = []
+        for _ in range(500):
+            app = self.gadget.app
+            assert app is not None
+            if not (app.reading or app.notice):
+                if app.view.question is None and not app.view.over:
+                    self.press(CHOICE)  # the menu
+                    self.press(BACK)
+                return pages
+            pages.append(self.screen)
+            if app.reading and not app.notice and self.screen.title != "Question":
+                shown = self.press(CHOICE)  # the page's steps whole, with their rules
+                while shown.title == "Details":
+                    shown = self.press(OK)
+            self.press(OK)
+        raise AssertionError("the steps never ended")
+
+
 def test_no_screen_of_a_whole_game_names_a_card_in_a_hand(store: Path) -> None:
     """The tutorial's seven turns and three more to the game's end (a Surprise Attack and a
-    Power Wave discard from hand among them, refused taps, an undo, the party screen): no
-    screen names a card a hand holds."""
-    t = Table(store)
+    Power Wave discard from hand among them, refused taps, an undo, the party screen, every
+    step page's details, the menu at every turn): no screen names a card a hand holds."""
+    t = Walker(store)
     watch = Watch(t)
     new_four_player_game(t)
     draws, plays, answers = tutorial_script(TUTORIAL)
@@ -87,6 +111,9 @@ def test_no_screen_of_a_whole_game_names_a_card_in_a_hand(store: Path) -> None:
     assert len(watch.seen) > 200
     keys = {screen.key for screen, _, _ in watch.seen}
     assert {"Surprise Attack", "Power Wave +1", "Not now", "Player 3"} <= keys
+    titles = {screen.title for screen, _, _ in watch.seen}
+    assert {"Details", "Party", "Which card was drawn?"} <= titles
+    assert any("Play a card" in screen.options for screen, _, _ in watch.seen)  # the menu
     # the check can fail: a card played is named (it left the hand), and its screen is seen
     assert any("Formilus" in " ".join(screen.lines) for screen, _, _ in watch.seen)
     assert watch.leaks() == []
@@ -216,10 +243,16 @@ def test_ok_at_the_idle_screen_never_plays_a_card(store: Path) -> None:
     draws, _, answers = tutorial_script(TUTORIAL)
     Players(t, draws, answers).settle()
     events = len(t.session.events)
+    assert t.press(OK).options[0] == "Play a card"  # the menu
+    asked = t.press(OK)  # Play a card: it asks for the tap, the hand not listed
+    assert asked.options == () and asked.mark == "?"
+    assert t.screen.title == "Player 1: tap the card"  # its prompt: short enough for the title
     for _ in range(5):
         t.press(OK)
     assert len(t.session.events) == events
     assert t.session.state.hands["p1"][0] == "salavi"
+    Players(t).tap("sword-05")  # the tap answers the form: the card is played
+    assert "sword-05" in t.session.state.in_play
     t.close()
 
 
@@ -259,3 +292,159 @@ def test_the_cursor_starts_on_what_most_known_cards_show() -> None:
     assert ability.options[likely(state, ability)] == "heal_life"  # 7 of 12
     app, _ = controller.start(GameView("conquest", question=armour, cursor_start=1))
     assert app.entry.cursor == 1
+
+
+def two_player_game(t: Table) -> None:
+    """Player 1 the Sword Team at seat 1, Player 2 the Skull Team at seat 2; each draw tapped."""
+    t.choose_game("Conquest")
+    t.pick("2 players")
+    t.pick("Sword Team")
+    t.pick("Seat 1")
+    t.pick("Seat 2")
+    t.number(8)
+    t.pick("Off")  # draw at the end of the turn
+    t.pick("Off")  # last stand
+    t.pick("Tap each draw")
+    t.pick("Sword first")
+
+
+def test_a_card_read_once_is_not_asked_again_in_the_same_game(store: Path) -> None:
+    """Sword 07 (unknown to the data) is read off the card and discarded; Sword 08, read as a
+    Reset, shuffles it back into the deck; Player 1 draws it again and plays it: its shots
+    are made at once (a Rush: nothing to ask), its facts are not asked again."""
+    t = Table(store)
+    two_player_game(t)
+    # each draw: the first of these still in the deck (Sword 07 again, once shuffled back)
+    decks = {"sword": [f"sword-{n:02d}" for n in range(7, 20)],
+             "skull": [f"skull-{n:02d}" for n in range(7, 20)]}
+    asked: list[str] = []
+    answers: dict[str, list[Any]] = {}
+
+    def settle() -> None:
+        players = Players(t)
+        while True:
+            t.read()
+            question = t.session.pending
+            if isinstance(question, Pick):
+                team = "sword" if "Sword" in question.pool else "skull"
+                players.tap(next(c for c in decks[team] if c in question.options))
+            elif question is not None:
+                asked.append(question.key)
+                players.answer(answers[question.key].pop(0))
+            else:
+                return
+
+    def play(card: str, shots: list[str], ability: str = "none", reset: bool = False) -> None:
+        asked.clear()
+        answers.update(shot=[*shots, "end"], ability=[ability], armour_icon=[False],
+                       reset=[reset], hits=[[]] * len(shots))
+        Players(t).tap(card)
+        settle()
+
+    settle()
+    play("sword-07", ["rush"])
+    assert asked == ["shot", "shot", "ability", "armour_icon"]
+    assert t.session.state.entered["sword-07"] == {"shots": ["rush"], "ability": "none",
+                                                    "armour": "no"}
+    play("skull-07", ["rush"])
+    play("sword-08", ["rush"], ability="reset", reset=True)
+    assert "sword-07" in t.session.state.decks["sword"]  # shuffled back
+    play("skull-08", ["rush"])
+    assert "sword-07" in t.session.state.hands["p1"]  # drawn again
+    play("sword-07", [])
+    assert asked == []  # nothing read off the card again
+    assert "sword-07" in t.session.state.discards["sword"]
+    t.close()
+
+
+def test_the_lan_page_never_names_a_card_in_a_hand(store: Path) -> None:
+    """The page for the table's phones (web/watch.py) follows the tutorial's deal and turns:
+    no event it sends names a card a hand holds when it is sent (a draw's answer is "a card
+    drawn"), nor does the log it sends a phone that comes in later."""
+    from overseer.web.feed import Feed
+    from overseer.web.watch import Live, Watcher
+
+    t = Table(store)
+    feed = Feed()
+    sent: list[tuple[str, dict[str, list[str]], dict[str, str]]] = []
+    publish = feed.publish
+
+    def watched(kind: str, data: Any, wake: bool = True) -> Any:
+        event = publish(kind, data, wake)
+        session = t.gadget.session
+        if session is not None and session.game == "conquest":
+            state = session.state
+            sent.append((event.wire.decode(), {p: list(h) for p, h in state.hands.items()},
+                         {c: card_name(state, c) for c in state.cards}))
+        return event
+    feed.publish = watched  # type: ignore[method-assign]
+    t.gadget.watchers.append(Watcher(feed, Live(), answers=True))
+    new_four_player_game(t)
+    draws, plays, answers = tutorial_script(TUTORIAL)
+    players = Players(t, draws, answers)
+    players.settle()
+    for card in plays[:3]:
+        players.play(card)
+    t.close()
+    again = Table(store)  # a phone following the game resumed: the log so far in one event
+    later = Watcher(feed, Live(), answers=True)
+    again.gadget.watchers.append(later)
+    later(again.gadget, None)
+    again.close()
+
+    def leaks(text: str, hands: dict[str, list[str]], names: dict[str, str]) -> list[str]:
+        return [word for hand in hands.values() for card in hand
+                for word in {card, names[card]}
+                if re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text)]
+    drawn = [text for text, _, _ in sent if '"key":"draw"' in text and "answer" in text]
+    assert drawn and all("a card drawn" in text for text in drawn)
+    assert any(text.split("\n")[1] == "event: earlier" for text, _, _ in sent)
+    # the check can fail: a card played is named (it left the hand)
+    assert any("Formilus" in text for text, _, _ in sent)
+    assert [found for text, hands, names in sent for found in leaks(text, hands, names)] == []
+
+
+def test_the_cards_read_are_exported_as_card_data(store: Path, tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """``overseer games cards`` prints the cards read off the card as cards.toml records:
+    put in place of the data's, they load (loaders/conquest.py) with the facts read, marked
+    unverified; the facts the data prints are the data's."""
+    import tomllib
+
+    from overseer.cli import main
+    from overseer.loaders.conquest import CARDS_FILE, load_cards
+
+    assert main(["games", "cards", "--db", str(store)]) == 2  # no store yet: said, no trace
+    t = Table(store)
+    new_four_player_game(t)
+    draws, plays, answers = tutorial_script(TUTORIAL)
+    players = Players(t, draws, answers)
+    players.settle()
+    for card in plays[:4]:  # Salavi's ability and armour are read; Sword 05 is played stunned
+        players.play(card)
+    entered = dict(t.session.state.entered)
+    t.close()
+    assert "salavi" in entered
+    capsys.readouterr()
+    assert main(["games", "cards", "--db", str(store)]) == 0
+    out = capsys.readouterr().out
+    records = {r["id"]: r for r in tomllib.loads(out)["card"]}
+    assert set(records) == set(entered)
+    assert records["salavi"]["shots"] == ["melee", "rush", "melee"]  # the data's
+    assert records["salavi"]["ability"] == entered["salavi"]["ability"]
+    assert all(r["verified"] is False and "read off the card" in r["source"]
+               for r in records.values())
+    # pasted over the data's records, the file loads with the facts read
+    text = CARDS_FILE.read_text(encoding="utf-8")
+    blocks = text.split("[[card]]")
+    kept = [b for b in blocks[1:] if tomllib.loads("[[card]]" + b)["card"][0]["id"]
+            not in records]
+    merged = tmp_path / "cards.toml"
+    merged.write_text(blocks[0] + "".join("[[card]]" + b for b in kept) + "\n" + out,
+                      encoding="utf-8")
+    cards = load_cards(merged)
+    for card_id, facts in entered.items():
+        for field, value in facts.items():
+            assert getattr(cards[card_id], field) == (tuple(value) if field == "shots"
+                                                      else value)
+        assert not cards[card_id].verified

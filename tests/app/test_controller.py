@@ -135,11 +135,17 @@ def test_every_new_step_is_shown_before_the_question():
 def test_a_sentence_seen_this_game_is_short_the_next_time():
     app, _ = c.start(view(TEMPLATE, STEPS, can_undo=True))
     assert "reposition for sword" in glass(app).lines  # the whole sentence, on two pages
-    assert "toward Elf with Ruler 2," in glass(run(app, OK)[0]).lines
+    assert "passing through" in glass(run(app, OK)[0]).lines
     app, _ = run(app, OK, OK, OK)  # read on, answer
     app, _ = c.refresh(app, view(TEMPLATE, STEPS, 4, can_undo=True))
-    assert page_steps(app) == [[4, 5, 6, 7]]  # one page now
-    assert "move R2 to Elf" in glass(app).lines
+    # one line now: the question's screen carries it (no page to read on before it)
+    assert not app.reading and list(app.reel[-1].steps) == [4, 5, 6, 7]
+    assert glass(app).title == "Template on Elf?"
+    assert glass(app).lines == ("Sword, move R2 to Elf", "Place the Attack templat~")
+    app, _ = run(app, BACK)  # BACK still shows the page itself
+    assert glass(app).key == "Elf" and "Sword, move R2 to Elf" in glass(app).lines
+    app, _ = run(app, OK)  # and OK goes past it to the question again
+    assert glass(app).title == "Template on Elf?"
 
 
 def test_paging_with_next_back_and_the_question_after():
@@ -203,7 +209,8 @@ def test_an_undo_while_reading_drops_the_steps_it_took_back():
     app, effects = run(app, CHOICE)  # redo
     assert calls(effects) == [c.Redo()]
     app, _ = c.refresh(app, view(TEMPLATE, STEPS, can_undo=True))
-    assert page_steps(app)[0] == [0, 1, 2, 3]
+    # the steps back (their long sentence read already: one line the question carries)
+    assert [list(p.steps) for p in app.reel] == [[0, 1, 2, 3]] and app.carried
 
 
 # --------------------------------------------------------------------------- questions

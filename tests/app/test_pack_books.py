@@ -66,7 +66,7 @@ def test_clank_a_correction_the_books_hold_already_is_refused(store: Path) -> No
     t.pick("P2 room (Another room)")
     t.pick("Another room (now)")
     said = pack_tour.refused(t, before)
-    assert "already holds elsewhere" in said and "Nothing changed" in said
+    assert "P2's place already holds Another room" in said and "Nothing changed" in said
     with pytest.raises(RulesError, match="'value' of cube-temple-of-gold/5 must be one of"):
         t.session.begin({"do": "correct", "book": "cube-temple-of-gold/5", "value": "P9"})
     with pytest.raises(RulesError, match="'book' must be one of where-P1"):

@@ -42,8 +42,15 @@ def test_a_new_game_is_stored_with_its_party_and_seats(tmp_path):
     assert [(h.id, h.name, h.health) for h in heroes.values()] == [
         ("elf", "Elf", 10), ("hero-1", "Hero 1", 8)]
     assert table.gadget.store.gadget(session.id) == {"seats": {"elf": 1, "hero-1": 3},
-                                                     "first": 0, "shown": 0}
+                                                     "first": 0, "shown": 0,
+                                                     "hidden": ["campaign_start"]}
     assert table.screen.key == "Set up" and table.screen.lines[0] == "OK: the menu"
+    menu = table.press(Button.OK).rows  # a single room's menu: no campaign, before a room too
+    assert "Set up a room" in menu and "Start campaign" not in menu
+    table.press(Button.BACK)
+    table.close()
+    table = Driver(tmp_path / "games.db")  # nor after a restart (kept beside the game)
+    assert "Start campaign" not in table.press(Button.OK).rows
     table.close()
 
 
@@ -189,6 +196,42 @@ def test_a_form_under_way_survives_a_power_cut_at_the_question_it_was_on(tmp_pat
     assert "form" not in again.gadget.store.gadget(game)  # done: nothing kept
     assert again.gadget.store.gadget(game)["seats"] == {"elf": 1}
     again.close()
+
+
+def killed(table: Driver) -> None:
+    """The gadget's process gone without a clean stop (a kill, a power cut after the OS wrote
+    what it had): what its transactions committed stays, what it held in memory is lost."""
+    table.gadget.store.db.close()
+    table.gadget.lock.release()
+
+
+def test_a_restart_shows_the_page_on_the_glass_and_a_kill_loses_only_the_pages_turned(
+        tmp_path):
+    """Which page is on the glass is written with the next step's transaction (not one of its
+    own): a clean stop keeps the page read last; a kill loses only the pages turned since the
+    last step was saved, and the restart shows the page that was on the glass then."""
+    table = Driver(tmp_path / "games.db")
+    new_game(table)
+    table.tap("room", "bholoth-cemetery")  # a step saved: its pages on the glass
+    first = table.screen
+    table.press(Button.OK, times=2)  # two pages turned: nothing saved for them
+    third = table.screen
+    assert table.gadget.app.reading and third != first
+    table.close()
+    again = Driver(tmp_path / "games.db")
+    assert again.screen == third  # a clean stop: the page read last
+    again.press(Button.BACK)
+    again.press(Button.BACK)
+    assert again.screen == first  # BACK still pages back
+    killed(again)
+    once_more = Driver(tmp_path / "games.db")
+    assert once_more.screen == third  # the pages turned back were not kept: the last kept
+    once_more.press(Button.OK)
+    fourth = once_more.screen
+    killed(once_more)
+    last = Driver(tmp_path / "games.db")
+    assert last.screen == third and fourth != third  # the turn since the last save is lost
+    last.close()
 
 
 def test_a_kept_form_the_game_no_longer_allows_is_dropped(tmp_path):

@@ -173,7 +173,7 @@ def test_the_installed_wheel_plays_doctors_and_runs_the_gadget_from_an_empty_fol
         "(overseer doctor says more)",
         said.splitlines()[2]], said  # the LEDs driven: nothing said of them
     # the line mode's game, resumed from the same store
-    assert said.splitlines()[2].startswith("overseer gadget: on the glass: Elf: target: ")
+    assert said.splitlines()[2].startswith("overseer gadget: on the glass: Elf: Melee + poison ")
 
     # another data folder, named by OVERSEER_DATA
     named = run([str(venv / "bin" / "python"), "-c", "from overseer.core.records import "

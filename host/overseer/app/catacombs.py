@@ -41,7 +41,7 @@ from overseer.app.local import LocalProcedure
 from overseer.app.menu import MenuItem, OpensForm
 from overseer.app.story import Story
 from overseer.core.moves import Move
-from overseer.core.procedure import Question
+from overseer.core.procedure import ChooseSome, Question
 from overseer.games import GameSpec
 from overseer.rules.catacombs import end, entered, scenario
 from overseer.rules.catacombs.kinds import Key
@@ -70,13 +70,15 @@ SHORT = {
     "campaign_start": "Start campaign",
     "campaign_next": "Next stage",
     "end_game": "End the game",
+    "correct": "Correct books",
 }
 # The menu's order: what the table does most at that moment first (in a battle, the heroes'
 # side; between battles, the rooms).
 ORDER = ("damage_piece", "hero_dagger", "freeze_piece", "room_reward", "recruit_mount",
          "campaign_next", "setup_room", "choose_lord",
          "setup_lord_room", "hidden_cave_collect", "hidden_cave_visit", "hidden_cave_portal",
-         "hidden_cave_leave", "campaign_start", "hidden_cave_setup", "update_hero", "end_game")
+         "hidden_cave_leave", "campaign_start", "hidden_cave_setup", "update_hero", "correct",
+         "end_game")
 IN_BATTLE_FIRST = ("damage_piece", "update_hero")
 MAIN_MOVE = "next_ai_piece"  # NEXT AI PIECE: its own button, not on the menu
 
@@ -365,6 +367,12 @@ class CatacombsTable(Table):
 
     def taps(self, state: Battle, question: Question) -> dict[tuple[str, str], str]:
         return generic_taps(state, question)
+
+    def likely(self, state: Battle, question: Question) -> int:
+        """Who is under the boomerang's ruler: most often nobody (the cursor on Done)."""
+        if isinstance(question, ChooseSome) and question.key == Key.UNDER_RULER:
+            return len(question.options)
+        return 0
 
     def title(self, state: Battle) -> str:
         return title(state)

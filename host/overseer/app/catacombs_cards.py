@@ -122,7 +122,8 @@ def _suppresses(battle: Battle) -> LocalProcedure:
     """The card's Suppresses box: the shots it bars the heroes (NEXT with none: no box)."""
     shots = suppression_shots(battle)
     picked = yield Ask(ChooseSome("Suppresses box?", shots, "form_card_suppresses"),
-                       names={s: s.replace("+", " + ") for s in shots})
+                       names={s: s.replace("+", " + ") for s in shots},
+                       cursor=len(shots))  # on Done: most cards have no box
     return list(picked)
 
 
@@ -180,7 +181,8 @@ def _shot(battle: Battle, kind: str) -> LocalProcedure:
     mods = tuple(sorted(MODIFIERS))
     picked = yield Ask(ChooseSome(fit(f"{label}: modifiers?", "Modifiers?"), mods,
                                   "form_lord_modifiers"),
-                       names={m: m.replace("_", " ").capitalize() for m in mods})
+                       names={m: m.replace("_", " ").capitalize() for m in mods},
+                       cursor=len(mods))  # on Done: most shots have none
     return "+".join((label, *(m.replace("_", " ").title() for m in picked)))
 
 

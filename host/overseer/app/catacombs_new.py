@@ -131,4 +131,5 @@ def wizard(seats: tuple[int, ...], pico: bool) -> LocalProcedure:
     if play != "room":
         first.append({"do": "campaign_start", "campaign": play})
     return NewGame({"format": 2, "game": GAME, "setup": setup}, dice, tuple(first),
-                   {m["id"]: m["seat"] for m in members})
+                   {m["id"]: m["seat"] for m in members},
+                   ("campaign_start",) if play == "room" else ())  # a single room's game

@@ -80,7 +80,7 @@ from overseer.ports.events import (
     UnknownTap,
 )
 from overseer.screens import pages
-from overseer.screens.render import Screen
+from overseer.screens.render import COLUMNS, Screen, fit
 
 TOKEN_HIGH = TOKEN_MOST  # the highest token value the table can enter (procedure.py)
 LONG_STEP = 5  # a held CHOICE steps a number by this much
@@ -233,6 +233,8 @@ class App:
     named: str | None = None  # the option the last list question was answered with
     said: range = range(0)  # the steps the question's title says in place of their page
     acting: str | None = None  # the piece acting in the action under way (by its name)
+    carried: tuple[str, ...] = ()  # the last page's lines, on the question's screen instead
+    asked_keys: frozenset[str] = frozenset()  # the question keys answered this game
 
     @property
     def reading(self) -> bool:
@@ -288,15 +290,19 @@ def refresh(app: App, view: GameView) -> Result:
         said = fresh[-1].steps  # the question names the piece acting: its pages say no more
         while fresh and fresh[-1].steps == said:
             fresh.pop()
+    asked_keys = app.asked_keys
+    if isinstance(call, Answer) and app.view.question is not None:
+        asked_keys |= {app.view.question.key}
+    carried = _carried(view, fresh[-1], acting, asked_keys) if fresh else ()
     if app.reading:
         reel, at = kept + tuple(fresh), min(app.at, len(kept))
     elif fresh:
-        reel, at = tuple(fresh), 0
+        reel, at = tuple(fresh), 1 if carried and len(fresh) == 1 else 0
     else:
         reel, at = kept, len(kept)
     named = _named(app, call)
     app = replace(app, view=view, reel=reel, at=at, title=title, seen=seen, named=named,
-                  said=said, acting=acting,
+                  said=said, acting=acting, carried=carried, asked_keys=asked_keys,
                   entry=_first_entry(view, named), menu=None,
                   notice=(), notice_at=0, redo_offer=False, waiting=None, rolling=0)
     if isinstance(call, Undo):
@@ -309,6 +315,35 @@ def _said_by(game: str, page: Page, question: Question, piece: str) -> bool:
     if set(page.kinds) != {_kinds(game).actor_kind} or page.screen.mark:
         return False
     return piece in pages.short_prompt(game, question, piece, None)
+
+
+def _carried(view: GameView, page: Page, acting: str | None,
+             asked: frozenset[str]) -> tuple[str, ...]:
+    """The lines of the last page before a question that its screen carries instead (a
+    question of two rows has room for two lines under them): its key word (unless the
+    question's title or a line says it) and its lines, when they fit beside a line of the
+    prompt the first time this question is asked this game, else in place of it (the
+    whole prompt is NEXT away). None for a page of several, a page marked "!" (the mark
+    stays on a page of its own) and a form's question."""
+    question = view.question
+    if question is None or view.back_leaves or not pages.asks_inline(view.game) \
+            or page.index < 0 or page.screen.page is not None or page.screen.mark \
+            or not _two_rows(question):
+        return ()
+    target = view.name(page.target) if page.target else None
+    title = pages.short_prompt(view.game, question,
+                               pages.title_name(acting, view.names.values())
+                               if acting else None, target)
+    key = page.screen.key
+    said = key and (key in title or any(line.startswith(key) for line in page.screen.lines))
+    lines = pages.packed([*(() if said or not key else (key,)), *page.screen.lines])
+    room = pages.PROMPT_ROWS - (0 if question.key in asked else 1)
+    return tuple(lines) if 0 < len(lines) <= room else ()
+
+
+def _two_rows(question: Question) -> bool:
+    return isinstance(question, YesNo) or (
+        isinstance(question, ChooseOne | Pick) and len(question.options) == 2)
 
 
 def _kinds(game: str) -> games.StepKinds:
@@ -444,7 +479,10 @@ def _on_reel(app: App, press: Press) -> Result:
     if app.settled and press.button == Button.NEXT:
         return _on_idle(replace(app, at=len(app.reel)), press)
     if press.button in (Button.OK, Button.NEXT):
-        return _out(replace(app, at=app.at + 1))
+        at = app.at + 1
+        if app.carried and at == len(app.reel) - 1:
+            at += 1  # the question's screen carries the last page
+        return _out(replace(app, at=at))
     if press.button == Button.BACK:
         if app.at == 0 and app.view.back_leaves:
             return _call(app, Cancel())
@@ -760,6 +798,10 @@ def _question_screen(app: App) -> Screen:
     acting = pages.title_name(app.acting, view.names.values()) if app.acting else None
     title = pages.short_prompt(view.game, question, acting, target)
     said = () if view.back_leaves else pages.prompt_lines(view.game, question, title)
+    if app.carried:
+        room = pages.PROMPT_ROWS - len(app.carried)
+        said = (*app.carried, *(fit(" ".join(said), COLUMNS),)[:room]) \
+            if said and room else app.carried
     if isinstance(question, ChooseOne | Pick):
         return pages.choice_screen(title, pages.option_labels(question, view.names),
                                    entry.cursor, lines=said)

@@ -163,9 +163,10 @@ def replayed(made: tuple[MakeForm, str], answers: Any) -> Local | None:
 
 def _empty_choice(local: Local) -> str | None:
     """The prompt of a form's question that has no option to choose (a fight where the player
-    stands in no lair), else None."""
+    stands in no lair), else None. A question a tapped card answers is not empty: it lists
+    no option when the cards are a secret (Conquest's card to play, from a hand)."""
     ask = local.ask
-    if local.done or ask is None:
+    if local.done or ask is None or ask.cards:
         return None
     question = ask.question
     if isinstance(question, ChooseOne) and not question.options:

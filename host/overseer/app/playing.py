@@ -44,6 +44,7 @@ class Playing:
         self.asked = 0  # the number of the question in the view (GameView.asked)
         self._question: tuple[Any, ...] | None = None  # what that question was asked on
         self.kept_shown: int | None = None  # the step on the glass as the store keeps it
+        self.hidden: frozenset[str] = frozenset()  # the moves this game's menu leaves out
 
     def open(self, game_id: int | None, new: bool, aside: list[str]) -> dict[str, Any]:
         """Game ``game_id``, else (unless ``new``) the game played last (``kept.last_played``;
@@ -68,6 +69,9 @@ class Playing:
         seats = data.get("seats")
         self.seats = dict(seats) if isinstance(seats, dict) else \
             table.default_seats(session.state, self.seats_available)
+        hidden = data.get("hidden", [])
+        self.hidden = frozenset(h for h in hidden if isinstance(h, str)) \
+            if isinstance(hidden, list) else frozenset()
         first = data.get("first", 0)
         self.seen = view.action_start(session, first if isinstance(first, int) else 0)
         if self.forms.resume(session, self._form_of):
@@ -117,6 +121,9 @@ class Playing:
         self.seen = made.trace_length
         if made.question is None:
             self._question = None
+            if self.hidden and any(item.action.get("do") in self.hidden for item in made.menu):
+                made = replace(made, menu=tuple(item for item in made.menu
+                                                if item.action.get("do") not in self.hidden))
             return made
         on = (id(local), len(local.answers)) if local is not None else (
             (session.id, session.head) if session is not None else None)
@@ -125,12 +132,18 @@ class Playing:
         return replace(made, asked=self.asked)
 
     def keep_shown(self, app: App) -> None:
-        """Keep which step's page is on the glass beside the game (when it changed)."""
+        """Keep which step's page is on the glass beside the game (when it changed), for a
+        restart to show it again. It is not a step of the game: it is written with the
+        store's next write (the next step's one transaction) or at a clean stop, never in a
+        transaction (and an fsync) of its own. A power cut or a kill loses only the pages
+        turned since the last step was saved: the restart shows the page that was on the
+        glass then, an earlier page of the same steps, never one not yet shown."""
         if self.session is None or self.forms.local is not None:
             return
         shown = controller.shown_step(app)
         if shown != self.kept_shown and kept.update(self.store, self.session.id,
-                                                    "the screen shown not kept", shown=shown):
+                                                    "the screen shown not kept", later=True,
+                                                    shown=shown):
             self.kept_shown = shown
 
     def end_read(self, app: App) -> None:
@@ -180,10 +193,12 @@ class Playing:
                 session = Session.new(self.store, result.game, setup, seed=self.seed,
                                       dice=result.dice)
                 self.store.set_gadget(session.id, {"seats": result.seats,
-                                                   "first": len(result.first)})
+                                                   "first": len(result.first),
+                                                   "hidden": list(result.hidden)})
             except (SessionError, StoreError, ValueError) as err:
                 return calls.refused(err)
             self.session, self.seats, self.seen = session, dict(result.seats), 0
+            self.hidden = frozenset(result.hidden)
             self.table, self.queued = self.tables[result.game], list(result.first)
             return None
         assert self.session is not None

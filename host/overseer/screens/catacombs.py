@@ -13,7 +13,7 @@ from overseer.core.procedure import ChooseOne, ChooseSome, Question, Step, descr
 from overseer.rules.catacombs.kinds import Key, StepKind
 from overseer.screens.facet import Screens
 from overseer.screens.pages import ReelPage, detail_text, namer, packed, row_pages
-from overseer.screens.render import Face, Screen, key_lines, wrap
+from overseer.screens.render import COLUMNS, Face, Screen, key_lines, wrap
 
 # The questions' short forms (the title bar holds 23 characters); the whole prompt comes on a
 # page before the question's own screen.
@@ -67,6 +67,7 @@ SETUP_KEYS = {
 }
 SETUP_TITLE = "Setup"
 HEROES_TITLE = "Heroes' side"  # what the table entered between AI turns
+BOOKS_TITLE = "Books"  # a correction of the books (the packs' title too)
 END_KEYS = {"room_won": "Room won", "party_defeated": "Defeated", "game_over": "Game over"}
 
 
@@ -156,6 +157,8 @@ def step_face(step: Step, name: Callable[[str], str]) -> Face | None:
     if found is not None:
         return found
     match step.kind:
+        case StepKind.CORRECTION:
+            return Face("Correction", step.text, title=BOOKS_TITLE)
         case StepKind.ROUND:
             return Face(f"Round {d['round']}", step.text, title=f"Round {d['round']}")
         case StepKind.ACTIVE_CHARACTER:
@@ -314,6 +317,7 @@ LONG_FIRST = frozenset({StepKind.MOVE, StepKind.CLOCK})
 def grouped(step: Step) -> bool:
     """Whether the step joins a group page (the setup's steps keep a page each)."""
     return step.kind in PHASES or (step.kind not in SETUP_KEYS and step.kind not in END_KEYS
+                                   and step.kind != StepKind.CORRECTION
                                    and _setup_face(step, lambda s: s) is None
                                    and step.kind != StepKind.REWARD_GOLD
                                    and step.kind != StepKind.REWARD_SPELL)
@@ -340,8 +344,11 @@ def groups(steps: list[Step]) -> list[list[int]]:
     return out
 
 
-def brief(step: Step, name: Callable[[str], str], seen: frozenset[str]) -> str:
-    """A step in one short line (its sentence the first time a long one is seen)."""
+def brief(step: Step, name: Callable[[str], str], seen: frozenset[str],
+          aimed: frozenset[str] = frozenset()) -> str:
+    """A step in one short line (its sentence the first time a long one is seen); a shot at
+    a hero of ``aimed`` (the one the page's key word names, or the activation's target shown
+    already) does not name it again."""
     d = step.data
     match step.kind:
         case StepKind.ROUND:
@@ -360,20 +367,21 @@ def brief(step: Step, name: Callable[[str], str], seen: frozenset[str]) -> str:
         case StepKind.GOLD:
             return f"+{d['reward']} gold to {name(d['hero'])}"
         case StepKind.TARGET:
-            why = d.get("criterion") or d.get("column", "")
-            return f"target: {why.replace('_', ' ')}" if why else f"at {name(d['target'])}"
-        case StepKind.SHOT_SEQUENCE if d.get("shots") and len(d["shots"]) == 1:
-            return ""  # its one shot has a line of its own
+            return ""  # the key word names the target; why it (the column) is on the details
         case StepKind.SHOT_SEQUENCE if d.get("shots"):
-            return "shots: " + ", ".join(d["shots"])
+            return ""  # each shot has a line of its own as it comes; the list is on the details
         case StepKind.SHOT:
-            aim = f" at {name(d['target'])}" if d.get("target") else ""
+            aim = f" at {name(d['target'])}" if d.get("target") and \
+                d["target"] not in aimed else ""
             return f"{d['shot'].capitalize()}{aim}"
         case StepKind.MOVE if step.kind in seen or "ruler" not in d:
             toward = f" to {name(d['toward'])}" if "toward" in d else ""
-            return f"move R{d['ruler']}{toward}"
+            return _fitted(f"move R{d['ruler']}{toward}", d.get("toward"), name)
         case StepKind.CLOCK if step.kind in seen:
-            return f"push {name(d['who'])} {d['face']} o'clock R{d['ruler']}"
+            return _fitted(f"push {name(d['who'])} {d['face']} o'clock R{d['ruler']}",
+                           d["who"], name)
+        case StepKind.INSTRUCTION if "modifier" in d and BY_HAND in seen:
+            return f"{d['modifier']}: by the card, then tell the gadget"
         case StepKind.TOKEN:
             return f"token {d['value']}" + (" + reset" if d["reset"] else "")
         case StepKind.DAMAGE:
@@ -384,9 +392,20 @@ def brief(step: Step, name: Callable[[str], str], seen: frozenset[str]) -> str:
     return _after(step.text) if step.kind == StepKind.MOVE else step.text
 
 
+def _fitted(line: str, who: str | None, name: Callable[[str], str]) -> str:
+    """A line naming ``who``, with its first word only ("Ulom") when its whole name would
+    wrap the line."""
+    if who is None or len(line) <= COLUMNS:
+        return line
+    whole = name(who)
+    return line.replace(whole, whole.split()[0], 1)
+
+
 def group_face(steps: list[Step], name: Callable[[str], str], seen: frozenset[str]
                ) -> Face:
-    """One page for a group of steps: the key word of its main step, a short line a step."""
+    """One page for a group of steps: the key word of its main step, a short line a step
+    (a shot at the activation's target, shown already or by this key word, not named
+    again)."""
     if len(steps) == 1 and not grouped(steps[0]):
         return step_face(steps[0], name) or Face(steps[0].kind.replace("_", " ").capitalize(),
                                                  steps[0].text)
@@ -397,20 +416,51 @@ def group_face(steps: list[Step], name: Callable[[str], str], seen: frozenset[st
         title = HEROES_TITLE
     main = next((s for kind in KEY_ORDER for s in steps if s.kind == kind), steps[0])
     face = step_face(main, name) or Face(main.kind.replace("_", " ").capitalize(), main.text)
+    keyed = frozenset({main.data["target"]}) if main.kind in KEYED_TARGET and \
+        main.data.get("target") else frozenset()
+    aimed = _aimed(seen) | keyed
     lines = []
     for step in steps:
+        if step.kind == StepKind.ACTIVE_CHARACTER:
+            aimed = keyed  # a new activation: its target is named again
         if step is main and step.kind == StepKind.HERO_UPDATED:
             lines.append(face.detail)
         elif step.kind == StepKind.ACTIVE_CHARACTER and step is not main:
             continue  # the title names it; why it acts first is on the detail page
         elif step is not main or step.kind in SAID_TOO:
-            lines.append(brief(step, name, seen))
+            line = brief(step, name, seen, aimed)
+            if step is not main or line != face.key:  # a shot's line that is its key word
+                lines.append(line)
     return Face(face.key, "\n".join(line for line in lines if line), title=title or face.title)
 
 
-# The main steps whose line says more than their key word (the health left, why the target).
-SAID_TOO = frozenset({StepKind.DAMAGE, StepKind.TARGET, StepKind.SHOT,
-                      StepKind.ACTIVE_CHARACTER, StepKind.PIECE_DAMAGED})
+# The main steps whose line says more than their key word (the health left, the shot's aim).
+SAID_TOO = frozenset({StepKind.DAMAGE, StepKind.SHOT, StepKind.ACTIVE_CHARACTER,
+                      StepKind.PIECE_DAMAGED})
+# The main steps whose key word names the hero they are about (a shot at it need not).
+KEYED_TARGET = frozenset({StepKind.TARGET, StepKind.DAMAGE})
+BY_HAND = "by_hand"  # ``seen`` holds it once a modifier left to the table was read whole
+AIM = "aim:"  # ``seen`` holds the activation's target shown already as "aim:<hero id>"
+
+
+def _aimed(seen: frozenset[str]) -> frozenset[str]:
+    return frozenset(s.removeprefix(AIM) for s in seen if s.startswith(AIM))
+
+
+def _seen_after(seen: frozenset[str], steps: Sequence[Step]) -> frozenset[str]:
+    """``seen`` after a page of ``steps``: the long sentences read whole, and the target of
+    the activation under way once a page named it (a new activation forgets it)."""
+    out = set(seen)
+    for step in steps:
+        if step.kind == StepKind.ACTIVE_CHARACTER:
+            out = {s for s in out if not s.startswith(AIM)}
+        elif step.kind == StepKind.TARGET and step.data.get("target"):
+            out = {s for s in out if not s.startswith(AIM)} | {AIM + step.data["target"]}
+        elif step.kind in LONG_FIRST:
+            out.add(step.kind)
+        elif step.kind == StepKind.INSTRUCTION and "modifier" in step.data:
+            out.add(BY_HAND)
+    return frozenset(out)
 
 
 def question_title(key: str, piece: str | None, target: str | None) -> str | None:
@@ -442,7 +492,7 @@ def reel_pages(steps: Sequence[tuple[int, Step, bool]], names: Mapping[str, str]
     for group in groups([step for _, step, _ in steps]):
         members = [steps[n] for n in group]
         face = group_face([m[1] for m in members], name, seen)
-        seen = seen | {m[1].kind for m in members if m[1].kind in LONG_FIRST}
+        seen = _seen_after(seen, [m[1] for m in members])
         title = face.title or title
         rows = packed(face.detail.split("\n")) if face.detail else []
         mark = "" if all(m[2] for m in members) else "!"

@@ -182,15 +182,21 @@ NAME_FITS = 10  # a piece's name in a question's title, whole up to this long
 
 def title_name(name: str, names: Iterable[str]) -> str:
     """A piece's name short enough for a question's title: whole when short, else its first
-    word and its letter ("Skeleton Warrior A" -> "Skeleton A") when no other name in
-    ``names`` shortens the same."""
+    word and its letter ("Skeleton Warrior A" -> "Skeleton A"), else (two words, no letter)
+    its last word ("Giant Scorpion" -> "Scorpion"), when no other name in ``names`` shortens
+    the same."""
     words = name.split()
-    if len(name) <= NAME_FITS or len(words) < 3 or len(words[-1]) != 1:
+    if len(name) <= NAME_FITS or len(words) < 2:
         return name
-    short = f"{words[0]} {words[-1]}"
-    same = [n for n in names if n != name and n.split()[:1] == words[:1]
-            and n.split()[-1:] == words[-1:]]
-    return name if same else short
+    if len(words[-1]) == 1:
+        if len(words) < 3:
+            return name
+        short = f"{words[0]} {words[-1]}"
+        same = [n for n in names if n != name and n.split()[:1] == words[:1]
+                and n.split()[-1:] == words[-1:]]
+        return name if same else short
+    same = [n for n in names if n != name and n.split()[-1:] == words[-1:]]
+    return name if same else words[-1]
 
 
 def short_prompt(game: str, question: Question, piece: str | None = None,

@@ -231,8 +231,10 @@ class Watcher:
         earlier = session.log.slice(0, session.head)
         self.events = list(earlier)
         self.head = session.head
-        listed = [{"seq": n, "key": e.data.get("key"), "answer": answer_label(None,
-                   e.data.get("value")), "by": e.data.get("source", "table")}
+        secret = gadget.playing.table.secret_answers
+        listed = [{"seq": n, "key": e.data.get("key"),
+                   "answer": secret.get(e.data.get("key")) or answer_label(
+                       None, e.data.get("value")), "by": e.data.get("source", "table")}
                   for n, e in enumerate(earlier) if e.kind == "answer"]
         if listed:
             self.feed.publish("earlier", listed, wake=False)
@@ -249,6 +251,7 @@ class Watcher:
             self.feed.publish("cut", {"steps": self.steps, "head": head}, wake=False)
         elif head > self.head:
             new = session.log.slice(self.head, head)
+            secret = gadget.playing.table.secret_answers  # a player's secret: not named
             for seq, event in enumerate(new, self.head):
                 if event.kind == "action":
                     do = str(event.data.get("do", ""))
@@ -260,11 +263,12 @@ class Watcher:
                     self.feed.publish("action", {"seq": seq, "do": event.data.get("do")},
                                       wake=False)
                 elif event.kind == "answer":
-                    source = event.data.get("source")
+                    source, key = event.data.get("source"), event.data.get("key")
                     self.feed.publish("answer", {
-                        "seq": seq, "key": event.data.get("key"),
+                        "seq": seq, "key": key,
                         "question": (self.question or {}).get("prompt", ""),
-                        "answer": answer_label(self.question, event.data.get("value")),
+                        "answer": secret.get(key) or answer_label(self.question,
+                                                                  event.data.get("value")),
                         "by": "Pico dice" if source == "pico" else by}, wake=False)
             self.events.extend(new)
             self.head = head
