@@ -295,6 +295,12 @@ class Table:
     # card a player drew, which goes into a secret hand).
     secret_answers: Mapping[str, str] = {}
 
+    def cards_read(self, store: Any, when: Callable[[str], str]) -> str:
+        """The cards the table read off the physical cards at ``store``, as records of the
+        game's card data with a comment line first (``overseer games cards``; ``when``: a
+        store time in words); "" for none, or a game that keeps none."""
+        return ""
+
     def page(self, state: Any, names: Names, seats: Mapping[str, int]) -> dict[str, Any]:
         """The web page's party content (JSON-able): the state as the record writes it,
         less ``secret``."""
