@@ -367,8 +367,10 @@ def instructions(args: argparse.Namespace, argv: list[str]) -> int:
     if args.cpython:
         passed.append("--cpython")
     with callgrind.scratch() as name:
-        folder = Path(name)
-        run = callgrind.run([__file__, "--counting", str(folder), *passed], folder)
+        folder = args.keep if args.keep is not None else Path(name)
+        folder.mkdir(parents=True, exist_ok=True)
+        run = callgrind.run([__file__, "--counting", str(folder), *passed], folder,
+                            detail=args.keep is not None)
         if run.returncode != 0:
             raise SystemExit(f"the counted run failed:\n{run.stdout[-3000:]}{run.stderr[-3000:]}")
         samples = json.loads((folder / "samples.json").read_text())
@@ -402,6 +404,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--instructions", action="store_true",
                         help="count each press's instructions under callgrind (by thread)")
     parser.add_argument("--json", action="store_true", help="with --instructions: one object")
+    parser.add_argument("--keep", type=Path,
+                        help="with --instructions: keep callgrind's dumps in this folder "
+                             "(for callgrind_annotate; one file a press and thread)")
     parser.add_argument("--counting", type=Path, help=argparse.SUPPRESS)  # the counted process
     firmware_options(parser)
     args, interpreter = firmware_args(parser, argv)

@@ -57,11 +57,13 @@ class Requests:
         self._lib.cg_dump(label.encode())
 
 
-def run(argv: list[str], folder: Path) -> subprocess.CompletedProcess[str]:
-    """``argv`` (a Python script and its arguments) under callgrind, its dumps in ``folder``."""
+def run(argv: list[str], folder: Path, detail: bool = False) -> subprocess.CompletedProcess[str]:
+    """``argv`` (a Python script and its arguments) under callgrind, its dumps in ``folder``
+    (``detail``: with the cost of each function, for ``callgrind_annotate``; else totals)."""
+    lines = "yes" if detail else "no"
     return subprocess.run(
         ["valgrind", "--tool=callgrind", "--separate-threads=yes", "--dump-instr=no",
-         "--dump-line=no", "--compress-strings=no", "--compress-pos=no",
+         f"--dump-line={lines}", "--compress-strings=no", "--compress-pos=no",
          f"--callgrind-out-file={folder}/cg.out", sys.executable, *argv],
         capture_output=True, text=True, check=False)
 

@@ -26,7 +26,9 @@ can (the cursor the short way round, a tap where a card answers) and reads a pag
 button must answer after it; every press and tap of a turn counted. Two games on one store:
 the first meets each card for the first time (its facts are read off the card once), the
 second starts with the cards learned. The baseline in the same run is the same script on
-``--before`` (a git revision, default ``main``), run from its own tree in a subprocess.
+``--before`` (a git revision, default ``main``), run from its own tree in a subprocess. The
+floor: the first game again, each fact's cursor starting on what the card shows (as if every
+likely answer were right): what asking each unknown fact once costs at the least.
 
     PYTHONPATH=host .venv/bin/python bench/conquest_tap.py [--games 3]
     PYTHONPATH=host .venv/bin/python bench/conquest_tap.py --presses [--before main]
@@ -47,6 +49,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from overseer.app import registry
 from overseer.app.shell import Gadget
@@ -295,6 +298,39 @@ def presses(store: Path, games: int = 2) -> list[list[int]]:
     return out
 
 
+def knowing(state: Any, question: Any) -> int:
+    """The row of what the card being read shows (``truth``): the cursor of a table whose
+    every likely answer is right, the floor of asking each fact (``--floor``)."""
+    card = state.in_play[-1] if state.in_play else None
+    options = list(getattr(question, "options", ()))
+    if card is None:
+        return 0
+    facts = truth(card)
+    if question.key == "shot":
+        at = int(question.facts.get("n", 1)) - 1
+        shots = list(facts["shots"])  # type: ignore[call-overload]
+        wanted = shots[at] if at < len(shots) else "end"
+        return options.index(wanted) if wanted in options else 0
+    if question.key == "ability":
+        return options.index(facts["ability"])
+    if question.key == "armour_icon":
+        return 0 if facts["armour"] else 1
+    return 0
+
+
+def floor() -> list[int]:
+    """The first game's presses per turn with the cursor always on the card's own fact."""
+    from overseer.app.conquest import ConquestTable
+
+    likely = ConquestTable.likely
+    ConquestTable.likely = lambda self, state, question: knowing(state, question)  # type: ignore[method-assign]
+    try:
+        with tempfile.TemporaryDirectory(prefix="overseer-bench-") as folder:
+            return presses(Path(folder) / "games.db", games=1)[0]
+    finally:
+        ConquestTable.likely = likely  # type: ignore[method-assign]
+
+
 def presses_here() -> dict[str, object]:
     with tempfile.TemporaryDirectory(prefix="overseer-bench-") as folder:
         games = presses(Path(folder) / "games.db")
@@ -336,10 +372,12 @@ def main_presses(ref: str) -> int:
         print(f"  before ({ref}), second game:     {summary(old['games'][1:])}")  # type: ignore[index]
     print(f"  now, first game (cards met):    {summary(games[:1])}")  # type: ignore[index]
     print(f"  now, second game (cards known): {summary(games[1:])}")  # type: ignore[index]
+    least = floor()
+    print(f"  floor, first game (each cursor on the card's own fact): {summary([least])}")
     out = Path(__file__).parent / "results" / "conquest_presses.json"
     out.parent.mkdir(exist_ok=True)
-    out.write_text(json.dumps({"now": now, "before": old, "before_ref": ref}, indent=1) + "\n",
-                   encoding="utf-8")
+    out.write_text(json.dumps({"now": now, "before": old, "before_ref": ref, "floor": least},
+                              indent=1) + "\n", encoding="utf-8")
     return 0
 
 

@@ -49,27 +49,28 @@ AIMS = {"slice_to_glass_ms": ("<=", 8.0), "full_frame_ms": ("<=", 40.0),
         "decode_bytes_per_ms": (">=", 100.0), "heap_free_min": (">=", 150 * 1024)}
 
 # main.py on the bench's image: the firmware's main (as board_main), and "H<gc.mem_free()>" on
-# the USB serial between blocks (no SYNC byte in it: a host skips it) after boot and each time a
-# host image reaches the glass; the driver waits for it before the next frame
+# the firmware's USB serial between blocks (no SYNC byte in it: a host skips it) after boot and
+# each time a host image reaches the glass; the driver waits for it before the next frame
 REPORTER = """
 import gc
-import sys
 import board_main
 gc.collect()
 threshold = getattr(board_main, "GC_THRESHOLD", None)  # as board_main.run() sets it
 if threshold:
     gc.threshold(threshold)
 board = board_main.Board()
-out = sys.stdout.buffer
+usb = board.usb
 gc.collect()
-out.write("H%d\\n" % gc.mem_free())
+usb.write(b"H%d\\n" % gc.mem_free())
+usb.send()
 shown = 0
 while True:
     board.tick()
     now = board.app.display.on_glass()
     if now != shown:
         shown = now
-        out.write("H%d\\n" % gc.mem_free())
+        usb.write(b"H%d\\n" % gc.mem_free())
+        usb.send()
 """
 
 

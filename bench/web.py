@@ -29,7 +29,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
-import re
+import os
 import subprocess
 import sys
 import tempfile
@@ -40,16 +40,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # tools/ and tests/ (the scripted room the tests play)
 
+import callgrind  # noqa: E402  (bench/callgrind.py)
+
 IPS = 0.6e9  # instructions a second: Cortex-A53 at 1.0 GHz, 0.6 IPC (the worse end)
 PHONES = 8
-IDLE = 20.0  # seconds the idle runs last (under callgrind)
+WARM = 10  # presses before the counted ones (the first of each kind of page)
 
 
-def presses(table, n: int) -> None:
-    """n presses, as tests/web/test_load.py makes them."""
+def presses(table, n: int, first: int = 0) -> None:
+    """n presses, as tests/web/test_load.py makes them (``first``: how many came before)."""
     from tests.drivers.catacombs_table import BACK, NEXT, OK
 
-    for made in range(n):
+    for made in range(first, first + n):
         app = table.gadget.app
         if made % 25 == 24:
             table.press(BACK, long=True)
@@ -61,34 +63,45 @@ def presses(table, n: int) -> None:
             table.press(NEXT)
 
 
-def gadget_process(n: int, phones: int | None, idle: float = 0.0) -> None:
-    """The measured process: the room, then ``n`` presses (their wall time said on stderr),
-    then ``idle`` seconds of nothing; ``phones`` None: no page."""
+def gadget_process(n: int, phones: int | None, folder: Path) -> None:
+    """The measured process: the room, a few presses to warm up, then ``n`` presses counted
+    (callgrind's counters zeroed before them and dumped after them, in the gadget's thread
+    and in the server's); ``phones`` None: no page."""
     from tests.drivers import web_table
     from tests.drivers.web_table import into_the_battle
     from tools.table import Table
 
-    with tempfile.TemporaryDirectory() as folder:
+    requests = callgrind.Requests(folder)
+    with tempfile.TemporaryDirectory() as store:
+        followed = phone = None
         if phones is None:
-            table = Table(Path(folder) / "games.db")
-            into_the_battle(table)
-            presses(table, n)
-            table.gadget.close()
-            return
-        followed = web_table.follow(Path(folder) / "games.db")
-        phone = subprocess.Popen([sys.executable, __file__, "--phones", str(phones),
-                                  str(followed.page.server.port)], stdout=subprocess.PIPE,
-                                 text=True)
-        assert phone.stdout is not None
-        assert phone.stdout.readline().strip() == "following"
-        into_the_battle(followed.table)
+            table = Table(Path(store) / "games.db")
+        else:
+            followed = web_table.follow(Path(store) / "games.db")
+            table = followed.table
+            phone = subprocess.Popen([sys.executable, __file__, "--phones", str(phones),
+                                      str(followed.page.server.port)], stdout=subprocess.PIPE,
+                                     text=True)
+            assert phone.stdout is not None
+            assert phone.stdout.readline().strip() == "following"
+        into_the_battle(table)
+        presses(table, WARM)
+        in_server = followed.page.server.call if followed is not None else None
+        requests.zero()
+        if in_server is not None:
+            in_server(requests.zero)
         start = time.monotonic()
-        presses(followed.table, n)
+        presses(table, n, WARM)
+        requests.dump("gadget")
+        if in_server is not None:
+            in_server(lambda: requests.dump("server"))
         print(f"presses took {time.monotonic() - start:.3f} s", file=sys.stderr)
-        time.sleep(idle)
-        followed.page.feed.publish("done", {})
-        phone.wait(600)
-        followed.close()
+        if followed is not None and phone is not None:
+            followed.page.feed.publish("done", {})
+            phone.wait(600)
+            followed.close()
+        else:
+            table.gadget.close()
 
 
 def phones_process(count: int, port: int) -> None:
@@ -122,65 +135,53 @@ def phones_process(count: int, port: int) -> None:
         thread.join()
 
 
-def instructions(n: int, phones: int | None, idle: float = 0.0) -> tuple[int, float]:
-    """The process's instructions (callgrind) and how long its presses took (under it)."""
-    with tempfile.TemporaryDirectory() as folder:
-        args = [str(n)] + ([] if phones is None else ["--web", str(phones)]) + [
-            "--idle", str(idle)]
-        run = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={folder}/out",
-                              sys.executable, __file__, "--only", *args],
-                             capture_output=True, text=True)
-    if run.returncode != 0:
-        raise SystemExit(f"the measured process failed:\n{run.stderr[-3000:]}")
-    found = re.search(r"Collected : (\d+)", run.stderr)
-    if found is None:
-        raise SystemExit(f"callgrind printed no total:\n{run.stderr[-2000:]}")
-    took = re.search(r"presses took ([0-9.]+) s", run.stderr)
-    return int(found.group(1)), float(took.group(1)) if took else 0.0
+def instructions(n: int, phones: int | None) -> dict[str, int]:
+    """The instructions of ``n`` presses, by thread (``gadget``, ``server``), under callgrind."""
+    with callgrind.scratch() as name:
+        folder = Path(name)
+        args = ["--only", str(n)] + ([] if phones is None else ["--web", str(phones)])
+        run = callgrind.run([__file__, *args, "--folder", str(folder)], folder)
+        if run.returncode != 0:
+            raise SystemExit(f"the measured process failed:\n{run.stderr[-3000:]}")
+        found = callgrind.dumps(folder)
+    return {"gadget": found.get("gadget", 0), "server": found.get("server", 0)}
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--presses", type=int, default=40)
+    parser.add_argument("--presses", type=int, default=200)
     parser.add_argument("--only", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--web", type=int, help=argparse.SUPPRESS)
-    parser.add_argument("--idle", type=float, default=0.0, help=argparse.SUPPRESS)
+    parser.add_argument("--folder", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--phones", nargs=2, type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.phones:
         phones_process(*args.phones)
         return 0
     if args.only is not None:
-        gadget_process(args.only, args.web, args.idle)
+        gadget_process(args.only, args.web, args.folder)
         return 0
+    why = callgrind.missing()
+    if why is not None:
+        raise SystemExit(f"bench/web.py: {why}")
+    os.environ["PYTHONHASHSEED"] = "0"  # the same dicts' order in every run
     n = args.presses
-    rows, raw = {}, {}
+    rows: dict[str, dict[str, float]] = {}
     for name, phones in (("off", None), ("on, 0 phones", 0), (f"on, {PHONES} phones", PHONES)):
-        pressed, took = instructions(n, phones)
-        still, _ = instructions(0, phones)
-        per_press = raw[name] = (pressed - still) / n
-        if phones is not None:
-            # Under callgrind the clock runs ~50 times slower than the work: the server's own
-            # timers (its clock once a second, the keepalive) fire more often a press than on
-            # the Pi. Their rate, measured idle, times the presses' time, is taken off.
-            idle, _ = instructions(0, phones, IDLE)
-            rate = (idle - still) / IDLE
-            per_press = (pressed - still - rate * took) / n
-            print(f"{name:>14}: the server idle: {rate / 1e3:,.0f} k instructions a second "
-                  f"under callgrind; the presses took {took:.1f} s", flush=True)
-        rows[name] = per_press
-        print(f"{name:>14}: {per_press / 1e6:7.2f} M instructions a press "
-              f"({per_press / IPS * 1000:5.1f} ms at 0.6e9 instructions/s; "
-              f"{raw[name] / 1e6:.2f} M with the timers)", flush=True)
-    base, page, full = rows["off"], rows["on, 0 phones"], rows[f"on, {PHONES} phones"]
+        counts = instructions(n, phones)
+        row = rows[name] = {part: count / n for part, count in counts.items()}
+        row["all"] = row["gadget"] + row["server"]
+        print(f"{name:>14}: {row['all'] / 1e6:6.3f} M instructions a press (the gadget's "
+              f"thread {row['gadget'] / 1e6:.3f} M, the server's {row['server'] / 1e6:.3f} M; "
+              f"{row['all'] / IPS * 1000:4.1f} ms at 0.6e9 instructions/s)", flush=True)
+    base, page, full = (rows[k]["all"] for k in ("off", "on, 0 phones", f"on, {PHONES} phones"))
     print(f"the page adds {100 * (page - base) / base:+.1f}% to a press; {PHONES} phones add "
-          f"{100 * (full - page) / page:+.1f}% more ({100 * (full - base) / base:+.1f}% in all; "
-          f"aim: <= 10%); a step reaches the page within {full / IPS * 1000:.0f} ms by the "
-          "model (aim: <= 200 ms)")
+          f"{100 * (full - page) / base:+.1f}% of a press more ({100 * (full - base) / base:+.1f}%"
+          f" in all; aim: <= 10%); a step reaches the page within {full / IPS * 1000:.1f} ms by "
+          "the model (aim: <= 200 ms)")
     Path(ROOT / "bench" / "results").mkdir(exist_ok=True)
     (ROOT / "bench" / "results" / "web.json").write_text(json.dumps(
-        {"presses": n, "instructions_per_press": rows, "with_timers": raw, "model_ips": IPS},
-        indent=2))
+        {"presses": n, "instructions_per_press": rows, "model_ips": IPS}, indent=2))
     return 0
 
 

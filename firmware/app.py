@@ -41,6 +41,7 @@ class App:
         self._chunk = self.decoder.view
         self._now = now  # the time of the bytes being decoded
         self._ack = False  # a reliable message among them: one PICO_ACK after them
+        self._acks = link.AckBlock()
         self.receiver = link.Receiver()
         self.sender = link.Sender(write)
         self.event_id = 0
@@ -75,7 +76,7 @@ class App:
     def end(self) -> None:
         if self._ack:
             self._ack = False
-            self._send(link.PICO_ACK, bytes((self.receiver.last,)))
+            self.write(self._acks.encode(self.receiver.last))
 
     @micropython.native
     def _block(self, typ, seq, length):

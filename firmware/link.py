@@ -83,6 +83,21 @@ def encode(seq: int, typ: int, payload: bytes = b"") -> bytes:
     return bytes((SYNC,)) + body + struct.pack("<I", crc32(body))
 
 
+class AckBlock:
+    """PICO_ACK blocks (one after every read that held reliable messages), made in a buffer
+    kept for them: a third of encode()'s time on a Pico."""
+
+    def __init__(self) -> None:
+        self.block = bytearray((SYNC, 1, 0, PICO_ACK, 0, 0, 0, 0, 0))
+        self._body = memoryview(self.block)[1:5]
+
+    def encode(self, seq: int) -> bytes:
+        block = self.block
+        block[4] = seq
+        struct.pack_into("<I", block, 5, crc32(self._body))
+        return bytes(block)
+
+
 def next_seq(seq: int) -> int:
     """The SEQ after seq: 1, 2, ..., 255, 1, ... (0 is never a reliable SEQ)."""
     return 1 if seq >= 255 else seq + 1
@@ -205,15 +220,52 @@ class Decoder:
                 handle(typ, buf[2], length)
         return total
 
+    @micropython.native
     def feed(self, data) -> None:
-        """Any bytes: copied in as far as each decision needs."""
+        """Any bytes: copied in as far as each decision needs. A block as the sender wrote it
+        goes the short way, its head and its checks here (one call a block: the handler's);
+        garbage and damage go the general way (``fill``)."""
+        buf = self.buf
+        low = self._low
+        high = self._high
         i = 0
         end = len(data)
         while i < end:
-            k = min(self.need - self.n, end - i)
-            self.buf[self.n : self.n + k] = data[i : i + k]
+            held = self.n
+            k = self.need - held
+            if k > end - i:
+                k = end - i
+            buf[held : held + k] = data[i : i + k]
             i += k
-            self.fill(k)
+            held += k
+            if held < self.need:  # the rest of data: too little for a decision
+                if held == k and buf[0] != SYNC:
+                    self.fill(k)  # garbage: dropped up to a SYNC
+                else:
+                    self.n = held
+                return
+            length = buf[1]
+            if buf[0] != SYNC or length > MAX_LEN:
+                self.n = held - k
+                self.fill(k)  # garbage before a SYNC, or a bad LEN: resynchronise
+            elif held == 2:  # a block's SYNC and LEN: the rest next
+                self.n = 2
+                self.need = length + 8
+            else:  # held == length + 8: one whole block, if its CRC says so
+                if length != self._length:
+                    self._length = length
+                    self._checked = self.view[1 : 8 + length]
+                if crc32(self._checked) != RESIDUE:
+                    self.n = held - k
+                    self.fill(k)  # dropped; a SYNC inside it may start the next block
+                    continue
+                typ = buf[3]
+                if length < low[typ] or length > high[typ]:
+                    self.dropped += 1
+                else:
+                    self.handle(typ, buf[2], length)
+                self.n = 0
+                self.need = 2
 
     def _shift(self, k):
         # drop the first k held bytes, then any bytes before the next SYNC

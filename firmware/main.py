@@ -3,6 +3,7 @@
 import gc
 import os
 
+import maintenance
 import micropython
 import pins
 from app import App
@@ -16,7 +17,6 @@ from usb import Usb
 WATCHDOG_MS = 2000  # a hang resets the board within 2 s
 GC_THRESHOLD = 32 * 1024  # collect after this much is allocated: the heap stays steady, ~2.5 ms
 # a collection on a Pico (bench/pico_rp2.py), rather than one long one when the heap runs out
-MAINTENANCE_BUTTON = 3  # BACK/UNDO held at power-up: do not start, leave the REPL to mpremote
 
 
 class Board:
@@ -57,16 +57,8 @@ class Board:
             self.usb.wait(1)
 
 
-def maintenance() -> bool:
-    """True when BACK/UNDO is held at power-up (see scripts/flash)."""
-    for _name, code, gpio in pins.BUTTONS:
-        if code == MAINTENANCE_BUTTON:
-            return Pin(gpio, Pin.IN, Pin.PULL_UP).value() == 0
-    return False
-
-
 def run() -> None:
-    if maintenance():
+    if maintenance.held():  # the REPL keeps the USB for mpremote
         return
     gc.collect()  # the imports' garbage gone first: the board's buffers are not split by it
     threshold = getattr(gc, "threshold", None)  # MicroPython's (CPython's gc has none)

@@ -1,8 +1,12 @@
-# The USB serial as the firmware sees it: stdin and stdout, raw bytes (docs/protocol.md).
+# The USB serial as the firmware sees it, raw bytes (docs/protocol.md): the link's own CDC
+# interface on the Pico when boot.py started it (cdc.py), else stdin and stdout (off-board, and
+# on a Pico whose REPL kept the USB).
 import select
 import sys
 
+import machine
 import micropython
+from ticks import ticks_diff, ticks_ms
 
 _MICROPYTHON = sys.implementation.name == "micropython"
 _POLLIN = select.POLLIN
@@ -10,6 +14,10 @@ _POLLIN = select.POLLIN
 
 class Usb:
     def __init__(self, rx=None, tx=None) -> None:
+        # boot.py imported and started cdc on the Pico; off-board it is never loaded (its code
+        # would take a tenth of a 64 KB heap for nothing)
+        started = getattr(sys.modules.get("cdc"), "device", None)
+        self._cdc = started if rx is None and tx is None else None
         rx = rx or sys.stdin.buffer
         # CPython: read the unbuffered file under stdin, so poll() sees every byte waiting.
         self.rx = rx if _MICROPYTHON else getattr(rx, "raw", rx)
@@ -46,6 +54,8 @@ class Usb:
     def pull(self, decoder, limit: int = 1024) -> int:
         """Read what is waiting now (up to about ``limit`` bytes) into ``decoder``, without
         blocking on an idle line; the number of bytes read."""
+        if self._cdc is not None:  # whole USB packets
+            return self._cdc.pull(decoder.feed, limit)
         if not _MICROPYTHON:  # one read takes whatever is there
             n = self._read_into(self._buf) if self._ready() else 0
             if n:
@@ -64,6 +74,12 @@ class Usb:
 
     def wait(self, ms: int) -> None:
         """Sleep until bytes arrive or ms pass."""
+        device = self._cdc
+        if device is not None:
+            start = ticks_ms()
+            while not device.waiting() and ticks_diff(ticks_ms(), start) < ms:
+                machine.idle()  # until an interrupt (a USB transfer), 1 ms at most
+            return
         for _item in self._ipoll(ms):
             return
 
@@ -74,7 +90,10 @@ class Usb:
     def send(self) -> None:
         if not self._out:
             return
-        self.tx.write(b"".join(self._out))
+        if self._cdc is not None:
+            self._cdc.write(b"".join(self._out))
+        else:
+            self.tx.write(b"".join(self._out))
         self._out = []
         if self._flush:
             self._flush()

@@ -11,6 +11,7 @@ import pytest
 from overseer import games
 from overseer.app import registry
 from overseer.app.flow import Table, table
+from overseer.core.books import CORRECT
 from overseer.core.moves import MoveTable
 from overseer.core.records import DATA_DIR
 from overseer.screens.facet import Screens
@@ -42,6 +43,8 @@ def test_every_game_fills_its_record(name: str):
     kinds = spec.kinds
     assert kinds.actor_kind is None or kinds.actor_kind in kinds.target_ends
     assert isinstance(spec.screens, Screens)
+    # its books: what a correction sets, and the move that sets one (core/books.py)
+    assert spec.books is not None and CORRECT in spec.moves.moves
     # its table: its own game's, every hook naming its own moves
     own = table(name)
     assert isinstance(own, Table) and own.game == name and own.label and own.spec is spec

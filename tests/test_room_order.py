@@ -33,9 +33,8 @@ ALLOWED: dict[str, set[str]] = {
     "overseer": set(),  # the package's face: the version and RULES_VERSION
     "core/": set(),
     "ports/": {"core/"},
-    "rules/": {"core/"},  # what the games' rules share (rules/books.py)
-    "rules/catacombs": {"core/"},
-    **{game: {"core/", "rules/"} for game in RULES[1:]},  # their books share rules/books.py
+    "rules/": set(),  # the package of the games' rules (what they share is in core/)
+    **{game: {"core/"} for game in RULES},
     "games": {"core/"},  # the records' type and the registry they are put in (app/registry/)
     "loaders/": {"core/", *RULES},
     "screens/": {"core/", *RULES, "games"},
@@ -43,7 +42,7 @@ ALLOWED: dict[str, set[str]] = {
     "scenario": {"core/", "documents"},
     "session/": {"overseer", "core/", "documents", "games"},
     "devices/": {"core/", "ports/", "games"},
-    "app/": {"core/", "ports/", "rules/", *RULES, "loaders/", "screens/",
+    "app/": {"core/", "ports/", *RULES, "loaders/", "screens/",
              "games", "session/"},
     "sim/": {"core/", "ports/", "screens/", "games", "documents", "session/", "devices/",
              "app/"},

@@ -294,31 +294,46 @@ class _Ssd1306:
         self.column = 0
         self.page = 0
         self.command = []  # a command waiting for its arguments
+        self.begin()
         self.changed = False  # the RAM changed since the file was last written
         if path:
             _panels.append(self)
 
     def write(self, buf):
+        """The bytes of one write transaction after the address byte."""
+        self.begin()
+        self.feed(buf)
+
+    def begin(self):
+        """A write transaction starts: a control byte comes first."""
+        self._rest = 0  # 1: data to the transaction's end, 2: commands to its end
+        self._next = -1  # a Co = 1 control byte's D/C bit, its byte still to come
+
+    def feed(self, buf):
+        """More bytes of the transaction under way (a transaction may come in parts)."""
+        if self._rest == 1:
+            self._data(memoryview(buf))
+            return
         i = 0
         n = len(buf)
         while i < n:
-            control = buf[i]
-            if control & 0x80:  # Co = 1: one byte, then another control byte
-                if i + 1 < n:
-                    self._byte(control & 0x40, buf[i + 1])
-                i += 2
-            elif control & 0x40:  # Co = 0, data: all the rest goes to display RAM
+            if self._rest == 2:
+                self._byte(0, buf[i])
+                i += 1
+            elif self._next >= 0:  # the byte after a Co = 1 control byte
+                self._byte(self._next, buf[i])
+                self._next = -1
+                i += 1
+            elif buf[i] & 0x80:  # Co = 1: one byte, then another control byte
+                self._next = buf[i] & 0x40
+                i += 1
+            elif buf[i] & 0x40:  # Co = 0, data: all the rest goes to display RAM
+                self._rest = 1
                 self._data(memoryview(buf)[i + 1 :])
-                i = n
-                break
+                return
             else:  # Co = 0, commands: all the rest
-                for b in buf[i + 1 :]:
-                    self._byte(0, b)
-                i = n
-
-    def write_data(self, data):
-        """``data`` after control byte 0x40 (Co = 0, data) in a write."""
-        self._data(memoryview(data))
+                self._rest = 2
+                i += 1
 
     def _data(self, data):
         # copy row by row: a page's columns at a time, then wrap as _byte does
@@ -415,13 +430,9 @@ class I2C:
         n = 0
         for part in vector:
             n += len(part)
-        first = vector[0] if vector else b""
-        if len(first) == 1 and first[0] == 0x40:  # control byte 0x40, then data: no joined copy
-            self._bus(n)
-            for part in vector[1:]:
-                self.device.write_data(part)
-            return n
-        joined = bytearray()
-        for part in vector:
-            joined.extend(part)
-        return self.writeto(addr, joined, stop)
+        self._bus(n)
+        device = self.device
+        device.begin()
+        for part in vector:  # part by part: no joined copy (a whole screen is 1,037 bytes)
+            device.feed(part)
+        return n

@@ -7,6 +7,7 @@ do now: ``legal``; its rulebook module, the sections its trace cites; the questi
 rules no longer ask; the step kinds that end a stretch of play), its data (``data``: read a
 folder, the default folder's value), its cards (``cards``: kind -> id -> name, what the tags,
 the simulator's reader and the app name), the step kinds its target light reads (``kinds``),
+the books a correction can set (``books``: the table's "Correct the books", core/books.py),
 and its two
 upper facets: its screens (``screens``: the glass's faces and short forms, a
 ``screens.facet.Screens``) and its table (``table``: the gadget's menu and forms, an
@@ -21,12 +22,13 @@ game (tests/test_cold_start.py). A test plugs a game of its own in with ``GAMES.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from overseer.core.books import Book
 from overseer.core.moves import Move, MoveTable
 from overseer.core.procedure import Procedure
 
@@ -91,6 +93,9 @@ class GameSpec:
     # file order.
     cards: Callable[[], dict[str, dict[str, str]]] = dict
     kinds: StepKinds = field(default_factory=lambda: StepKinds())
+    # The books the table can correct now, with what each holds (core/books.py): the game's
+    # ``correct`` move sets one; None: the game keeps no books to mend.
+    books: Callable[[Any], Sequence[Book]] | None = None
     screens: object = None  # a screens.facet.Screens (None: the generic screens only)
     table: object = None  # an app.flow.Table
 

@@ -402,3 +402,49 @@ def test_the_lan_page_never_names_a_card_in_a_hand(store: Path) -> None:
     # the check can fail: a card played is named (it left the hand)
     assert any("Formilus" in text for text, _, _ in sent)
     assert [found for text, hands, names in sent for found in leaks(text, hands, names)] == []
+
+
+def test_the_cards_read_are_exported_as_card_data(store: Path, tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """``overseer games cards`` prints the cards read off the card as cards.toml records:
+    put in place of the data's, they load (loaders/conquest.py) with the facts read, marked
+    unverified; the facts the data prints are the data's."""
+    import tomllib
+
+    from overseer.cli import main
+    from overseer.loaders.conquest import CARDS_FILE, load_cards
+
+    assert main(["games", "cards", "--db", str(store)]) == 2  # no store yet: said, no trace
+    t = Table(store)
+    new_four_player_game(t)
+    draws, plays, answers = tutorial_script(TUTORIAL)
+    players = Players(t, draws, answers)
+    players.settle()
+    for card in plays[:4]:  # Salavi's ability and armour are read; Sword 05 is played stunned
+        players.play(card)
+    entered = dict(t.session.state.entered)
+    t.close()
+    assert "salavi" in entered
+    capsys.readouterr()
+    assert main(["games", "cards", "--db", str(store)]) == 0
+    out = capsys.readouterr().out
+    records = {r["id"]: r for r in tomllib.loads(out)["card"]}
+    assert set(records) == set(entered)
+    assert records["salavi"]["shots"] == ["melee", "rush", "melee"]  # the data's
+    assert records["salavi"]["ability"] == entered["salavi"]["ability"]
+    assert all(r["verified"] is False and "read off the card" in r["source"]
+               for r in records.values())
+    # pasted over the data's records, the file loads with the facts read
+    text = CARDS_FILE.read_text(encoding="utf-8")
+    blocks = text.split("[[card]]")
+    kept = [b for b in blocks[1:] if tomllib.loads("[[card]]" + b)["card"][0]["id"]
+            not in records]
+    merged = tmp_path / "cards.toml"
+    merged.write_text(blocks[0] + "".join("[[card]]" + b for b in kept) + "\n" + out,
+                      encoding="utf-8")
+    cards = load_cards(merged)
+    for card_id, facts in entered.items():
+        for field, value in facts.items():
+            assert getattr(cards[card_id], field) == (tuple(value) if field == "shots"
+                                                      else value)
+        assert not cards[card_id].verified

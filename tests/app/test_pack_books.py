@@ -66,7 +66,7 @@ def test_clank_a_correction_the_books_hold_already_is_refused(store: Path) -> No
     t.pick("P2 room (Another room)")
     t.pick("Another room (now)")
     said = pack_tour.refused(t, before)
-    assert "already holds elsewhere" in said and "Nothing changed" in said
+    assert "P2's place already holds Another room" in said and "Nothing changed" in said
     with pytest.raises(RulesError, match="'value' of cube-temple-of-gold/5 must be one of"):
         t.session.begin({"do": "correct", "book": "cube-temple-of-gold/5", "value": "P9"})
     with pytest.raises(RulesError, match="'book' must be one of where-P1"):
@@ -227,4 +227,49 @@ def test_no_screen_of_a_whole_clank_game_shows_an_id(store: Path) -> None:
                                                    *screen.options]))
             if "-" in found or "/" in found]
     assert seen == []
+    t.close()
+
+
+# --------------------------------------------------------------------------- Runebound's glass
+
+
+def test_runebound_the_gadget_s_trading_dice_say_their_faces_and_matches(store: Path) -> None:
+    """With the gadget's trading dice, the trading pool's page says the faces it rolled and
+    counts the matches of those faces (never "0 matches" with nothing rolled)."""
+    t = runebound_in_play(Table(store, seed=SEED), trading="The gadget's!")
+    hero = t.session.state.heroes[t.session.state.current()]
+    pack_tour.menu(t, "Trading pool")
+    t.number(3)
+    t.number(0)
+    pages = t.read()
+    step = next(s for s in t.session.runner.trace if s.kind == "trading_pool")
+    faces = {f.id: f for f in t.session.state.data.faces}
+    rolled = step.data["faces"]
+    assert len(rolled) == 3 and step.data["by"] == "gadget"
+    matches = sum(1 for f in rolled if hero.terrain in faces[f].terrain)
+    assert step.data["matches"] == matches
+    assert pages[0].key == f"{matches} match" + ("" if matches == 1 else "es")
+    said = " ".join(" ".join(p.lines) for p in pages)
+    shown = "; ".join(" + ".join(faces[f].terrain) for f in rolled)
+    assert f"the gadget rolled {shown}" in " ".join(said.split())
+
+
+def test_runebound_s_game_over_screen_says_who_won_in_words(store: Path) -> None:
+    """The scripted game to Hero 1's victory: the last screen names the winner and the
+    points, and no screen shows a result's id ("victory") as a label."""
+    tables = [Table(store, seed=SEED)]
+
+    def reopen() -> Table:
+        tables[-1].close()
+        tables.append(Table(store, seed=SEED))
+        return tables[-1]
+
+    t = pack_tour.play_runebound(tables[0], Album(tables[0]), reopen)
+    assert t.session.state.over is not None and t.session.state.over.reason == "victory"
+    assert (t.screen.title, t.screen.key) == ("Game over", "Game over")
+    assert "Hero 1 wins" in t.screen.lines and "13 victory points and a" in t.screen.lines
+    ids = {"victory", "no_curses_left", "hero-1", "hero-2"}
+    labels = [(word, s) for table in tables for s in table.shown
+              for word in (s.title, s.key, *s.lines, *s.options) if word.lower() in ids]
+    assert labels == []
     t.close()

@@ -127,14 +127,15 @@ def test_clank_an_occupied_temple_column_is_the_table_s_call_on_the_glass(played
     assert t.session.state_dict()["cubes"] == before["cubes"]
 
 
-def runebound_in_play(t: Table) -> Table:
-    """Two heroes placed (Hero 2 in Tamalir, Hero 1 in Riverwatch) with their counters."""
+def runebound_in_play(t: Table, trading: str = "Our own dice") -> Table:
+    """Two heroes placed (Hero 2 in Tamalir, Hero 1 in Riverwatch) with their counters; who
+    rolls the trading dice: ``trading``."""
     t.choose_game("Runebound")
     t.number(2)
     t.read()
     t.pick("The gadget")
     t.read()
-    t.pick("Our own dice")
+    t.pick(trading)
     pack_tour.menu(t, "Place a hero")
     t.pick("Tamalir")
     pack_tour.menu(t, "Place a hero")

@@ -198,6 +198,42 @@ def test_a_form_under_way_survives_a_power_cut_at_the_question_it_was_on(tmp_pat
     again.close()
 
 
+def killed(table: Driver) -> None:
+    """The gadget's process gone without a clean stop (a kill, a power cut after the OS wrote
+    what it had): what its transactions committed stays, what it held in memory is lost."""
+    table.gadget.store.db.close()
+    table.gadget.lock.release()
+
+
+def test_a_restart_shows_the_page_on_the_glass_and_a_kill_loses_only_the_pages_turned(
+        tmp_path):
+    """Which page is on the glass is written with the next step's transaction (not one of its
+    own): a clean stop keeps the page read last; a kill loses only the pages turned since the
+    last step was saved, and the restart shows the page that was on the glass then."""
+    table = Driver(tmp_path / "games.db")
+    new_game(table)
+    table.tap("room", "bholoth-cemetery")  # a step saved: its pages on the glass
+    first = table.screen
+    table.press(Button.OK, times=2)  # two pages turned: nothing saved for them
+    third = table.screen
+    assert table.gadget.app.reading and third != first
+    table.close()
+    again = Driver(tmp_path / "games.db")
+    assert again.screen == third  # a clean stop: the page read last
+    again.press(Button.BACK)
+    again.press(Button.BACK)
+    assert again.screen == first  # BACK still pages back
+    killed(again)
+    once_more = Driver(tmp_path / "games.db")
+    assert once_more.screen == third  # the pages turned back were not kept: the last kept
+    once_more.press(Button.OK)
+    fourth = once_more.screen
+    killed(once_more)
+    last = Driver(tmp_path / "games.db")
+    assert last.screen == third and fourth != third  # the turn since the last save is lost
+    last.close()
+
+
 def test_a_kept_form_the_game_no_longer_allows_is_dropped(tmp_path):
     table = Driver(tmp_path / "games.db")
     new_game(table)

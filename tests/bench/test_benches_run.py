@@ -24,6 +24,7 @@ RUNS: dict[str, tuple[list[str], str]] = {
     "conquest_tap.py": (["--games", "1"], ""),
     "oled_i2c.py": ([], "bytes"),
     "sim_start.py": (["1"], "first frame"),
+    "gadget_start.py": (["1"], "first frame / dependencies"),
     "cold_start.py": (["--runs", "1"], "x bare"),
 }
 MODULES = {"callgrind.py", "press_instructions.py"}  # imported by the scripts, not run alone

@@ -5,6 +5,7 @@ import sys
 
 import machine
 import main
+import maintenance
 import pins
 
 from tests.firmware.fwtools import FIRMWARE, ROOT
@@ -29,23 +30,24 @@ def test_copies_every_firmware_module_and_no_stand_in() -> None:
     assert "mpy-cross" not in out
 
 
-def test_mpy_compiles_all_but_main() -> None:
+def test_mpy_compiles_all_but_boot_and_main() -> None:
     out = dry_run("--mpy")
     compiled = [ln for ln in out.splitlines() if "mpy-cross" in ln]
-    names = {p.stem for p in FIRMWARE.glob("*.py")} - {"main"}
+    names = {p.stem for p in FIRMWARE.glob("*.py")} - {"boot", "main"}
     assert len(compiled) == len(names)
     for name in names:
         assert f"{name}.mpy" in out
-    assert f" {FIRMWARE / 'main.py'} " in out
+    for source in ("boot.py", "main.py"):  # MicroPython runs these two only as source
+        assert f" {FIRMWARE / source} " in out
 
 
 def test_back_undo_held_at_power_up_leaves_the_repl_free() -> None:
-    back_undo = [gpio for _name, code, gpio in pins.BUTTONS if code == main.MAINTENANCE_BUTTON]
+    back_undo = [gpio for _name, code, gpio in pins.BUTTONS if code == maintenance.BUTTON]
     pin = machine.Pin(back_undo[0], machine.Pin.IN, machine.Pin.PULL_UP)
-    assert not main.maintenance()
+    assert not maintenance.held()
     pin.value(0)  # held
     try:
-        assert main.maintenance()
+        assert maintenance.held()
         assert main.run() is None  # returns at once: no board, no watchdog
     finally:
         pin.value(1)

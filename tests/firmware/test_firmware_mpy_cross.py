@@ -27,4 +27,4 @@ def test_compiles_with_mpy_cross(path: Path, tmp_path: Path) -> None:
 def test_the_firmware_files_are_all_there() -> None:
     names = {p.name for p in FILES if p.parent == FIRMWARE}
     want = {"app.py", "buttons.py", "dice.py", "display.py", "link.py", "main.py", "pins.py"}
-    assert want | {"ssd1306.py", "ticks.py", "usb.py"} == names
+    assert want | {"boot.py", "cdc.py", "maintenance.py", "ssd1306.py", "ticks.py", "usb.py"} == names

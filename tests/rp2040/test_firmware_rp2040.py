@@ -56,3 +56,12 @@ def test_the_dice_are_fair_with_the_boards_random_source(image: Path) -> None:
         expected = ROLLS / n
         chi = sum((c - expected) ** 2 / expected for c in counts[1:])
         assert chi < CRITICAL[n - 1], counts
+
+
+def test_back_undo_held_at_power_up_leaves_the_usb_to_the_repl(tmp_path: Path) -> None:
+    """The whole firmware, boot.py and main.py included, with BACK/UNDO held (the emulator
+    applies no pull-ups: a button line nothing drives reads 0, held): boot.py leaves the USB
+    to MicroPython's REPL (no link CDC of its own), main.py returns at once, mpremote can work."""
+    image = build_image(tmp_path / "firmware.img", FIRMWARE)
+    said = run_at_repl("import cdc, main\nprint(cdc.device, main.maintenance.held())\n", image)
+    assert said.strip().splitlines()[-1] == "None True"

@@ -294,3 +294,36 @@ def test_the_gadget_keeps_its_own_object_beside_a_game(tmp_path):
             store.set_gadget(99, {})
         store.delete_game(game)
         assert store.gadget(game) == {}
+
+
+def _on_disk(path: Path, game: int) -> str | None:
+    """The gadget object as another connection reads it (what a restart would find)."""
+    db = sqlite3.connect(path)
+    try:
+        row = db.execute("SELECT data FROM gadget WHERE game_id = ?", (game,)).fetchone()
+    finally:
+        db.close()
+    return None if row is None else row[0]
+
+
+def test_a_gadget_object_kept_later_goes_in_with_the_next_write_or_at_close(tmp_path):
+    path = tmp_path / "g.sqlite3"
+    store = Store(path)
+    game = store.create_game("catacombs", {}, 1, "seeded")
+    other = store.create_game("catacombs", {}, 2, "seeded")
+    store.set_gadget(game, {"seats": {"elf": 1}})
+    store.set_gadget_later(game, {"seats": {"elf": 1}, "shown": 4})
+    assert store.gadget(game) == {"seats": {"elf": 1}, "shown": 4}  # answered at once
+    assert _on_disk(path, game) == '{"seats": {"elf": 1}}'  # not written: no transaction
+    store.append(other, 0, [Event("action", {"do": "x"})], finished=False)  # any write
+    assert _on_disk(path, game) == '{"seats": {"elf": 1}, "shown": 4}'  # in its COMMIT
+    store.set_gadget_later(game, {"shown": 5})
+    store.set_gadget(game, {"shown": 6})  # a write of its own replaces the one held
+    store.append(other, 1, [Event("action", {"do": "y"})], finished=False)
+    assert _on_disk(path, game) == '{"shown": 6}'
+    store.set_gadget_later(other, {"shown": 1})
+    store.delete_game(other)  # a game gone by then is passed over
+    assert store.gadget(other) == {} and _on_disk(path, other) is None
+    store.set_gadget_later(game, {"shown": 7})
+    store.close()
+    assert _on_disk(path, game) == '{"shown": 7}'  # a clean stop writes it

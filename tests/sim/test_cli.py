@@ -235,3 +235,43 @@ def test_a_game_is_named_by_its_rooms_card_in_the_list(scenario, actions, where)
         play(runner, script, action)
     assert table("catacombs").where(runner.state) == where
     assert table("conquest").where(runner.state) == ""  # a game with no rooms
+
+
+@pytest.mark.parametrize("plain", [False, True])
+def test_new_asks_which_game_with_an_unfinished_game_in_the_store(db, capsys, monkeypatch,
+                                                                   plain):
+    """`scripts/run --new`, with or without --plain: the gadget asks "Which game?" although
+    the store holds an unfinished Catacombs game (the one a bare `scripts/run` goes on with);
+    nothing is stored before the questions are answered. The simulator's path runs the real
+    virtual Pico; only Textual's terminal app is left out (its run is replaced by a look at
+    the glass)."""
+    seen: list[str] = []
+    if plain:
+        monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    else:
+        from overseer.sim import app
+        from overseer.sim.box import VirtualBox
+
+        def booted(board: str = "unix") -> VirtualBox:  # the terminal check left out
+            box = VirtualBox(board=board)
+            box.power_on()
+            return box
+
+        def looked(running, again: str = "") -> int:
+            try:
+                seen.append(running.gadget.screen.title)
+            finally:
+                running.close()
+            return 0
+
+        monkeypatch.setattr(cli, "power_on", booted)
+        monkeypatch.setattr(app, "run", looked)
+    with Store(db) as store:
+        assert store.last_unfinished("catacombs") is not None
+    code, out, err = run(capsys, *(["--plain"] if plain else []), "--new", "--db", str(db))
+    assert code == 0, err
+    if plain:
+        seen.append(next(line for line in out.splitlines() if line.startswith("[")))
+    assert seen == ["[Which game?] (question)" if plain else "Which game?"]
+    with Store(db) as store:
+        assert [g.id for g in store.games()] == [1]

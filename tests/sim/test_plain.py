@@ -53,9 +53,9 @@ def test_bad_words_press_nothing(monkeypatch, capsys, db):
     code, out, _ = plain(monkeypatch, capsys, db, lines, *NEW)
     assert code == 0
     assert refusals(out) == [
-        "the rows are numbered 1 to 7, not 0",  # the menu: four moves, Party, Dice, New game
-        "the rows are numbered 1 to 7, not -2",
-        "the rows are numbered 1 to 7, not 9",
+        "the rows are numbered 1 to 8, not 0",  # the menu: five moves, Party, Dice, New game
+        "the rows are numbered 1 to 8, not -2",
+        "the rows are numbered 1 to 8, not 9",
         "unknown word 'nxt'; did you mean 'next'? (help lists the words)",
         "hold which button? next, ok, choice, back, roll",
         "hold which button? next, ok, choice, back, roll",

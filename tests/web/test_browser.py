@@ -131,6 +131,13 @@ def test_a_paired_phone_answers_and_the_glass_moves(browser, game):
     game.take()
     code = code_on_the_glass(table)
     assert code == game.page.live.code
+    # The page's own glass never shows it (else any page could pair itself): its picture
+    # and its text say where to look instead.
+    page.wait_for_selector('#glass-text:has-text("The code is on the box")', timeout=WAIT)
+    assert code not in page.content()
+    status, _ = request(game, "GET", "/glass.png")
+    assert status == 200 and game.page.live.screen is not None \
+        and code not in " ".join(game.page.live.screen.lines)
     page.fill("input[name=code]", code)
     with page.expect_response("**/pair"):
         page.click("text=Pair this phone")
@@ -184,7 +191,8 @@ def test_an_unpaired_page_cannot_answer(browser, game):
     with page.expect_response("**/pair") as paired:
         page.click("text=Pair this phone")
     assert paired.value.status == 403
-    assert page.locator("#pair-said").inner_text().strip() == "That is not the code on the glass."
+    page.wait_for_selector('#pair-said:has-text("That is not the code on the glass.")',
+                           timeout=WAIT)
     context.close()
 
 

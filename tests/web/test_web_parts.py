@@ -63,7 +63,8 @@ def test_the_guard_refuses_other_hosts_other_origins_and_too_many_requests():
 
 def test_the_page_listens_on_lan_addresses_only():
     assert addresses.lan(["127.0.0.1", "192.168.1.20", "8.8.8.8", "fe80::1", "fd12::3",
-                          "10.1.2.3", "2a00:1450::1"]) == ["192.168.1.20", "fd12::3", "10.1.2.3"]
+                          "10.1.2.3", "2a00:1450::1", "192.0.2.2", "172.32.0.1"]) == [
+        "192.168.1.20", "fd12::3", "10.1.2.3"]  # 192.0.2.2: a documentation net, not a LAN
     assert addresses.check(["192.168.1.20", "127.0.0.1"]) == ["192.168.1.20", "127.0.0.1"]
     for bad, said in (("8.8.8.8", "not a LAN address"), ("0.0.0.0", "not a LAN address"),
                       ("box", "not an IP address")):

@@ -70,13 +70,15 @@ SHORT = {
     "campaign_start": "Start campaign",
     "campaign_next": "Next stage",
     "end_game": "End the game",
+    "correct": "Correct books",
 }
 # The menu's order: what the table does most at that moment first (in a battle, the heroes'
 # side; between battles, the rooms).
 ORDER = ("damage_piece", "hero_dagger", "freeze_piece", "room_reward", "recruit_mount",
          "campaign_next", "setup_room", "choose_lord",
          "setup_lord_room", "hidden_cave_collect", "hidden_cave_visit", "hidden_cave_portal",
-         "hidden_cave_leave", "campaign_start", "hidden_cave_setup", "update_hero", "end_game")
+         "hidden_cave_leave", "campaign_start", "hidden_cave_setup", "update_hero", "correct",
+         "end_game")
 IN_BATTLE_FIRST = ("damage_piece", "update_hero")
 MAIN_MOVE = "next_ai_piece"  # NEXT AI PIECE: its own button, not on the menu
 

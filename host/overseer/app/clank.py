@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from overseer.app.books import correct_form as book_form
 from overseer.app.flow import NewGame, Table, TapActions, party_screens
 from overseer.app.local import Ask, LocalProcedure
 from overseer.core.moves import Move
@@ -60,7 +59,7 @@ ANSWERS = {
     lairs.SWORDS: "Swords", lairs.RIDDLE: "The riddle", chambers.GOLD: "3 gold",
     "artifact": "An artifact", "chest": "A chest",
     "heal-1": "Heal 1", "heal-2": "Heal 2", "lockpick": "Lockpick",
-    "big-secret": "Big secret",
+    "big-secret": "Big secret", books.EMPTY: "Empty",
 }
 # The moves' questions whose prompt is too long for the title bar, by move and field.
 PROMPTS = {"reveal": {"room": "Which tile was placed?"},
@@ -213,14 +212,7 @@ def fight_form(state: ClankState, names: Mapping[str, str]) -> LocalProcedure:
     return {"do": "fight", "player": state.turn_player(), "monster": monster, "way": way}
 
 
-def correct_form(state: ClankState, names: Mapping[str, str]) -> LocalProcedure:
-    """Correct the books: a player's place or a cube space, then what the table has."""
-    shown = {**names, books.EMPTY: "Empty"}
-    return (yield from book_form(books.book_list(state), shown))
-
-
 FORMS: dict[str, Callable[[ClankState, Mapping[str, str]], LocalProcedure]] = {
-    "correct": correct_form,
     "fight": fight_form,
     "place_cube": place_cube_form,
     "enter_trophy": enter_trophy_form,

@@ -22,14 +22,14 @@ from dataclasses import replace
 from typing import Any
 
 from overseer.app import forms
-from overseer.app.books import correct_form as book_form
 from overseer.app.flow import NewGame, Table, TapActions
 from overseer.app.local import Ask, LocalProcedure
 from overseer.core.moves import Move
 from overseer.core.procedure import ChooseOne, EnterNumber, Question, RulesError, Step
+from overseer.loaders.conquest import card_records
 from overseer.loaders.conquest import default as default_cards
-from overseer.rules.conquest import books, end
-from overseer.rules.conquest.cards import ABILITIES, SHOTS, shot_label
+from overseer.rules.conquest import end
+from overseer.rules.conquest.cards import ABILITIES, SHOTS, Card, shot_label
 from overseer.rules.conquest.decks import COUNTED, hand_options
 from overseer.rules.conquest.kinds import Key, StepKind
 from overseer.rules.conquest.play import END, Play, check_play
@@ -285,14 +285,8 @@ def play_form(state: ConquestState, names: Mapping[str, str]) -> LocalProcedure:
     return {"do": "play", "player": player, "card": card}
 
 
-def correct_form(state: ConquestState, names: Mapping[str, str]) -> LocalProcedure:
-    """Correct the books: which one, then what it holds now (starting at what the box has)."""
-    return (yield from book_form(books.book_list(state), names))
-
-
 FORMS: dict[str, Callable[[ConquestState, Mapping[str, str]], LocalProcedure]] = {
     "play": play_form,
-    "correct": correct_form,
 }
 
 
@@ -404,22 +398,54 @@ def tap_actions(state: ConquestState, legal: list[Move[Any]]) -> TapActions:
     return out
 
 
-def new_setup(setup: dict[str, Any], store: Any) -> dict[str, Any]:
-    """A new game's setup with the cards the table has read off the physical cards so far
-    (the last Conquest game's, which carries the ones before it), so no card is asked twice;
-    a fact the card data has come to print since is left to the data."""
+def learned(store: Any) -> tuple[int | None, dict[str, dict[str, Any]]]:
+    """The cards the table has read off the physical cards at this store: those of the last
+    Conquest game played (which carries the ones before it), by card id, as a setup's
+    ``cards`` takes them; a fact the card data has come to print since is left to the data.
+    With the game's id (None: no Conquest game, or the last one does not replay)."""
     infos = sorted(store.games(GAME), key=lambda info: (info.updated, info.id))
-    if not infos or "cards" in setup["setup"]:
-        return setup
+    if not infos:
+        return None, {}
     try:
         entered = Session.resume(store, infos[-1].id).state.entered
     except (LogError, SessionError, StoreError, RulesError, ValueError, KeyError):
-        return setup  # a game that does not replay teaches nothing
+        return None, {}  # a game that does not replay teaches nothing
     printed = default_cards()
     known = {c: {k: v for k, v in facts.items()
                  if getattr(printed[c], k) in ("unknown", ())}
              for c, facts in entered.items() if c in printed}
-    known = {c: f for c, f in known.items() if f}
+    return infos[-1].id, {c: f for c, f in known.items() if f}
+
+
+def learned_records(store: Any, when: Callable[[str], str] = str) -> tuple[int, str]:
+    """The cards ``learned`` at this store as ``[[card]]`` records of cards.toml (how many, and
+    the text): the data's record with the facts read in place of its unknowns, ``verified =
+    false``, its ``source`` saying what was read at which game (``when``: its last play, in
+    words), after the rulebook's source where the data had one."""
+    game_id, known = learned(store)
+    if game_id is None or not known:
+        return 0, ""
+    printed = default_cards()
+    read = f"read off the card at the table (Overseer game #{game_id}, " \
+           f"{when(store.game(game_id).updated)})"
+
+    def source(card: Card, facts: Mapping[str, Any]) -> str:
+        said = f"{', '.join(facts)} {read}"
+        return f"{card.source}; {said}" if card.verified else said
+
+    cards = [replace(printed[c], **{k: tuple(v) if k == "shots" else v
+                                    for k, v in facts.items()},
+                     verified=False, source=source(printed[c], facts))
+             for c, facts in known.items()]
+    return len(cards), card_records(cards)
+
+
+def new_setup(setup: dict[str, Any], store: Any) -> dict[str, Any]:
+    """A new game's setup with the cards the table has read off the physical cards so far
+    (``learned``), so no card is asked twice."""
+    if "cards" in setup["setup"]:
+        return setup
+    _, known = learned(store)
     if not known:
         return setup
     return {**setup, "setup": {**setup["setup"], "cards": known}}
@@ -446,6 +472,13 @@ class ConquestTable(Table):
 
     def labels(self, state: ConquestState) -> dict[str, str]:
         return labels(state)
+
+    def cards_read(self, store: Any, when: Callable[[str], str]) -> str:
+        count, records = learned_records(store, when)
+        if not count:
+            return ""
+        return (f"# {count} Conquest cards read off the card: paste over their records in "
+                f"data/conquest/cards.toml\n{records}")
 
     def asked(self, question: Question, state: ConquestState) -> Question:
         return asked(question, state)

@@ -26,9 +26,11 @@ from typing import Any
 
 from overseer import games
 from overseer.app import forms
+from overseer.app.books import correct_form
 from overseer.app.local import Ask, LocalProcedure
 from overseer.app.menu import MenuItem, OpensForm
 from overseer.app.story import Story
+from overseer.core.books import CORRECT
 from overseer.core.moves import Move
 from overseer.core.params import fields
 from overseer.core.procedure import ChooseOne, Question, Step
@@ -99,10 +101,11 @@ class Table:
       ``short`` (labels that fit the list), ``offered(move, state)`` (a legal move the menu
       shows: one whose form has something to ask), ``shown_refused(state)`` (moves listed though
       the rules refuse them now), ``rank(move, state)``, ``own_items(state, over)``;
-    - the forms: ``forms`` (a move's own form by move name), ``prompts`` (the generic form's
-      shorter prompts, by move and field), ``confirm(name, state, names)`` (a move asked to be
-      sure of first), ``taps(state, question)`` (cards whose tap answers a generic form's
-      question);
+    - the forms: ``forms`` (a move's own form by move name; ``correct``, the books'
+      correction, has the one form every game shares, of its record's ``books``), ``prompts``
+      (the generic form's shorter prompts, by move and field), ``confirm(name, state,
+      names)`` (a move asked to be sure of first), ``taps(state, question)`` (cards whose tap
+      answers a generic form's question);
     - ``default_seats(state, seats)``: the seats of a game whose store kept none;
     - ``cards(state)``: a tapped card's option id by (card kind, card id);
       ``card_options(state)``: the options a tapped card names when it names several;
@@ -171,7 +174,7 @@ class Table:
     def offered(self, move: Move[Any], state: Any) -> bool:
         """A legal move the menu shows: its own form, or a generic one with something to
         ask (a move with no parameters has its button or its item: ``forms.askable``)."""
-        return move.name in self.forms or forms.askable(move, state)
+        return self.own_form(move.name) is not None or forms.askable(move, state)
 
     def shown_refused(self, state: Any) -> tuple[str, ...]:
         """Moves the menu lists though the rules refuse them now, so that the table hears
@@ -220,12 +223,21 @@ class Table:
         prompt = self.confirm(name, state, names)
         if prompt is not None:
             return (lambda: confirmed(prompt, name)), title
-        own = self.forms.get(name)
+        own = self.own_form(name)
         if own is not None:
             return (lambda: own(state, names)), title
         if not fields(move.params):
             return None
         return (lambda: self.generic_form(move, state, names)), title
+
+    def own_form(self, name: str) -> OwnForm | None:
+        """A move's own form: the game's (``forms``), else for ``correct`` the form every game's
+        books share (app/books.py, of ``GameSpec.books``); None: the generic form."""
+        own = self.forms.get(name)
+        books = self.spec.books
+        if own is None and name == CORRECT and books is not None:
+            return lambda state, names: correct_form(books(state), names)
+        return own
 
     def generic_form(self, move: Move[Any], state: Any, names: Names) -> LocalProcedure:
         """The move table's own form (app/forms.py), each question with its names ("None"
@@ -282,6 +294,12 @@ class Table:
     # The answers the page never names, by question key: what it says instead (Conquest: the
     # card a player drew, which goes into a secret hand).
     secret_answers: Mapping[str, str] = {}
+
+    def cards_read(self, store: Any, when: Callable[[str], str]) -> str:
+        """The cards the table read off the physical cards at ``store``, as records of the
+        game's card data with a comment line first (``overseer games cards``; ``when``: a
+        store time in words); "" for none, or a game that keeps none."""
+        return ""
 
     def page(self, state: Any, names: Names, seats: Mapping[str, int]) -> dict[str, Any]:
         """The web page's party content (JSON-able): the state as the record writes it,

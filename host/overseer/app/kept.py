@@ -1,5 +1,6 @@
 """What the gadget keeps beside each game in the store's gadget table (``Store.gadget``): the
-seats, how many first actions the gadget began, the step on the glass (``shown``), the form
+seats, how many first actions the gadget began, the step on the glass (``shown``: written with
+the next step's transaction, see ``Playing.keep_shown``), the form
 under way (``form``, app/form_host.py), that the table read the end (``end_read``), and why a
 game was set aside (``aside``); and the game the gadget opens at start.
 
@@ -19,15 +20,19 @@ from overseer.session.store import Store, StoreError
 log = logging.getLogger("overseer.gadget")
 
 
-def update(store: Store, game_id: int, what: str, **fields: Any) -> bool:
+def update(store: Store, game_id: int, what: str, later: bool = False, **fields: Any) -> bool:
     """Keep ``fields`` beside the game (a None one is removed); False (journalled, ``what``
-    names it) when the store cannot be written."""
+    names it) when the store cannot be written. ``later``: written with the store's next
+    write, not now (``Store.set_gadget_later``: lost if the power goes first)."""
     data = store.gadget(game_id)
     for key, value in fields.items():
         if value is None:
             data.pop(key, None)
         else:
             data[key] = value
+    if later:
+        store.set_gadget_later(game_id, data)
+        return True
     try:
         store.set_gadget(game_id, data)
     except StoreError as err:

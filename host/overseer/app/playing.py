@@ -132,12 +132,18 @@ class Playing:
         return replace(made, asked=self.asked)
 
     def keep_shown(self, app: App) -> None:
-        """Keep which step's page is on the glass beside the game (when it changed)."""
+        """Keep which step's page is on the glass beside the game (when it changed), for a
+        restart to show it again. It is not a step of the game: it is written with the
+        store's next write (the next step's one transaction) or at a clean stop, never in a
+        transaction (and an fsync) of its own. A power cut or a kill loses only the pages
+        turned since the last step was saved: the restart shows the page that was on the
+        glass then, an earlier page of the same steps, never one not yet shown."""
         if self.session is None or self.forms.local is not None:
             return
         shown = controller.shown_step(app)
         if shown != self.kept_shown and kept.update(self.store, self.session.id,
-                                                    "the screen shown not kept", shown=shown):
+                                                    "the screen shown not kept", later=True,
+                                                    shown=shown):
             self.kept_shown = shown
 
     def end_read(self, app: App) -> None:

@@ -18,12 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from overseer.app.books import correct_form as book_form
 from overseer.app.flow import NewGame, Table, party_screens
 from overseer.app.local import Ask, LocalProcedure
 from overseer.core.procedure import ChooseOne, EnterNumber, Question
 from overseer.loaders import runebound as runebound_data
-from overseer.rules.runebound import books, movement, scenario
+from overseer.rules.runebound import movement, scenario
 from overseer.rules.runebound.components import DESTROYED, ROMAN
 from overseer.rules.runebound.setup import MAX_PLAYERS
 from overseer.rules.runebound.state import (
@@ -193,13 +192,7 @@ def travel_form(state: RuneboundState, names: Mapping[str, str]) -> LocalProcedu
     return {"do": "travel", "hero": state.current(), "to": to}
 
 
-def correct_form(state: RuneboundState, names: Mapping[str, str]) -> LocalProcedure:
-    """Correct the books: a hero's experience or gold, then what the table counts."""
-    return (yield from book_form(books.book_list(state), names))
-
-
 FORMS: dict[str, Callable[[RuneboundState, Mapping[str, str]], LocalProcedure]] = {
-    "correct": correct_form,
     "place": place_form,
     "travel": travel_form,
 }

@@ -1,11 +1,13 @@
 """The session's command-line commands: ``overseer replay FILE`` and
-``overseer games list|resume|delete|export|import|recover`` (``--db`` picks the store file).
+``overseer games list|resume|delete|export|import|cards|recover`` (``--db`` picks the store
+file).
 
 ``games list`` prints a table a person reads (``--json``: one object a line, for scripts);
 ``games resume ID`` plays game ID on (the simulator, or ``--plain`` the line mode; ``--json``
 prints where it stands instead). ``games delete ID`` asks first (``--yes`` does not) and
 refuses while a gadget plays from the store; ``games import`` does not store a game twice;
-``games recover`` saves a damaged store's readable games into a new one (session/recover.py).
+``games recover`` saves a damaged store's readable games into a new one (session/recover.py);
+``games cards`` prints the cards read off the card at this table as card data (Conquest's).
 """
 
 from __future__ import annotations
@@ -234,6 +236,19 @@ def _import(store: Store, args: argparse.Namespace) -> None:
                       "store": str(store.path)}))
 
 
+def _cards(store: Store, args: argparse.Namespace) -> None:
+    """The cards the table read off the physical cards at this store, as card data records,
+    for each game that keeps them (``Table.cards_read``: Conquest's)."""
+    from overseer.app.flow import table
+
+    said = [text for game in GAME_NAMES if (text := table(game).cards_read(store, _when))]
+    if not said:
+        print("overseer games cards: no card has been read off the card in this store yet",
+              file=sys.stderr)
+        return
+    print("\n".join(said), end="")
+
+
 def cmd_recover(args: argparse.Namespace) -> int:
     from overseer.cli.paths import store_path
     from overseer.session.recover import NothingToRecover, recover
@@ -264,7 +279,7 @@ def add(sub: argparse._SubParsersAction, play: Play) -> None:
                     help="the game store (default: $OVERSEER_DB, the config file, or the "
                          "user data directory)")
     games = sub.add_parser("games", help="saved games: list, resume, delete, export, import, "
-                                         "recover")
+                                         "cards, recover")
     gsub = games.add_subparsers(dest="games_command", required=True)
     p = gsub.add_parser("list", parents=[db], help="saved games, the last played first")
     p.add_argument("--game", choices=GAME_NAMES)
@@ -290,6 +305,10 @@ def add(sub: argparse._SubParsersAction, play: Play) -> None:
     p = gsub.add_parser("import", parents=[db], help="store a game from an exported JSON file")
     p.add_argument("file")
     p.set_defaults(func=_with_store(_import))
+    p = gsub.add_parser("cards", parents=[db],
+                        help="the cards read off the card at this table, as records of the "
+                             "game's card data")
+    p.set_defaults(func=_with_store(_cards, create=False))
     p = gsub.add_parser("recover", parents=[db],
                         help="save what can be read of a damaged store into a new one (the "
                              "damaged file is kept aside)")

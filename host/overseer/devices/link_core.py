@@ -113,7 +113,8 @@ class LinkCore:
         their deadline failed, whether nothing valid came for ``LINK_TIMEOUT``, and when to
         look again (``deadline``)."""
         out = self.outgoing(now)
-        self.expire(now)
+        if self.rolls:  # most passes: none asked (``expire`` would do nothing)
+            self.expire(now)
         return out, now - self._heard_at > LINK_TIMEOUT, self.deadline()
 
     def fail_rolls(self, reason: str) -> None:
@@ -132,11 +133,17 @@ class LinkCore:
 
     def deadline(self) -> float:
         """When ``outgoing`` or ``expire`` has something to do, or the link falls silent."""
-        deadline = min(self._heard_at + LINK_TIMEOUT, self.rolls.deadline())
+        deadline = self._heard_at + LINK_TIMEOUT
+        if self.rolls:
+            deadline = min(deadline, self.rolls.deadline())
         if self.state is LinkState.HANDSHAKING:
             return min(deadline, self._hello_at)
-        resend_at = self._window.deadline()
-        return min(deadline, self._heartbeat_at, deadline if resend_at is None else resend_at)
+        deadline = min(deadline, self._heartbeat_at)
+        window = self._window
+        if not window.in_flight and window.fast_at is None:  # most passes: nothing to resend
+            return deadline
+        resend_at = window.deadline()
+        return deadline if resend_at is None else min(deadline, resend_at)
 
     def outgoing(self, now: float) -> bytes:
         """The bytes to write now: a HELLO while handshaking; else the newest screen and the
@@ -152,8 +159,10 @@ class LinkCore:
                 self._window.put(message, note)
         for roll_id, die in self.rolls.unsent():
             self._window.put(p.RollRequest(roll_id, int(die)))
-        out += self._window.pump(now, self._copies())
-        self.stats.retransmits = self._window.retransmits
+        window = self._window
+        if window.in_flight or window.queued:  # else ``pump`` has nothing to send
+            out += window.pump(now, self._copies())
+            self.stats.retransmits = window.retransmits
         if now >= self._heartbeat_at:
             noisy = self.errors.rate >= NOISY_ERROR
             out += (FLUSH if noisy else b"") + p.encode(p.HostHeartbeat())

@@ -124,6 +124,10 @@ class Block:
     payload: bytes
 
 
+_SYNC_BYTE = bytes((SYNC,))
+_pack_crc = struct.Struct("<I").pack
+
+
 def encode_block(seq: int, msg_type: int, payload: bytes) -> bytes:
     """The bytes of one block; raises ValueError for a payload over 96 bytes or a bad field."""
     if len(payload) > MAX_PAYLOAD:
@@ -131,7 +135,7 @@ def encode_block(seq: int, msg_type: int, payload: bytes) -> bytes:
     if not 0 <= seq <= 255 or not 0 <= msg_type <= 255:
         raise ValueError(f"SEQ {seq} and TYPE {msg_type} must each fit in a byte")
     body = bytes((len(payload), seq, msg_type)) + payload
-    return bytes((SYNC,)) + body + struct.pack("<I", crc32(body))
+    return _SYNC_BYTE + body + _pack_crc(zlib.crc32(body))  # (zlib's CRC-32 is unsigned)
 
 
 @dataclass
@@ -197,7 +201,7 @@ class Decoder:
                 return
             end = HEADER_SIZE + length
             (sent_crc,) = struct.unpack_from("<I", buf, end)
-            if crc32(buf[1:end]) != sent_crc:
+            if zlib.crc32(buf[1:end]) != sent_crc:
                 self.stats.bad_crc += 1
                 self._drop_sync()
                 continue

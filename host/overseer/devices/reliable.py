@@ -60,7 +60,7 @@ class SendWindow:
         self.srtt = INITIAL_SRTT  # smoothed round trip of a reliable message
         self.retransmits = 0  # go-back-N rounds, over every session
         self._seq = 0
-        self._fast_at: float | None = None  # resend then: a repeated ACK reported a loss
+        self.fast_at: float | None = None  # resend then: a repeated ACK reported a loss
         self.backoff = 1  # the retransmit timeout's multiple: doubled by each timeout
 
     def reset(self) -> None:
@@ -68,7 +68,7 @@ class SendWindow:
         self.in_flight.clear()
         self.queued.clear()
         self._seq = 0
-        self._fast_at = None
+        self.fast_at = None
         self.backoff = 1
 
     def timeout(self) -> float:
@@ -95,7 +95,7 @@ class SendWindow:
         while there is room. Each block goes ``copies`` times (twice on a noisy cable)."""
         out = bytearray()
         in_flight = self.in_flight
-        fast = self._fast_at is not None and now >= self._fast_at
+        fast = self.fast_at is not None and now >= self.fast_at
         if in_flight and (fast or now - in_flight[0].sent_at >= self.timeout()):
             self.retransmits += 1
             if not fast:
@@ -104,13 +104,15 @@ class SendWindow:
                 out += p.encode(entry.message, entry.seq) * copies
                 entry.sent_at = now
                 entry.sends += 1
-            self._fast_at = None
-        while self.queued and len(in_flight) < self.size:
-            entry = self.queued.popleft()
-            self._seq = next_seq(self._seq)
-            entry.seq, entry.sent_at, entry.sends = self._seq, now, 1
+            self.fast_at = None
+        queued, size, seq, encode = self.queued, self.size, self._seq, p.encode
+        while queued and len(in_flight) < size:
+            entry = queued.popleft()
+            seq = 1 if seq >= 255 else seq + 1  # next_seq, inline: once a block sent
+            entry.seq, entry.sent_at, entry.sends = seq, now, 1
             in_flight.append(entry)
-            out += p.encode(entry.message, entry.seq) * copies
+            out += encode(entry.message, seq) * copies
+        self._seq = seq
         return bytes(out)
 
     def on_ack(self, seq: int, now: float) -> list[Outgoing]:
@@ -121,10 +123,10 @@ class SendWindow:
             # A repeated ACK of what came just before the oldest message in flight: the Pico
             # got something after a gap, so that message was lost. Resend one smoothed round
             # trip after its last send rather than at the retransmit timeout.
-            if in_flight and next_seq(seq) == in_flight[0].seq and self._fast_at is None:
-                self._fast_at = in_flight[0].sent_at + self._fast_timeout()
+            if in_flight and next_seq(seq) == in_flight[0].seq and self.fast_at is None:
+                self.fast_at = in_flight[0].sent_at + self._fast_timeout()
             return []
-        self._fast_at = None
+        self.fast_at = None
         self.backoff = 1
         if in_flight[index].sends == 1:  # round trip samples only from unrepeated sends
             sample = now - in_flight[index].sent_at
@@ -136,8 +138,8 @@ class SendWindow:
         times = []
         if self.in_flight:
             times.append(self.in_flight[0].sent_at + self.timeout())
-        if self._fast_at is not None:
-            times.append(self._fast_at)
+        if self.fast_at is not None:
+            times.append(self.fast_at)
         return min(times, default=None)
 
     def _fast_timeout(self) -> float:

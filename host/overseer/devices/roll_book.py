@@ -51,6 +51,8 @@ class RollBook:
 
     def unsent(self) -> list[tuple[int, p.Die]]:
         """The open requests not sent yet (taken: they are sent now)."""
+        if not self._unsent:  # most passes of the link's loop
+            return []
         rolls = [(r, self._open[r].die) for r in self._unsent if r in self._open]
         self._unsent.clear()
         return rolls

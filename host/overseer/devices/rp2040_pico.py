@@ -4,9 +4,10 @@
 harness, a checkout's tools/rp2040/ (not in the package: a box runs a real Pico), which
 ``$OVERSEER_RP2_HARNESS`` names (scripts/run, the tests and the benches name it): rp2040js
 (pinned in its package.json) boots MicroPython's UF2 for the Raspberry Pi Pico with the
-firmware as .mpy files (main.py as source, as ``scripts/flash --mpy`` puts it) on a littlefs
-image, models the SSD1306 on I2C0 with the bus's time at the firmware's clock, drives the button
-pins and puts the USB serial on the same pty contract as the Unix port (firmware/unix/README.md).
+firmware as .mpy files (boot.py and main.py as source, as ``scripts/flash --mpy`` puts them)
+on a littlefs image, models the SSD1306 on I2C0 with the bus's time at the firmware's clock,
+drives the button pins and puts the USB serial on the same pty contract as the Unix port
+(firmware/unix/README.md).
 
 The UF2 is ``OVERSEER_RP2_UF2``, else ``shared/pico-emu/firmware.uf2`` in a folder above the
 harness (``../shared/pico-emu/`` next to a checkout). ``missing()`` says what is not there.
@@ -36,6 +37,7 @@ UF2_NAME = Path("shared") / "pico-emu" / "firmware.uf2"
 FS_BLOCK_SIZE = 4096
 FS_BLOCKS = 352
 FS_PROG_SIZE = 256
+SOURCES = ("boot.py", "main.py")  # MicroPython runs these at power-up, and only as .py
 MIN_SPEED = 0.01  # the slowest the clock believes the emulator runs (board ms per wall ms)
 EXTRAPOLATE = 0.2  # seconds of wall time the clock runs on past the emulator's last report
 
@@ -96,9 +98,9 @@ def missing() -> str | None:
 
 def build_image(out: Path, firmware: Path = FIRMWARE, main: bool = True,
                 extra: tuple[Path, ...] = ()) -> Path:
-    """The littlefs image of the firmware: every module as .mpy (armv6m), main.py as source
-    (without it, ``main=False``, the board boots to its REPL), and the ``extra`` files as they
-    are."""
+    """The littlefs image of the firmware: every module as .mpy (armv6m), boot.py and main.py
+    as source (without them, ``main=False``, the board boots to its REPL on the USB), and the
+    ``extra`` files as they are."""
     from littlefs import LittleFS
 
     fs = LittleFS(block_size=FS_BLOCK_SIZE, block_count=FS_BLOCKS, prog_size=FS_PROG_SIZE)
@@ -106,9 +108,9 @@ def build_image(out: Path, firmware: Path = FIRMWARE, main: bool = True,
     build = out.parent / "mpy"
     build.mkdir(exist_ok=True)
     for src in sorted(firmware.glob("*.py")):
-        if src.name == "main.py" and not main:
+        if src.name in SOURCES and not main:
             continue
-        if src.name == "main.py":  # the board runs main.py itself at boot
+        if src.name in SOURCES:  # the board runs these itself at power-up, only as .py
             name, data = src.name, src.read_bytes()
         else:
             target = build / (src.stem + ".mpy")
@@ -126,7 +128,8 @@ def build_image(out: Path, firmware: Path = FIRMWARE, main: bool = True,
 
 def run_at_repl(code: str, image: Path, board_ms: int = 60_000) -> str:
     """What ``code`` prints at the REPL of the emulated Pico booted with ``image`` (one with no
-    main.py), run synchronously within ``board_ms`` of board time (the harness's repl.mjs)."""
+    boot.py nor main.py), run synchronously within ``board_ms`` of board time (the harness's
+    repl.mjs)."""
     folder = _harness()
     job = json.dumps({"uf2": str(find_uf2()), "fs": str(image), "code": code, "ms": board_ms})
     done = subprocess.run(["node", str(folder / "repl.mjs")], input=job, capture_output=True,

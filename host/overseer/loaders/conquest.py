@@ -6,6 +6,8 @@ as values.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
@@ -54,6 +56,28 @@ def load_cards(path: Path = CARDS_FILE) -> dict[str, Card]:
             raise DataError(path, None, None, "team",
                             f"the {team} deck has {count} cards, wanted {DECK_SIZE}")
     return cards
+
+
+def _toml(value: object) -> str:
+    """A string or a list of strings as TOML (its basic strings are JSON's)."""
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def card_records(cards: Iterable[Card]) -> str:
+    """Cards as ``[[card]]`` records of cards.toml (the fields in the file's order; its
+    ``verified`` and ``source`` as each card has them): what ``load_cards`` reads back."""
+    out = []
+    for card in cards:
+        fields = {"id": card.id, "team": card.team, "name": card.name,
+                  "class": card.char_class, "role": card.role, "star_sign": card.star_sign,
+                  "shots": list(card.shots), "ability": card.ability, "armour": card.armour}
+        lines = ["[[card]]", *(f"{k} = {_toml(v)}" for k, v in fields.items()),
+                 f"verified = {'true' if card.verified else 'false'}",
+                 f"source = {_toml(card.source)}"]
+        out.append("\n".join(lines) + "\n")
+    return "\n".join(out)
 
 
 def load(folder: Path) -> dict[str, Card]:

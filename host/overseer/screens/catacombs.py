@@ -67,6 +67,7 @@ SETUP_KEYS = {
 }
 SETUP_TITLE = "Setup"
 HEROES_TITLE = "Heroes' side"  # what the table entered between AI turns
+BOOKS_TITLE = "Books"  # a correction of the books (the packs' title too)
 END_KEYS = {"room_won": "Room won", "party_defeated": "Defeated", "game_over": "Game over"}
 
 
@@ -156,6 +157,8 @@ def step_face(step: Step, name: Callable[[str], str]) -> Face | None:
     if found is not None:
         return found
     match step.kind:
+        case StepKind.CORRECTION:
+            return Face("Correction", step.text, title=BOOKS_TITLE)
         case StepKind.ROUND:
             return Face(f"Round {d['round']}", step.text, title=f"Round {d['round']}")
         case StepKind.ACTIVE_CHARACTER:
@@ -314,6 +317,7 @@ LONG_FIRST = frozenset({StepKind.MOVE, StepKind.CLOCK, StepKind.RESET})
 def grouped(step: Step) -> bool:
     """Whether the step joins a group page (the setup's steps keep a page each)."""
     return step.kind in PHASES or (step.kind not in SETUP_KEYS and step.kind not in END_KEYS
+                                   and step.kind != StepKind.CORRECTION
                                    and _setup_face(step, lambda s: s) is None
                                    and step.kind != StepKind.REWARD_GOLD
                                    and step.kind != StepKind.REWARD_SPELL)

@@ -332,6 +332,7 @@ class Store:
         self.read_only = False  # opened read-only: every write is refused (SaveError)
         self._reopen = False  # a write found the file read-only: open it again before the next
         self._unsaved = 0  # events written since the last checkpoint of the WAL
+        self._later: dict[int, str] = {}  # gadget objects (JSON) for the next transaction
         if self.path.exists() and not self.path.is_file():
             raise StoreError(f"{self.path}: not a regular file; choose another store file")
         if not self.path.exists():
@@ -454,8 +455,16 @@ class Store:
                              f"v{version}") from err
 
     def close(self) -> None:
-        """Close the store, its WAL checkpointed first (the file alone then holds every game:
-        a copy of it, or a lost ``-wal``, loses nothing)."""
+        """Close the store, what ``set_gadget_later`` holds written and the WAL checkpointed
+        first (the file alone then holds every game: a copy of it, or a lost ``-wal``, loses
+        nothing). A store that cannot be written then is closed all the same (what was held
+        is lost, as a power cut would lose it)."""
+        if self._later:
+            try:
+                with self._transaction():
+                    pass  # the held gadget objects go in with any transaction
+            except StoreError:
+                self._later.clear()
         self.checkpoint()
         self.db.close()
 
@@ -597,16 +606,33 @@ class Store:
 
     def set_gadget(self, game_id: int, data: dict[str, Any]) -> None:
         """Keep what the table gadget needs beside this game's log (its seats): one JSON
-        object per game, replaced whole."""
+        object per game, replaced whole, durable on return (in place of one held by
+        ``set_gadget_later``)."""
+        self._later.pop(game_id, None)
         with self._transaction():
             if self.db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
                 raise StoreError(f"no saved game #{game_id}")  # a game that is not there
-            self.db.execute("INSERT INTO gadget (game_id, data) VALUES (?, ?) ON CONFLICT"
-                            " (game_id) DO UPDATE SET data = excluded.data",
-                            (game_id, json.dumps(data, sort_keys=True)))
+            self.db.execute(_SET_GADGET, (game_id, json.dumps(data, sort_keys=True)))
+
+    def set_gadget_later(self, game_id: int, data: dict[str, Any]) -> None:
+        """``set_gadget`` without a transaction of its own: the object is held and written
+        inside the store's next write (a step's, in its one COMMIT), or at ``close``; until
+        then ``gadget`` answers it. For what the gadget may lose to a power cut or a kill
+        (which page of the steps was on the glass): nothing is written for it now. A game
+        that is gone by then is passed over."""
+        self._later[game_id] = json.dumps(data, sort_keys=True)
+
+    def _write_later(self) -> None:
+        """Inside a transaction: the gadget objects ``set_gadget_later`` holds."""
+        for game_id, data in self._later.items():
+            self.db.execute(_SET_GADGET_IF_GAME, (game_id, data, game_id))
 
     def gadget(self, game_id: int) -> dict[str, Any]:
-        """What ``set_gadget`` kept for this game (an empty object when nothing was)."""
+        """What ``set_gadget`` (or ``set_gadget_later``) kept for this game (an empty object
+        when nothing was)."""
+        held = self._later.get(game_id)
+        if held is not None:
+            return json.loads(held)
         try:
             row = self.db.execute("SELECT data FROM gadget WHERE game_id = ?",
                                   (game_id,)).fetchone()
@@ -698,6 +724,13 @@ class Store:
                 for seq, kind, data, at in rows]
 
 
+_SET_GADGET = ("INSERT INTO gadget (game_id, data) VALUES (?, ?) ON CONFLICT (game_id)"
+               " DO UPDATE SET data = excluded.data")
+_SET_GADGET_IF_GAME = ("INSERT INTO gadget (game_id, data) SELECT ?, ? WHERE EXISTS"
+                       " (SELECT 1 FROM games WHERE id = ?) ON CONFLICT (game_id)"
+                       " DO UPDATE SET data = excluded.data")
+
+
 class _Transaction:
     """``BEGIN IMMEDIATE`` .. ``COMMIT`` (or ``ROLLBACK`` on any error); a failed write is a
     ``StoreError`` (a ``SaveError`` when the store is full or read-only)."""
@@ -718,9 +751,13 @@ class _Transaction:
             raise self._failed(err) from err
 
     def __exit__(self, kind, value, tb) -> None:
+        later = self.store._later
         try:
             if kind is None:
+                if later:
+                    self.store._write_later()
                 self.db.execute("COMMIT")
+                later.clear()
             elif self.db.in_transaction:  # SQLite may have rolled back already (a full disk)
                 self.db.execute("ROLLBACK")
         except sqlite3.Error as err:

@@ -14,13 +14,17 @@ class AddressError(ValueError):
     """An address the page may not listen on, or none found."""
 
 
+LAN = tuple(ipaddress.ip_network(n) for n in (
+    "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7"))  # the unit's allow list too
+# (scripts/install-service): not Python's wider is_private (documentation and benchmark nets)
+
+
 def lan(addresses: Iterable[str]) -> list[str]:
-    """The private (LAN) ones of ``addresses``, loopback and link-local left out."""
+    """The LAN ones of ``addresses``: private IPv4 (RFC 1918) and IPv6 unique-local."""
     out = []
     for text in addresses:
         address = ipaddress.ip_address(text)
-        if address.is_private and not (address.is_loopback or address.is_link_local
-                                       or address.is_unspecified):
+        if any(address.version == net.version and address in net for net in LAN):
             out.append(text)
     return out
 

@@ -1,28 +1,25 @@
 """The page's events, in order: what the gadget did, as server-sent events with ids.
 
-The gadget's thread publishes (``Feed.publish``); the server's event loop reads (``since``)
-and waits (``wait``). Each event is encoded once, whatever the number of phones following;
-a phone that lost its connection comes back with the last id it had (``Last-Event-ID``) and
-gets every event after it, in order. A new game starts the feed again (its first event is
+The gadget's thread publishes (``Feed.publish``) and wakes the listeners once a press
+(``Feed.wake``: web/stream.py writes the new events to every page there and then). Each
+event is encoded once, whatever the number of phones following; a phone that lost its
+connection comes back with the last id it had (``Last-Event-ID``) and gets every event after
+it, in order. A new game starts the feed again (its first event is
 ``game``); ids keep counting, so an id of the game before is still after nothing it lacks.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import threading
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 KEPT = 50_000  # events kept of one game; a phone further behind than that loads the page anew
 
 
 class Event:
     """One event: its id, its kind (the SSE event name) and its data, encoded once, by the
-    first reader (the server's thread: nothing is encoded while nobody follows). A value of
-    the data may be a ``Later``: made then too."""
+    first reader (nothing is encoded while nobody follows)."""
 
     __slots__ = ("id", "kind", "data", "_wire")
 
@@ -33,20 +30,18 @@ class Event:
     @property
     def wire(self) -> bytes:
         if self._wire is None:
-            data = self.data
-            if isinstance(data, dict) and any(isinstance(v, Later) for v in data.values()):
-                data = {k: v.make() if isinstance(v, Later) else v for k, v in data.items()}
-                self.data = data  # made: what it was made from (a picture) is let go
-            text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+            text = json.dumps(self.data, separators=(",", ":"), ensure_ascii=False)
             self._wire = f"id: {self.id}\nevent: {self.kind}\ndata: {text}\n\n".encode()
         return self._wire
 
 
-@dataclass(frozen=True, slots=True)
-class Later:
-    """A value of an event's data made when the event is first sent (``make()``)."""
+class Listener(Protocol):
+    """What the feed wakes (web/stream.py's ``Streams``)."""
 
-    make: Callable[[], Any]
+    @property
+    def followed(self) -> bool: ...
+
+    def push(self) -> None: ...
 
 
 class Feed:
@@ -56,7 +51,7 @@ class Feed:
         self._lock = threading.Lock()
         self._events: list[Event] = []  # of the current game, oldest first
         self._next = 1
-        self._waiters: dict[asyncio.AbstractEventLoop, set[asyncio.Event]] = {}
+        self._listeners: list[Listener] = []
 
     @property
     def last_id(self) -> int:
@@ -64,11 +59,15 @@ class Feed:
 
     @property
     def followed(self) -> bool:
-        """Someone follows (a reader waits or reads)."""
-        return any(self._waiters.values())
+        """Someone follows (a page's stream is open)."""
+        return any(listener.followed for listener in self._listeners)
+
+    def listen(self, listener: Listener) -> None:
+        """``listener.push()`` at every wake, in the thread that wakes."""
+        self._listeners.append(listener)
 
     def publish(self, kind: str, data: Any, wake: bool = True) -> Event:
-        """Add an event (a ``game`` event starts the feed again) and wake the readers (with
+        """Add an event (a ``game`` event starts the feed again) and wake the listeners (with
         ``wake`` false, at the next ``wake()``: one wake for the events of one press)."""
         with self._lock:
             event = Event(self._next, kind, data)
@@ -83,15 +82,9 @@ class Feed:
         return event
 
     def wake(self) -> None:
-        """Wake every reader (to read, or to see that the server stops): one call into each
-        event loop, whatever the number of readers."""
-        with self._lock:
-            waiters = [(loop, tuple(flags)) for loop, flags in self._waiters.items() if flags]
-        for loop, flags in waiters:
-            try:
-                loop.call_soon_threadsafe(_set_all, flags)
-            except RuntimeError:  # its loop has closed
-                pass
+        """Each listener pushes what came (in this thread: the gadget's, after a press)."""
+        for listener in self._listeners:
+            listener.push()
 
     def since(self, last: int | None) -> list[Event] | None:
         """The events after id ``last`` (None: the whole game so far); None when the feed no
@@ -106,20 +99,3 @@ class Feed:
                 return None
             start = max(0, last - events[0].id + 1)
             return events[start:]
-
-    def waiter(self) -> asyncio.Event:
-        """An asyncio event of the running loop, set at every publish (``drop`` it after)."""
-        flag = asyncio.Event()
-        with self._lock:
-            self._waiters.setdefault(asyncio.get_running_loop(), set()).add(flag)
-        return flag
-
-    def drop(self, flag: asyncio.Event) -> None:
-        with self._lock:
-            for flags in self._waiters.values():
-                flags.discard(flag)
-
-
-def _set_all(flags: tuple[asyncio.Event, ...]) -> None:
-    for flag in flags:
-        flag.set()

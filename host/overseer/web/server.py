@@ -21,7 +21,7 @@ import io
 import secrets
 import socket
 import threading
-from collections.abc import MutableMapping, Sequence
+from collections.abc import Callable, MutableMapping, Sequence
 from typing import Any
 
 import uvicorn
@@ -304,6 +304,21 @@ class Server:
                 return True
             done.wait(0.02)
         return self.server.started
+
+    def call(self, fn: Callable[[], object], timeout: float = 10.0) -> None:
+        """``fn()`` in the server's thread (its event loop), waited for (bench/web.py counts
+        that thread's instructions from inside it)."""
+        done = threading.Event()
+
+        def run() -> None:
+            try:
+                fn()
+            finally:
+                done.set()
+
+        assert self._loop is not None, "the server has not started"
+        self._loop.call_soon_threadsafe(run)
+        done.wait(timeout)
 
     def close(self) -> None:
         """Stop: the event streams end, then the server (cut short after a few seconds)."""

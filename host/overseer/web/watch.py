@@ -15,11 +15,12 @@ What it publishes, in the order the table saw it (web/feed.py carries it):
   are gone;
 - ``ask``: the question waiting (null: none), with its options, and whether a phone may
   answer it;
-- ``glass``: the screen on the glass changed (its text; the picture is ``/glass.png``);
-- ``party``: the party page's content (web/party.py), after every change of the game.
+- ``glass``: the screen on the glass changed: its text and, while pages follow, its bits (a
+  screen showing the pairing code is replaced by ``HIDDEN``: a page never shows the code);
+- ``party``: the game changed: the party and story pages fetch themselves again.
 
 The cost on the gadget's thread is one pass over what changed, whatever the number of phones:
-the events are encoded once, the picture is drawn only when a page asks for it.
+each event is made and encoded once, for every page.
 """
 
 from __future__ import annotations
@@ -44,13 +45,17 @@ from overseer.core.procedure import (
 )
 from overseer.ports.events import Input, Press, Remote, Rolled, Tap
 from overseer.screens import pages
-from overseer.screens.render import Screen
+from overseer.screens.render import Screen, render
 from overseer.session.events import Event
 from overseer.web import party
-from overseer.web.feed import Feed, Later
+from overseer.web.feed import Feed
 
 BY = {Press: "button", Tap: "card", Rolled: "Pico dice", Remote: "phone"}
 PHONE_QUESTIONS = (ChooseOne, ChooseSome, Pick, YesNo, EnterNumber, Roll)  # no DrawToken
+PICTURES = 64  # the glass's bits kept, by screen
+HIDDEN = Screen(title="Phones", key="Pairing", lines=(
+    "The code is on the box's", "glass: type it in below."))  # the page's glass, for a screen
+# that shows the pairing code
 
 
 @dataclass(frozen=True)
@@ -132,6 +137,11 @@ def picture(image: Image.Image) -> str:
     return base64.b64encode(image.convert("1").tobytes()).decode()
 
 
+def _shows(screen: Screen, code: str) -> bool:
+    """The pairing code is on ``screen`` (the digits may wrap from one line to the next)."""
+    return code in "".join((screen.title, screen.key, *screen.lines, *screen.rows))
+
+
 def screen_text(screen: Screen) -> dict[str, Any]:
     """The glass's screen in words."""
     rows = [("> " if n == screen.cursor else "  ") + label
@@ -158,6 +168,7 @@ class Watcher:
         self.table_move: str | None = None  # the group the next steps open (a table's move)
         self.menu: Any = None  # the last menu seen, and its labels by action name
         self.labels: dict[str, str] = {}
+        self.pictures: dict[Screen, str] = {}  # the glass's bits by screen, the last PICTURES
 
     def __call__(self, gadget: Any, item: Input | None) -> None:
         session = gadget.session
@@ -173,16 +184,36 @@ class Watcher:
             self.labels = {str(item.action.get("do")): item.label for item in view.menu}
         if gadget.screen is not self.screen and gadget.screen is not None:
             self.screen = gadget.screen
-            with self.live.lock:
-                self.live.screen = gadget.screen
-                self.live.screen_v += 1
-                version = self.live.screen_v
-            glass: dict[str, Any] = {"v": version, **screen_text(gadget.screen)}
-            image = gadget.image
-            if self.feed.followed and image is not None:  # the picture in the event: no
-                glass["bits"] = Later(lambda image=image: picture(image))  # phone asks for it
-            self.feed.publish("glass", glass, wake=False)
+            self._glass(gadget.screen, gadget.image)
         self.feed.wake()
+
+    def _glass(self, screen: Screen, image: Image.Image | None) -> None:
+        """The glass changed: its text, and while pages follow its bits (the same bits for
+        every page, kept by screen: a screen comes back when a cursor moves back). A screen
+        with the pairing code on it is shown as ``HIDDEN``: the code is for the table's eyes."""
+        with self.live.lock:
+            code = self.live.code
+            if code is not None and _shows(screen, code):
+                screen, image = HIDDEN, None
+            self.live.screen = screen
+            self.live.screen_v += 1
+            version = self.live.screen_v
+        glass: dict[str, Any] = {"v": version, **screen_text(screen)}
+        if self.feed.followed:
+            glass["bits"] = self._bits(screen, image)
+        self.feed.publish("glass", glass, wake=False)
+
+    def _bits(self, screen: Screen, image: Image.Image | None) -> str:
+        try:
+            bits = self.pictures.get(screen)
+        except TypeError:  # a screen with a list in it: not kept
+            return picture(image if image is not None else render(screen))
+        if bits is None:
+            bits = self.pictures[screen] = picture(image if image is not None
+                                                   else render(screen))
+            if len(self.pictures) > PICTURES:
+                del self.pictures[next(iter(self.pictures))]
+        return bits
 
     def _new_game(self, gadget: Any, session: Any) -> None:
         self.game_id = session.id if session is not None else None
@@ -274,8 +305,8 @@ class Watcher:
                         session.seed, self.events, len(self.events), dict(names))
         with self.live.lock:
             self.live.party, self.live.record = summary, record
-        self.feed.publish("party", {"head": session.head, "finished": session.finished,
-                                    **summary}, wake=False)
+        self.feed.publish("party", {"head": session.head, "finished": session.finished},
+                          wake=False)  # the pages fetch the page again
 
     def _question(self, gadget: Any) -> None:
         view = gadget.app.view if gadget.app is not None else None

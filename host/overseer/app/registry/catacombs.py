@@ -9,7 +9,7 @@ from pathlib import Path
 from overseer.app.catacombs import TABLE
 from overseer.games import GameData, GameSpec, StepKinds
 from overseer.loaders import catacombs as loader
-from overseer.rules.catacombs import end, moves, rulebook, scenario
+from overseer.rules.catacombs import books, end, moves, rulebook, scenario
 from overseer.rules.catacombs.kinds import StepKind
 from overseer.screens.catacombs import SCREENS
 
@@ -51,6 +51,7 @@ GAME = GameSpec(
     kinds=StepKinds(actor_kind=StepKind.ACTIVE_CHARACTER, target_kind=StepKind.TARGET,
                     target_ends=frozenset({StepKind.ACTIVE_CHARACTER}),
                     round_kind=StepKind.ROUND),
+    books=books.book_list,
     screens=SCREENS,
     table=TABLE,
 )

@@ -7,7 +7,7 @@ from __future__ import annotations
 from overseer.app.clank import TABLE
 from overseer.games import GameData, GameSpec, StepKinds
 from overseer.loaders import clank as loader
-from overseer.rules.clank import moves, rulebook, scenario, state
+from overseer.rules.clank import books, moves, rulebook, scenario, state
 from overseer.rules.clank.kinds import StepKind
 from overseer.screens.clank import SCREENS
 
@@ -26,6 +26,7 @@ GAME = GameSpec(
     rulebook=rulebook,
     data=GameData(load=loader.load, default=loader.default, shared=True),
     kinds=StepKinds(target_ends=frozenset({StepKind.TURN})),
+    books=books.book_list,
     screens=SCREENS,
     table=TABLE,
 )

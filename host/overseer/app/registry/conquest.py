@@ -7,7 +7,7 @@ from __future__ import annotations
 from overseer.app.conquest import TABLE
 from overseer.games import GameData, GameSpec, StepKinds
 from overseer.loaders import conquest as loader
-from overseer.rules.conquest import end, moves, rulebook, scenario
+from overseer.rules.conquest import books, end, moves, rulebook, scenario
 from overseer.rules.conquest.kinds import StepKind
 from overseer.rules.conquest.state import TEAM_NAMES, ConquestState
 from overseer.screens.conquest import SCREENS
@@ -42,6 +42,7 @@ GAME = GameSpec(
     data=GameData(load=loader.load, default=loader.default),
     cards=_cards,
     kinds=StepKinds(target_kind=StepKind.TARGET, target_ends=frozenset({StepKind.TURN})),
+    books=books.book_list,
     screens=SCREENS,
     table=TABLE,
 )

@@ -7,7 +7,7 @@ from __future__ import annotations
 from overseer.app.runebound import TABLE
 from overseer.games import GameData, GameSpec, StepKinds
 from overseer.loaders import runebound as loader
-from overseer.rules.runebound import moves, rulebook, scenario, victory
+from overseer.rules.runebound import books, moves, rulebook, scenario, victory
 from overseer.rules.runebound.kinds import StepKind
 from overseer.screens.runebound import SCREENS
 
@@ -26,6 +26,7 @@ GAME = GameSpec(
     rulebook=rulebook,
     data=GameData(load=loader.load, default=loader.default, shared=True),
     kinds=StepKinds(target_ends=frozenset({StepKind.TURN})),
+    books=books.book_list,
     screens=SCREENS,
     table=TABLE,
 )

@@ -61,6 +61,7 @@ class StepKind(StrEnum):
     REACTIVE = "reactive"
     WYVERN_WILD = "wyvern_wild"
     HERO_UPDATED = "hero_updated"
+    CORRECTION = "correction"  # the table corrects the books (books.correct)
     # setup and placement
     PLAYMAT = "playmat"
     CHARACTER_ORDER = "character_order"

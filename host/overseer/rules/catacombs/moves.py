@@ -16,6 +16,7 @@ from overseer.core.params import NoParams
 from overseer.core.procedure import Procedure, RulesError, Step
 from overseer.rules.catacombs import (
     activation,
+    books,
     campaign,
     end,
     heroes_shots,
@@ -227,6 +228,13 @@ def _no_battle(battle: Battle) -> str:
 BATTLE = _no_battle
 
 
+def _no_books(battle: Battle) -> str:
+    """Why no correction now: no battle, or no piece on the playmat a hit can damage."""
+    if not _playing(battle):
+        return _no_battle(battle)
+    return "no AI piece on the playmat has health to correct (Antients and Mounts take no damage)"
+
+
 def _no_dagger(battle: Battle) -> str:
     if not _playing(battle):
         return _no_battle(battle)
@@ -311,4 +319,6 @@ MOVES = MoveTable("Catacombs", {m.name: m for m in (
     _move("campaign_next", "The campaign's next stage", NoParams,
           campaign.campaign_next, _campaign_left, _no_stage),
     _move("end_game", "End the game", NoParams, end_game, _between_rooms, BETWEEN),
+    _move("correct", "Correct the books", books.Correct, books.correct,
+          lambda b: _playing(b) and bool(books.book_list(b)), _no_books),
 )}, upgrade)

@@ -9,17 +9,17 @@
 
 A correction is an action of the log like any other, undone by BACK held, and says what it
 changed in a step of its own (``correction``). The checks are the ones every game shares
-(rules/books.py).
+(core/books.py).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from overseer.core import books as shared
+from overseer.core.books import Book
 from overseer.core.params import param
 from overseer.core.procedure import Procedure, Step
-from overseer.rules import books as shared
-from overseer.rules.books import Book
 from overseer.rules.clank import rulebook
 from overseer.rules.clank.kinds import StepKind
 from overseer.rules.clank.moving import destinations
@@ -33,8 +33,8 @@ EMPTY = "none"  # a cube space with no cube
 def book_list(state: ClankState) -> list[Book]:
     """Each player's place, then each cube space of the lost chambers placed."""
     rooms = tuple(destinations(state))
-    out = [Book(WHERE + p.id, f"{p.id} room", f"{p.id}'s place", p.where, options=rooms)
-           for p in state.players.values()]
+    out = [Book(WHERE + p.id, f"{p.id} room", "{player}'s place", p.where, options=rooms,
+                facts={"player": (p.id, p.id)}) for p in state.players.values()]
     players = (*state.players, EMPTY)
     for room in state.placed:
         out += [Book(CUBE + s.id, s.id, f"the cube in {s.name}", state.cubes.get(s.id, EMPTY),
@@ -78,4 +78,4 @@ def correct(state: ClankState, params: Correct) -> Procedure:
         rule = state.data.rooms[state.data.spaces[space].room].section
     yield Step(StepKind.CORRECTION, rule,
                shared.said(found, value, _words(state, book, was), _words(state, book, value)),
-               {"book": book, "was": was, "now": value})
+               {"book": book, "was": was, "now": value}, dict(found.facts) or None)

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from overseer.core import books as shared
+from overseer.core.books import Book
 from overseer.core.params import param
 from overseer.core.procedure import ChooseOne, Pick, Procedure, RulesError, Step, words
-from overseer.rules import books as shared
-from overseer.rules.books import Book
 from overseer.rules.conquest import rulebook
 from overseer.rules.conquest.decks import COUNTED, hand_options, take_from_hand
 from overseer.rules.conquest.end import finish
@@ -45,9 +45,11 @@ def book_list(state: ConquestState) -> list[Book]:
                     unit="tokens", too_many=f"there are {TOKENS} Health Tokens in all"))
     for player, team in state.players.items():
         hand, deck = state.hands[player], state.decks[team]
-        out.append(Book(HAND + player, f"{player} hand", f"{player}'s hand", len(hand),
+        out.append(Book(HAND + player, f"{player} hand", "{player}'s hand", len(hand),
                         high=len(hand) + len(deck), unit="cards",
-                        too_many=f"{player}'s hand can hold at most {len(hand) + len(deck)} "
+                        facts={"player": (player, player)},
+                        too_many="{player}'s hand can hold at most "
+                                 f"{len(hand) + len(deck)} "
                                  f"cards now (its {len(hand)} and the {len(deck)} of the "
                                  f"{TEAM_NAMES[team]} deck)"))
     return out

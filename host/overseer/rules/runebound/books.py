@@ -8,17 +8,17 @@ own: a claim missed is undone and made again.
 
 A correction is an action of the log like any other, undone by BACK held, and says what it
 changed in a step of its own (``correction``). The checks are the ones every game shares
-(rules/books.py).
+(core/books.py).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from overseer.core import books as shared
+from overseer.core.books import Book
 from overseer.core.params import param
 from overseer.core.procedure import Procedure, Step
-from overseer.rules import books as shared
-from overseer.rules.books import Book
 from overseer.rules.runebound import rulebook
 from overseer.rules.runebound.kinds import StepKind
 from overseer.rules.runebound.state import RuneboundState
