@@ -336,7 +336,8 @@ def _carried(view: GameView, page: Page, acting: str | None,
                                pages.title_name(acting, view.names.values())
                                if acting else None, target)
     key = page.screen.key
-    said = key and (key in title or key == target and target.split()[0] in title.split()
+    said = key and (key in title or target is not None and key == target
+                    and target.split()[0] in title.split()
                     or any(line.startswith(key) for line in page.screen.lines))
     items = [*(() if said or not key else (key,)), *page.screen.lines]
     if items and page.screen.mark == "!":
