@@ -9,6 +9,7 @@ there (docs/web.md's pictures: ``OVERSEER_WEB_SHOTS=docs/img scripts/test tests/
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
@@ -16,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from overseer.screens.render import render
+from overseer.session.events import digest
 from tests.drivers import catacombs_table as play
 from tests.drivers import web_table
 from tests.drivers.web_table import code_on_the_glass, into_the_battle, request
@@ -144,6 +146,12 @@ def test_a_paired_phone_answers_and_the_glass_moves(browser, game):
     page.wait_for_selector('#paired:text-is("paired")', timeout=WAIT)
     cookie = next(c for c in context.cookies() if c["name"] == "overseer_pair")
     assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"
+    # The paired phone may download the game's export (and nothing else of the store).
+    with page.expect_download() as download:
+        page.click("#export")
+    export = json.loads(Path(download.value.path()).read_text())
+    assert export["kind"] == "overseer-game" and export["head"] == table.session.head
+    assert export["digest"] == digest(table.session.log.slice(0, len(export["events"])))
     table.press(play.OK)  # the code put away
 
     # NEXT AI PIECE: the Minotaur asks which hero is closest; the phone answers it.
@@ -182,6 +190,8 @@ def test_an_unpaired_page_cannot_answer(browser, game):
         headers: {'content-type': 'application/json'},
         body: JSON.stringify({asked: asked, value: 'elf'})})).status""", asked)
     assert status == 403
+    assert page.locator("#export").count() == 0
+    assert page.evaluate("async () => (await fetch('/export')).status") == 403
     head = table.session.head
     game.take()
     assert table.session.head == head  # nothing reached the game

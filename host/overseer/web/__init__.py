@@ -41,7 +41,7 @@ def follow(gadget: Any, addresses: Sequence[str], port: int, answers: bool = Tru
     ``addresses.check``); it follows from the gadget's next input, or now when it is open."""
     feed, live = Feed(), Live()
     watcher = Watcher(feed, live, answers)
-    web = Web(live, feed, gadget.inbox, answers)
+    web = Web(live, feed, gadget.inbox, answers, getattr(gadget, "path", None))
     server = web.serve(addresses, port)
     gadget.watchers.append(watcher)
     if gadget.app is not None:

@@ -10,7 +10,8 @@ The routes: ``/`` (the glass, the question, the log), ``/party``, ``/story``, ``
 script and style, nothing else), and the changes, each from the page's own Origin:
 ``POST /pair`` (the code on the glass: sets the pairing cookie), ``POST /show-code`` (puts
 the code on the glass), ``POST /answer`` (a paired phone's answer: into the gadget's inbox, as
-a ``Remote``). Nothing else is served: no file path, no store.
+a ``Remote``); ``/export``, the game's export, for a paired phone only. Nothing else is
+served: no file path, no other game, no store.
 """
 
 from __future__ import annotations
@@ -18,10 +19,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import json
 import secrets
 import socket
 import threading
 from collections.abc import Callable, MutableMapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import uvicorn
@@ -35,6 +38,8 @@ from overseer.core.shipped import shipped
 from overseer.ports.events import ReaderNotice, Remote
 from overseer.ports.inbox import Inbox
 from overseer.screens.render import render
+from overseer.session.export import export_game
+from overseer.session.store import Store, StoreError
 from overseer.web import guard, views
 from overseer.web import story as stories
 from overseer.web.feed import Feed
@@ -49,9 +54,9 @@ NO_STORE = {"cache-control": "no-store"}
 class Web:
     """The app (``app``) over what the watcher keeps; see the module's docstring."""
 
-    def __init__(self, live: Live, feed: Feed, inbox: Inbox | None, answers: bool = True
-                 ) -> None:
-        self.live, self.feed, self.inbox = live, feed, inbox
+    def __init__(self, live: Live, feed: Feed, inbox: Inbox | None, answers: bool = True,
+                 store: Path | None = None) -> None:
+        self.live, self.feed, self.inbox, self.store = live, feed, inbox, store
         self.answers = answers and inbox is not None
         self.pairs: dict[str, int] = {}  # pairing cookie -> the game it pairs with
         self.streams = Streams(feed)
@@ -60,6 +65,7 @@ class Web:
         self.app = Starlette(routes=[
             Route("/", self.live_page), Route("/party", self.party_page),
             Route("/story", self.story_page), Route("/glass.png", self.glass),
+            Route("/export", self.export),
             Route("/pair", self.pair, methods=["POST"]),
             Route("/show-code", self.show_code, methods=["POST"]),
             Route("/answer", self.answer, methods=["POST"]),
@@ -128,6 +134,24 @@ class Web:
         self.inbox.put(Remote(value, question["asked"]))
         return _said(202, "Sent to the box.")
 
+    async def export(self, request: Request) -> Response:
+        """The game's export (``overseer games export``'s document), for a paired phone only:
+        read from the store over a connection of its own, in a thread."""
+        if not self.paired(request) or self.store is None:
+            return _said(403, "Pair this phone first (the code on the glass).")
+        with self.live.lock:
+            game = self.live.game
+        if game is None:
+            return _said(409, "No game is being played yet.")
+        try:
+            doc = await asyncio.to_thread(_export, self.store, int(game["id"]))
+        except StoreError as err:
+            return _said(503, f"The game cannot be read just now: {err}")
+        body = json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
+        return Response(body, media_type="application/json", headers={
+            **NO_STORE, "content-disposition":
+            f'attachment; filename="overseer-game-{game["id"]}.json"'})
+
     # ------------------------------------------------------------------ pages
 
     def _page(self, request: Request, title: str, here: str, body: str, kind: str
@@ -190,6 +214,11 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self';
        "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 
 
+def _export(path: Path, game_id: int) -> dict[str, Any]:
+    with Store(path, create=False) as store:  # its own connection: this thread's
+        return export_game(store, game_id)
+
+
 def _said(status: int, text: str) -> JSONResponse:
     return JSONResponse({"said": text}, status_code=status, headers=NO_STORE)
 
@@ -199,8 +228,6 @@ async def _json(request: Request) -> dict[str, Any]:
     if len(body) > 4096:
         return {}
     try:
-        import json
-
         value = json.loads(body or b"{}")
     except ValueError:
         return {}

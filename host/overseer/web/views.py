@@ -30,6 +30,10 @@ def page(title: str, here: str, body: str, game: dict[str, Any] | None, paired: 
             f'<script src="/static/app.js"></script></body></html>')
 
 
+EXPORT = ('<p class="export"><a id="export" href="/export" download>Download the game\'s '
+          'export</a> (<code>overseer games import</code> reads it)</p>')
+
+
 def live_body(paired: bool, answers: bool) -> str:
     pair = "" if paired or not answers else (
         '<form id="pair" class="pair"><label>Pairing code <input name="code" '
@@ -39,7 +43,7 @@ def live_body(paired: bool, answers: bool) -> str:
     return ('<section class="glass"><canvas id="glass" width="128" height="64" '
             'aria-label="the glass"></canvas>'
             '<pre id="glass-text"></pre></section>'
-            f'{pair}<section id="question" hidden></section>'
+            f'{pair}{EXPORT if paired else ""}<section id="question" hidden></section>'
             '<section><h2>Log</h2><ol id="log" class="log"></ol></section>')
 
 
