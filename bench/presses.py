@@ -484,7 +484,7 @@ def base_figures(rev: str, count: int) -> dict[str, Any] | None:
     with tempfile.TemporaryDirectory(prefix="presses-base-") as tmp:
         archive = Path(tmp) / "base.tar"
         made = subprocess.run(["git", "archive", "-o", str(archive), rev, "host", "tests",
-                               "data"], cwd=ROOT, capture_output=True, text=True)
+                               "tools", "data"], cwd=ROOT, capture_output=True, text=True)
         if made.returncode != 0:
             print(f"no baseline: {made.stderr.strip()}", file=sys.stderr)
             return None
