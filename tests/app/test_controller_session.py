@@ -62,6 +62,8 @@ class Shell:
             self.shown_steps.update(self.app.reel[self.app.at].steps)
         elif not self.app.reading and self.session.pending is not None:
             self.shown_steps.update(self.app.said)  # the question's title names them
+            if self.app.carried:  # the question's screen carries the last page's lines
+                self.shown_steps.update(self.app.reel[-1].steps)
 
     def press(self, *buttons: Button, long: bool = False) -> None:
         for button in buttons:

@@ -86,6 +86,7 @@ TOKEN_HIGH = TOKEN_MOST  # the highest token value the table can enter (procedur
 LONG_STEP = 5  # a held CHOICE steps a number by this much
 DIE_STEP = 3  # ... and a die's face by this much
 REDO = "Redo"
+UNPRINTED = "!"  # a carried line's mark: its step rests on data the books do not print
 UNDONE_SHOWN = 2  # an undo's notice names this many of the steps it took back
 
 # --------------------------------------------------------------------------- effects
@@ -323,22 +324,29 @@ def _carried(view: GameView, page: Page, acting: str | None,
     question of two rows has room for two lines under them): its key word (unless the
     question's title or a line says it) and its lines, when they fit beside a line of the
     prompt the first time this question is asked this game, else in place of it (the
-    whole prompt is NEXT away). None for a page of several, a page marked "!" (the mark
-    stays on a page of its own) and a form's question."""
+    whole prompt is NEXT away). A page marked "!" (its steps rest on data the books do not
+    print) gives its first line the mark ("! Melee, move R2 to Elf": the question's own
+    mark stays "?"). None for a page of several and a form's question."""
     question = view.question
     if question is None or view.back_leaves or not pages.asks_inline(view.game) \
-            or page.index < 0 or page.screen.page is not None or page.screen.mark \
-            or not _two_rows(question):
+            or page.index < 0 or page.screen.page is not None or not _two_rows(question):
         return ()
     target = view.name(page.target) if page.target else None
     title = pages.short_prompt(view.game, question,
                                pages.title_name(acting, view.names.values())
                                if acting else None, target)
     key = page.screen.key
-    said = key and (key in title or any(line.startswith(key) for line in page.screen.lines))
-    lines = pages.packed([*(() if said or not key else (key,)), *page.screen.lines])
+    said = key and (key in title or target is not None and key == target
+                    and target.split()[0] in title.split()
+                    or any(line.startswith(key) for line in page.screen.lines))
+    items = [*(() if said or not key else (key,)), *page.screen.lines]
+    if items and page.screen.mark == "!":
+        marked = f"{UNPRINTED} {items[0]}"
+        items[0] = marked if len(marked) <= COLUMNS else UNPRINTED + items[0]
+    lines = pages.packed(items)
     room = pages.PROMPT_ROWS - (0 if question.key in asked else 1)
-    return tuple(lines) if 0 < len(lines) <= room else ()
+    return tuple(lines) if 0 < len(lines) <= room and all(
+        len(line) <= COLUMNS for line in lines) else ()
 
 
 def _two_rows(question: Question) -> bool:

@@ -311,7 +311,7 @@ KEY_ORDER = (StepKind.HERO_DOWN, StepKind.DAMAGE, StepKind.MISS, StepKind.PIECE_
              StepKind.PIECE_DAMAGED, StepKind.NO_DAMAGE, StepKind.HERO_UPDATED,
              StepKind.TARGET, StepKind.SHOT, StepKind.TOKEN, StepKind.CLOCK)
 # Sentences the table reads whole the first time this game, and short after.
-LONG_FIRST = frozenset({StepKind.MOVE, StepKind.CLOCK})
+LONG_FIRST = frozenset({StepKind.MOVE, StepKind.CLOCK, StepKind.RESET})
 
 
 def grouped(step: Step) -> bool:
@@ -358,6 +358,8 @@ def brief(step: Step, name: Callable[[str], str], seen: frozenset[str],
         case StepKind.ACTIVE_CHARACTER:
             who = name(d["piece"])
             return step.text.removeprefix(f"{who} ({d['piece']}) ").removeprefix(f"{who} ")
+        case StepKind.RESET if step.kind in seen:
+            return ""  # its token's line says "+ reset"
         case StepKind.RESET:
             return "reset: tokens back in bags"
         case StepKind.PIECE_DAMAGED:
