@@ -125,3 +125,14 @@ def test_a_failing_watcher_is_dropped_and_the_table_plays_on(tmp_path):
     table.press(Button.CHOICE)
     assert table.screen != before  # the press did what it does
     assert broken not in table.gadget.watchers and len(seen) == 1
+
+
+def test_overseer_web_is_a_command_of_its_own(capsys):
+    from overseer.cli import command
+
+    with pytest.raises(SystemExit) as ended:
+        command.dispatch(["web", "--help"])
+    assert ended.value.code == 0
+    said = capsys.readouterr().out
+    assert said.startswith("usage: overseer web") and "[--web]" not in said
+    assert "page for the table's phones" in said

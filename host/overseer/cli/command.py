@@ -263,7 +263,7 @@ def run_gadget(argv: list[str]) -> int:
     from overseer.cli import service
 
     if argv[0] == "web":
-        return service.main(["--web", *argv[1:]])
+        return service.main(argv[1:], web=True)
     return (service.main if argv[0] == "gadget" else service.config_main)(argv[1:])
 
 

@@ -308,21 +308,29 @@ def stand(box: Box, stop: threading.Event, key: str, text: str,
     return 0
 
 
-def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="overseer gadget", description=(__doc__ or "").split(
-        "\n\n")[0].split(": ", 1)[1])
+def parser(web: bool = False) -> argparse.ArgumentParser:
+    """``overseer gadget``'s options; ``web``: ``overseer web``'s (the same, the page on)."""
+    about = (__doc__ or "").split("\n\n")[0].split(": ", 1)[1]
+    if web:
+        about = ("the gadget with no terminal and, beside it, the page for the table's phones "
+                 "(docs/web.md: where it listens is the config's [web]); the same as "
+                 "`overseer gadget --web`")
+    p = argparse.ArgumentParser(prog="overseer web" if web else "overseer gadget",
+                                description=about)
     p.add_argument("--db", metavar="FILE", help="the game store (default: $OVERSEER_DB, the "
                    "config file's, or the user's data folder)")
     p.add_argument("--pico-wait", type=seconds, default=PICO_WAIT, metavar="SECONDS",
                    help=f"how long to wait for the Pico before saying so (default {PICO_WAIT:g})")
-    p.add_argument("--web", action="store_true", help="serve the page for the table's phones "
-                   "(docs/web.md) even if the config's [web] enabled is false")
+    if not web:
+        p.add_argument("--web", action="store_true", help="serve the page for the table's "
+                       "phones (docs/web.md) even if the config's [web] enabled is false")
     return p
 
 
-def main(argv: list[str]) -> int:
-    """``overseer gadget``: its messages go to stderr (the journal, under the service)."""
-    args = parser().parse_args(argv)
+def main(argv: list[str], web: bool = False) -> int:
+    """``overseer gadget`` (``web``: ``overseer web``, the page on whatever the config says):
+    its messages go to stderr (the journal, under the service)."""
+    args = parser(web).parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(name)s: %(message)s")
     try:
         config = load()
@@ -338,7 +346,7 @@ def main(argv: list[str]) -> int:
         sys.stderr.flush()
 
     say(f"starting ({config.path or 'no config file: the defaults'})")
-    return run(config, args.db, stop, say, args.pico_wait, web=args.web)
+    return run(config, args.db, stop, say, args.pico_wait, web=web or args.web)
 
 
 def config_main(argv: list[str]) -> int:
