@@ -40,14 +40,10 @@ from overseer.app.sim import MemoryGlass, SimLeds
 from overseer.devices.frames import vlsb
 from overseer.devices.virtual_pico import VirtualPico, find_micropython
 
-IMPORT_ALL = """
-import importlib, sys
-for name in sys.argv[1:]:
-    try:
-        importlib.import_module(name)
-    except Exception:
-        pass
-"""
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from sim_start import IMPORT_ALL  # noqa: E402  (bench/sim_start.py: the dependencies' imports)
+
 CONFIG = '[nfc]\nenabled = false\n[leds]\nfactory = "mock"\n[pico]\nport = "{port}"\n'
 TIMEOUT = 60.0
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from overseer.app.controller import App
 from overseer.app.shell import Gadget
 from overseer.app.sim import MemoryGlass, SimLeds
 from overseer.ports.events import Button, Press, Tap
@@ -83,10 +84,18 @@ class TableMoves:
             app = self.gadget.app
             assert app is not None
             if not (app.reading or app.notice):
+                self.reached(app)
                 return pages
             pages.append(self.screen)
+            self.look(app)
             self.press(OK)
         raise AssertionError("the steps never ended")
+
+    def look(self, app: App) -> None:
+        """What a table does on a page before OK reads on: nothing (a test's table may look)."""
+
+    def reached(self, app: App) -> None:
+        """What a table does where the steps end: nothing (a test's table may look)."""
 
 
 class Table(TableMoves):

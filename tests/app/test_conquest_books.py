@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from overseer.app.conquest import card_name
+from overseer.app.controller import App
 from overseer.core.procedure import Pick
 from overseer.rules.conquest.kinds import StepKind
 from overseer.screens.render import Screen
@@ -62,23 +63,16 @@ class Walker(Table):
     """A table that looks at every screen: each step page's details (CHOICE, then OK through
     them) before it reads on, and the menu (CHOICE, BACK) whenever the idle screen comes."""
 
-    def read(self) -> list[Screen]:
-        pages = []
-        for _ in range(500):
-            app = self.gadget.app
-            assert app is not None
-            if not (app.reading or app.notice):
-                if app.view.question is None and not app.view.over:
-                    self.press(CHOICE)  # the menu
-                    self.press(BACK)
-                return pages
-            pages.append(self.screen)
-            if app.reading and not app.notice and self.screen.title != "Question":
-                shown = self.press(CHOICE)  # the page's steps whole, with their rules
-                while shown.title == "Details":
-                    shown = self.press(OK)
-            self.press(OK)
-        raise AssertionError("the steps never ended")
+    def look(self, app: App) -> None:
+        if app.reading and not app.notice and self.screen.title != "Question":
+            shown = self.press(CHOICE)  # the page's steps whole, with their rules
+            while shown.title == "Details":
+                shown = self.press(OK)
+
+    def reached(self, app: App) -> None:
+        if app.view.question is None and not app.view.over:
+            self.press(CHOICE)  # the menu
+            self.press(BACK)
 
 
 def test_no_screen_of_a_whole_game_names_a_card_in_a_hand(store: Path) -> None:
