@@ -12,7 +12,11 @@ as it starts) three times in four, another one else. It plays
 
 and counts each activation's presses from its NEXT AI PIECE to the press that begins the next
 one, by kind: ``begin`` (that NEXT), ``read`` (a step page read on), ``answer`` (a question's
-presses), ``roll`` (a die's), and its questions by key. Then the heroes' side: every piece of
+presses), ``roll`` (a die's), and its questions by key. Those activations roll no die of the
+table's (the ``seeded`` dice mode: the gadget rolls). A quarter as many are played again with
+the Pico's dice (the ``pico`` mode: ROLL, or ROLL from the last page before the roll where the
+build takes it) and with the table's own dice (``table``: the face set from the middle), and
+their presses per roll are printed too. Then the heroes' side: every piece of
 a room destroyed one by one (a hit that kills, by the fewest presses the build offers: the
 menu, or a monster's card) and each hero's health one down.
 
@@ -43,6 +47,7 @@ from typing import Any
 
 from overseer import games
 from overseer.app import registry
+from overseer.app.sim import SeededDice
 from overseer.core.params import ask_of, fields
 from overseer.core.procedure import (
     ChooseOne,
@@ -70,7 +75,8 @@ HERO_IDS = ("elf", "ulom", "hero-3", "hero-4")  # two with a card, two without
 HERO_NAMES = {"elf": "Elf", "ulom": "Ulom the Merman", "hero-3": "Hero 3", "hero-4": "Hero 4"}
 AIMS = {"activation_presses_median": 6, "activation_presses_p90": 9, "read_presses_median": 2,
         "questions_mean": 2.0, "hit_that_kills_presses": 4, "health_change_presses": 4}
-OK, CHOICE, NEXT = Button.OK, Button.CHOICE, Button.NEXT
+OK, CHOICE, NEXT, ROLL = Button.OK, Button.CHOICE, Button.NEXT, Button.ROLL
+DICE_MODES = ("pico", "table")  # played again with these dice, a quarter of COUNT each
 
 
 # ---------------------------------------------------------------------- the scripted table
@@ -121,19 +127,39 @@ def _to_row(table: Table, label: str, tally: Tally, kind: str) -> None:
         tally.presses[kind] += 1
 
 
-def _number(table: Table, value: int, low: int, high: int, tally: Tally, kind: str) -> None:
-    """CHOICE up or NEXT down (held: by 5) to ``value`` by the fewer presses, wrapping."""
+def _fewest(now: int, value: int, span: int, held: int) -> tuple[Button, bool]:
+    """The first press of the fewest from ``now`` to ``value`` (CHOICE +1, NEXT -1, held:
+    by ``held``), wrapping in ``span`` values."""
+    moves = ((CHOICE, False, 1), (NEXT, False, -1), (CHOICE, True, held), (NEXT, True, -held))
+    seen, frontier = {now: None}, [now]
+    while value not in seen:
+        later = []
+        for at in frontier:
+            for button, long, step in moves:
+                to = (at + step) % span
+                if to not in seen:
+                    seen[to] = (button, long) if seen[at] is None else seen[at]
+                    later.append(to)
+        frontier = later
+    first = seen[value]
+    assert first is not None
+    return first
+
+
+def _number(table: Table, value: int, low: int, high: int, tally: Tally, kind: str,
+            held: int = 5) -> None:
+    """CHOICE up or NEXT down (held: by ``held``) to ``value`` by the fewest presses,
+    wrapping."""
     for _ in range(4 * (high - low + 1)):
         now = table.screen.number
         if now == value:
             return
         span = high - low + 1
-        now = low - 1 if now is None else now
-        up, down = (value - now) % span, (now - value) % span
-        if up <= down:
-            table.press(CHOICE, long=up >= 5)
+        if now is None:
+            button, long = (CHOICE, False) if value - low <= high - value else (NEXT, False)
         else:
-            table.press(NEXT, long=down >= 5)
+            button, long = _fewest(now - low, value - low, span, held)
+        table.press(button, long=long)
         tally.presses[kind] += 1
     raise AssertionError(f"the number never reached {value}: {table.screen}")
 
@@ -184,6 +210,10 @@ def answer(table: Table, rng: random.Random, tally: Tally) -> None:
             table.press(NEXT)  # "OK ticks, NEXT: done": one press from any row
         tally.presses[kind] += 1
         return
+    if isinstance(question, Roll) and not table.gadget.app.view.own_dice:
+        table.press(ROLL)  # the Pico rolls and answers
+        tally.presses[kind] += 1
+        return
     if isinstance(question, YesNo):
         _to_row(table, "Yes" if value else "No", tally, kind)
     elif isinstance(question, ChooseOne | Pick):
@@ -191,7 +221,8 @@ def answer(table: Table, rng: random.Random, tally: Tally) -> None:
     elif isinstance(question, EnterNumber | Roll):
         low, high = (question.low, question.high) if isinstance(question, EnterNumber) \
             else (1, question.faces)
-        _number(table, value, low, high, tally, kind)
+        _number(table, value, low, high, tally, kind, 5 if isinstance(question, EnterNumber)
+                else 3)  # a die's face, held: by 3
     else:
         raise TypeError(question)
     table.press(OK)
@@ -204,11 +235,36 @@ def _pages(table: Table) -> bool:
     return bool(app.reading or app.notice)
 
 
+ROLLS_FROM_PAGE = [True]  # ROLL on the last page before a roll rolls (until a build says no)
+
+
+def _roll_from_page(table: Table, rng: random.Random, tally: Tally) -> bool:
+    """With the Pico's dice, on the last page before a roll: ROLL, if the build rolls from
+    there (a build that says "Read on" is remembered, that probe's presses not counted)."""
+    app = table.gadget.app
+    assert app is not None
+    question = app.view.question
+    if not ROLLS_FROM_PAGE[0] or app.notice or not isinstance(question, Roll) \
+            or app.view.own_dice or app.at != len(app.reel) - 1:
+        return False
+    table.press(ROLL)
+    if table.gadget.app is not None and table.gadget.app.notice:
+        ROLLS_FROM_PAGE[0] = False
+        table.press(OK)  # the notice put away
+        return False
+    meant(question, rng)  # the seeded draws as answer() makes them: the same games follow
+    tally.presses["roll"] += 1
+    tally.questions[question.key] += 1
+    return True
+
+
 def settle(table: Table, rng: random.Random, tally: Tally, limit: int = 400) -> None:
     """Read and answer until the next action's press works."""
     for _ in range(limit):
         if ready(table):
             return
+        if _pages(table) and _roll_from_page(table, rng, tally):
+            continue
         if _pages(table):
             table.press(OK)
             tally.presses["read"] += 1
@@ -246,17 +302,18 @@ def _setup(heroes: int, blocked: bool) -> dict[str, Any]:
 
 
 def _room_table(folder: Path, setup: dict[str, Any], room: str, seed: int,
-                rng: random.Random) -> Table | None:
+                rng: random.Random, dice: str = "seeded") -> Table | None:
     """A gadget over a new game of ``setup``, its room set up by the table (a tap of the Room
     card; its setup questions answered, not counted); None when the room does not set up."""
     store = folder / f"g{seed}.sqlite3"
     from overseer.session.store import Store
     with Store(store) as raw:
         session = Session.new(raw, "catacombs", {"format": 2, "game": "catacombs",
-                                                 "setup": setup}, seed=seed)
+                                                 "setup": setup}, seed=seed, dice=dice)
         raw.set_gadget(session.id, {"seats": {h["id"]: n + 1
                                               for n, h in enumerate(setup["heroes"])}})
-    table = Table(store, seed=seed, game_id=session.id)
+    table = Table(store, seed=seed, game_id=session.id,
+                  dice=SeededDice(seed) if dice == "pico" else None)
     table.tap("room", room)
     try:
         settle(table, rng, Tally())
@@ -270,7 +327,7 @@ def _room_table(folder: Path, setup: dict[str, Any], room: str, seed: int,
     return table
 
 
-def random_activations(count: int, seed: int = 1) -> Iterator[Tally]:
+def random_activations(count: int, seed: int = 1, dice: str = "seeded") -> Iterator[Tally]:
     """``count`` activations over the modes and parties in turn, each room up to 12 of them."""
     rng = random.Random(seed)
     modes = [(blocked, heroes) for blocked in (False, True) for heroes in PARTIES]
@@ -283,7 +340,7 @@ def random_activations(count: int, seed: int = 1) -> Iterator[Tally]:
             blocked, heroes = modes[n % len(modes)]
             n += 1
             table = _room_table(folder, _setup(heroes, blocked), rng.choice(rooms),
-                                rng.randrange(1 << 30), rng)
+                                rng.randrange(1 << 30), rng, dice)
             if table is None:
                 continue
             try:
@@ -459,6 +516,18 @@ def measure(count: int) -> dict[str, Any]:
     questions = Counter()
     for t in tallies:
         questions.update(t.questions)
+    dice = {}
+    for mode in DICE_MODES:
+        played = list(random_activations(max(count // 4, 1), seed=2, dice=mode))
+        rolls = sum(t.questions["roll"] for t in played)
+        dice[mode] = {
+            "activation_presses_median": statistics.median(t.total for t in played),
+            "activation_presses_p90": p90([t.total for t in played]),
+            "presses_mean": round(statistics.mean(t.total for t in played), 2),
+            "rolls_per_activation": round(rolls / len(played), 2),
+            "presses_per_roll": round(sum(t.presses["roll"] for t in played) / rolls, 2)
+            if rolls else 0,
+        }
     return {
         "activations": len(tallies),
         "activation_presses_median": statistics.median(totals),
@@ -476,6 +545,7 @@ def measure(count: int) -> dict[str, Any]:
             sum(t.questions.values()) for t in scripted), 2) if scripted else 0,
         "scripted_game_pages_median": statistics.median(
             t.presses["read"] for t in scripted) if scripted else 0,
+        "dice": dice,
     }
 
 
@@ -520,6 +590,14 @@ def print_table(now: dict[str, Any], base: dict[str, Any] | None) -> None:
             f"{k} {v}" for k, v in base["presses_by_kind_mean"].items())))
     print("questions per activation by key (mean): " + ", ".join(
         f"{k} {v}" for k, v in now["questions_by_key_mean"].items()))
+    if base is not None:
+        print("   before: " + ", ".join(
+            f"{k} {v}" for k, v in base["questions_by_key_mean"].items()))
+    for mode, figures in now["dice"].items():
+        before = (base or {}).get("dice", {}).get(mode)
+        print(f"{mode} dice: " + ", ".join(f"{k} {v}" for k, v in figures.items())
+              + ("" if before is None else "   before: "
+                 + ", ".join(f"{k} {v}" for k, v in before.items())))
 
 
 def main(argv: list[str] | None = None) -> int:

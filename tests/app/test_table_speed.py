@@ -10,11 +10,11 @@ from pathlib import Path
 
 from overseer.app import controller as c
 from overseer.core.procedure import ChooseOne, ChooseSome
-from overseer.ports.events import Button, Press, Tap
+from overseer.ports.events import Button, Press, RequestRoll, Rolled, Tap
 from overseer.rules.catacombs.kinds import Key
 from overseer.session.session import Session
 from overseer.session.store import Store
-from tools.gallery import CLOCK, CLOSEST, NEXT, STEPS, TEMPLATE, view
+from tools.gallery import CLOCK, CLOSEST, NEXT, RESULT, STEPS, TEMPLATE, view
 from tools.table import Table
 
 OK, CHOICE, NEXT_BUTTON, BACK = Button.OK, Button.CHOICE, Button.NEXT, Button.BACK
@@ -82,6 +82,49 @@ def test_the_tables_own_die_starts_at_its_middle_and_any_face_is_three_presses_a
                 queue.append((after, n + 1))
     assert sorted(far) == list(range(1, 13)) and max(far.values()) <= 3
     assert sum(far.values()) / 12 + 1 <= 3  # with OK: under three presses on average
+
+
+# --------------------------------------------------------------------------- a roll in one press
+
+DAMAGE = RESULT[:2]  # the token and the damage of a hit with no zero token: a push follows
+
+
+def rolled(effects) -> list[RequestRoll]:
+    return [e for e in effects if isinstance(e, RequestRoll)]
+
+
+def test_a_push_with_the_picos_dice_is_one_press_the_damage_on_the_roll_screen():
+    """The damage page's line is on the ROLL screen (no page to read first): ROLL rolls,
+    the face answers, source pico."""
+    app, _ = c.start(view(CLOCK, DAMAGE, can_undo=True))
+    shown = c.screen(app)
+    assert not app.reading and shown.key == "ROLL"
+    assert shown.lines[0] == "! Elf -2, token 2, 8 left"  # unprinted token values: marked
+    app, effects = run(app, Button.ROLL)  # the one press
+    assert rolled(effects) == [RequestRoll(CLOCK.die, 1)]
+    assert answers(run(app, Rolled(CLOCK.die, 8, 1))[1]) == [c.Answer(8, "pico")]
+
+
+def test_roll_on_the_last_page_before_a_roll_rolls_and_the_picos_own_button_answers():
+    """A page too long to carry: ROLL on its last page rolls (on a page before it: read on),
+    and the Pico's own ROLL button there answers the roll."""
+    app, _ = c.start(view(CLOCK, STEPS, can_undo=True))
+    assert app.reading and app.at < len(app.reel) - 1
+    early, effects = run(app, Button.ROLL)
+    assert rolled(effects) == [] and c.screen(early).key == "Read on"
+    app, _ = run(app, OK)
+    assert app.reading and app.at == len(app.reel) - 1
+    _, effects = run(app, Button.ROLL)
+    assert rolled(effects) == [RequestRoll(CLOCK.die, 1)]
+    assert answers(run(app, Rolled(CLOCK.die, 5))[1]) == [c.Answer(5, "pico")]
+
+
+def test_a_push_with_the_tables_own_die_carries_the_damage_over_the_number():
+    app, _ = c.start(view(CLOCK, DAMAGE, can_undo=True, own_dice=True))
+    shown = c.screen(app)
+    assert not app.reading and shown.number == 6
+    assert shown.lines == ("! Elf -2, token 2, 8 left", "CHOICE +1, NEXT -1")
+    assert answers(run(app, OK)[1]) == [c.Answer(6, "table")]
 
 
 # --------------------------------------------------------------------------- cards

@@ -329,7 +329,8 @@ def _carried(view: GameView, page: Page, acting: str | None,
     mark stays "?"). None for a page of several and a form's question."""
     question = view.question
     if question is None or view.back_leaves or not pages.asks_inline(view.game) \
-            or page.index < 0 or page.screen.page is not None or not _two_rows(question):
+            or page.index < 0 or page.screen.page is not None \
+            or not (_two_rows(question) or isinstance(question, Roll)):
         return ()
     target = view.name(page.target) if page.target else None
     title = pages.short_prompt(view.game, question,
@@ -340,11 +341,14 @@ def _carried(view: GameView, page: Page, acting: str | None,
                     and target.split()[0] in title.split()
                     or any(line.startswith(key) for line in page.screen.lines))
     items = [*(() if said or not key else (key,)), *page.screen.lines]
+    if isinstance(question, Roll) and key and not page.screen.lines:
+        items = [f"{page.screen.title} at {key}"]  # who acts at whom, before its D12
     if items and page.screen.mark == "!":
         marked = f"{UNPRINTED} {items[0]}"
         items[0] = marked if len(marked) <= COLUMNS else UNPRINTED + items[0]
     lines = pages.packed(items)
-    room = pages.PROMPT_ROWS - (0 if question.key in asked else 1)
+    room = pages.ROLL_CARRIED if isinstance(question, Roll) \
+        else pages.PROMPT_ROWS - (0 if question.key in asked else 1)
     return tuple(lines) if 0 < len(lines) <= room and all(
         len(line) <= COLUMNS for line in lines) else ()
 
@@ -486,6 +490,10 @@ def _on_notice(app: App, press: Press) -> Result:
 def _on_reel(app: App, press: Press) -> Result:
     if app.settled and press.button == Button.NEXT:
         return _on_idle(replace(app, at=len(app.reel)), press)
+    question = app.view.question
+    if press.button == Button.ROLL and isinstance(question, Roll) \
+            and app.at == len(app.reel) - 1:
+        return _roll(replace(app, at=len(app.reel)), question)  # the last page: ROLL rolls
     if press.button in (Button.OK, Button.NEXT):
         at = app.at + 1
         if app.carried and at == len(app.reel) - 1:
@@ -689,7 +697,9 @@ def _rolled(app: App, rolled: Rolled) -> Result:
     if rolled.request != 0 and not asked:
         return app, ()  # an answer to a request given up (an earlier question's)
     if app.reading and not asked:
-        return _out(_say(app, "Read on", "Read the steps first (OK), then roll."))
+        if app.at < len(app.reel) - 1:
+            return _out(_say(app, "Read on", "Read the steps first (OK), then roll."))
+        app = replace(app, at=len(app.reel))  # on the last page the die answers the roll
     if rolled.die != question.die:
         if asked:
             return app, ()
@@ -825,7 +835,7 @@ def _question_screen(app: App) -> Screen:
         if entry.stage == 1:
             return pages.choice_screen("Reset icon on it?", ("Yes", "No"), entry.cursor)
         return pages.number_screen("Token value?", entry.number or 0, 0, TOKEN_HIGH)
-    return pages.roll_screen(question, title, entry.number, app.rolling != 0)
+    return pages.roll_screen(question, title, entry.number, app.rolling != 0, app.carried)
 
 
 def screen(app: App) -> Screen:

@@ -300,18 +300,25 @@ def number_screen(title: str, number: int, low: int, high: int,
     return Screen(title, tuple(rows), "?", number=number)
 
 
-def roll_screen(question: Roll, title: str, face: int | None, rolling: bool) -> Screen:
-    """The die to roll: ROLL on the Pico, or the face of the table's own die set with CHOICE."""
+ROLL_CARRIED = 2  # the lines of the page before a roll its screen carries (a damage page)
+
+
+def roll_screen(question: Roll, title: str, face: int | None, rolling: bool,
+                carried: tuple[str, ...] = ()) -> Screen:
+    """The die to roll: ROLL on the Pico, or the face of the table's own die set with CHOICE;
+    ``carried``: the line of the page before it (the damage before a push), over the rest."""
     if face is not None:
-        return Screen(title, ("your die's face (held: 3)", NUMBER_KEYS), "?", number=face)
+        rows = (*carried, NUMBER_KEYS)[:ROLL_CARRIED] if carried \
+            else ("your die's face (held: 3)", NUMBER_KEYS)
+        return Screen(title, rows, "?", number=face)
     key = "Rolling" if rolling else "ROLL"
     rows = wrap(question.purpose)
-    room = rows_under(key)
+    room = rows_under(key) - len(carried)
     if len(rows) > room:
-        rows = []  # the purpose was on the page before
+        rows = [fit(question.purpose, COLUMNS)] if carried else []  # else: on the page before
     if len(rows) < room:
         rows.append("or CHOICE: your own die")
-    return Screen(title, tuple(rows), "?", key=key)
+    return Screen(title, (*carried, *rows), "?", key=key)
 
 
 def roll_fits(question: Roll) -> bool:
