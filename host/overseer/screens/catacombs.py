@@ -21,6 +21,7 @@ SHORT: dict[str, str] = {  # by Key
     Key.TEMPLATE: "Template covers it?",
     Key.IN_RANGE: "Within Ruler 3?",
     Key.CLOSEST: "Which is closest?",
+    Key.CLOSEST_IN_SIGHT: "Closest in sight?",
     Key.LOS: "Who is in sight?",
     Key.FIRST_BY_DIRECTION: "Which comes first?",
     Key.UNDER_RULER: "Under the ruler?",
@@ -477,6 +478,7 @@ def question_title(key: str, piece: str | None, target: str | None) -> str | Non
 def _titled(key: str, piece: str | None, target: str | None) -> str | None:
     said: str | None = {
         str(Key.CLOSEST): f"Closest to {piece}?" if piece else None,
+        str(Key.CLOSEST_IN_SIGHT): f"{piece} sees closest?" if piece else None,
         str(Key.TEMPLATE): f"Template on {target}?" if target else None,
         str(Key.IN_RANGE): f"{target} within R3?" if target else None,
         str(Key.LOS): f"{piece} sees whom?" if piece else None,

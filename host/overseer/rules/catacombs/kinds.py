@@ -114,6 +114,7 @@ class Key(StrEnum):
     # sight, targeting, order
     LOS = "los"
     CLOSEST = "closest"
+    CLOSEST_IN_SIGHT = "closest_in_sight"  # LOS blocked, closest first: one question for both
     EQUALLY_CLOSE = "equally_close"
     FIRST_BY_DIRECTION = "first_by_direction"
     # shots, the clock template, modifiers

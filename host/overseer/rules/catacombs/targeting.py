@@ -15,6 +15,7 @@ from overseer.rules.catacombs.state import Battle, Hero, Piece, ref, ref_id
 # The members the hot path reads, bound once: reading a member off an Enum class goes
 # through EnumType.__getattr__ in Python 3.11, several times slower than a global.
 TARGET, LOS, CLOSEST = StepKind.TARGET, Key.LOS, Key.CLOSEST
+CLOSEST_IN_SIGHT = Key.CLOSEST_IN_SIGHT
 ENEMY, FROZEN_TEAMMATE, REPEAT_TEAMMATE, WYVERN = (
     TargetKind.ENEMY, TargetKind.FROZEN_TEAMMATE, TargetKind.REPEAT_TEAMMATE, TargetKind.WYVERN)
 
@@ -76,6 +77,40 @@ def equally_closest(battle: Battle, piece: Piece, ids: list[str], what: str) -> 
     chosen = yield ChooseOne(prompt, (*ids, TIE), CLOSEST, {"prompt": template}, facts)
     if chosen != TIE:
         return [chosen]
+    return (yield from _tied(piece, ids))
+
+
+NONE_IN_SIGHT = "none_in_sight"  # the last option of a ``closest_in_sight`` question
+
+
+def closest_in_sight(battle: Battle, piece: Piece, ids: list[str]) -> Procedure:
+    """Step 2's LOS check and step 3's Primary column in one question, for a piece whose
+    Primary Target Priority is closest when obstacles block LOS: the closest of ``ids`` in its
+    line of sight, ``tie`` when two or more in sight are equally close, or ``none_in_sight``
+    (Red Box: AI Player Behaviour, steps 2 and 3; Overseer's ruling: the closest enemy the
+    piece can see is one fact on the table, so one question). Returns the closest, those as
+    close (a tie of two of two: both, without asking), or ``[]`` when it sees none: then the
+    No Target Action follows, as after a LOS check that sees none. One enemy in sight is the
+    closest in sight: the target by default, as step 2 says."""
+    ruler = battle.data.behaviour[piece.type].ruler
+    template = ("LOS check for {piece}: Ruler {ruler}, 360 degrees, out to the playmat's edge. "
+                "Which enemy in its line of sight is closest to it? If two or more are "
+                f"equally close, answer {TIE}; if it sees none, none in sight.")
+    facts = {"piece": ref_id(piece), "ruler": ruler}
+    prompt = (f"LOS check for {piece.name} ({piece.id}): Ruler {ruler}, 360 degrees, out to "
+              "the playmat's edge. Which enemy in its line of sight is closest to it? If two "
+              f"or more are equally close, answer {TIE}; if it sees none, none in sight.")
+    chosen = yield ChooseOne(prompt, (*ids, TIE, NONE_IN_SIGHT), CLOSEST_IN_SIGHT,
+                             {"prompt": template}, facts)
+    if chosen == NONE_IN_SIGHT:
+        return []
+    if chosen != TIE:
+        return [chosen]
+    return (yield from _tied(piece, ids))
+
+
+def _tied(piece: Piece, ids: list[str]) -> Procedure:
+    """Which of ``ids`` tie as the closest to ``piece``: both of two, else the table says."""
     if len(ids) == 2:
         return list(ids)
     while True:
@@ -151,10 +186,12 @@ CRITERIA: dict[str, Callable[[list[Hero]], list[Hero]]] = {
 }
 
 
-def select_target(battle: Battle, piece: Piece, visible: list[Hero]) -> Procedure:
+def select_target(battle: Battle, piece: Piece, visible: list[Hero],
+                  nearest: list[str] | None = None) -> Procedure:
     """Step 3: the Primary, Secondary and Tie Breaker columns of the piece's type, then the
-    Direction tiles. ``visible`` holds at least one enemy."""
-    if len(visible) == 1:
+    Direction tiles. ``visible`` holds at least one enemy. ``nearest``: the Primary column's
+    closest already answered (``closest_in_sight``: ``visible`` is then every enemy)."""
+    if len(visible) == 1 and nearest is None:
         yield Step(TARGET, rulebook.STEP3,
                    "{piece} targets {hero}: the only enemy in sight",
                    {"piece": piece.id, "target": visible[0].id,
@@ -167,9 +204,14 @@ def select_target(battle: Battle, piece: Piece, visible: list[Hero]) -> Procedur
     for column, criterion in (("primary", row.primary), ("secondary", row.secondary),
                               ("tie_breaker", row.tie_breaker)):
         before = candidates
-        if criterion == "closest":
+        if criterion == "closest" and column == "primary" and nearest is not None:
+            tied = nearest  # asked with the LOS check
+        elif criterion == "closest":
             # Equally close enemies go on to the next column, then the Direction tiles.
             tied = yield from equally_closest(battle, piece, [h.id for h in before], "enemy")
+        else:
+            tied = None
+        if tied is not None:
             candidates = [battle.heroes[i] for i in tied]
         else:
             candidates = CRITERIA[criterion](candidates)
