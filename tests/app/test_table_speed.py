@@ -65,6 +65,16 @@ def test_closest_is_one_press_on_the_first_candidate_then_on_the_hero_last_named
     assert answers(run(app, OK)[1]) == [c.Answer("dwarf")]
 
 
+def test_the_closest_in_sight_is_one_press_on_the_first_candidate():
+    """LOS blocked, a closest-first piece: one question for both facts; OK on the first."""
+    nearest = ChooseOne("LOS check for Wraith Commander: which enemy in its line of sight is "
+                        "closest to it?", ("elf", "dwarf", "tie", "none_in_sight"),
+                        Key.CLOSEST_IN_SIGHT)
+    app = asked(nearest)
+    assert c.screen(app).options[-1] == "none in sight"
+    assert answers(run(app, OK)[1]) == [c.Answer("elf")]
+
+
 def test_the_tables_own_die_starts_at_its_middle_and_any_face_is_three_presses_away():
     app = asked(CLOCK, own_dice=True)
     assert c.screen(app).number == 6
