@@ -147,6 +147,8 @@ def shots() -> tuple[Shot, ...]:
     add("roll-face", "The table's own dice: the face starts at the middle; CHOICE +1, NEXT -1 "
         "(held: by 3), OK takes it", press(asked(CLOCK, own_dice=True), Button.CHOICE))
     add("rolling", "Rolling on the Pico", press(roll, Button.ROLL))
+    push, _ = start(view(CLOCK, RESULT[:2], can_undo=True))
+    add("roll-push", "A push: the damage carried on the ROLL screen, one press rolls", push)
 
     app, _ = handle(press(asked(TOKEN), Button.OK), Press(Button.OK))
     why = AnswerError(TOKEN, Token(3), "a token still in the level 2 damage token bag")
