@@ -20,7 +20,10 @@ def plain(monkeypatch, capsys, db, lines, *options):
 
 
 def refusals(out: str) -> list[str]:
-    return [line.split("! ", 1)[1] for line in out.splitlines() if "! " in line]
+    """The refused lines (after the prompt; a glass line marked "! ", a step on unprinted
+    data, is indented and no refusal)."""
+    return [line.split("! ", 1)[1] for line in out.splitlines()
+            if "! " in line and not line.startswith("  ")]
 
 
 @pytest.fixture
