@@ -214,6 +214,8 @@ class Presser:
             else:
                 self.shot_at.pop(card, None)  # type: ignore[arg-type]
                 self.choose("end")
+        elif key == "shot_hit":  # which shot hit (a sequence not printed): none does
+            self.choose("end")
         elif key == "ability":
             self.choose(str(facts.get("ability", "none")))
         elif isinstance(question, ChooseSome):
