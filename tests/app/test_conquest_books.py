@@ -261,7 +261,7 @@ def test_the_cursor_starts_on_what_most_known_cards_show() -> None:
     from overseer.app.conquest import likely
     from overseer.app.view import GameView
     from overseer.core.procedure import ChooseOne, YesNo
-    from overseer.rules.conquest.shots import DAMAGING
+    from overseer.rules.conquest.shots import TOLD
 
     setup = {"players": {"a": "sword", "b": "skull"}, "health": 8}
     armour = YesNo("does it show the armour icon?", "armour_icon")
@@ -271,7 +271,7 @@ def test_the_cursor_starts_on_what_most_known_cards_show() -> None:
     state = games.CONQUEST.build({**setup, "cards": read})
     assert likely(state, armour) == 1  # No
     told = ChooseOne("X: the next shot that hit an enemy disc directly (end: no more)?",
-                     ("end", *DAMAGING), "shot_hit")
+                     TOLD, "shot_hit")
     assert likely(state, told) == 0  # the end: no more hits
     ability = ChooseOne("X: which ability does the card show?", ("none", "capture_life",
                         "heal_life", "stunned", "surprise_attack", "reset", "other"), "ability")
@@ -302,7 +302,7 @@ def test_a_card_read_once_is_not_asked_again_in_the_same_game(store: Path) -> No
     """Sword 07 (unknown to the data) is read off the card (its ability and armour icon; its
     shots are made off the card, none hits) and discarded; Sword 08, read as a Reset,
     shuffles it back into the deck; Player 1 draws it again and plays it: its facts are not
-    asked again, only which of its shots hit (a Melee, on Skull 1: one damage), as for any
+    asked again, only which of its shots hit (a Melee, told as one of 1 damage, on Skull 1), as for any
     card whose sequence the data does not print."""
     t = Table(store)
     two_player_game(t)
@@ -344,7 +344,7 @@ def test_a_card_read_once_is_not_asked_again_in_the_same_game(store: Path) -> No
     play("skull-08")
     assert "sword-07" in t.session.state.hands["p1"]  # drawn again
     assert t.session.state.pools["skull"] == 8
-    play("sword-07", ["melee"])
+    play("sword-07", ("one_damage",))
     assert asked == ["shot_hit", "hits", "shot_hit"]  # nothing read off the card again
     assert t.session.state.pools["skull"] == 7
     assert "sword-07" in t.session.state.discards["sword"]

@@ -32,7 +32,7 @@ TURN_8 = [{"key": "ability", "answer": "none"}, {"key": "armour_icon", "answer":
           {"key": "shot_hit", "answer": "critical_melee"}, {"key": "hits", "answer": ["sword1"]},
           {"key": "shot_hit", "answer": "end"}]
 TURN_9 = [{"key": "ability", "answer": "none"}, {"key": "armour_icon", "answer": True},
-          {"key": "shot_hit", "answer": "melee"}, {"key": "hits", "answer": ["skull1"]},
+          {"key": "shot_hit", "answer": "one_damage"}, {"key": "hits", "answer": ["skull1"]},
           {"key": "armour", "answer": "none"}, {"key": "shot_hit", "answer": "end"}]
 TURN_10 = [{"key": "ability", "answer": "none"}, {"key": "armour_icon", "answer": False},
            {"key": "shot_hit", "answer": "power_wave"},
@@ -177,7 +177,7 @@ def test_a_whole_game_with_undo_a_restart_and_its_end(store: Path) -> None:
     # the defenders (Skull: seats 2 and 4) pulse on the armour question
     players.answer(True)
     t.read()
-    players.answer("melee")  # the shot that hit
+    players.answer("one_damage")  # the shot that hit: a Melee
     t.read()
     players.answer(["skull1"])
     t.read()

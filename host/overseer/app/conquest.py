@@ -29,7 +29,7 @@ from overseer.core.procedure import ChooseOne, EnterNumber, Question, RulesError
 from overseer.loaders.conquest import card_records
 from overseer.loaders.conquest import default as default_cards
 from overseer.rules.conquest import end
-from overseer.rules.conquest.cards import ABILITIES, SHOTS, Card, shot_label
+from overseer.rules.conquest.cards import ABILITIES, ONE_DAMAGE, SHOTS, Card, shot_label
 from overseer.rules.conquest.decks import COUNTED, hand_options
 from overseer.rules.conquest.kinds import Key, StepKind
 from overseer.rules.conquest.play import Play, check_play
@@ -70,6 +70,7 @@ def card_name(state: ConquestState, card_id: str) -> str:
 
 # The rules' option ids in words: shots, abilities, the end of a shot sequence, none.
 WORDS = {**{s: shot_label(s) for s in SHOTS},
+         ONE_DAMAGE: "Melee or ranged: 1", f"target_{ONE_DAMAGE}": "Target ranged: 1",
          **{a: a.replace("_", " ").capitalize() for a in (*ABILITIES, "other")},
          "end": "End of the card", "none": "None"}
 

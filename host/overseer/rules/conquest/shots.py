@@ -24,7 +24,7 @@ from overseer.core.procedure import (
 )
 from overseer.rules.conquest import rulebook
 from overseer.rules.conquest.abilities import CardPlay, on_damage
-from overseer.rules.conquest.cards import SHOT_DAMAGE, SHOTS, said_card, shot_label, split_shot
+from overseer.rules.conquest.cards import DAMAGE, ONE_DAMAGE, said_card, shot_label, split_shot
 from overseer.rules.conquest.decks import discard, hand_options, take_from_hand
 from overseer.rules.conquest.kinds import Key, StepKind
 from overseer.rules.conquest.state import TEAM_NAMES, ConquestState, other
@@ -107,7 +107,7 @@ def resolve(state: ConquestState, play: CardPlay, shot: str, told: bool = False)
                    {"shot": shot, "hits": []},
                    {"player": (play.player, play.player), "label": label})
         return
-    base = SHOT_DAMAGE[kind]  # Conquest: Reference - damage by shot type
+    base = DAMAGE[kind]  # Conquest: Reference - damage by shot type
     if kind == "power_wave" and state.hands[play.player]:
         # Conquest: Reference, Power Wave Shot - after a hit, discarding a card from hand makes
         # it 3 damage instead of 2. Ruling: asked before the defenders decide on armour.
@@ -159,22 +159,27 @@ def resolve(state: ConquestState, play: CardPlay, shot: str, told: bool = False)
     yield from on_damage(state, play, hits, damage)
 
 
-# The shots that can damage: every one but Rush (Conquest: Reference, Rush Shot).
-DAMAGING = tuple(s for s in SHOTS if split_shot(s)[0] != "rush")
+# The shots a table tells as hit, by what each does to the books (Conquest: Reference): the
+# end (no more hits), a shot of one damage (Melee, Missile, Longbow, Fireball, Wave), Critical
+# Melee (2), Power Wave (2, or 3 with a card discarded), and the target icon's two (Target
+# Modifier: only the target is damaged). Rush never damages.
+TOLD = (END, ONE_DAMAGE, "critical_melee", "power_wave", f"target_{ONE_DAMAGE}",
+        "target_power_wave")
 
 
 def told_hits(state: ConquestState, play: CardPlay) -> Procedure:
     """The shots of a card whose sequence the data does not print. The table makes them off
     the physical card (Conquest: Cards and Shot Sequences: every shot, left to right) and
-    tells the box only the ones that hit an enemy disc directly, each as it comes, by the
-    icon on the card: a shot that hits nothing changes no book (Conquest: Shot Types), so
-    it is not asked. Then each is done as a shot of the sequence (``resolve``): its discs,
-    the Power Wave discard, armour, damage and the damage abilities, in the order told; "end"
-    when the card's shots are done."""
+    tells the box only the ones that hit an enemy disc directly, each as it comes: a shot that
+    hits nothing changes no book (Conquest: Shot Types), so it is not asked. Each is told by
+    what the books need of it (``TOLD``), then done as a shot of the sequence (``resolve``):
+    its discs (a target shot: its target), the Power Wave discard, armour, the damage and the
+    damage abilities, in the order told; the end when the card's shots are done."""
     while True:
         facts = {"card": said_card(play.card)}
-        template = "{card}: the next shot that hit an enemy disc directly (end: no more)?"
-        shot = yield ChooseOne(prompt=words(template, facts), options=(END, *DAMAGING),
+        template = ("{card}: the next shot that hit an enemy disc directly (end: no more)? "
+                    "Melee, Missile, Longbow, Fireball and Wave: 1 damage.")
+        shot = yield ChooseOne(prompt=words(template, facts), options=TOLD,
                                key=Key.SHOT_HIT, said={"prompt": template}, facts=facts)
         if shot == END:
             return
