@@ -24,11 +24,15 @@ Presses per turn (``--presses``): a scripted four-player game with the cards the
 unknown (49 of 56) given seeded facts, played by a table that presses as few buttons as it
 can (the cursor the short way round, a tap where a card answers) and reads a page only when a
 button must answer after it; every press and tap of a turn counted. Two games on one store:
-the first meets each card for the first time (its facts are read off the card once), the
-second starts with the cards learned. The baseline in the same run is the same script on
-``--before`` (a git revision, default ``main``), run from its own tree in a subprocess. The
-floor: the first game again, each fact's cursor starting on what the card shows (as if every
-likely answer were right): what asking each unknown fact once costs at the least.
+the first meets each card for the first time (its ability and armour icon are read off the
+card once; a sequence not printed is never read, only the shots that hit are told), the
+second starts with the cards learned. Two scripts: no disc ever hit (the script the issue's
+figure was measured with), and each shot that can damage hitting the first enemy disc with
+chance ``HIT_CHANCE`` (seeded by turn, card and shot: the same shots hit whatever the box
+asks). The baseline in the same run is the same scripts on ``--before`` (a git revision,
+default ``main``), run from its own tree in a subprocess. The floor: the first game of the
+first script again, each fact's cursor starting on what the card shows (as if every likely
+answer were right).
 
     PYTHONPATH=host .venv/bin/python bench/conquest_tap.py [--games 3]
     PYTHONPATH=host .venv/bin/python bench/conquest_tap.py --presses [--before main]
