@@ -49,6 +49,10 @@ NOISY_ERROR = 0.002  # a byte error rate from which the cable counts as noisy
 CHUNK_SIZES = ((64, NOISY_ERROR), (32, 0.01), (16, 1.0))  # chunk size, below this byte error
 DOUBLE_SEND_ERROR = 0.005  # from this byte error on, every block goes out twice
 STOPPED = (LinkState.REFUSED, LinkState.CLOSED)
+# Bound once: a member read off an Enum class goes through ``EnumType.__getattr__``'s hook in
+# Python 3.11, and the link's loop compares its state at every pass.
+_READY, _HANDSHAKING, _REFUSED = LinkState.READY, LinkState.HANDSHAKING, LinkState.REFUSED
+_PICO_ACK = int(p.MsgType.PICO_ACK)
 
 
 def _is_frame(message: p.Message) -> bool:
@@ -136,7 +140,7 @@ class LinkCore:
         deadline = self._heard_at + LINK_TIMEOUT
         if self.rolls:
             deadline = min(deadline, self.rolls.deadline())
-        if self.state is LinkState.HANDSHAKING:
+        if self.state is _HANDSHAKING:
             return min(deadline, self._hello_at)
         deadline = min(deadline, self._heartbeat_at)
         window = self._window
@@ -149,7 +153,7 @@ class LinkCore:
         """The bytes to write now: a HELLO while handshaking; else the newest screen and the
         new roll requests through the window, and a heartbeat when its time came."""
         out = bytearray()
-        if self.state is LinkState.HANDSHAKING:
+        if self.state is _HANDSHAKING:
             if now >= self._hello_at:
                 out += FLUSH + p.encode(p.Hello(self.protocol))
                 self._hello_at = now + HELLO_INTERVAL
@@ -178,8 +182,11 @@ class LinkCore:
         self.errors.note(len(data), decoder.stats.bad_crc + decoder.stats.bad_length - damaged)
         for block in blocks:
             self._heard_at = now
+            if block.type == _PICO_ACK and self.state is _READY:  # most blocks: a frame's ACKs
+                self._on_ack(block.payload[0], now)
+                continue
             reply += self._handle(block, now)
-            if self.state is LinkState.REFUSED:
+            if self.state is _REFUSED:
                 return b""
         return bytes(reply)
 

@@ -256,6 +256,7 @@ class PicoLink:
         core, transport = self._core, self._transport
         self._call(core.opened, self._clock())
         fd = transport.fileno()
+        refused = LinkState.REFUSED
         while not self._stop.is_set():
             now = self._clock()
             out, silent, deadline = self._call(core.turn, now)
@@ -273,7 +274,7 @@ class PicoLink:
             if fd not in readable:
                 continue
             reply = self._call(core.incoming, transport.read(), self._clock())
-            if core.state is LinkState.REFUSED:
+            if core.state is refused:
                 return
             if reply:
                 transport.write(reply)

@@ -12,6 +12,7 @@ import struct
 import zlib
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import NamedTuple
 
 PROTOCOL_VERSION = 2  # 2: a press is reported on its first edge (BUTTON press DOWN)
 SYNC = 0x7E
@@ -115,13 +116,27 @@ def crc32(data: bytes | bytearray) -> int:
     return zlib.crc32(data) & 0xFFFFFFFF
 
 
-@dataclass(frozen=True)
-class Block:
-    """One framed block: its sequence number, TYPE and raw payload."""
+def _same(self: tuple[object, ...], other: object) -> bool:
+    """A named tuple of the protocol's equals only one of its own class, as a dataclass does
+    (a plain named tuple would equal any tuple of the same values)."""
+    return other.__class__ is self.__class__ and tuple.__eq__(self, other)  # type: ignore[arg-type]
+
+
+def _not_same(self: tuple[object, ...], other: object) -> bool:
+    return not _same(self, other)
+
+
+class Block(NamedTuple):
+    """One framed block: its sequence number, TYPE and raw payload. A named tuple (immutable),
+    not a frozen dataclass: the link makes one for every block the Pico sends, and a frozen
+    dataclass sets each field through ``object.__setattr__``."""
 
     seq: int
     type: int
     payload: bytes
+    __eq__ = _same  # type: ignore[assignment]
+    __ne__ = _not_same  # type: ignore[assignment]
+    __hash__ = tuple.__hash__  # type: ignore[assignment]
 
 
 _SYNC_BYTE = bytes((SYNC,))
@@ -232,22 +247,28 @@ class Hello:
         return bytes((self.protocol,))
 
 
-@dataclass(frozen=True)
-class FrameChunk:
+class FrameChunk(NamedTuple):
+    """A named tuple, as ``Block``: a dozen are made for a changed screen."""
+
     screen_id: int
     offset: int
     data: bytes
     type = MsgType.FRAME_CHUNK
+    __eq__ = _same  # type: ignore[assignment]
+    __ne__ = _not_same  # type: ignore[assignment]
+    __hash__ = tuple.__hash__  # type: ignore[assignment]
 
     def payload(self) -> bytes:
         return struct.pack("<HH", self.screen_id, self.offset) + self.data
 
 
-@dataclass(frozen=True)
-class FrameShow:
+class FrameShow(NamedTuple):
     screen_id: int
     crc: int
     type = MsgType.FRAME_SHOW
+    __eq__ = _same  # type: ignore[assignment]
+    __ne__ = _not_same  # type: ignore[assignment]
+    __hash__ = tuple.__hash__  # type: ignore[assignment]
 
     def payload(self) -> bytes:
         return struct.pack("<HI", self.screen_id, self.crc)

@@ -35,7 +35,7 @@ def next_seq(seq: int) -> int:
     return 1 if seq >= 255 else seq + 1
 
 
-@dataclass
+@dataclass(slots=True)
 class Outgoing:
     """A reliable message: queued (seq 0), then in flight until acknowledged.
 
