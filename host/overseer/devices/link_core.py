@@ -117,7 +117,7 @@ class LinkCore:
         their deadline failed, whether nothing valid came for ``LINK_TIMEOUT``, and when to
         look again (``deadline``)."""
         out = self.outgoing(now)
-        if self.rolls:  # most passes: none asked (``expire`` would do nothing)
+        if self.rolls.open:  # most passes: none asked (``expire`` would do nothing)
             self.expire(now)
         return out, now - self._heard_at > LINK_TIMEOUT, self.deadline()
 
@@ -138,7 +138,7 @@ class LinkCore:
     def deadline(self) -> float:
         """When ``outgoing`` or ``expire`` has something to do, or the link falls silent."""
         deadline = self._heard_at + LINK_TIMEOUT
-        if self.rolls:
+        if self.rolls.open:
             deadline = min(deadline, self.rolls.deadline())
         if self.state is _HANDSHAKING:
             return min(deadline, self._hello_at)
@@ -161,8 +161,9 @@ class LinkCore:
         if self.screens.waiting and not self._window.has_queued(_is_frame):
             for message, note in self.screens.take(self._chunk_size()):
                 self._window.put(message, note)
-        for roll_id, die in self.rolls.unsent():
-            self._window.put(p.RollRequest(roll_id, int(die)))
+        if self.rolls.unsent_ids:  # most passes: none
+            for roll_id, die in self.rolls.unsent():
+                self._window.put(p.RollRequest(roll_id, int(die)))
         window = self._window
         if window.in_flight or window.queued:  # else ``pump`` has nothing to send
             out += window.pump(now, self._copies())
@@ -253,11 +254,14 @@ class LinkCore:
         done = self._window.on_ack(seq, now)
         # The Pico sends an ERROR while it acts on a message and the ACK after the read it came
         # in: a roll refusal belongs to a roll request this ACK settles.
-        self._fail(self.rolls.settled(e.message.roll_id for e in done
-                                      if isinstance(e.message, p.RollRequest)))
-        shows = [e.note for e in done if isinstance(e.note, Shows)]
-        if shows:
-            self.screens.acked(shows[-1])
+        if self.rolls.refusals:  # (with none heard, ``settled`` finds nothing)
+            self._fail(self.rolls.settled(e.message.roll_id for e in done
+                                          if isinstance(e.message, p.RollRequest)))
+        for entry in reversed(done):  # the newest FRAME_SHOW settled
+            note = entry.note
+            if isinstance(note, Shows):
+                self.screens.acked(note)
+                break
 
     def _on_error(self, code: int) -> None:
         self.stats.pico_errors[code] = self.stats.pico_errors.get(code, 0) + 1
