@@ -152,12 +152,12 @@ class LinkCore:
     def outgoing(self, now: float) -> bytes:
         """The bytes to write now: a HELLO while handshaking; else the newest screen and the
         new roll requests through the window, and a heartbeat when its time came."""
-        out = bytearray()
+        out = b""
         if self.state is _HANDSHAKING:
             if now >= self._hello_at:
-                out += FLUSH + p.encode(p.Hello(self.protocol))
+                out = FLUSH + p.encode(p.Hello(self.protocol))
                 self._hello_at = now + HELLO_INTERVAL
-            return bytes(out)
+            return out
         if self.screens.waiting and not self._window.has_queued(_is_frame):
             for message, note in self.screens.take(self._chunk_size()):
                 self._window.put(message, note)
@@ -166,13 +166,13 @@ class LinkCore:
                 self._window.put(p.RollRequest(roll_id, int(die)))
         window = self._window
         if window.in_flight or window.queued:  # else ``pump`` has nothing to send
-            out += window.pump(now, self._copies())
+            out = window.pump(now, self._copies())
             self.stats.retransmits = window.retransmits
         if now >= self._heartbeat_at:
             noisy = self.errors.rate >= NOISY_ERROR
             out += (FLUSH if noisy else b"") + p.encode(p.HostHeartbeat())
             self._heartbeat_at = now + HEARTBEAT_INTERVAL
-        return bytes(out)
+        return out
 
     def incoming(self, data: bytes, now: float) -> bytes:
         """What the Pico sent: the reply to write (ACKs). Stops at a refusing IDENT."""

@@ -210,9 +210,13 @@ class PicoLink:
         (outside the lock, in order)."""
         with self._lock:
             result = do(*args, **kwargs)
-            out, self._core.outbox = self._core.outbox, []
+            out = self._core.outbox
+            if out:  # most calls: nothing for the app
+                self._core.outbox = []
             if self._waiting:
                 self._cond.notify_all()
+        if not out:
+            return result
         for item in out:
             if isinstance(item, LinkState):
                 if self._on_state is not None:
