@@ -12,14 +12,31 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
 from typing import Any, Protocol
 
 KEPT = 50_000  # events kept of one game; a phone further behind than that loads the page anew
 
 
-# One encoder for every event (json.dumps with options makes one a call).
-_ENCODE = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False,
-                           check_circular=False).encode
+
+
+def _refuse(value: Any) -> Any:
+    raise TypeError(f"an event's data holds a {type(value).__name__}")
+
+
+def _encoder() -> Callable[[Any], str]:
+    """One JSON encoder for every event, made once: the json module's C encoder itself when
+    it has one (``JSONEncoder.encode`` makes one, and a closure, at every call)."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:
+        return json.JSONEncoder(separators=(",", ":"), ensure_ascii=False,
+                                check_circular=False).encode
+    encode = make(None, _refuse, json.encoder.encode_basestring, None, ":", ",", False, False,
+                  True)
+    return lambda data: "".join(encode(data, 0))
+
+
+_ENCODE = _encoder()
 
 
 class Event:
