@@ -166,6 +166,7 @@ class Watcher:
     def __init__(self, feed: Feed, live: Live, answers: bool = False) -> None:
         self.feed, self.live, self.answers = feed, live, answers
         self.where: str | None = None  # the page's address, said with the pairing code
+        self.told = False  # the glass said a game's code (and where the page is)
         self.game_id: int | None | bool = False  # False: nothing followed yet
         self.steps = 0  # trace steps published
         self.groups: list[tuple[int | None, str]] = []  # (round, actor) of each step published
@@ -238,6 +239,7 @@ class Watcher:
             return
         if self.answers and code is not None:
             gadget.tell("Phones", pairing_text(code, self.where))  # OK puts it away
+            self.told = True
         earlier = session.log.slice(0, session.head)
         self.events = list(earlier)
         self.head = session.head
