@@ -24,11 +24,15 @@ Presses per turn (``--presses``): a scripted four-player game with the cards the
 unknown (49 of 56) given seeded facts, played by a table that presses as few buttons as it
 can (the cursor the short way round, a tap where a card answers) and reads a page only when a
 button must answer after it; every press and tap of a turn counted. Two games on one store:
-the first meets each card for the first time (its facts are read off the card once), the
-second starts with the cards learned. The baseline in the same run is the same script on
-``--before`` (a git revision, default ``main``), run from its own tree in a subprocess. The
-floor: the first game again, each fact's cursor starting on what the card shows (as if every
-likely answer were right): what asking each unknown fact once costs at the least.
+the first meets each card for the first time (its ability and armour icon are read off the
+card once; a sequence not printed is never read, only the shots that hit are told), the
+second starts with the cards learned. Two scripts: no disc ever hit (the script the issue's
+figure was measured with), and each shot that can damage hitting the first enemy disc with
+chance ``HIT_CHANCE`` (seeded by turn, card and shot: the same shots hit whatever the box
+asks). The baseline in the same run is the same scripts on ``--before`` (a git revision,
+default ``main``), run from its own tree in a subprocess. The floor: the first game of the
+first script again, each fact's cursor starting on what the card shows (as if every likely
+answer were right).
 
     PYTHONPATH=host .venv/bin/python bench/conquest_tap.py [--games 3]
     PYTHONPATH=host .venv/bin/python bench/conquest_tap.py --presses [--before main]
@@ -158,13 +162,29 @@ def truth(card_id: str) -> dict[str, object]:
     return {"shots": shots, "ability": ability, "armour": rng.random() < 0.25}
 
 
-class Presser:
-    """A table playing on the buttons and the reader with as few presses as it can."""
+# The shots of one damage, told as one (rules/conquest/shots.py, TOLD).
+ONE_DAMAGE = {**{s: "one_damage" for s in ("melee", "missile", "longbow", "fireball", "wave")},
+              **{f"target_{s}": "target_one_damage"
+                 for s in ("missile", "longbow", "fireball", "wave")}}
 
-    def __init__(self, gadget: Gadget) -> None:
+
+def hits(turn: int, card: str, at: int, chance: float) -> bool:
+    """Whether the card's damaging shot ``at`` (0: its first) hits an enemy disc directly on
+    that turn (seeded by all three; ``chance`` of it)."""
+    return chance > 0 and random.Random(f"{turn}-{card}-{at}").random() < chance
+
+
+class Presser:
+    """A table playing on the buttons and the reader with as few presses as it can. Each shot
+    that can damage hits the first enemy disc with ``chance`` (``hits``: the same shots hit
+    whatever the box asks)."""
+
+    def __init__(self, gadget: Gadget, chance: float = 0.0) -> None:
         self.gadget = gadget
+        self.chance = chance
         self.turns: dict[int, int] = {}
         self.shot_at: dict[str, int] = {}  # the shots told so far of the card being read
+        self.damaging_at: dict[str, int] = {}  # the damaging shots done so far of the card
 
     def count(self) -> None:
         session = self.gadget.session
@@ -200,6 +220,28 @@ class Presser:
             self.press(Button.CHOICE, long=ahead > n - ahead)
         self.press(Button.OK)
 
+    def damaging(self, state: Any, card: str) -> list[str]:
+        """The card's shots that can damage, in order (printed, else what the card shows)."""
+        shots = list(state.cards[card].shots) or list(truth(card)["shots"])  # type: ignore[call-overload]
+        return [s for s in shots if s != "rush"]
+
+    def lands(self, state: Any, card: str) -> bool:
+        """Whether the damaging shot the box asks about now hits (the next one of the card)."""
+        play = f"{state.turn_number}-{card}"
+        at = self.damaging_at.get(play, 0)
+        self.damaging_at[play] = at + 1
+        return hits(state.turn_number, card, at, self.chance)
+
+    def told(self, state: Any, card: str) -> str:
+        """The next shot of the card that hit (a sequence not printed: told), or the end."""
+        shots = self.damaging(state, card)
+        play = f"{state.turn_number}-{card}"
+        at = self.damaging_at.get(play, 0)
+        while at < len(shots) and not hits(state.turn_number, card, at, self.chance):
+            at += 1
+        self.damaging_at[play] = at  # its discs (or its target) are asked next: ``lands``
+        return "end" if at == len(shots) else shots[at]
+
     def answer(self, question: object, state: object) -> None:
         key = getattr(question, "key", "")
         view = self.gadget.app.view  # type: ignore[union-attr]
@@ -214,17 +256,30 @@ class Presser:
             else:
                 self.shot_at.pop(card, None)  # type: ignore[arg-type]
                 self.choose("end")
+        elif key == "shot_hit":  # which shot hit (a sequence not printed), by its damage
+            shot = self.told(state, card) if card else "end"
+            self.choose(ONE_DAMAGE.get(shot, shot))
         elif key == "ability":
             self.choose(str(facts.get("ability", "none")))
+        elif key == "hits":
+            self.read()
+            if card and self.lands(state, card):
+                self.choose_some([question.options[0]])  # type: ignore[attr-defined]
+            else:
+                self.press(Button.NEXT)  # no disc hit
+        elif key == "target":  # the first enemy disc
+            if card and not state.cards[card].shots:  # type: ignore[attr-defined]
+                self.lands(state, card)  # told as hit: the target is all that is asked
+            self.choose(question.options[0])  # type: ignore[attr-defined]
+        elif key == "hit":  # a target shot: hit at the first flick, or missed twice
+            prompt = str(getattr(question, "prompt", ""))
+            yes = bool(card) and not prompt.startswith("Second") and self.lands(state, card)
+            self.yes_no(yes)
         elif isinstance(question, ChooseSome):
             self.read()
             self.press(Button.NEXT)  # no disc hit
         elif isinstance(question, YesNo):
-            yes = key == "armour_icon" and bool(facts.get("armour"))
-            self.read()
-            if (self.gadget.app.entry.cursor == 0) != yes:  # type: ignore[union-attr]
-                self.press(Button.CHOICE)  # Yes is the first row, No the second
-            self.press(Button.OK)
+            self.yes_no(key == "armour_icon" and bool(facts.get("armour")))
         elif isinstance(question, ChooseOne):
             options = [*question.options, *getattr(view, "tap_answers", ())]
             wanted = "none" if "none" in options else options[0]
@@ -234,6 +289,23 @@ class Presser:
                 self.tap(wanted)
         else:
             raise RuntimeError(f"no answer for {question}")
+
+    def yes_no(self, yes: bool) -> None:
+        self.read()
+        if (self.gadget.app.entry.cursor == 0) != yes:  # type: ignore[union-attr]
+            self.press(Button.CHOICE)  # Yes is the first row, No the second
+        self.press(Button.OK)
+
+    def choose_some(self, ticked: list[str]) -> None:
+        """Tick the options (the cursor on each, OK), then NEXT answers."""
+        app = self.gadget.app
+        assert app is not None and app.view.question is not None
+        options = list(app.view.question.options)  # type: ignore[union-attr]
+        for option in ticked:
+            while options[self.gadget.app.entry.cursor] != option:  # type: ignore[union-attr]
+                self.press(Button.CHOICE)
+            self.press(Button.OK)
+        self.press(Button.NEXT)
 
     def step(self) -> bool:
         """One input of the game; False when it cannot go on."""
@@ -275,13 +347,16 @@ def new_game(gadget: Gadget, press: Callable[[Button], None]) -> None:
         choose(option)
 
 
-def presses(store: Path, games: int = 2) -> list[list[int]]:
+HIT_CHANCE = 0.3  # the script with hits: a shot that can damage hits one time in three or so
+
+
+def presses(store: Path, games: int = 2, chance: float = 0.0) -> list[list[int]]:
     """Presses per turn of each game, on one gadget and store (the next game begun from the
-    menu: the cards learned carry over)."""
+    menu: the cards learned carry over); each shot that can damage hits with ``chance``."""
     gadget = Gadget(store, MemoryGlass(), SimLeds(), seed=1)
     gadget.open()
     out: list[list[int]] = []
-    table = Presser(gadget)
+    table = Presser(gadget, chance)
     for n in range(games):
         if n:  # the menu's last item: New game
             table.read()
@@ -289,7 +364,7 @@ def presses(store: Path, games: int = 2) -> list[list[int]]:
             gadget.feed(Press(Button.CHOICE, True))
             gadget.feed(Press(Button.OK))
         new_game(gadget, lambda b: gadget.feed(Press(b)))
-        table = Presser(gadget)
+        table = Presser(gadget, chance)
         for _ in range(3000):
             if not table.step():
                 break
@@ -306,6 +381,8 @@ def knowing(state: Any, question: Any) -> int:
     if card is None:
         return 0
     facts = truth(card)
+    if question.key == "shot_hit":
+        return 0  # the end: no shot hits in the script the floor plays
     if question.key == "shot":
         at = int(question.facts.get("n", 1)) - 1
         shots = list(facts["shots"])  # type: ignore[call-overload]
@@ -334,7 +411,9 @@ def floor() -> list[int]:
 def presses_here() -> dict[str, object]:
     with tempfile.TemporaryDirectory(prefix="overseer-bench-") as folder:
         games = presses(Path(folder) / "games.db")
-    return {"games": games}
+    with tempfile.TemporaryDirectory(prefix="overseer-bench-") as folder:
+        hit = presses(Path(folder) / "games.db", chance=HIT_CHANCE)
+    return {"games": games, "hits": hit}
 
 
 def before(ref: str) -> dict[str, object] | None:
@@ -365,13 +444,16 @@ def summary(games: list[list[int]]) -> str:
 def main_presses(ref: str) -> int:
     now = presses_here()
     old = before(ref)
-    games = now["games"]  # type: ignore[assignment]
-    print("presses per turn, a four-player game, 49 cards unknown to the data:")
-    if old is not None:
-        print(f"  before ({ref}), first game:      {summary(old['games'][:1])}")  # type: ignore[index]
-        print(f"  before ({ref}), second game:     {summary(old['games'][1:])}")  # type: ignore[index]
-    print(f"  now, first game (cards met):    {summary(games[:1])}")  # type: ignore[index]
-    print(f"  now, second game (cards known): {summary(games[1:])}")  # type: ignore[index]
+    for script, heading in (("games", "no disc ever hit"),
+                            ("hits", f"each shot that can damage hits with {HIT_CHANCE}")):
+        print(f"presses per turn, a four-player game, 49 cards unknown to the data, {heading}:")
+        games: list[list[int]] = now[script]  # type: ignore[assignment]
+        if old is not None:
+            was: list[list[int]] = old[script]  # type: ignore[assignment]
+            print(f"  before ({ref}), first game:      {summary(was[:1])}")
+            print(f"  before ({ref}), second game:     {summary(was[1:])}")
+        print(f"  now, first game (cards met):    {summary(games[:1])}")
+        print(f"  now, second game (cards known): {summary(games[1:])}")
     least = floor()
     print(f"  floor, first game (each cursor on the card's own fact): {summary([least])}")
     out = Path(__file__).parent / "results" / "conquest_presses.json"

@@ -208,7 +208,7 @@ def test_read_again_on_the_tables_request(store: Path) -> None:
     assert t.session.state.reread
     players.tap("sword-05")  # the setup knew it in the tutorial; here the data does not
     t.read()
-    assert t.session.pending.key == "shot"
+    assert t.session.pending.key == "ability"
     t.close()
 
 
@@ -254,14 +254,14 @@ def test_the_cursor_starts_on_what_most_known_cards_show() -> None:
     """A card's fact asked of the table starts on what most cards known so far show (printed,
     or read off the card), more than half of them: OK answers it in one press. Two printed
     cards show the armour icon; once three more are read without it, No comes first. The
-    printed abilities differ (two Resets of six): the first row, None. Three of the seven
-    printed sequences have a Rush second: the first row, the end; four end after two."""
+    printed abilities differ (two Resets of six): the first row, None. The shot that hit, of
+    a card whose sequence is not printed: the end (no more hits), the first row."""
     from overseer import games
     from overseer.app import controller
     from overseer.app.conquest import likely
     from overseer.app.view import GameView
     from overseer.core.procedure import ChooseOne, YesNo
-    from overseer.rules.conquest.cards import SHOTS
+    from overseer.rules.conquest.shots import TOLD
 
     setup = {"players": {"a": "sword", "b": "skull"}, "health": 8}
     armour = YesNo("does it show the armour icon?", "armour_icon")
@@ -270,13 +270,9 @@ def test_the_cursor_starts_on_what_most_known_cards_show() -> None:
     read = {c: {"armour": "no"} for c in ("sword-05", "sword-06", "sword-07")}
     state = games.CONQUEST.build({**setup, "cards": read})
     assert likely(state, armour) == 1  # No
-    said = {"prompt": "{card}: shot {n} of the sequence, left to right (or end)?"}
-    second = ChooseOne("X: shot 2 of the sequence, left to right (or end)?", ("end", *SHOTS),
-                       "shot", said, {"card": "X", "n": 2})
-    third = ChooseOne("X: shot 3 of the sequence, left to right (or end)?", ("end", *SHOTS),
-                      "shot", said, {"card": "X", "n": 3})
-    assert likely(state, second) == 0
-    assert likely(state, third) == 0
+    told = ChooseOne("X: the next shot that hit an enemy disc directly (end: no more)?",
+                     TOLD, "shot_hit")
+    assert likely(state, told) == 0  # the end: no more hits
     ability = ChooseOne("X: which ability does the card show?", ("none", "capture_life",
                         "heal_life", "stunned", "surprise_attack", "reset", "other"), "ability")
     assert likely(state, ability) == 0
@@ -303,9 +299,11 @@ def two_player_game(t: Table) -> None:
 
 
 def test_a_card_read_once_is_not_asked_again_in_the_same_game(store: Path) -> None:
-    """Sword 07 (unknown to the data) is read off the card and discarded; Sword 08, read as a
-    Reset, shuffles it back into the deck; Player 1 draws it again and plays it: its shots
-    are made at once (a Rush: nothing to ask), its facts are not asked again."""
+    """Sword 07 (unknown to the data) is read off the card (its ability and armour icon; its
+    shots are made off the card, none hits) and discarded; Sword 08, read as a Reset,
+    shuffles it back into the deck; Player 1 draws it again and plays it: its facts are not
+    asked again, only which of its shots hit (a Melee, told as one of 1 damage, on Skull 1), as for any
+    card whose sequence the data does not print."""
     t = Table(store)
     two_player_game(t)
     # each draw: the first of these still in the deck (Sword 07 again, once shuffled back)
@@ -328,25 +326,27 @@ def test_a_card_read_once_is_not_asked_again_in_the_same_game(store: Path) -> No
             else:
                 return
 
-    def play(card: str, shots: list[str], ability: str = "none", reset: bool = False) -> None:
+    def play(card: str, hit: tuple[str, ...] = (), ability: str = "none",
+             reset: bool = False) -> None:
         asked.clear()
-        answers.update(shot=[*shots, "end"], ability=[ability], armour_icon=[False],
-                       reset=[reset], hits=[[]] * len(shots))
+        answers.update(shot_hit=[*hit, "end"], ability=[ability], armour_icon=[False],
+                       reset=[reset], hits=[["skull1"]] * len(hit))
         Players(t).tap(card)
         settle()
 
     settle()
-    play("sword-07", ["rush"])
-    assert asked == ["shot", "shot", "ability", "armour_icon"]
-    assert t.session.state.entered["sword-07"] == {"shots": ["rush"], "ability": "none",
-                                                    "armour": "no"}
-    play("skull-07", ["rush"])
-    play("sword-08", ["rush"], ability="reset", reset=True)
+    play("sword-07")
+    assert asked == ["ability", "armour_icon", "shot_hit"]
+    assert t.session.state.entered["sword-07"] == {"ability": "none", "armour": "no"}
+    play("skull-07")
+    play("sword-08", ability="reset", reset=True)
     assert "sword-07" in t.session.state.decks["sword"]  # shuffled back
-    play("skull-08", ["rush"])
+    play("skull-08")
     assert "sword-07" in t.session.state.hands["p1"]  # drawn again
-    play("sword-07", [])
-    assert asked == []  # nothing read off the card again
+    assert t.session.state.pools["skull"] == 8
+    play("sword-07", ("one_damage",))
+    assert asked == ["shot_hit", "hits", "shot_hit"]  # nothing read off the card again
+    assert t.session.state.pools["skull"] == 7
     assert "sword-07" in t.session.state.discards["sword"]
     t.close()
 

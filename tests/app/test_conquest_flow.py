@@ -22,19 +22,20 @@ from tools.table import BACK, CHOICE, OK, Table
 SCENARIOS = Path(__file__).parents[1] / "scenarios" / "conquest"
 TUTORIAL = json.loads((SCENARIOS / "quick_tutorial.json").read_text(encoding="utf-8"))
 
-# After the tutorial's seven turns, three more to the end (the cards the data leaves unknown
-# read off the card by the table): Player 4 hits Sword 1 with a Critical Melee (undone once,
-# and put back), Player 1 hits Skull 1 (the Skull Team keeps its armour), Player 2's Power Wave
-# hits both Sword discs with a card discarded: 6 damage, the Sword Team's last 3 tokens.
+# After the tutorial's seven turns, three more to the end (the cards the data leaves unknown:
+# their ability and armour icon read off the card, the shots that hit told): Player 4 hits
+# Sword 1 with a Critical Melee (undone once, and put back), Player 1 hits Skull 1 (the Skull
+# Team keeps its armour), Player 2's Power Wave hits both Sword discs with a card discarded:
+# 6 damage, the Sword Team's last 3 tokens.
 MORE_DRAWS = ["sword-14", "skull-14", "sword-15", "skull-15"]
-TURN_8 = [{"key": "shot", "answer": "critical_melee"}, {"key": "shot", "answer": "end"},
-          {"key": "ability", "answer": "none"}, {"key": "armour_icon", "answer": False},
-          {"key": "hits", "answer": ["sword1"]}]
-TURN_9 = [{"key": "shot", "answer": "melee"}, {"key": "shot", "answer": "end"},
-          {"key": "ability", "answer": "none"}, {"key": "armour_icon", "answer": True},
-          {"key": "hits", "answer": ["skull1"]}, {"key": "armour", "answer": "none"}]
-TURN_10 = [{"key": "shot", "answer": "power_wave"}, {"key": "shot", "answer": "end"},
-           {"key": "ability", "answer": "none"}, {"key": "armour_icon", "answer": False},
+TURN_8 = [{"key": "ability", "answer": "none"}, {"key": "armour_icon", "answer": False},
+          {"key": "shot_hit", "answer": "critical_melee"}, {"key": "hits", "answer": ["sword1"]},
+          {"key": "shot_hit", "answer": "end"}]
+TURN_9 = [{"key": "ability", "answer": "none"}, {"key": "armour_icon", "answer": True},
+          {"key": "shot_hit", "answer": "one_damage"}, {"key": "hits", "answer": ["skull1"]},
+          {"key": "armour", "answer": "none"}, {"key": "shot_hit", "answer": "end"}]
+TURN_10 = [{"key": "ability", "answer": "none"}, {"key": "armour_icon", "answer": False},
+           {"key": "shot_hit", "answer": "power_wave"},
            {"key": "hits", "answer": ["sword1", "sword2"]},
            {"key": "power_wave", "answer": "skull-10"}, {"key": "armour", "answer": "none"}]
 
@@ -147,7 +148,7 @@ def test_a_whole_game_with_undo_a_restart_and_its_end(store: Path) -> None:
     frames = list(t.shown)
 
     # turn 8: Player 4's Critical Melee hits Sword 1; undone (BACK held) and put back
-    players.answers = TURN_8[:-1]
+    players.answers = TURN_8[:3]  # its facts, then the shot that hit: a Critical Melee
     players.play("skull-07")
     assert t.session.pending.key == "hits"
     assert t.leds.modes[4] == "on"
@@ -157,11 +158,12 @@ def test_a_whole_game_with_undo_a_restart_and_its_end(store: Path) -> None:
     t.press(BACK, long=True)
     assert t.screen.key == "Undone" and t.session.state.pools["sword"] == 5
     t.press(CHOICE)  # redo
+    players.answers = TURN_8[4:]  # no more shots hit
     players.settle()
     assert t.session.state.pools["sword"] == 3 and t.session.state.bank == 14
 
     # turn 9: the power goes in the middle of Player 1's card; the game comes back
-    players.answers = TURN_9[:3]
+    players.answers = TURN_9[:1]
     players.play("sword-06")
     asked = t.session.pending
     assert asked is not None and asked.key == "armour_icon"
@@ -172,15 +174,16 @@ def test_a_whole_game_with_undo_a_restart_and_its_end(store: Path) -> None:
     t.read()
     assert t.screen == before and t.session.pending == asked
     assert t.leds.modes == {1: "on", 2: "dim", 3: "off", 4: "off"}
-    players.answers = TURN_9[3:]
     # the defenders (Skull: seats 2 and 4) pulse on the armour question
     players.answer(True)
+    t.read()
+    players.answer("one_damage")  # the shot that hit: a Melee
     t.read()
     players.answer(["skull1"])
     t.read()
     assert t.session.pending.key == "armour"
     assert t.leds.modes == {1: "on", 2: "pulse", 3: "off", 4: "pulse"}
-    players.answers = TURN_9[5:]
+    players.answers = TURN_9[4:]
     players.settle()
     assert t.session.state.retained["sword"] == ["sword-06"]
 

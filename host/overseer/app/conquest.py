@@ -29,10 +29,10 @@ from overseer.core.procedure import ChooseOne, EnterNumber, Question, RulesError
 from overseer.loaders.conquest import card_records
 from overseer.loaders.conquest import default as default_cards
 from overseer.rules.conquest import end
-from overseer.rules.conquest.cards import ABILITIES, SHOTS, Card, shot_label
+from overseer.rules.conquest.cards import ABILITIES, ONE_DAMAGE, SHOTS, Card, shot_label
 from overseer.rules.conquest.decks import COUNTED, hand_options
 from overseer.rules.conquest.kinds import Key, StepKind
-from overseer.rules.conquest.play import END, Play, check_play
+from overseer.rules.conquest.play import Play, check_play
 from overseer.rules.conquest.state import TEAM_NAMES, TEAMS, ConquestState, other
 from overseer.screens import conquest as screens
 from overseer.screens.render import Screen, detail_rows, wrap
@@ -70,6 +70,7 @@ def card_name(state: ConquestState, card_id: str) -> str:
 
 # The rules' option ids in words: shots, abilities, the end of a shot sequence, none.
 WORDS = {**{s: shot_label(s) for s in SHOTS},
+         ONE_DAMAGE: "Melee or ranged: 1", f"target_{ONE_DAMAGE}": "Target ranged: 1",
          **{a: a.replace("_", " ").capitalize() for a in (*ABILITIES, "other")},
          "end": "End of the card", "none": "None"}
 
@@ -103,7 +104,7 @@ FROM_HAND = {Key.POWER_WAVE: "Tap the card to discard", Key.SURPRISE_ATTACK:
 # The questions whose short form on the title bar is all the table needs: no page of the whole
 # prompt before them (one press less each; the card was just tapped, the shot just flicked, the
 # target just named; a second flick follows its own "Flick again" page).
-SAID_SHORT = (Key.HITS, Key.SHOT, Key.ABILITY, Key.ARMOUR_ICON, Key.HIT)
+SAID_SHORT = (Key.HITS, Key.SHOT_HIT, Key.ABILITY, Key.ARMOUR_ICON, Key.HIT)
 
 
 def on_glass(step: Step) -> bool:
@@ -150,8 +151,8 @@ def _most(values: Sequence[str], options: Sequence[Any]) -> int:
 def likely(state: ConquestState, question: Question) -> int:
     """The row a card's fact asked of the table starts on: what most (more than half) of the
     cards whose fact is known (printed in the data, or read off the card at this table) show;
-    else the first row. The shot asked at a place of the sequence: the shot most known cards
-    show there, or their end."""
+    else the first row (the shot that hit, of a card whose sequence is not printed: the
+    end, no more hits)."""
     cards = state.cards.values()
     options: Sequence[Any] = getattr(question, "options", (True, False))
     if question.key == Key.ARMOUR_ICON:
@@ -159,11 +160,6 @@ def likely(state: ConquestState, question: Question) -> int:
         return _most(["yes" if a else "no" for a in shown], ("yes", "no"))
     if question.key == Key.ABILITY:
         return _most([c.ability for c in cards if c.ability != "unknown"], options)
-    if question.key == Key.SHOT and isinstance(question, ChooseOne):
-        at = int(question.facts.get("n", 1)) - 1 if question.facts else 0
-        seen = [c.shots[at] if len(c.shots) > at else END for c in cards
-                if c.shots and len(c.shots) >= at]
-        return _most(seen, options)
     return 0
 
 

@@ -20,7 +20,7 @@ from overseer.screens.render import Face
 SHORT: dict[str, str] = {  # by Key
     Key.FIRST_TEAM: "First team: the D12",
     Key.DRAW: "Which card was drawn?",
-    Key.SHOT: "Next shot on the card?",
+    Key.SHOT_HIT: "Next shot that hit?",
     Key.ABILITY: "Ability on the card?",
     Key.ARMOUR_ICON: "Armour icon on it?",
     Key.HITS: "Which discs were hit?",

@@ -24,6 +24,11 @@ SHOT_DAMAGE = {
 # Conquest: Reference, Target Modifier - only ranged shots carry the target icon.
 RANGED = ("missile", "longbow", "fireball", "wave", "power_wave")
 SHOTS = tuple(SHOT_DAMAGE) + tuple(f"target_{s}" for s in RANGED)
+# A shot told as hit (play.told_hits) may be told by what the books need of it: Melee,
+# Missile, Longbow, Fireball and Wave all inflict one damage (Conquest: Reference), so one
+# answer stands for them (``target_one_damage``: the four ranged ones with the target icon).
+ONE_DAMAGE = "one_damage"
+DAMAGE = {**SHOT_DAMAGE, ONE_DAMAGE: 1}
 
 # The abilities the rulebook describes (Conquest: Abilities and Armour; Quick Tutorial; Winning
 # the Game, Advanced Rule), plus "none", "other" (an ability the box does not model: the table
@@ -73,5 +78,5 @@ def split_shot(shot: str) -> tuple[str, bool]:
 
 def shot_label(shot: str) -> str:
     kind, target = split_shot(shot)
-    label = kind.replace("_", " ").title()
+    label = "1-damage" if kind == ONE_DAMAGE else kind.replace("_", " ").title()
     return f"Target {label}" if target else label

@@ -39,7 +39,7 @@ class StepKind(StrEnum):
 class Key(StrEnum):
     FIRST_TEAM = "first_team"  # a roll with its own key
     DRAW = "draw"  # a pick with its own key
-    SHOT = "shot"
+    SHOT_HIT = "shot_hit"  # a shot that hit, of a card whose sequence is not printed
     ABILITY = "ability"
     ARMOUR_ICON = "armour_icon"
     HITS = "hits"

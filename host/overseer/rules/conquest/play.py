@@ -6,17 +6,15 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from overseer.core.params import param
-from overseer.core.procedure import ChooseOne, Procedure, RulesError, Step, YesNo, refusal, words
+from overseer.core.procedure import ChooseOne, Procedure, RulesError, Step, YesNo, refusal
 from overseer.rules.conquest import rulebook
 from overseer.rules.conquest.abilities import CardPlay, after_shots
-from overseer.rules.conquest.cards import ABILITIES, SHOTS, Card, said_card, shot_label
+from overseer.rules.conquest.cards import ABILITIES, Card, said_card
 from overseer.rules.conquest.decks import COUNTED, discard, hand_options, take_from_hand, where
 from overseer.rules.conquest.kinds import Key, StepKind
-from overseer.rules.conquest.shots import resolve
+from overseer.rules.conquest.shots import resolve, told_hits
 from overseer.rules.conquest.state import TEAM_NAMES, ConquestState
 from overseer.rules.conquest.turns import end_turn
-
-END = "end"
 
 
 def _acting(state: ConquestState) -> list[str]:
@@ -81,29 +79,17 @@ def check_play(state: ConquestState, params: Play) -> tuple[str, str]:
 
 
 def card_facts(state: ConquestState, card: Card) -> Procedure:
-    """The card's shots, ability and armour. What the data does not know yet ("unknown", or
-    no shots) the table reads off the physical card, once: the card is then kept with the facts
-    read (``state.entered``), so it is not asked again in this game, and the gadget gives them
-    to the next game's setup (app/conquest.py). After a ``reread`` the facts the data leaves
-    unknown are read again."""
+    """The card's shots, ability and armour. An ability or armour icon the data does not know
+    yet ("unknown") the table reads off the physical card, once: the card is then kept with
+    the facts read (``state.entered``), so it is not asked again in this game, and the gadget
+    gives them to the next game's setup (app/conquest.py). After a ``reread`` the facts the
+    data leaves unknown are read again. A shot sequence the data does not print (no shots) is
+    not read: the table makes the shots off the card and tells the ones that hit
+    (``shots.told_hits``); the shots returned are then empty."""
     if state.reread:
         state.reread = False
         card = state.printed.get(card.id, card)
     shots = list(card.shots)
-    if not shots:
-        # Conquest: Cards and Shot Sequences - every card has a shot sequence, read left to
-        # right; so at least one shot.
-        while True:
-            # The end of the sequence first once a shot is in: most cards show one to three.
-            options = SHOTS if not shots else (END, *SHOTS)
-            template = ("{card}: shot {n} of the sequence, left to right"
-                        + (" (or end)" if shots else "") + "?")
-            facts = {"card": said_card(card), "n": len(shots) + 1}
-            shot = yield ChooseOne(prompt=words(template, facts), options=options, key=Key.SHOT,
-                                   said={"prompt": template}, facts=facts)
-            if shot == END:
-                break
-            shots.append(shot)
     ability = card.ability
     if ability == "unknown":
         ability = yield ChooseOne(prompt=f"{card.title}: which ability does the card show?",
@@ -112,19 +98,17 @@ def card_facts(state: ConquestState, card: Card) -> Procedure:
     if armour == "unknown":
         armour = "yes" if (yield YesNo(prompt=f"{card.title}: does it show the armour icon?",
                                        key=Key.ARMOUR_ICON)) else "no"
-    if (shots, ability, armour) != (list(card.shots), card.ability, card.armour):
-        facts = {name: value for name, value, printed in (
-            ("shots", shots, list(card.shots)), ("ability", ability, card.ability),
-            ("armour", armour, card.armour)) if value != printed}
-        state.entered[card.id] = facts
-        state.cards[card.id] = replace(card, shots=tuple(shots), ability=ability, armour=armour)
-        yield Step(StepKind.CARD_FACTS, rulebook.SHOT_SEQUENCES,
-                   "{card} as read off the card: {shots}; ability {ability}; armour {armour}. "
-                   "Kept: not asked again.",
+    if (ability, armour) != (card.ability, card.armour):
+        state.entered[card.id] = {name: value for name, value, printed in (
+            ("ability", ability, card.ability), ("armour", armour, card.armour))
+            if value != printed}
+        state.cards[card.id] = replace(card, ability=ability, armour=armour)
+        yield Step(StepKind.CARD_FACTS, rulebook.ABILITIES,
+                   "{card} as read off the card: ability {ability}; armour {armour}. Kept: not "
+                   "asked again." + ("" if shots else " Its shots: the ones that hit are told."),
                    {"card": card.id, "shots": shots, "ability": ability, "armour": armour,
                     "verified": False},
-                   {"card": said_card(card), "shots": ", then ".join(map(shot_label, shots)),
-                    "ability": ability, "armour": armour})
+                   {"card": said_card(card), "ability": ability, "armour": armour})
     return shots, ability, armour
 
 
@@ -144,6 +128,8 @@ def play_card(state: ConquestState, player: str, card_id: str) -> Procedure:
     # Conquest: Cards and Shot Sequences - every shot of the sequence is mandatory, in order.
     for shot in shots:
         yield from resolve(state, play, shot)
+    if not shots:  # a sequence not printed: the table tells the shots that hit
+        yield from told_hits(state, play)
     yield from after_shots(state, play, play_card)
     state.in_play.remove(card_id)
     if armour == "yes":

@@ -20,15 +20,17 @@ from overseer.core.procedure import (
     RulesError,
     Step,
     YesNo,
+    words,
 )
 from overseer.rules.conquest import rulebook
 from overseer.rules.conquest.abilities import CardPlay, on_damage
-from overseer.rules.conquest.cards import SHOT_DAMAGE, said_card, shot_label, split_shot
+from overseer.rules.conquest.cards import DAMAGE, ONE_DAMAGE, said_card, shot_label, split_shot
 from overseer.rules.conquest.decks import discard, hand_options, take_from_hand
 from overseer.rules.conquest.kinds import Key, StepKind
 from overseer.rules.conquest.state import TEAM_NAMES, ConquestState, other
 
 NONE = "none"
+END = "end"  # no more shots (the end of the card)
 
 
 class FriendlyFireError(AnswerError, RulesError):
@@ -52,8 +54,9 @@ class ChooseHits(ChooseSome):
         return ChooseSome.check(self, answer)
 
 
-def _hits(state: ConquestState, play: CardPlay, shot: str) -> Procedure:
-    """The enemy discs the shot hit directly (a tuple, maybe empty)."""
+def _hits(state: ConquestState, play: CardPlay, shot: str, told: bool = False) -> Procedure:
+    """The enemy discs the shot hit directly (a tuple, maybe empty). ``told``: the table said
+    the shot hit (``told_hits``), so a target shot's hit is not asked."""
     team = state.players[play.player]
     enemy = other(team)
     kind, target = split_shot(shot)
@@ -72,6 +75,8 @@ def _hits(state: ConquestState, play: CardPlay, shot: str) -> Procedure:
                "{player} designates {aim} as the target of the {label} shot.",
                {"target": aim},
                {"player": (play.player, play.player), "aim": (aim, aim), "label": label})
+    if told:
+        return (aim,)
     hit = yield YesNo(prompt=f"Did the {label} shot hit {aim} directly?", key=Key.HIT)
     if not hit:
         yield Step(StepKind.SECOND_FLICK, rulebook.TARGET_MODIFIER,
@@ -82,8 +87,8 @@ def _hits(state: ConquestState, play: CardPlay, shot: str) -> Procedure:
     return (aim,) if hit else ()
 
 
-def resolve(state: ConquestState, play: CardPlay, shot: str) -> Procedure:
-    """Perform one shot of the sequence."""
+def resolve(state: ConquestState, play: CardPlay, shot: str, told: bool = False) -> Procedure:
+    """Perform one shot of the sequence (``told``: one the table said hit, ``told_hits``)."""
     team = state.players[play.player]
     enemy = other(team)
     kind, _ = split_shot(shot)
@@ -95,14 +100,14 @@ def resolve(state: ConquestState, play: CardPlay, shot: str) -> Procedure:
                    {"shot": shot, "hits": []},
                    {"player": (play.player, play.player)})
         return
-    hits = yield from _hits(state, play, shot)
+    hits = yield from _hits(state, play, shot, told)
     if not hits:
         yield Step(StepKind.SHOT, rulebook.SHOT_TYPES,
                    "{player}: {label} shot hits nothing.",
                    {"shot": shot, "hits": []},
                    {"player": (play.player, play.player), "label": label})
         return
-    base = SHOT_DAMAGE[kind]  # Conquest: Reference - damage by shot type
+    base = DAMAGE[kind]  # Conquest: Reference - damage by shot type
     if kind == "power_wave" and state.hands[play.player]:
         # Conquest: Reference, Power Wave Shot - after a hit, discarding a card from hand makes
         # it 3 damage instead of 2. Ruling: asked before the defenders decide on armour.
@@ -152,3 +157,30 @@ def resolve(state: ConquestState, play: CardPlay, shot: str) -> Procedure:
                         else ""})
             return
     yield from on_damage(state, play, hits, damage)
+
+
+# The shots a table tells as hit, by what each does to the books (Conquest: Reference): the
+# end (no more hits), a shot of one damage (Melee, Missile, Longbow, Fireball, Wave), Critical
+# Melee (2), Power Wave (2, or 3 with a card discarded), and the target icon's two (Target
+# Modifier: only the target is damaged). Rush never damages.
+TOLD = (END, ONE_DAMAGE, "critical_melee", "power_wave", f"target_{ONE_DAMAGE}",
+        "target_power_wave")
+
+
+def told_hits(state: ConquestState, play: CardPlay) -> Procedure:
+    """The shots of a card whose sequence the data does not print. The table makes them off
+    the physical card (Conquest: Cards and Shot Sequences: every shot, left to right) and
+    tells the box only the ones that hit an enemy disc directly, each as it comes: a shot that
+    hits nothing changes no book (Conquest: Shot Types), so it is not asked. Each is told by
+    what the books need of it (``TOLD``), then done as a shot of the sequence (``resolve``):
+    its discs (a target shot: its target), the Power Wave discard, armour, the damage and the
+    damage abilities, in the order told; the end when the card's shots are done."""
+    while True:
+        facts = {"card": said_card(play.card)}
+        template = ("{card}: the next shot that hit an enemy disc directly (end: no more)? "
+                    "Melee, Missile, Longbow, Fireball and Wave: 1 damage.")
+        shot = yield ChooseOne(prompt=words(template, facts), options=TOLD,
+                               key=Key.SHOT_HIT, said={"prompt": template}, facts=facts)
+        if shot == END:
+            return
+        yield from resolve(state, play, shot, told=True)
