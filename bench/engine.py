@@ -9,8 +9,13 @@ die: the cost of the machinery without the rules.
 callgrind (Debian package valgrind): the same activations run in a process of their own, less
 a process that runs none. Both processes build the same battles first (as many as the
 activations will need: one every 36 activations or so), so the count is the activations'
-alone; the battles' building is counted apart (``--instructions`` prints it). The count does
-not move with the machine's load or speed, as the wall clock on a shared machine does.
+alone; the battles' building is counted apart (``--instructions`` prints it). Both run with
+``PYTHONHASHSEED=0``, so the string hashes (the dicts' and sets' layout) are the same from run
+to run. The figure is the mean of the first ``n`` activations of the seeded battles, and they
+differ (a battle's first activations, its pieces all up, cost more than its last): the guard is
+set on 2,000 (the most ``--instructions`` counts); a smaller ``n`` is another sample and
+another mean (30 count about 15% more). The count does not move with the machine's load or
+speed, as the wall clock on a shared machine does.
 
 Usage: python bench/engine.py [activations] [--instructions]
 """
@@ -19,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import shutil
 import statistics
@@ -116,7 +122,8 @@ def instructions(n: int) -> tuple[int, int]:
                 ["valgrind", "--tool=callgrind", f"--callgrind-out-file={folder}/out",
                  sys.executable, __file__, str(count), "--only-activations",
                  "--battles", str(battles)],
-                capture_output=True, text=True, check=True)
+                capture_output=True, text=True, check=True,
+                env={**os.environ, "PYTHONHASHSEED": "0"})
         found = re.search(r"Collected : (\d+)", run.stderr)
         if found is None:
             raise SystemExit(f"callgrind printed no total:\n{run.stderr[-2000:]}")

@@ -16,8 +16,10 @@ from pathlib import Path
 
 import pytest
 
+from overseer.app.story import Story
 from overseer.screens.render import render
 from overseer.session.events import digest
+from overseer.web import views
 from tests.drivers import catacombs_table as play
 from tests.drivers import web_table
 from tests.drivers.web_table import code_on_the_glass, into_the_battle, request
@@ -25,6 +27,7 @@ from tests.drivers.web_table import code_on_the_glass, into_the_battle, request
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+PHONE_WIDTH = 412  # px: a phone's viewport (CSS pixels)
 WAIT = 10_000  # ms a page may take to show what the gadget did (a busy machine)
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not "
@@ -58,7 +61,7 @@ def shot(page, name: str) -> None:
 
 def phone(browser, game):
     """A phone's browser: a page of its own (its own cookies), at the live page."""
-    context = browser.new_context(viewport={"width": 412, "height": 860})
+    context = browser.new_context(viewport={"width": PHONE_WIDTH, "height": 860})
     page = context.new_page()
     page.goto(game.url)
     return context, page
@@ -223,4 +226,48 @@ def test_a_wrong_host_or_origin_is_refused(browser, game):
         return 'sent'; } catch (e) { return 'refused'; } }""",
                           f"http://localhost:{game.page.server.port}/show-code")
     assert other == "refused"  # localhost is not the address the box answers to here
+    context.close()
+
+
+def fits(page) -> None:
+    """Nothing of the page is wider than the phone, and no legend's name is cut."""
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE_WIDTH
+    for text in page.locator("svg.chart text.legend").all():
+        right = text.evaluate("""(t) => { const b = t.getBBox();
+            return [b.x + b.width, t.ownerSVGElement.viewBox.baseVal.width]; }""")
+        assert right[0] <= right[1], text.inner_text()
+
+
+def test_the_party_and_the_story_fit_a_phone(browser, game):
+    context, page = phone(browser, game)
+    for path in ("party", "story"):
+        page.goto(game.url + path)
+        page.wait_for_selector(f"#{path}", timeout=WAIT)
+        fits(page)
+    # The pages as the server makes them, without their script (which would fetch them
+    # again), filled with the longest a table makes them.
+    page.route("**/static/app.js", lambda route: route.abort())
+    # The longest a table makes them: long names, every item, poison and status.
+    party = game.page.live.party
+    assert party is not None
+    names = ["Barbarian of the Northern Wastes", "Elf Ranger of the Silver Wood"]
+    heroes = [{**hero, "name": name, "items": ["Champion's Helm", "Dagger of Deception",
+                                               "Delilah's Potion", "Trident"],
+               "poison": [1, 2], "status": ["stunned", "invisible"]}
+              for hero, name in zip(party["heroes"], names, strict=True)]
+    page.goto(game.url + "party")
+    page.evaluate("(html) => { document.getElementById('party').outerHTML = html; }",
+                  views.party_body({**party, "heroes": heroes}))
+    fits(page)
+    shot(page, "party-phone")
+    story = Story(rounds=3, heroes={"barbarian": names[0], "elf": names[1]},
+                  health={"barbarian": [10, 8, 5], "elf": [10, 9, 9]},
+                  gold={"barbarian": [0, 2, 4], "elf": [1, 1, 3]},
+                  kills={"barbarian": 2}, damage={"barbarian": 5, "elf": 1})
+    page.goto(game.url + "story")
+    page.evaluate("(html) => { document.getElementById('story').outerHTML = html; }",
+                  views.story_body(story, "catacombs"))
+    assert page.locator("svg.chart text.legend").count() == 4
+    fits(page)
+    shot(page, "story-phone")
     context.close()

@@ -4,6 +4,8 @@ the party page never shows (a Conquest hand)."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from overseer import games
@@ -16,6 +18,8 @@ from overseer.core.shapes import BadInput
 from overseer.ports.events import Remote
 from overseer.web import addresses, guard, party, views
 from overseer.web.feed import Feed
+from tests.drivers import catacombs_table as play
+from tests.drivers import web_table
 
 
 def test_the_feed_resumes_after_the_last_id_and_a_new_game_starts_it_again():
@@ -28,6 +32,38 @@ def test_the_feed_resumes_after_the_last_id_and_a_new_game_starts_it_again():
         f"id: {ids[1]}\nevent: step\ndata: 1\n\n".encode())
     new = feed.publish("game", {"id": 2}).id
     assert [e.id for e in feed.since(ids[1])] == [new]  # from the new game's first event
+    # The glass's bits are written into the data's object as they are, not scanned again.
+    glass = feed.publish("glass", {"v": 3, "title": "Caf\u00e9 \"x\""}, bits="AP8=")
+    data = glass.wire.decode().split("data: ", 1)[1]
+    assert json.loads(data) == {"v": 3, "title": 'Caf\u00e9 "x"', "bits": "AP8="}
+
+
+def test_the_glass_shows_the_pairing_code_at_a_game_start_and_the_page_hides_it(tmp_path):
+    followed = web_table.follow(tmp_path / "games.db")
+    try:
+        table = followed.table
+        play.new_campaign(table)
+        code = followed.page.live.code
+        assert code is not None
+        # The first screen of the game, over its setup: one page, put away by one OK.
+        said = [s for s in table.shown if s.key == "Phones"]
+        host = f"{web_table.LOOPBACK}:{followed.page.server.port}"
+        assert len(said) == 1 and said[0].page is None
+        assert " ".join(said[0].lines) == f"Code {code} pairs a phone at {host}."
+        # Nothing of it reached the page's events: its glass said where to look instead.
+        wires = b"".join(e.wire for e in followed.page.feed.since(None) or [])
+        assert code.encode() not in wires and b"The code is on the box" in wires
+    finally:
+        followed.close()
+
+
+def test_a_read_only_page_shows_no_code(tmp_path):
+    followed = web_table.follow(tmp_path / "games.db", answers=False)
+    try:
+        play.new_campaign(followed.table)
+        assert not [s for s in followed.table.shown if s.key == "Phones"]
+    finally:
+        followed.close()
 
 
 class Clock:

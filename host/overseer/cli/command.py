@@ -173,7 +173,7 @@ def web_page(gadget: Gadget, args: argparse.Namespace) -> Page | None:
 
     said: list[str] = []
     page = web.from_config(gadget, load(), said.append, forced=True)
-    if said:
+    if said and (page is None or not page.watcher.told):  # told: the code and the address
         gadget.tell("Web page", said[-1])
     return page
 

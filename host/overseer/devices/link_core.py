@@ -49,6 +49,10 @@ NOISY_ERROR = 0.002  # a byte error rate from which the cable counts as noisy
 CHUNK_SIZES = ((64, NOISY_ERROR), (32, 0.01), (16, 1.0))  # chunk size, below this byte error
 DOUBLE_SEND_ERROR = 0.005  # from this byte error on, every block goes out twice
 STOPPED = (LinkState.REFUSED, LinkState.CLOSED)
+# Bound once: a member read off an Enum class goes through ``EnumType.__getattr__``'s hook in
+# Python 3.11, and the link's loop compares its state at every pass.
+_READY, _HANDSHAKING, _REFUSED = LinkState.READY, LinkState.HANDSHAKING, LinkState.REFUSED
+_PICO_ACK = int(p.MsgType.PICO_ACK)
 
 
 def _is_frame(message: p.Message) -> bool:
@@ -113,7 +117,7 @@ class LinkCore:
         their deadline failed, whether nothing valid came for ``LINK_TIMEOUT``, and when to
         look again (``deadline``)."""
         out = self.outgoing(now)
-        if self.rolls:  # most passes: none asked (``expire`` would do nothing)
+        if self.rolls.open:  # most passes: none asked (``expire`` would do nothing)
             self.expire(now)
         return out, now - self._heard_at > LINK_TIMEOUT, self.deadline()
 
@@ -134,9 +138,9 @@ class LinkCore:
     def deadline(self) -> float:
         """When ``outgoing`` or ``expire`` has something to do, or the link falls silent."""
         deadline = self._heard_at + LINK_TIMEOUT
-        if self.rolls:
+        if self.rolls.open:
             deadline = min(deadline, self.rolls.deadline())
-        if self.state is LinkState.HANDSHAKING:
+        if self.state is _HANDSHAKING:
             return min(deadline, self._hello_at)
         deadline = min(deadline, self._heartbeat_at)
         window = self._window
@@ -148,26 +152,27 @@ class LinkCore:
     def outgoing(self, now: float) -> bytes:
         """The bytes to write now: a HELLO while handshaking; else the newest screen and the
         new roll requests through the window, and a heartbeat when its time came."""
-        out = bytearray()
-        if self.state is LinkState.HANDSHAKING:
+        out = b""
+        if self.state is _HANDSHAKING:
             if now >= self._hello_at:
-                out += FLUSH + p.encode(p.Hello(self.protocol))
+                out = FLUSH + p.encode(p.Hello(self.protocol))
                 self._hello_at = now + HELLO_INTERVAL
-            return bytes(out)
+            return out
         if self.screens.waiting and not self._window.has_queued(_is_frame):
             for message, note in self.screens.take(self._chunk_size()):
                 self._window.put(message, note)
-        for roll_id, die in self.rolls.unsent():
-            self._window.put(p.RollRequest(roll_id, int(die)))
+        if self.rolls.unsent_ids:  # most passes: none
+            for roll_id, die in self.rolls.unsent():
+                self._window.put(p.RollRequest(roll_id, int(die)))
         window = self._window
         if window.in_flight or window.queued:  # else ``pump`` has nothing to send
-            out += window.pump(now, self._copies())
+            out = window.pump(now, self._copies())
             self.stats.retransmits = window.retransmits
         if now >= self._heartbeat_at:
             noisy = self.errors.rate >= NOISY_ERROR
             out += (FLUSH if noisy else b"") + p.encode(p.HostHeartbeat())
             self._heartbeat_at = now + HEARTBEAT_INTERVAL
-        return bytes(out)
+        return out
 
     def incoming(self, data: bytes, now: float) -> bytes:
         """What the Pico sent: the reply to write (ACKs). Stops at a refusing IDENT."""
@@ -178,8 +183,11 @@ class LinkCore:
         self.errors.note(len(data), decoder.stats.bad_crc + decoder.stats.bad_length - damaged)
         for block in blocks:
             self._heard_at = now
+            if block.type == _PICO_ACK and self.state is _READY:  # most blocks: a frame's ACKs
+                self._on_ack(block.payload[0], now)
+                continue
             reply += self._handle(block, now)
-            if self.state is LinkState.REFUSED:
+            if self.state is _REFUSED:
                 return b""
         return bytes(reply)
 
@@ -246,11 +254,14 @@ class LinkCore:
         done = self._window.on_ack(seq, now)
         # The Pico sends an ERROR while it acts on a message and the ACK after the read it came
         # in: a roll refusal belongs to a roll request this ACK settles.
-        self._fail(self.rolls.settled(e.message.roll_id for e in done
-                                      if isinstance(e.message, p.RollRequest)))
-        shows = [e.note for e in done if isinstance(e.note, Shows)]
-        if shows:
-            self.screens.acked(shows[-1])
+        if self.rolls.refusals:  # (with none heard, ``settled`` finds nothing)
+            self._fail(self.rolls.settled(e.message.roll_id for e in done
+                                          if isinstance(e.message, p.RollRequest)))
+        for entry in reversed(done):  # the newest FRAME_SHOW settled
+            note = entry.note
+            if isinstance(note, Shows):
+                self.screens.acked(note)
+                break
 
     def _on_error(self, code: int) -> None:
         self.stats.pico_errors[code] = self.stats.pico_errors.get(code, 0) + 1

@@ -210,9 +210,13 @@ class PicoLink:
         (outside the lock, in order)."""
         with self._lock:
             result = do(*args, **kwargs)
-            out, self._core.outbox = self._core.outbox, []
+            out = self._core.outbox
+            if out:  # most calls: nothing for the app
+                self._core.outbox = []
             if self._waiting:
                 self._cond.notify_all()
+        if not out:
+            return result
         for item in out:
             if isinstance(item, LinkState):
                 if self._on_state is not None:
@@ -256,6 +260,7 @@ class PicoLink:
         core, transport = self._core, self._transport
         self._call(core.opened, self._clock())
         fd = transport.fileno()
+        refused = LinkState.REFUSED
         while not self._stop.is_set():
             now = self._clock()
             out, silent, deadline = self._call(core.turn, now)
@@ -273,7 +278,7 @@ class PicoLink:
             if fd not in readable:
                 continue
             reply = self._call(core.incoming, transport.read(), self._clock())
-            if core.state is LinkState.REFUSED:
+            if core.state is refused:
                 return
             if reply:
                 transport.write(reply)

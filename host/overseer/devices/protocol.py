@@ -12,6 +12,7 @@ import struct
 import zlib
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import NamedTuple
 
 PROTOCOL_VERSION = 2  # 2: a press is reported on its first edge (BUTTON press DOWN)
 SYNC = 0x7E
@@ -115,17 +116,37 @@ def crc32(data: bytes | bytearray) -> int:
     return zlib.crc32(data) & 0xFFFFFFFF
 
 
-@dataclass(frozen=True)
-class Block:
-    """One framed block: its sequence number, TYPE and raw payload."""
+def _same(self: tuple[object, ...], other: object) -> bool:
+    """A named tuple of the protocol's equals only one of its own class, as a dataclass does
+    (a plain named tuple would equal any tuple of the same values)."""
+    return other.__class__ is self.__class__ and tuple.__eq__(self, other)  # type: ignore[arg-type]
+
+
+def _not_same(self: tuple[object, ...], other: object) -> bool:
+    return not _same(self, other)
+
+
+class Block(NamedTuple):
+    """One framed block: its sequence number, TYPE and raw payload. A named tuple (immutable),
+    not a frozen dataclass: the link makes one for every block the Pico sends, and a frozen
+    dataclass sets each field through ``object.__setattr__``."""
 
     seq: int
     type: int
     payload: bytes
+    __eq__ = _same  # type: ignore[assignment]
+    __ne__ = _not_same  # type: ignore[assignment]
+    __hash__ = tuple.__hash__  # type: ignore[assignment]
 
 
 _SYNC_BYTE = bytes((SYNC,))
 _pack_crc = struct.Struct("<I").pack
+_unpack_crc = struct.Struct("<I").unpack_from
+_pack_head = struct.Struct("<BBB").pack  # LEN, SEQ, TYPE
+_pack_place = struct.Struct("<HH").pack  # a chunk's screen_id and offset
+# A named tuple made in a hot path as the tuple it is (its own ``__new__`` is a Python call,
+# seven times the cost): ``_new(Block, (seq, type, payload))``.
+_new = tuple.__new__
 
 
 def encode_block(seq: int, msg_type: int, payload: bytes) -> bytes:
@@ -134,7 +155,7 @@ def encode_block(seq: int, msg_type: int, payload: bytes) -> bytes:
         raise ValueError(f"payload of {len(payload)} bytes; the protocol allows {MAX_PAYLOAD}")
     if not 0 <= seq <= 255 or not 0 <= msg_type <= 255:
         raise ValueError(f"SEQ {seq} and TYPE {msg_type} must each fit in a byte")
-    body = bytes((len(payload), seq, msg_type)) + payload
+    body = _pack_head(len(payload), seq, msg_type) + payload
     return _SYNC_BYTE + body + _pack_crc(zlib.crc32(body))  # (zlib's CRC-32 is unsigned)
 
 
@@ -170,6 +191,11 @@ class Decoder:
     def feed(self, data: bytes) -> list[Block]:
         """Take any bytes; return the good blocks completed by them, in order."""
         out: list[Block] = []
+        if len(data) <= DECODER_LIMIT - len(self._buf):  # most reads: a few blocks, all taken
+            if data:
+                self._buf += data
+                self._parse(out)
+            return out
         view = memoryview(bytes(data))
         while view:
             room = DECODER_LIMIT - len(self._buf)
@@ -200,16 +226,17 @@ class Decoder:
             if len(buf) < total:
                 return
             end = HEADER_SIZE + length
-            (sent_crc,) = struct.unpack_from("<I", buf, end)
-            if zlib.crc32(buf[1:end]) != sent_crc:
+            if zlib.crc32(buf[1:end]) != _unpack_crc(buf, end)[0]:
                 self.stats.bad_crc += 1
                 self._drop_sync()
                 continue
-            block = Block(buf[2], buf[3], bytes(buf[HEADER_SIZE:end]))
+            block = _new(Block, (buf[2], buf[3], bytes(buf[HEADER_SIZE:end])))
             del buf[:total]
             if block.type not in self.accept:
                 self.stats.unknown_type += 1
-            elif not PAYLOAD_SIZES[block.type][0] <= length <= PAYLOAD_SIZES[block.type][1]:
+                continue
+            low, high = PAYLOAD_SIZES[block.type]
+            if not low <= length <= high:
                 self.stats.bad_size += 1
             else:
                 self.stats.blocks += 1
@@ -232,22 +259,28 @@ class Hello:
         return bytes((self.protocol,))
 
 
-@dataclass(frozen=True)
-class FrameChunk:
+class FrameChunk(NamedTuple):
+    """A named tuple, as ``Block``: a dozen are made for a changed screen."""
+
     screen_id: int
     offset: int
     data: bytes
     type = MsgType.FRAME_CHUNK
+    __eq__ = _same  # type: ignore[assignment]
+    __ne__ = _not_same  # type: ignore[assignment]
+    __hash__ = tuple.__hash__  # type: ignore[assignment]
 
     def payload(self) -> bytes:
-        return struct.pack("<HH", self.screen_id, self.offset) + self.data
+        return _pack_place(self.screen_id, self.offset) + self.data
 
 
-@dataclass(frozen=True)
-class FrameShow:
+class FrameShow(NamedTuple):
     screen_id: int
     crc: int
     type = MsgType.FRAME_SHOW
+    __eq__ = _same  # type: ignore[assignment]
+    __ne__ = _not_same  # type: ignore[assignment]
+    __hash__ = tuple.__hash__  # type: ignore[assignment]
 
     def payload(self) -> bytes:
         return struct.pack("<HI", self.screen_id, self.crc)

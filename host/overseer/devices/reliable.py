@@ -35,7 +35,7 @@ def next_seq(seq: int) -> int:
     return 1 if seq >= 255 else seq + 1
 
 
-@dataclass
+@dataclass(slots=True)
 class Outgoing:
     """A reliable message: queued (seq 0), then in flight until acknowledged.
 
@@ -118,7 +118,11 @@ class SendWindow:
     def on_ack(self, seq: int, now: float) -> list[Outgoing]:
         """An ACK of ``seq`` (cumulative): the messages it settled, oldest first."""
         in_flight = self.in_flight
-        index = next((i for i, m in enumerate(in_flight) if m.seq == seq), None)
+        index = None
+        for i, entry in enumerate(in_flight):
+            if entry.seq == seq:
+                index = i
+                break
         if index is None:
             # A repeated ACK of what came just before the oldest message in flight: the Pico
             # got something after a gap, so that message was lost. Resend one smoothed round

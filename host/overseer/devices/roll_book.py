@@ -31,7 +31,8 @@ class RollBook:
     def __init__(self, timeout: float = ROLL_TIMEOUT) -> None:
         self.timeout = timeout
         self._open: dict[int, _Roll] = {}  # by roll_id, oldest first
-        self._unsent: deque[int] = deque()
+        self.open = self._open  # read by the link at every pass: truthy when a roll is open
+        self.unsent_ids: deque[int] = deque()  # open requests not sent yet: truthy when any
         self._count = 0
         self._refusals: list[str] = []  # the Pico's roll refusals heard since the last ACK
 
@@ -42,7 +43,7 @@ class RollBook:
         """A new request, open until ``now`` plus the timeout: its roll_id."""
         roll_id = self._next_id()
         self._open[roll_id] = _Roll(die, now + self.timeout)
-        self._unsent.append(roll_id)
+        self.unsent_ids.append(roll_id)
         return roll_id
 
     def refuse_now(self, die: p.Die, reason: str) -> RollFailed:
@@ -51,15 +52,15 @@ class RollBook:
 
     def unsent(self) -> list[tuple[int, p.Die]]:
         """The open requests not sent yet (taken: they are sent now)."""
-        if not self._unsent:  # most passes of the link's loop
+        if not self.unsent_ids:
             return []
-        rolls = [(r, self._open[r].die) for r in self._unsent if r in self._open]
-        self._unsent.clear()
+        rolls = [(r, self._open[r].die) for r in self.unsent_ids if r in self._open]
+        self.unsent_ids.clear()
         return rolls
 
     def send_again(self) -> None:
         """A handshake: every open request is sent again, oldest first."""
-        self._unsent = deque(self._open)
+        self.unsent_ids = deque(self._open)
 
     def answered(self, roll_id: int) -> bool:
         """The answer to ``roll_id`` came: True if it was open (it is no more), False for a
@@ -73,6 +74,11 @@ class RollBook:
     def forget_refusals(self) -> None:
         """A new handshake: refusals heard before it settle nothing."""
         self._refusals.clear()
+
+    @property
+    def refusals(self) -> bool:
+        """Refusals were heard since the last ACK (``settled`` has something to do)."""
+        return bool(self._refusals)
 
     def settled(self, requests: Iterable[int]) -> list[RollFailed]:
         """An ACK settled these roll requests (oldest first): the refusals heard before it are

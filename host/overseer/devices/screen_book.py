@@ -60,8 +60,9 @@ class ScreenBook:
             return []
         screen, image = asked
         wire = p.wire_id(screen)
+        chunk, new = p.FrameChunk, tuple.__new__  # (a named tuple made as the tuple it is)
         out: list[tuple[p.Message, Shows | None]] = [
-            (p.FrameChunk(wire, offset, data), None)
+            (new(chunk, (wire, offset, data)), None)
             for offset, data in changed_chunks(self._base, image, chunk_size)]
         out.append((p.FrameShow(wire, p.crc32(image)), Shows(screen, image)))
         self._queued, self._base = screen, image

@@ -43,6 +43,7 @@ def follow(gadget: Any, addresses: Sequence[str], port: int, answers: bool = Tru
     watcher = Watcher(feed, live, answers)
     web = Web(live, feed, gadget.inbox, answers, getattr(gadget, "path", None))
     server = web.serve(addresses, port)
+    watcher.where = server.urls[0]
     gadget.watchers.append(watcher)
     if gadget.app is not None:
         watcher(gadget, None)

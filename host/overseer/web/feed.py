@@ -12,25 +12,51 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
 from typing import Any, Protocol
 
 KEPT = 50_000  # events kept of one game; a phone further behind than that loads the page anew
 
 
+
+
+def _refuse(value: Any) -> Any:
+    raise TypeError(f"an event's data holds a {type(value).__name__}")
+
+
+def _encoder() -> Callable[[Any], str]:
+    """One JSON encoder for every event, made once: the json module's C encoder itself when
+    it has one (``JSONEncoder.encode`` makes one, and a closure, at every call)."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:
+        return json.JSONEncoder(separators=(",", ":"), ensure_ascii=False,
+                                check_circular=False).encode
+    encode = make(None, _refuse, json.encoder.encode_basestring, None, ":", ",", False, False,
+                  True)
+    return lambda data: "".join(encode(data, 0))
+
+
+_ENCODE = _encoder()
+
+
 class Event:
     """One event: its id, its kind (the SSE event name) and its data, encoded once, by the
-    first reader (nothing is encoded while nobody follows)."""
+    first reader (nothing is encoded while nobody follows). ``bits``: a string member of the
+    data's object that needs no escaping (the glass's picture, base64), written as it is
+    rather than scanned by the encoder."""
 
-    __slots__ = ("id", "kind", "data", "_wire")
+    __slots__ = ("id", "kind", "data", "bits", "_wire")
 
-    def __init__(self, ident: int, kind: str, data: Any) -> None:
-        self.id, self.kind, self.data = ident, kind, data
+    def __init__(self, ident: int, kind: str, data: Any, bits: str | None = None) -> None:
+        self.id, self.kind, self.data, self.bits = ident, kind, data, bits
         self._wire: bytes | None = None
 
     @property
     def wire(self) -> bytes:
         if self._wire is None:
-            text = json.dumps(self.data, separators=(",", ":"), ensure_ascii=False)
+            text = _ENCODE(self.data)
+            if self.bits is not None:  # data is a dict: its object ends with "}"
+                text = f'{text[:-1]},"bits":"{self.bits}"}}'
             self._wire = f"id: {self.id}\nevent: {self.kind}\ndata: {text}\n\n".encode()
         return self._wire
 
@@ -66,11 +92,13 @@ class Feed:
         """``listener.push()`` at every wake, in the thread that wakes."""
         self._listeners.append(listener)
 
-    def publish(self, kind: str, data: Any, wake: bool = True) -> Event:
+    def publish(self, kind: str, data: Any, wake: bool = True, bits: str | None = None
+                ) -> Event:
         """Add an event (a ``game`` event starts the feed again) and wake the listeners (with
-        ``wake`` false, at the next ``wake()``: one wake for the events of one press)."""
+        ``wake`` false, at the next ``wake()``: one wake for the events of one press);
+        ``bits``: see ``Event``."""
         with self._lock:
-            event = Event(self._next, kind, data)
+            event = Event(self._next, kind, data, bits)
             self._next += 1
             if kind == "game":
                 self._events = []

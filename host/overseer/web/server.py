@@ -44,7 +44,7 @@ from overseer.web import guard, views
 from overseer.web import story as stories
 from overseer.web.feed import Feed
 from overseer.web.stream import Streams
-from overseer.web.watch import Live
+from overseer.web.watch import Live, pairing_text
 
 COOKIE = "overseer_pair"
 STATIC = shipped("web/static")  # the page's script and style (package data)
@@ -113,7 +113,7 @@ class Web:
             code = self.live.code
         if code is None:
             return _said(409, "No game is being played yet.")
-        self.inbox.put(ReaderNotice("Phones", f"Pair a phone: code {code}. OK puts it away."))
+        self.inbox.put(ReaderNotice("Phones", pairing_text(code, None)))
         return _said(200, "The code is on the glass.")
 
     async def answer(self, request: Request) -> Response:

@@ -16,6 +16,7 @@ from overseer.app.flow import table
 from overseer.app.story import Story
 from overseer.web.watch import Record
 
+LEGEND_LINE = 18  # the legend's lines, in the chart's units
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
 
 
@@ -26,11 +27,13 @@ def story(record: Record) -> Story | None:
 
 def chart(series: dict[str, list[int]], names: dict[str, str], title: str,
           width: int = 480, height: int = 200) -> str:
-    """One line per hero over the rounds, as an SVG element (its own axes and legend)."""
-    left, right, top, bottom = 36, 110, 22, 28
+    """One line per hero over the rounds, as an SVG element (its own axes, and its legend
+    under the plot, a hero a line across the whole width: no name is cut on a phone)."""
+    left, right, top, bottom = 36, 16, 22, 34
     rounds = max((len(v) for v in series.values()), default=0)
     high = max((max(v) for v in series.values() if v), default=1) or 1
     plot_w, plot_h = width - left - right, height - top - bottom
+    full = height + LEGEND_LINE * len(series) + 6  # the legend's lines under the plot
 
     def x(i: int) -> float:
         return left + (plot_w * i / max(rounds - 1, 1))
@@ -39,7 +42,7 @@ def chart(series: dict[str, list[int]], names: dict[str, str], title: str,
         return top + plot_h - plot_h * v / high
 
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" role="img" '
-             f'viewBox="0 0 {width} {height}" width="{width}" height="{height}">',
+             f'viewBox="0 0 {width} {full}" width="{width}" height="{full}">',
              f'<title>{escape(title)}</title>',
              f'<text x="{left}" y="14" class="chart-title">{escape(title)}</text>',
              f'<line x1="{left}" y1="{top + plot_h}" x2="{left + plot_w}" y2="{top + plot_h}" '
@@ -48,7 +51,7 @@ def chart(series: dict[str, list[int]], names: dict[str, str], title: str,
              f'<text x="{left - 6}" y="{y(high) + 4:.1f}" text-anchor="end">{high}</text>',
              f'<text x="{left - 6}" y="{top + plot_h + 4}" text-anchor="end">0</text>']
     for i in range(rounds):
-        parts.append(f'<text x="{x(i):.1f}" y="{height - 10}" text-anchor="middle">'
+        parts.append(f'<text x="{x(i):.1f}" y="{top + plot_h + 15}" text-anchor="middle">'
                      f'{i + 1}</text>')
     for n, (hero, values) in enumerate(series.items()):
         colour = COLOURS[n % len(COLOURS)]
@@ -59,11 +62,12 @@ def chart(series: dict[str, list[int]], names: dict[str, str], title: str,
             parts.append(f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="3" fill="{colour}">'
                          f'<title>{escape(names.get(hero, hero))}, round {i + 1}: {v}</title>'
                          '</circle>')
-        legend_y = top + 14 * n + 8
-        parts.append(f'<rect x="{width - right + 10}" y="{legend_y - 8}" width="10" '
-                     f'height="10" fill="{colour}"/>'
-                     f'<text x="{width - right + 24}" y="{legend_y + 1}">'
+        legend_y = height + 6 + LEGEND_LINE * n
+        parts.append(f'<rect x="{left}" y="{legend_y + 3}" width="11" height="11" '
+                     f'fill="{colour}"/>'
+                     f'<text class="legend" x="{left + 16}" y="{legend_y + 13}">'
                      f'{escape(names.get(hero, hero))}</text>')
-    parts.append(f'<text x="{left + plot_w / 2:.1f}" y="{height}" text-anchor="middle">'
+    parts.append(f'<text x="{left + plot_w / 2:.1f}" y="{top + plot_h + 30}" '
+                 'text-anchor="middle">'
                  'round</text></svg>')
     return "".join(parts)

@@ -104,7 +104,7 @@ class Streams:
             return chunk(RELOAD), None  # None: shut after it (the page loads anew)
         if not events:
             return b"", last
-        return chunk(b"".join(e.wire for e in events)), events[-1].id
+        return chunk(b"".join([e.wire for e in events])), events[-1].id
 
     def _write(self, sink: Sink, body: bytes) -> None:
         """The whole of ``body`` at once, else the sink is shut (under ``lock``)."""

@@ -55,14 +55,17 @@ def party_body(party: dict[str, Any] | None) -> str:
                f'{_tree(party.get("state", {}))}</div>'
     rows = "".join(
         f'<tr data-hero="{escape(h["id"])}"><th>{escape(h["name"])}</th>'
-        f'<td class="health">{h["health"]}</td><td class="gold">{h["gold"]}</td>'
-        f'<td>{escape(", ".join(map(str, h["poison"])) or "-")}</td>'
-        f'<td>{escape(", ".join(h["items"]) or "-")}</td>'
-        f'<td>{escape(", ".join(h["status"]) or "-")}</td>'
-        f'<td>{h["seat"] if h["seat"] is not None else "-"}</td></tr>' for h in party["heroes"])
+        f'<td class="health" data-label="Health">{h["health"]}</td>'
+        f'<td class="gold" data-label="Gold">{h["gold"]}</td>'
+        f'<td data-label="Poison">{escape(", ".join(map(str, h["poison"])) or "-")}</td>'
+        f'<td data-label="Items">{escape(", ".join(h["items"]) or "-")}</td>'
+        f'<td data-label="Status">{escape(", ".join(h["status"]) or "-")}</td>'
+        f'<td data-label="Seat">{h["seat"] if h["seat"] is not None else "-"}</td></tr>'
+        for h in party["heroes"])
     pieces = "".join(
         f'<tr data-piece="{escape(p["id"])}"><th>{escape(p["name"])}</th>'
-        f'<td class="health">{p["health"]}</td><td>{escape(p["tile"])}</td></tr>'
+        f'<td class="health" data-label="Health">{p["health"]}</td>'
+        f'<td data-label="Character tile">{escape(p["tile"])}</td></tr>'
         for p in party["pieces"]) or '<tr><td colspan="3">none left</td></tr>'
     cave = party.get("hidden_cave")
     cave_html = "<p>The Hidden Cave is not in this game.</p>" if cave is None else (
@@ -74,10 +77,12 @@ def party_body(party: dict[str, Any] | None) -> str:
     campaign = escape(party["campaign"] or "a single room")
     over = f'<p class="over">{escape(party["over"])}</p>' if party.get("over") else ""
     return (f'<div id="party"><h2>Round {party["round"]}</h2>'
-            '<table class="heroes"><caption>The party</caption><tr><th>Hero</th>'
+            '<table class="heroes"><caption>The party</caption><tr class="heads">'
+            '<th>Hero</th>'
             '<th>Health</th><th>Gold</th><th>Poison</th><th>Items</th><th>Status</th>'
             f'<th>Seat</th></tr>{rows}</table>'
-            '<table class="pieces"><caption>AI pieces left</caption><tr><th>Piece</th>'
+            '<table class="pieces"><caption>AI pieces left</caption><tr class="heads">'
+            '<th>Piece</th>'
             f'<th>Health</th><th>Character tile</th></tr>{pieces}</table>'
             f'<h3>Hidden Cave</h3>{cave_html}'
             f'<h3>Campaign</h3><p>{campaign}: stage {party["stage"]}; path {path}</p>'

@@ -15,7 +15,7 @@ What it publishes, in the order the table saw it (web/feed.py carries it):
   are gone;
 - ``ask``: the question waiting (null: none), with its options, and whether a phone may
   answer it;
-- ``glass``: the screen on the glass changed: its text and, while pages follow, its bits (a
+- ``glass``: the screen on the glass changed: its text and, while pages follow, its ``bits`` (a
   screen showing the pairing code is replaced by ``HIDDEN``: a page never shows the code);
 - ``party``: the game changed: the party and story pages fetch themselves again.
 
@@ -134,7 +134,15 @@ def picture(image: Image.Image) -> str:
     """The glass's picture as its bits: 128x64, one bit a pixel, a row after the other, the
     leftmost pixel in a byte's top bit (Pillow's mode "1"), in base64: the page draws it on a
     canvas (a PNG would cost the box seven times as much)."""
-    return base64.b64encode(image.convert("1").tobytes()).decode()
+    if image.mode != "1":
+        image = image.convert("1")
+    return base64.b64encode(image.tobytes()).decode()
+
+
+def pairing_text(code: str, where: str | None) -> str:
+    """What the glass says of the pairing code: at a game's start, and when a phone asks."""
+    at = " at " + where.removeprefix("http://").rstrip("/") if where else ""
+    return f"Code {code} pairs a phone{at}."  # one page on the glass: one OK puts it away
 
 
 def _shows(screen: Screen, code: str) -> bool:
@@ -157,6 +165,8 @@ class Watcher:
 
     def __init__(self, feed: Feed, live: Live, answers: bool = False) -> None:
         self.feed, self.live, self.answers = feed, live, answers
+        self.where: str | None = None  # the page's address, said with the pairing code
+        self.told = False  # the glass said a game's code (and where the page is)
         self.game_id: int | None | bool = False  # False: nothing followed yet
         self.steps = 0  # trace steps published
         self.groups: list[tuple[int | None, str]] = []  # (round, actor) of each step published
@@ -199,9 +209,8 @@ class Watcher:
             self.live.screen_v += 1
             version = self.live.screen_v
         glass: dict[str, Any] = {"v": version, **screen_text(screen)}
-        if self.feed.followed:
-            glass["bits"] = self._bits(screen, image)
-        self.feed.publish("glass", glass, wake=False)
+        bits = self._bits(screen, image) if self.feed.followed else None
+        self.feed.publish("glass", glass, wake=False, bits=bits)
 
     def _bits(self, screen: Screen, image: Image.Image | None) -> str:
         try:
@@ -228,6 +237,9 @@ class Watcher:
         self.feed.publish("game", game, wake=False)
         if session is None:
             return
+        if self.answers and code is not None:
+            gadget.tell("Phones", pairing_text(code, self.where))  # OK puts it away
+            self.told = True
         earlier = session.log.slice(0, session.head)
         self.events = list(earlier)
         self.head = session.head
