@@ -18,8 +18,6 @@ from typing import Any, Protocol
 KEPT = 50_000  # events kept of one game; a phone further behind than that loads the page anew
 
 
-
-
 def _refuse(value: Any) -> Any:
     raise TypeError(f"an event's data holds a {type(value).__name__}")
 
