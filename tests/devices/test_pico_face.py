@@ -17,6 +17,7 @@ from overseer.devices.link_events import ProtocolMismatch
 from overseer.devices.pico import BUTTONS, HELD_IS_ANOTHER_ACTION, Pico, Presses
 from overseer.ports.events import Button, Die, Input, LinkChanged, Press, Rolled, RollRefused
 from overseer.ports.inbox import Inbox
+from overseer.screens.render import Screen, frame, render
 from tests.devices.link_peer import ScriptedPico
 from tools import gallery
 
@@ -156,6 +157,21 @@ def test_the_glass_gets_the_image_packed_and_then_only_what_changed(
     sent = dict(peer.of_type(p.FrameChunk))
     chunks = [sent[seq] for seq in sorted(sent)][16:]
     assert [(c.offset, len(c.data)) for c in chunks] == [(2 * 128 + 10, 1)]
+
+
+def test_a_rendered_screen_goes_as_its_kept_frame_and_a_copy_as_its_pixels(
+    peer: ScriptedPico, pico: Pico
+) -> None:
+    listed = Screen("Who joins the party?", options=("Elf", "Ulom", "Yilleph"), cursor=1)
+    drawn = render(listed)
+    pico.show(drawn)
+    assert pico.wait_shown(3)
+    assert peer.shown == vlsb(drawn) == frame(listed)
+    copy = drawn.copy()  # a copy carries no screen: drawn on, it is packed as it now is
+    copy.putpixel((10, 20), 0 if copy.getpixel((10, 20)) else 1)
+    pico.show(copy)
+    assert pico.wait_shown(3)
+    assert peer.shown == vlsb(copy) != frame(listed)
 
 
 def test_bad_requests_and_images_are_refused(inbox: Inbox, pico: Pico) -> None:

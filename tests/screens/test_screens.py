@@ -13,6 +13,8 @@ from overseer.screens.render import (
     WIDTH,
     Screen,
     draw,
+    drawn_screen,
+    frame,
     frame_bytes,
     from_frame_bytes,
     render,
@@ -43,6 +45,17 @@ def test_frame_bytes_puts_each_pixel_in_its_page_and_bit():
         lit = [(n, byte) for n, byte in enumerate(frame) if byte]
         assert lit == [((y // 8) * WIDTH + x, 1 << (y % 8))]
         assert from_frame_bytes(frame).getpixel((x, y)) and from_frame_bytes(frame).getbbox() == (x, y, x + 1, y + 1)
+
+
+def test_a_rendered_picture_carries_its_screen_and_the_screens_kept_frame_is_its_frame():
+    screens = [Screen("Who joins the party?", options=("Elf", "Ulom", "Yilleph", "Done"),
+                      cursor=n) for n in range(4)]
+    for screen in screens * 2:  # the second time from the kept drawings and frames
+        image = render(screen)
+        assert drawn_screen(image) == screen
+        assert frame(screen) == frame_bytes(image)
+    assert drawn_screen(render(screens[0]).copy()) is None
+    assert drawn_screen(Image.new("1", (WIDTH, HEIGHT))) is None
 
 
 def test_frame_bytes_refuses_a_wrong_size():

@@ -262,12 +262,17 @@ def _options(ink: ImageDraw.ImageDraw, screen: Screen, y: int) -> int:
 
 def render(screen: Screen) -> Image.Image:
     """The screen as a 128x64 image in mode "1" (1 = a lit pixel): a copy of the one drawn
-    for an equal screen before (a CHOICE moving the cursor comes back to the same screens)."""
+    for an equal screen before (a CHOICE moving the cursor comes back to the same screens).
+    The copy carries its screen (``drawn_screen``): a glass sending frames takes the screen's
+    kept frame (``frame``) rather than packing the picture again. Draw on a copy of it, never
+    on it (a copy carries no screen)."""
     try:
         hash(screen)
     except TypeError:  # a field given as a list: drawn, not kept
         return _draw(screen)
-    return _drawn(screen).copy()
+    image = _drawn(screen).copy()
+    image.drawn_screen = screen  # pyright: ignore[reportAttributeAccessIssue]
+    return image
 
 
 def _draw(screen: Screen) -> Image.Image:
@@ -317,6 +322,19 @@ def frame_bytes(image: Image.Image) -> bytes:
         raise ValueError(f"a frame is {WIDTH}x{HEIGHT}, not {image.size[0]}x{image.size[1]}")
     columns = image.convert("1").transpose(Image.Transpose.TRANSPOSE).tobytes("raw", "1;R")
     return b"".join(columns[page::PAGES] for page in range(PAGES))
+
+
+def drawn_screen(image: Image.Image) -> Screen | None:
+    """The screen ``render`` drew ``image`` of (None: not a picture ``render`` handed out)."""
+    screen = getattr(image, "drawn_screen", None)
+    return screen if isinstance(screen, Screen) else None
+
+
+@lru_cache(maxsize=64)
+def frame(screen: Screen) -> bytes:
+    """``frame_bytes(render(screen))``, kept as the drawings are (a CHOICE cycling a list sends
+    the same frames again: packing one costs more than the controller's whole step)."""
+    return frame_bytes(_drawn(screen))
 
 
 def from_frame_bytes(frame: bytes) -> Image.Image:
