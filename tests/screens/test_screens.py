@@ -1,6 +1,7 @@
 """Screens: drawn with luma.core on its dummy device, packed for the Pico, built from facts."""
 
 import os
+import random
 
 import pytest
 from PIL import Image
@@ -96,3 +97,20 @@ def test_draw_shows_the_rendered_screen_on_a_luma_device():
     assert device.image is not None
     assert frame_bytes(device.image) == frame_bytes(image) == frame_bytes(render(screen))
     assert image.getbbox() is not None
+
+
+@pytest.mark.parametrize("size", ["5x8", "8x16", "12x24"])
+def test_a_line_is_drawn_with_the_pixels_pillows_getmask_gives(size):
+    from PIL import ImageDraw
+
+    from overseer.screens.render import _mask, face
+
+    rng = random.Random(size)
+    printable = [chr(c) for c in range(32, 127)]
+    texts = ["".join(printable), "~", " ", "a b", "é?", *("".join(rng.choices(printable, k=n))
+                                                         for n in range(1, 30))]
+    for text in texts:
+        ours, theirs = Image.new("1", (400, 24)), Image.new("1", (400, 24))
+        ImageDraw.Draw(ours).draw.draw_bitmap((1, 0), _mask(size, text), 1)
+        ImageDraw.Draw(theirs).draw.draw_bitmap((1, 0), face(size).font.getmask(text, "1"), 1)
+        assert ours.tobytes() == theirs.tobytes(), text

@@ -46,10 +46,34 @@ def face(size: str) -> ImageFont.ImageFont:
 
 @lru_cache(maxsize=1024)
 def _mask(size: str, text: str) -> Any:
-    """The 1-bit mask of ``text`` in a face, as ``ImageFont.getmask`` makes it (Pillow's core
+    """The mask of ``text`` in a face: the pixels ``ImageFont.getmask`` gives (Pillow's core
     image; never changed once made, so kept: titles, labels and names come back press after
-    press)."""
-    return face(size).font.getmask(text, "1")
+    press). The faces are monospaced, every cell the same size: the mask is the glyphs'
+    columns one after the other (one join), turned upright, where ``getmask`` crops and pastes
+    each glyph in Pillow (some 3,000 instructions a character, half of a new page's drawing)."""
+    columns, (width, height) = _glyphs(size)
+    try:
+        data = b"".join([columns[c] for c in text])
+    except KeyError:  # a character the table has not (plain text has them all)
+        data = b""
+    if not data:
+        return face(size).font.getmask(text, "1")
+    upright = Image.core.map_buffer(data, (height, width * len(text)), "raw", 0, ("L", 0, 1))
+    return upright.transpose(Image.Transpose.TRANSPOSE)
+
+
+@cache
+def _glyphs(size: str) -> tuple[dict[str, bytes], tuple[int, int]]:
+    """A face's printable ASCII glyphs, each its columns left to right (a byte a pixel, 255
+    lit, each column top to bottom), and the cell's size."""
+    font = face(size).font
+    cell = font.getmask("A", "1").size
+    columns: dict[str, bytes] = {}
+    for c in map(chr, range(32, 127)):
+        glyph = Image.new("L", cell, 0)
+        ImageDraw.Draw(glyph).draw.draw_bitmap((0, 0), font.getmask(c, "1"), 255)
+        columns[c] = glyph.transpose(Image.Transpose.TRANSPOSE).tobytes()
+    return columns, cell
 
 
 def _text(ink: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, size: str,
