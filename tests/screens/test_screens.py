@@ -2,6 +2,7 @@
 
 import os
 import random
+import textwrap
 
 import pytest
 from PIL import Image
@@ -14,7 +15,6 @@ from overseer.screens.render import (
     WIDTH,
     Screen,
     draw,
-    drawn_screen,
     frame,
     frame_bytes,
     from_frame_bytes,
@@ -48,15 +48,13 @@ def test_frame_bytes_puts_each_pixel_in_its_page_and_bit():
         assert from_frame_bytes(frame).getpixel((x, y)) and from_frame_bytes(frame).getbbox() == (x, y, x + 1, y + 1)
 
 
-def test_a_rendered_picture_carries_its_screen_and_the_screens_kept_frame_is_its_frame():
+def test_a_rendered_picture_carries_its_frame_kept_with_the_drawing():
     screens = [Screen("Who joins the party?", options=("Elf", "Ulom", "Yilleph", "Done"),
                       cursor=n) for n in range(4)]
     for screen in screens * 2:  # the second time from the kept drawings and frames
         image = render(screen)
-        assert drawn_screen(image) == screen
-        assert frame(screen) == frame_bytes(image)
-    assert drawn_screen(render(screens[0]).copy()) is None
-    assert drawn_screen(Image.new("1", (WIDTH, HEIGHT))) is None
+        assert image.mono_vlsb() == frame(screen) == frame_bytes(image)
+    assert not hasattr(render(screens[0]).copy(), "mono_vlsb")
 
 
 def test_frame_bytes_refuses_a_wrong_size():
@@ -114,3 +112,14 @@ def test_a_line_is_drawn_with_the_pixels_pillows_getmask_gives(size):
         ImageDraw.Draw(ours).draw.draw_bitmap((1, 0), _mask(size, text), 1)
         ImageDraw.Draw(theirs).draw.draw_bitmap((1, 0), face(size).font.getmask(text, "1"), 1)
         assert ours.tobytes() == theirs.tobytes(), text
+
+
+def test_lines_are_wrapped_as_textwrap_wraps_them():
+    from overseer.screens.render import wrap
+
+    rng = random.Random(7)
+    words = ["a", "Orc", "Sewer", "Rat", "x" * 30, "two-step", "--", "-", "end.", "(3)", "hits:"]
+    for _ in range(500):
+        text = " ".join(rng.choices(words, k=rng.randint(0, 14)))
+        for width in (10, 16, 25):
+            assert wrap(text, width) == (textwrap.wrap(text, width) or [""]), text

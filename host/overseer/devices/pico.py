@@ -52,7 +52,6 @@ from overseer.ports.events import (
 )
 from overseer.ports.inbox import Inbox
 from overseer.ports.ports import EarlyButtons, check_glass_image
-from overseer.screens.render import drawn_screen, frame
 
 log = logging.getLogger(__name__)
 
@@ -152,8 +151,9 @@ class Pico(EarlyButtons):
     def show(self, image: Image.Image) -> None:
         """Send ``image`` (128x64) to the Pico's OLED: only the bytes that differ from what it
         holds go over the wire, and only the newest of several quick screens."""
-        screen = drawn_screen(image)  # a picture the render drew: its kept frame
-        self.link.show(frame(screen) if screen is not None else vlsb(check_glass_image(image)))
+        packed = getattr(image, "mono_vlsb", None)  # a screen's picture carries its frame
+        frame = packed() if callable(packed) else None
+        self.link.show(frame if isinstance(frame, bytes) else vlsb(check_glass_image(image)))
 
     def wait_shown(self, timeout: float) -> bool:
         """True once the Pico acknowledged the last image shown (or there was none)."""

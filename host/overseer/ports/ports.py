@@ -25,7 +25,9 @@ class Glass(Protocol):
     """A 128x64 1-bit screen."""
 
     def show(self, image: Image.Image) -> None:
-        """Put ``image`` (128x64, mode "1") on the glass; it stays until the next one."""
+        """Put ``image`` (128x64, mode "1") on the glass; it stays until the next one. A
+        screen's picture from ``render`` carries its frame in MONO_VLSB (``image.mono_vlsb()``,
+        kept with the drawing): a glass sending frames may take it instead of packing."""
         ...
 
     def close(self) -> None: ...

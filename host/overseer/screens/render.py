@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import textwrap
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache, lru_cache, partial
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
@@ -105,7 +105,14 @@ def wrap(text: str, width: int = COLUMNS) -> list[str]:
 def _wrapped(text: str, width: int) -> tuple[str, ...]:
     """The lines of ``text`` (kept: the same prompts and status lines are wrapped again at
     every press, and a text's lines never change)."""
-    return tuple(textwrap.wrap(plain(text), width) or [""])
+    return tuple(_wrap(plain(text), width) or [""])
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    """``textwrap.wrap(text, width)``: a text with no hyphen split at its spaces only (the
+    lines are the same; the hyphen-aware splitting, a long regular expression, cost a new
+    page's detail some 300,000 instructions)."""
+    return textwrap.wrap(text, width, break_on_hyphens="-" in text)
 
 
 @dataclass(frozen=True)
@@ -162,7 +169,7 @@ def key_lines(key: str) -> tuple[str, tuple[str, ...]]:
         return "12x24", (key,)
     if len(key) <= KEY_COLUMNS:
         return "8x16", (key,)
-    rows = textwrap.wrap(key, KEY_COLUMNS) or [""]
+    rows = _wrap(key, KEY_COLUMNS) or [""]
     return "8x16", (*rows[:1], fit(" ".join(rows[1:]), KEY_COLUMNS))
 
 
@@ -287,15 +294,15 @@ def _options(ink: ImageDraw.ImageDraw, screen: Screen, y: int) -> int:
 def render(screen: Screen) -> Image.Image:
     """The screen as a 128x64 image in mode "1" (1 = a lit pixel): a copy of the one drawn
     for an equal screen before (a CHOICE moving the cursor comes back to the same screens).
-    The copy carries its screen (``drawn_screen``): a glass sending frames takes the screen's
-    kept frame (``frame``) rather than packing the picture again. Draw on a copy of it, never
-    on it (a copy carries no screen)."""
+    The copy carries its frame (``image.mono_vlsb()``: the screen's kept ``frame``), which a
+    glass sending frames takes rather than packing the picture again: draw on a copy of it,
+    never on it (a copy carries no frame)."""
     try:
         hash(screen)
     except TypeError:  # a field given as a list: drawn, not kept
         return _draw(screen)
     image = _drawn(screen).copy()
-    image.drawn_screen = screen  # pyright: ignore[reportAttributeAccessIssue]
+    image.mono_vlsb = partial(frame, screen)  # pyright: ignore[reportAttributeAccessIssue]
     return image
 
 
@@ -346,12 +353,6 @@ def frame_bytes(image: Image.Image) -> bytes:
         raise ValueError(f"a frame is {WIDTH}x{HEIGHT}, not {image.size[0]}x{image.size[1]}")
     columns = image.convert("1").transpose(Image.Transpose.TRANSPOSE).tobytes("raw", "1;R")
     return b"".join(columns[page::PAGES] for page in range(PAGES))
-
-
-def drawn_screen(image: Image.Image) -> Screen | None:
-    """The screen ``render`` drew ``image`` of (None: not a picture ``render`` handed out)."""
-    screen = getattr(image, "drawn_screen", None)
-    return screen if isinstance(screen, Screen) else None
 
 
 @lru_cache(maxsize=64)
