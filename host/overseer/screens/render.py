@@ -111,7 +111,7 @@ def _wrapped(text: str, width: int) -> tuple[str, ...]:
 def _wrap(text: str, width: int) -> list[str]:
     """``textwrap.wrap(text, width)``: a text with no hyphen split at its spaces only (the
     lines are the same; the hyphen-aware splitting, a long regular expression, cost a new
-    page's detail some 300,000 instructions)."""
+    page's detail some 160,000 instructions)."""
     return textwrap.wrap(text, width, break_on_hyphens="-" in text)
 
 
