@@ -118,7 +118,8 @@ class Table:
     - ``new_setup(setup, store)``: a new game's setup (the wizard's) as it is stored, given
       what the store holds;
     - ``taps_skip_reading``: a tapped card is taken on any page, the steps not read yet
-      skipped; else the steps are read first;
+      skipped; else the steps are read first, unless every step left to read is of a kind in
+      ``taps_skip`` (the result of the table's own entry, say: a hit, its gold);
     - ``on_glass(step)``: the step gets pages of its own on the glass (every step is in the
       log all the same);
     - ``back_leaves(action)``: BACK on a question the rules ask inside the action under way
@@ -141,6 +142,7 @@ class Table:
     prompts: Mapping[str, Mapping[str, str]] = {}
     forms: Mapping[str, OwnForm] = {}
     taps_skip_reading = False
+    taps_skip: frozenset[str] = frozenset()
 
     @property
     def spec(self) -> GameSpec:
