@@ -41,12 +41,13 @@ def bearer(battle: Battle, hero: Hero) -> Hero | None:
     return rider_of(battle, hero)
 
 
-def wound(battle: Battle, hero: Hero, amount: int, rule: str, why: str,
-          said: tuple[str, Facts] | None = None) -> Procedure:
+def wound(battle: Battle, hero: Hero, amount: int, rule: str,
+          why: str | tuple[str, Facts]) -> Procedure:
     """Take ``amount`` health from the character hit (never below zero) and say so. A mount's
     damage goes to its rider and an unridden mount takes none; a rider who dies takes its mount
-    out of play (Ice Box: Mounts). ``said``: ``why`` as a template and its facts."""
-    because, facts = said if said is not None else ("{why}", {"why": why})
+    out of play (Ice Box: Mounts). ``why``: words, or a template and its facts (the piece that
+    hit, by its name)."""
+    because, facts = why if isinstance(why, tuple) else ("{why}", {"why": why})
     if amount <= 0:
         return
     taker = bearer(battle, hero)

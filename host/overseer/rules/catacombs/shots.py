@@ -100,7 +100,8 @@ def resolve_hit(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedu
     came; a reset icon returns the discards afterwards. A mount is invulnerable: a hit on it
     goes to its rider, or does no damage when no one rides it (Ice Box: Mounts)."""
     label = shot.label
-    said = "{piece}: {label} on {hero}", {"piece": piece.ref, "label": label, "hero": hero.ref}
+    hit = {"piece": piece.ref, "label": label, "hero": hero.ref}  # the facts of its sentences
+    said = "{piece}: {label} on {hero}", hit
     purpose = f"{piece.name}: {label} on {hero.name}"  # its template in the rules' words
     tokens = []
     total, zero = 0, False
@@ -111,8 +112,7 @@ def resolve_hit(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedu
         zero = zero or token.value == 0
     taker = bearer(battle, hero)  # before the damage: a rider it kills no longer rides
     if total > 0:
-        yield from wound(battle, hero, total, rulebook.TOKENS, f"{piece.name}'s {label}",
-                         ("{piece}'s {label}", {"piece": piece.ref, "label": label}))
+        yield from wound(battle, hero, total, rulebook.TOKENS, ("{piece}'s {label}", hit))
         if shot.modifiers:
             yield from apply_modifiers(battle, piece, taker or hero, shot, taker is None)
     else:
@@ -128,8 +128,7 @@ def resolve_hit(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedu
     if (not zero or fear) and pushed.health > 0 and pushed.away is None:  # alive, on the mat
         fearful = " (fear)" if fear else ""
         yield from clock.push(battle, pushed.id, f"hit by {piece.name}'s {label}{fearful}",
-                              ("hit by {piece}'s {label}" + fearful,
-                               {"piece": piece.ref, "label": label}))
+                              ("hit by {piece}'s {label}" + fearful, hit))
     reset = damage_tokens.settle(battle, tokens)
     if reset is not None:
         yield reset
@@ -412,6 +411,11 @@ def perform_shot(battle: Battle, piece: Piece, target: Target, shot: Shot,
     return False
 
 
+# The Attack template's question as a template (its ``said``), the same at every hit: made once.
+COVER_SAID = {"prompt": "Place the Attack template over {piece} (visible through the hole). "
+                        "Does it cover {hero}, even partly?"}
+
+
 def character_damage(battle: Battle, piece: Piece, target: Target, shot: Shot) -> Procedure:
     """Melee, bite, roll...: reposition as a rush, then the Attack template must cover the
     target; if it does, draw and resolve the damage tokens."""
@@ -419,12 +423,10 @@ def character_damage(battle: Battle, piece: Piece, target: Target, shot: Shot) -
     if target.kind != ENEMY:
         return
     hero = battle.heroes[target.id]
-    template = ("Place the Attack template over {piece} (visible through the hole). Does it "
-                "cover {hero}, even partly?")
     facts = {"piece": piece.ref, "hero": hero.ref}
     prompt = (f"Place the Attack template over {piece.name} (visible through the hole). Does "
-              f"it cover {hero.name}, even partly?")
-    covered = yield YesNo(prompt, TEMPLATE, {"prompt": template}, facts)
+              f"it cover {hero.name}, even partly?")  # = its template's (COVER_SAID)
+    covered = yield YesNo(prompt, TEMPLATE, COVER_SAID, facts)
     if not covered:
         yield Step(MISS, rulebook.PERFORM,
                    "the Attack template does not reach {hero}",

@@ -240,9 +240,14 @@ class Piece:
     # As a fact of the rules' sentences, by its name and with its id (``_refs``): made once.
     ref: Ref = field(init=False, compare=False, repr=False)
     ref_id: Ref = field(init=False, compare=False, repr=False)
+    # A repeat shot is in one of its sequences (Advanced Target Selection, 2, asks at every
+    # activation): made once, as its sequences are kept (a new value: ``dataclasses.replace``).
+    repeats: bool = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         _refs(self)
+        self.repeats = any(shot.kind == "repeat" for sequence in self.sequences
+                           for shot in sequence)
 
     @property
     def invulnerable(self) -> bool:
@@ -262,14 +267,6 @@ class Piece:
         Antients)."""
         return self.health > 0 and self.type != "antient" and not self.mount and (
             not self.frozen or self.type == "lord")
-
-    def has_shot(self, kind: str) -> bool:
-        """A shot of ``kind`` is in one of its sequences."""
-        for sequence in self.sequences:
-            for shot in sequence:
-                if shot.kind == kind:
-                    return True
-        return False
 
     @property
     def is_lord(self) -> bool:

@@ -37,12 +37,10 @@ def in_sight(battle: Battle, piece: Piece, ids: list[str], what: str) -> Procedu
     if not battle.options.los_blocked or not ids:
         return list(ids)
     ruler = battle.data.behaviour[piece.type].ruler
-    template = ("LOS check for {piece}: Ruler {ruler}, 360 degrees, out to the playmat's edge. "
-                "Which {what} are in its line of sight?")
     facts = {"piece": piece.ref_id, "ruler": ruler, "what": what}
     prompt = (f"LOS check for {piece.name} ({piece.id}): Ruler {ruler}, 360 degrees, out to "
               f"the playmat's edge. Which {what} are in its line of sight?")  # = its template's
-    seen = yield ChooseSome(prompt, tuple(ids), LOS, {"prompt": template}, facts)
+    seen = yield ChooseSome(prompt, tuple(ids), LOS, LOS_SAID, facts)
     return list(seen)
 
 
@@ -82,6 +80,16 @@ def equally_closest(battle: Battle, piece: Piece, ids: list[str], what: str) -> 
 
 NONE_IN_SIGHT = "none_in_sight"  # the last option of a ``closest_in_sight`` question
 
+# The LOS questions' words as templates (their ``said``), the same at every activation: made
+# once. Their prompts are these templates in the rules' words (``in_sight``,
+# ``closest_in_sight``).
+LOS_SAID = {"prompt": "LOS check for {piece}: Ruler {ruler}, 360 degrees, out to the playmat's "
+                      "edge. Which {what} are in its line of sight?"}
+CLOSEST_IN_SIGHT_SAID = {
+    "prompt": "LOS check for {piece}: Ruler {ruler}, 360 degrees, out to the playmat's edge. "
+              "Which enemy in its line of sight is closest to it? If two or more are equally "
+              f"close, answer {TIE}; if it sees none, none in sight."}
+
 
 def closest_in_sight(battle: Battle, piece: Piece, ids: list[str]) -> Procedure:
     """Step 2's LOS check and step 3's Primary column in one question, for a piece whose
@@ -93,15 +101,12 @@ def closest_in_sight(battle: Battle, piece: Piece, ids: list[str]) -> Procedure:
     No Target Action follows, as after a LOS check that sees none. One enemy in sight is the
     closest in sight: the target by default, as step 2 says."""
     ruler = battle.data.behaviour[piece.type].ruler
-    template = ("LOS check for {piece}: Ruler {ruler}, 360 degrees, out to the playmat's edge. "
-                "Which enemy in its line of sight is closest to it? If two or more are "
-                f"equally close, answer {TIE}; if it sees none, none in sight.")
     facts = {"piece": piece.ref_id, "ruler": ruler}
     prompt = (f"LOS check for {piece.name} ({piece.id}): Ruler {ruler}, 360 degrees, out to "
               "the playmat's edge. Which enemy in its line of sight is closest to it? If two "
               f"or more are equally close, answer {TIE}; if it sees none, none in sight.")
     chosen = yield ChooseOne(prompt, (*ids, TIE, NONE_IN_SIGHT), CLOSEST_IN_SIGHT,
-                             {"prompt": template}, facts)
+                             CLOSEST_IN_SIGHT_SAID, facts)
     if chosen == NONE_IN_SIGHT:
         return []
     if chosen != TIE:
@@ -133,7 +138,7 @@ def advanced_candidates(battle: Battle, piece: Piece) -> list[tuple[TargetKind, 
     if frozen:
         options.append((FROZEN_TEAMMATE, frozen, "frozen teammates"))
     # 2: a teammate for the repeat shot, only if this character has one.
-    if piece.has_shot("repeat"):
+    if piece.repeats:
         mates = [p.id for p in battle.pieces.values()
                  if p.alive and p.id != piece.id and not p.frozen and not p.teleported]
         if mates:
