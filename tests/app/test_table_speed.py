@@ -6,12 +6,15 @@ are bench/presses.py's."""
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import replace
 from pathlib import Path
 
 from overseer.app import controller as c
-from overseer.core.procedure import ChooseOne, ChooseSome
+from overseer.app.catacombs import TABLE
+from overseer.core.procedure import ChooseOne, ChooseSome, Step
 from overseer.ports.events import Button, Press, RequestRoll, Rolled, Tap
-from overseer.rules.catacombs.kinds import Key
+from overseer.rules.catacombs import rulebook
+from overseer.rules.catacombs.kinds import Key, StepKind
 from overseer.session.session import Session
 from overseer.session.store import Store
 from tools.gallery import CLOCK, CLOSEST, NEXT, RESULT, STEPS, TEMPLATE, view
@@ -158,6 +161,28 @@ def test_from_the_last_page_next_begins_the_next_piece_and_a_card_its_action():
     begun = run(app, Tap("catacombs", "monster", "orc"))[1]
     assert [e for e in begun if isinstance(e, c.Begin)] == [c.Begin({"do": "hit"})]
     assert c.screen(run(app, OK)[0]).key == "Ready"  # OK reads on to the idle screen
+
+
+KILL = (Step(StepKind.PIECE_DAMAGED, rulebook.PIECE_DAMAGE, "Orc A loses 3 health: 0 left",
+              {"piece": "orc-1", "amount": 3, "health": 0}),
+         Step(StepKind.PIECE_DOWN, rulebook.PIECE_DAMAGE, "Orc A is destroyed", {"piece": "orc-1"}),
+         Step(StepKind.GOLD, rulebook.GOLD_FOR_KILLS, "Elf takes 2 gold: 5",
+              {"hero": "elf", "gold": 5, "reward": 2}))
+ORC_HIT = {"tap_actions": {("monster", "orc"): {"do": "hit"}}, "taps_skip": TABLE.taps_skip}
+
+
+def test_a_card_tapped_over_a_hits_result_enters_the_next_hit():
+    """A hit's result is the table's own entry: the next monster's card is taken on any of its
+    pages; an AI piece's steps are still read first."""
+    app, _ = c.start(view(None, KILL, **ORC_HIT))
+    app = replace(app, at=0, reel=(*app.reel[:1], *app.reel))  # the result on two pages
+    assert app.reading and not app.settled
+    begun = run(app, Tap("catacombs", "monster", "orc"))[1]
+    assert [e for e in begun if isinstance(e, c.Begin)] == [c.Begin({"do": "hit"})]
+    app, _ = c.start(view(None, (*STEPS, *RESULT), **ORC_HIT))
+    after, effects = run(app, Tap("catacombs", "monster", "orc"))
+    assert [e for e in effects if isinstance(e, c.Begin)] == [] and \
+        c.screen(after).key == "Read on"
 
 
 # --------------------------------------------------------------------------- the gadget

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from overseer import games
-from overseer.core.procedure import Runner
+from overseer.core.procedure import DrawToken, Runner
 from overseer.rules.catacombs.kinds import Key
 
 TILES = {"character_order": ["level-1", "level-2"], "monster_order": ["green", "blue", "grey"],
@@ -100,3 +100,61 @@ def test_the_second_rune_is_offered_once_the_first_has_moved():
     runner = Runner(games.CATACOMBS, made)
     runner.begin({"do": "next_ai_piece"})
     assert runner.pending.options == ("orc-1", "orc-2")
+
+
+ARCHERS = [{"id": f"archer-{n}", "name": "Archer", "type": "green", "order_tile": "level-1", "health": 3,
+            "sequences": [["Missile"]]} for n in (1, 2)]
+
+
+def archers(spots: dict[str, str]) -> Any:
+    made = games.CATACOMBS.build({"tiles": TILES, "heroes": HEROES, "pieces": ARCHERS})
+    made.adventure.placement = list(spots.items())
+    made.unmoved = list(spots)
+    return made
+
+
+def play_round(runner: Runner, answers: dict[str, Any]) -> list[str | None]:
+    """Both pieces' turns, the table's questions answered from ``answers`` (a die by 1, a
+    draw by the bag's last token); the keys asked, in order."""
+    asked: list[str | None] = []
+    for _ in range(2):
+        runner.begin({"do": "next_ai_piece"})
+        while runner.pending is not None:
+            asked.append(runner.pending.key)
+            pending = runner.pending
+            if isinstance(pending, DrawToken):
+                runner.answer(pending.remaining[-1])  # the last in the bag (1 damage: a push)
+            else:
+                runner.answer(answers.get(pending.key, 1))
+    return asked
+
+
+def test_pieces_that_only_shot_from_their_spots_are_still_known_the_next_round():
+    # Red Box: AI Player Behaviour, step 5: a ranged shot draws a Damage token; the piece that
+    # shoots does not move, so the order the box placed the Archers in still holds in round 2.
+    runner = Runner(games.CATACOMBS, archers({"archer-1": "rune-2", "archer-2": "rune-1"}))
+    first = play_round(runner, {})
+    assert Key.FIRST_BY_DIRECTION not in first
+    assert runner.state.unmoved == ["archer-1", "archer-2"]
+    runner.begin({"do": "next_ai_piece"})  # round 2
+    assert first_asked(runner) != Key.FIRST_BY_DIRECTION
+    assert runner.state.round == 2
+    assert [s.data["piece"] for s in runner.trace if s.kind == "active_character"][-1] == \
+        "archer-2"
+
+
+def test_a_piece_a_hero_hit_may_have_been_knocked_and_the_table_says():
+    runner = Runner(games.CATACOMBS, archers({"archer-1": "rune-2", "archer-2": "rune-1"}))
+    play_round(runner, {})
+    runner.begin({"do": "damage_piece", "piece": "archer-2", "amount": 1, "by": "elf"})
+    assert runner.state.unmoved == ["archer-1"]
+    runner.begin({"do": "next_ai_piece"})
+    assert first_asked(runner) == Key.FIRST_BY_DIRECTION
+
+
+def test_a_piece_that_rushed_has_moved_and_the_table_says_the_next_round():
+    runner = Runner(games.CATACOMBS, battle({"orc-1": "rune-2", "orc-2": "rune-1"}))
+    play_round(runner, {Key.TEMPLATE: False})
+    assert runner.state.unmoved == []
+    runner.begin({"do": "next_ai_piece"})
+    assert first_asked(runner) == Key.FIRST_BY_DIRECTION

@@ -53,10 +53,10 @@ def game(tmp_path):
     followed.close()
 
 
-def shot(page, name: str) -> None:
+def shot(page, name: str, full: bool = True) -> None:
     folder = os.environ.get("OVERSEER_WEB_SHOTS")
     if folder:
-        page.screenshot(path=str(Path(folder) / f"web-{name}.png"), full_page=True)
+        page.screenshot(path=str(Path(folder) / f"web-{name}.png"), full_page=full)
 
 
 def phone(browser, game):
@@ -271,3 +271,49 @@ def test_the_party_and_the_story_fit_a_phone(browser, game):
     fits(page)
     shot(page, "story-phone")
     context.close()
+
+
+def test_a_conquest_hand_on_its_players_phone_only(browser, tmp_path):
+    """A phone pairs, claims Player 1, Player 1 holds a card of their hand on the reader: the
+    phone lists that hand; another paired phone is offered the other players, and shows no
+    card of any hand."""
+    from overseer.app.conquest import card_name
+    from tests.app.test_conquest_flow import TUTORIAL
+    from tests.drivers.conquest_table import Players, new_four_player_game, tutorial_script
+
+    followed = web_table.follow(tmp_path / "games.db")
+    t = followed.table
+    new_four_player_game(t)
+    draws, _, answers = tutorial_script(TUTORIAL)
+    players = Players(t, draws, answers)
+    players.settle()
+    state = t.session.state
+    code = followed.page.live.code
+    owner, owner_page = phone(browser, followed)
+    other, other_page = phone(browser, followed)
+    for page in (owner_page, other_page):
+        page.fill("input[name=code]", code)
+        with page.expect_response("**/pair"):
+            page.click("text=Pair this phone")
+        page.wait_for_selector("#hand button.claim", timeout=WAIT)
+    with owner_page.expect_response("**/claim"):
+        owner_page.click('#hand button.claim[data-player="p1"]')
+    owner_page.wait_for_selector('#claim-said:has-text("hold a card of your hand")',
+                                 timeout=WAIT)
+    followed.take()
+    players.tap(state.hands["p1"][0])  # Player 1's card, on the reader
+    owner_page.wait_for_selector("#hand[data-held] li", timeout=WAIT)
+    shown = owner_page.locator("#hand li").all_inner_texts()
+    assert shown == [card_name(state, c) for c in state.hands["p1"]]
+    assert owner_page.locator("#hand h2").inner_text() == "Player 1's hand"
+    shot(owner_page, "conquest-hand", full=False)  # the top: the glass and the hand
+    other_page.reload()
+    other_page.wait_for_selector("#hand button.claim", timeout=WAIT)
+    offered = other_page.locator("#hand button.claim").all_inner_texts()
+    assert offered == ["Player 2", "Player 3", "Player 4"]
+    text = other_page.content()
+    assert not [card_name(state, c) for hand in state.hands.values() for c in hand
+                if card_name(state, c) in text]
+    owner.close()
+    other.close()
+    followed.close()

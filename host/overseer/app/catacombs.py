@@ -44,7 +44,7 @@ from overseer.core.moves import Move
 from overseer.core.procedure import ChooseSome, Question
 from overseer.games import GameSpec
 from overseer.rules.catacombs import end, entered, scenario
-from overseer.rules.catacombs.kinds import Key
+from overseer.rules.catacombs.kinds import Key, StepKind
 from overseer.rules.catacombs.moves import game_over
 from overseer.rules.catacombs.state import Battle, Hero
 from overseer.screens.render import Screen, detail_rows
@@ -332,6 +332,12 @@ class CatacombsTable(Table):
 
     game, label = GAME, "Catacombs"
     order, short, forms = ORDER, SHORT, FORMS
+    # A hit's result (the piece's health or its end, the gold, the Hidden Cave) is the table's
+    # own entry: the next hit's card is taken over it. A reactive shot, a flip, the room won
+    # are still read first.
+    taps_skip = frozenset({StepKind.PIECE_DAMAGED, StepKind.PIECE_DOWN, StepKind.GOLD,
+                           StepKind.NO_GOLD, StepKind.NO_DAMAGE, StepKind.PASSES_TO_RIDER,
+                           StepKind.HIDDEN_CAVE_COLLECT})
 
     def wizard(self, seats: tuple[int, ...], pico: bool) -> LocalProcedure:
         return wizard(seats, pico)

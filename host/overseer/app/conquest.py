@@ -454,11 +454,17 @@ class ConquestTable(Table):
     game, label = GAME, "Conquest"
     short, forms = SHORT, FORMS
     taps_skip_reading = True
-    # A hand and a deck are secret: the web page gives only how many cards each holds (no
-    # phone is shown a hand: the box's card ids are its guess).
+    # A hand and a deck are secret: the party page gives only how many cards each holds; a
+    # hand is shown to its player's own phone only (``hands``, web/hands.py).
     secret = frozenset({"hands", "decks"})
     # ... and the answer of a draw is the card drawn: the page's log says a card was drawn.
     secret_answers = {Key.DRAW: "a card drawn", Key.CORRECT_DRAW: "a card drawn"}
+
+    def hands(self, state: ConquestState) -> dict[str, dict[str, str]] | None:
+        """With the cards only counted the box's ids are its guess: no hand to show."""
+        if state.options.draws == COUNTED:
+            return None
+        return {p: {c: card_name(state, c) for c in hand} for p, hand in state.hands.items()}
 
     def wizard(self, seats: tuple[int, ...], pico: bool) -> LocalProcedure:
         return wizard(seats, pico)

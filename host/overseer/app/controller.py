@@ -722,7 +722,8 @@ def _tap(app: App, tap: Tap) -> Result:
     view, question = app.view, app.view.question
     if tap.game != view.game:
         return _out(_say(app, "Wrong game", f"That card is from {tap.game}, not {view.game}."))
-    if app.reading and view.taps_skip_reading:
+    if app.reading and (view.taps_skip_reading or all(
+            kind in view.taps_skip for page in app.reel[app.at:] for kind in page.kinds)):
         app = replace(app, at=len(app.reel))  # the steps not read yet are skipped
     if question is None:
         return _tap_idle(replace(app, at=len(app.reel)) if app.settled else app, tap)

@@ -118,7 +118,8 @@ class Table:
     - ``new_setup(setup, store)``: a new game's setup (the wizard's) as it is stored, given
       what the store holds;
     - ``taps_skip_reading``: a tapped card is taken on any page, the steps not read yet
-      skipped; else the steps are read first;
+      skipped; else the steps are read first, unless every step left to read is of a kind in
+      ``taps_skip`` (the result of the table's own entry, say: a hit, its gold);
     - ``on_glass(step)``: the step gets pages of its own on the glass (every step is in the
       log all the same);
     - ``back_leaves(action)``: BACK on a question the rules ask inside the action under way
@@ -129,7 +130,8 @@ class Table:
     - the web page for the table's phones: ``page(state, names, seats)`` (the party page,
       less ``secret``), ``story(spec, record)`` (the story page; None: no story),
       ``secret_answers`` (the questions whose answer is a player's secret, by key: what the
-      page says instead of the answer).
+      page says instead of the answer; their options and their glass are not sent either),
+      ``hands(state)`` (each player's hand, for that player's own phone).
     """
 
     game: str = ""
@@ -140,6 +142,7 @@ class Table:
     prompts: Mapping[str, Mapping[str, str]] = {}
     forms: Mapping[str, OwnForm] = {}
     taps_skip_reading = False
+    taps_skip: frozenset[str] = frozenset()
 
     @property
     def spec(self) -> GameSpec:
@@ -300,6 +303,12 @@ class Table:
         game's card data with a comment line first (``overseer games cards``; ``when``: a
         store time in words); "" for none, or a game that keeps none."""
         return ""
+
+    def hands(self, state: Any) -> dict[str, dict[str, str]] | None:
+        """Each player's secret hand as the box knows it (player id -> card id -> the card's
+        name, in the order drawn), for that player's own phone only (web/hands.py); None: the
+        game has no hand the box knows."""
+        return None
 
     def page(self, state: Any, names: Names, seats: Mapping[str, int]) -> dict[str, Any]:
         """The web page's party content (JSON-able): the state as the record writes it,

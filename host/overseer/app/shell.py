@@ -11,6 +11,7 @@ session, a form, the new game's questions) and the calls on it are app/playing.p
     gadget.run(stop_event)     # step until the event is set
     gadget.screen              # the Screen on the glass (gadget.image: its picture)
     gadget.watchers.append(fn) # fn(gadget, item) after every input (None: a game opened)
+    gadget.takers.append(fn)   # fn(gadget, item) first: True takes it (web/hands.py's claim)
     gadget.session             # the Session being played (None in a new game's questions)
     gadget.close()             # release the store and its lock (a second gadget: StoreInUse)
                                # (the ports start with the inbox and stay the caller's)
@@ -64,6 +65,7 @@ class Gadget:
         self.image: Image.Image | None = None  # the screen's picture, as the glass got it
         self.sources: tuple[Source, ...] = (*((dice,) if dice is not None else ()), *sources)
         self.watchers: list[Callable[[Gadget, Input | None], None]] = []
+        self.takers: list[Callable[[Gadget, Input], bool]] = []
         for source in self.sources:
             source.start(self.inbox)
 
@@ -118,9 +120,10 @@ class Gadget:
         if self.app is None:
             raise RuntimeError("open() the gadget first")
         try:
-            self.app, effects = controller.handle(self.app, item)
-            self._apply(effects)
-            self.playing.end_read(self.app)
+            if not any(taker(self, item) for taker in self.takers):
+                self.app, effects = controller.handle(self.app, item)
+                self._apply(effects)
+                self.playing.end_read(self.app)
         except Exception as err:  # noqa: BLE001 - the guard: the box never dies on an input
             self.fault(err)
         self._tell_watchers(item)

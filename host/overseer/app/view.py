@@ -77,7 +77,8 @@ class GameView:
     - ``tap_answers``: answers of the question a tapped card gives that its list does not show
       (a hand's cards: secret);
     - ``taps_skip_reading``: a tapped card is taken on any page (the steps not read yet are
-      skipped), else the steps are read first;
+      skipped), else the steps are read first, unless they are all of the kinds in
+      ``taps_skip``;
     - ``asked``: the number of the question on the glass (the shell counts each new one): a
       phone's answer (``Remote``) names it, so a late one cannot answer the next question.
 
@@ -115,6 +116,7 @@ class GameView:
     own_dice: bool = False
     tap_answers: frozenset[str] = frozenset()
     taps_skip_reading: bool = False
+    taps_skip: frozenset[str] = frozenset()
     asked: int = 0
 
     def name(self, ident: str) -> str:
@@ -168,7 +170,7 @@ def build(table: Table, session: Session | None, seen: int, seats: Mapping[str, 
         step_title=step_title, title=title,
         lights=table.lights(battle, seats, session.pending),
         card_options=table.card_options(battle), own_dice=session.dice == "table",
-        tap_answers=hidden, taps_skip_reading=table.taps_skip_reading,
+        tap_answers=hidden, taps_skip_reading=table.taps_skip_reading, taps_skip=table.taps_skip,
         back_leaves=question is not None and table.back_leaves(last),
         cursor_start=0 if session.pending is None else table.likely(battle, session.pending),
         **({} if question is not None else _idle(table, session, names, last)))

@@ -8,7 +8,8 @@ the glass shows, answers its questions through the gadget's inbox. docs/web.md.
 
 ``watch`` (the gadget's side: what changed, published once), ``feed`` (the events, resumed
 by id), ``server`` (Starlette on uvicorn, in its own thread), ``guard`` (Host, Origin, rate),
-``party`` and ``story`` (the pages' content), ``views`` (their HTML), ``addresses``.
+``party`` and ``story`` (the pages' content), ``views`` (their HTML), ``hands`` (a player's
+hand on that player's phone only), ``addresses``.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ def follow(gadget: Any, addresses: Sequence[str], port: int, answers: bool = Tru
     server = web.serve(addresses, port)
     watcher.where = server.urls[0]
     gadget.watchers.append(watcher)
+    gadget.takers.append(web.claims.take)  # the card held for a phone's claim of a hand
     if gadget.app is not None:
         watcher(gadget, None)
     return Page(feed, live, watcher, web, server)

@@ -10,8 +10,11 @@ The routes: ``/`` (the glass, the question, the log), ``/party``, ``/story``, ``
 script and style, nothing else), and the changes, each from the page's own Origin:
 ``POST /pair`` (the code on the glass: sets the pairing cookie), ``POST /show-code`` (puts
 the code on the glass), ``POST /answer`` (a paired phone's answer: into the gadget's inbox, as
-a ``Remote``); ``/export``, the game's export, for a paired phone only. Nothing else is
-served: no file path, no other game, no store.
+a ``Remote``), ``POST /claim`` (a paired phone claims a player's hand: web/hands.py);
+``/hand``, a paired phone's part of the live page (the hand it holds, else the claim's
+buttons); ``/export``, the game's export, for a paired phone only (a game with a player's
+secret in it, a Conquest hand: once it is over). Nothing else is served: no file path, no
+other game, no store.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ from overseer.session.store import Store, StoreError
 from overseer.web import guard, views
 from overseer.web import story as stories
 from overseer.web.feed import Feed
+from overseer.web.hands import Claim, Claims, asking
 from overseer.web.stream import Streams
 from overseer.web.watch import Live, pairing_text
 
@@ -60,12 +64,14 @@ class Web:
         self.answers = answers and inbox is not None
         self.pairs: dict[str, int] = {}  # pairing cookie -> the game it pairs with
         self.streams = Streams(feed)
+        self.claims = Claims()
         self._png: tuple[int, bytes] | None = None
         self._story: tuple[tuple[int, int], stories.Story | None] | None = None
         self.app = Starlette(routes=[
             Route("/", self.live_page), Route("/party", self.party_page),
             Route("/story", self.story_page), Route("/glass.png", self.glass),
-            Route("/export", self.export),
+            Route("/export", self.export), Route("/hand", self.hand),
+            Route("/claim", self.claim, methods=["POST"]),
             Route("/pair", self.pair, methods=["POST"]),
             Route("/show-code", self.show_code, methods=["POST"]),
             Route("/answer", self.answer, methods=["POST"]),
@@ -82,12 +88,17 @@ class Web:
 
     # ------------------------------------------------------------------ pairing
 
-    def paired(self, request: Request) -> bool:
+    def token(self, request: Request) -> str | None:
+        """The pairing cookie of a phone paired with the game followed (None: not paired)."""
         token = request.cookies.get(COOKIE)
         with self.live.lock:
             game = self.live.game
-        return (self.answers and token is not None and game is not None
-                and self.pairs.get(token) == game["id"])
+        paired = (self.answers and token is not None and game is not None
+                  and self.pairs.get(token) == game["id"])
+        return token if paired else None
+
+    def paired(self, request: Request) -> bool:
+        return self.token(request) is not None
 
     async def pair(self, request: Request) -> Response:
         if not self.answers:
@@ -134,15 +145,60 @@ class Web:
         self.inbox.put(Remote(value, question["asked"]))
         return _said(202, "Sent to the box.")
 
+    async def hand(self, request: Request) -> Response:
+        """A paired phone's part of the live page: the hand it holds, else the claim's
+        buttons (the players whose hand is on no phone yet)."""
+        token = self.token(request)
+        if token is None:
+            return _said(403, "Pair this phone first (the code on the glass).")
+        return HTMLResponse(self._hand_part(token), headers=NO_STORE)
+
+    def _hand_part(self, token: str | None) -> str:
+        with self.live.lock:
+            game, hands, players = self.live.game, self.live.hands, dict(self.live.players)
+        if token is None or game is None or hands is None:
+            return views.hand_body(None, None, {})
+        mine = self.claims.player_of(token, game["id"])
+        if mine is not None:
+            return views.hand_body(players.get(mine, mine), list(hands.get(mine, {}).values()),
+                                   {})
+        held = self.claims.held(game["id"])
+        return views.hand_body(None, None, {p: n for p, n in players.items() if p not in held})
+
+    async def claim(self, request: Request) -> Response:
+        """A paired phone claims a player's hand: the glass asks that player for a card of
+        it (web/hands.py)."""
+        token = self.token(request)
+        if token is None or self.inbox is None:
+            return _said(403, "Pair this phone first (the code on the glass).")
+        player = str((await _json(request)).get("player", ""))
+        with self.live.lock:
+            game, hands, names = self.live.game, self.live.hands, dict(self.live.players)
+        if game is None or hands is None:
+            return _said(409, "This game has no hand the box knows.")
+        if player not in hands:
+            return _said(400, "That is not a player of this game.")
+        claim = self.claims.ask(token, player, int(game["id"]), names)
+        if not isinstance(claim, Claim):
+            return _said(409, claim)
+        self.inbox.put(ReaderNotice("Phones", asking(claim, names.get(player, player))))
+        return JSONResponse({"said": f"This phone is number {claim.number}: hold a card of "
+                             "your hand on the box's reader.", "number": claim.number},
+                            status_code=202, headers=NO_STORE)
+
     async def export(self, request: Request) -> Response:
         """The game's export (``overseer games export``'s document), for a paired phone only:
-        read from the store over a connection of its own, in a thread."""
+        read from the store over a connection of its own, in a thread; a game with a player's
+        secret in it (a Conquest hand: its draws) once it is over."""
         if not self.paired(request) or self.store is None:
             return _said(403, "Pair this phone first (the code on the glass).")
         with self.live.lock:
-            game = self.live.game
+            game, private = self.live.game, self.live.private
         if game is None:
             return _said(409, "No game is being played yet.")
+        if private:
+            return _said(403, "This game's export holds every player's hand: a phone gets it "
+                         "once the game is over (the box exports it: overseer games export).")
         try:
             doc = await asyncio.to_thread(_export, self.store, int(game["id"]))
         except StoreError as err:
@@ -164,7 +220,11 @@ class Web:
                                      "referrer-policy": "no-referrer"})
 
     async def live_page(self, request: Request) -> Response:
-        body = views.live_body(self.paired(request), self.answers)
+        token = self.token(request)
+        with self.live.lock:
+            private = self.live.private
+        body = views.live_body(token is not None, self.answers, private,
+                               self._hand_part(token) if token is not None else "")
         return self._page(request, "Live", "/", body, "live")
 
     async def party_page(self, request: Request) -> Response:

@@ -34,7 +34,9 @@ EXPORT = ('<p class="export"><a id="export" href="/export" download>Download the
           'export</a> (<code>overseer games import</code> reads it)</p>')
 
 
-def live_body(paired: bool, answers: bool) -> str:
+def live_body(paired: bool, answers: bool, private: bool = False, hand: str = "") -> str:
+    """The live page; ``private``: the export holds a secret (not offered); ``hand``: the
+    paired phone's part (``hand_body``)."""
     pair = "" if paired or not answers else (
         '<form id="pair" class="pair"><label>Pairing code <input name="code" '
         'inputmode="numeric" pattern="[0-9]{6}" maxlength="6" autocomplete="off" required>'
@@ -43,8 +45,26 @@ def live_body(paired: bool, answers: bool) -> str:
     return ('<section class="glass"><canvas id="glass" width="128" height="64" '
             'aria-label="the glass"></canvas>'
             '<pre id="glass-text"></pre></section>'
-            f'{pair}{EXPORT if paired else ""}<section id="question" hidden></section>'
+            f'{pair}{EXPORT if paired and not private else ""}{hand}'
+            '<section id="question" hidden></section>'
             '<section><h2>Log</h2><ol id="log" class="log"></ol></section>')
+
+
+def hand_body(name: str | None, cards: list[str] | None, claimable: dict[str, str]) -> str:
+    """A paired phone's hand: ``name``'s ``cards`` (the hand it holds), else the players
+    whose hand it may claim (none: an empty section, hidden)."""
+    if name is not None and cards is not None:
+        listed = "".join(f"<li>{escape(card)}</li>" for card in cards)
+        return (f'<section id="hand" class="hand" data-held="1"><h2>{escape(name)}\'s hand'
+                f'</h2>{f"<ul>{listed}</ul>" if listed else "<p>No card in hand.</p>"}'
+                '</section>')
+    if not claimable:
+        return '<section id="hand" hidden></section>'
+    buttons = "".join(f'<button type="button" class="claim" data-player="{escape(p)}">'
+                      f'{escape(n)}</button> ' for p, n in claimable.items())
+    return ('<section id="hand" class="hand"><h2>Your hand on this phone</h2>'
+            '<p>Whose hand is this phone\'s? The box asks that player to hold a card of their '
+            f'hand on its reader.</p><p>{buttons}</p><p id="claim-said"></p></section>')
 
 
 def party_body(party: dict[str, Any] | None) -> str:

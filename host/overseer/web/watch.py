@@ -14,9 +14,11 @@ What it publishes, in the order the table saw it (web/feed.py carries it):
 - ``cut``: an undo: the steps from ``steps`` on and the answers from log event ``head`` on
   are gone;
 - ``ask``: the question waiting (null: none), with its options, and whether a phone may
-  answer it;
+  answer it (a question whose answer is a player's secret, ``Table.secret_answers``: without
+  its options, which would tell by what is gone from them what was drawn);
 - ``glass``: the screen on the glass changed: its text and, while pages follow, its ``bits`` (a
-  screen showing the pairing code is replaced by ``HIDDEN``: a page never shows the code);
+  screen showing the pairing code is replaced by ``HIDDEN``: a page never shows the code; the
+  glass of a secret question by ``SECRET``);
 - ``party``: the game changed: the party and story pages fetch themselves again.
 
 The cost on the gadget's thread is one pass over what changed, whatever the number of phones:
@@ -56,6 +58,9 @@ PICTURES = 64  # the glass's bits kept, by screen
 HIDDEN = Screen(title="Phones", key="Pairing", lines=(
     "The code is on the box's", "glass: type it in below."))  # the page's glass, for a screen
 # that shows the pairing code
+SECRET = Screen(title="A player's secret", lines=(
+    "A card drawn: its list", "is on the box's glass."))  # the page's glass while a question
+# whose answer is a player's secret waits (Table.secret_answers: a draw into a hand)
 
 
 @dataclass(frozen=True)
@@ -89,6 +94,11 @@ class Live:
         self.party: dict[str, Any] | None = None
         self.record: Record | None = None
         self.code: str | None = None  # the pairing code of the game followed
+        # each player's secret hand (Table.hands: player -> card id -> name; None: no hand the
+        # box knows), for that player's own phone only (web/hands.py); the players by name
+        self.hands: dict[str, dict[str, str]] | None = None
+        self.players: dict[str, str] = {}
+        self.private = False  # the game's export holds a secret (a hand) until the game is over
 
 
 def new_code() -> str:
@@ -194,7 +204,8 @@ class Watcher:
             self.labels = {str(item.action.get("do")): item.label for item in view.menu}
         if gadget.screen is not self.screen and gadget.screen is not None:
             self.screen = gadget.screen
-            self._glass(gadget.screen, gadget.image)
+            secret = self.question is not None and self.question.get("secret", False)
+            self._glass(SECRET if secret else gadget.screen, None if secret else gadget.image)
         self.feed.wake()
 
     def _glass(self, screen: Screen, image: Image.Image | None) -> None:
@@ -233,7 +244,8 @@ class Watcher:
         code = new_code() if session is not None else None
         with self.live.lock:
             self.live.game, self.live.code = game, code
-            self.live.question = self.live.party = self.live.record = None
+            self.live.question = self.live.party = self.live.record = self.live.hands = None
+            self.live.players, self.live.private = {}, False
         self.feed.publish("game", game, wake=False)
         if session is None:
             return
@@ -311,12 +323,17 @@ class Watcher:
         self.steps = start + len(steps)
 
     def _state(self, gadget: Any, session: Any) -> None:
-        names = gadget.playing.table.labels(session.state)
+        table = gadget.playing.table
+        names = table.labels(session.state)
         summary = party.summary(session.spec, session.state, names, gadget.playing.seats)
         record = Record(session.id, session.game, session.setup, session.dice_at_start,
                         session.seed, self.events, len(self.events), dict(names))
+        hands = table.hands(session.state)
+        players = {p: names.get(p, p) for p in hands} if hands is not None else {}
         with self.live.lock:
             self.live.party, self.live.record = summary, record
+            self.live.hands, self.live.players = hands, players
+            self.live.private = bool(table.secret) and not session.finished
         self.feed.publish("party", {"head": session.head, "finished": session.finished},
                           wake=False)  # the pages fetch the page again
 
@@ -329,6 +346,10 @@ class Watcher:
         self.asked = asked
         data = None if question is None or view is None else question_data(
             view.game, question, view.asked, dict(view.names), self.answers)
+        if data is not None and question is not None \
+                and question.key in gadget.playing.table.secret_answers:
+            data.pop("options", None)  # what a draw could be: gone from the next, it was drawn
+            data["phone"], data["secret"] = False, True
         self.question = data
         with self.live.lock:
             self.live.question = data

@@ -42,9 +42,8 @@ def next_ai_piece(battle: Battle, params: NoParams) -> Procedure:
             why = "placement"
     yield order.active_step(battle, piece, why)
     battle.acted.append(piece.id)
-    if piece.id in battle.unmoved:  # it acts: it may move
-        battle.unmoved.remove(piece.id)
-    yield from activate(battle, piece, "turn", 0)
+    turn = activate(battle, piece, "turn", 0)
+    yield from (order.tracked(battle, piece, turn) if piece.id in battle.unmoved else turn)
     yield from end.ended(battle, None)  # a battle goes on before every press
     return piece.id
 

@@ -111,6 +111,33 @@ def may_come_first(battle: Battle, tied: list[Piece]) -> list[Piece]:
     return [p for p in tied if p.id not in numbered or first[numbered[p.id]][1] == p.id]
 
 
+# The steps after which the active piece still stands where it stood: targeting, its shot
+# sequence chosen, a ranged shot and what its Damage token does (a push moves the hero hit, not
+# the piece that shot). Any other step (a rush, a move to a rune, a teleport, a summoned piece
+# placed beside it, a teammate acting...) may have moved it.
+STILL = frozenset({StepKind.ACTIVE_CHARACTER, StepKind.TARGET, StepKind.REASK,
+                   StepKind.SHOT_SEQUENCE, StepKind.REROLL, StepKind.SHOT, StepKind.CONDITION,
+                   StepKind.MISS, StepKind.TOKEN, StepKind.RESET, StepKind.DAMAGE,
+                   StepKind.HERO_DOWN, StepKind.INVULNERABLE, StepKind.POISON,
+                   StepKind.POISON_DECK_EMPTY, StepKind.STUNNED, StepKind.NO_DAMAGE,
+                   StepKind.NO_EFFECT, StepKind.CLOCK, StepKind.HEAL})
+
+
+def tracked(battle: Battle, piece: Piece, turn: Procedure) -> Procedure:
+    """``piece``'s turn, unchanged, that takes it off ``battle.unmoved`` at its first step that
+    may move it (Overseer's ruling, as ``may_come_first``: a piece that only shot from where
+    the setup placed it is still there, and the box still knows its place in the scan)."""
+    answer = None
+    while True:
+        try:
+            item = turn.send(answer)
+        except StopIteration as stop:
+            return stop.value
+        if isinstance(item, Step) and item.kind not in STILL and piece.id in battle.unmoved:
+            battle.unmoved.remove(piece.id)
+        answer = yield item
+
+
 def split_tie(battle: Battle, tied: list[Piece]) -> Procedure:
     """The first of ``tied`` (two or more) by the Direction tiles: the table says (of those
     the setup's placement leaves, ``may_come_first``)."""

@@ -62,6 +62,8 @@ def damage_piece(battle: Battle, params: DamagePiece) -> Procedure:
         raise RulesError(f"damage must be a whole number of at least 1 (got {amount!r})")
     if by is not None and by not in battle.heroes:
         raise RulesError(f"no hero {by!r}")
+    if hit_id in battle.unmoved:  # a hero's shot hit it: it may have been knocked away
+        battle.unmoved.remove(hit_id)
     if piece is None or piece.mount:
         yield from hit_mount(battle, hit_id, piece, amount, by)
     elif piece.invulnerable:

@@ -247,8 +247,50 @@
       text.textContent = lines.join("\n");
     }
   });
-  on("party", refetch);
+  on("party", () => { refetch(); refetchHand(); });
+  on("glass", () => { if (Date.now() < claiming) refetchHand(); }); // its card may have come
   source.addEventListener("reload", () => location.reload());
+
+  // ------------------------------------------------------------------ the phone's hand
+  // A paired phone's part of the live page (a hand it holds, else the claim's buttons): its
+  // own request, never the events every page gets (web/hands.py).
+  let claiming = 0; // a claim waits until then (web/hands.py's WAIT)
+  let handing = null;
+  function wireHand() {
+    document.querySelectorAll("#hand button.claim").forEach((b) => {
+      b.addEventListener("click", async () => {
+        const r = await post("/claim", {player: b.dataset.player});
+        claiming = r.ok ? Date.now() + 60000 : 0;
+        const said = $("claim-said");
+        if (said) said.textContent = r.said;
+      });
+    });
+  }
+  function refetchHand() {
+    const old = $("hand");
+    if (!old || !paired) return;
+    if (handing) { handing.again = true; return; }
+    handing = {again: false};
+    fetch("/hand", {credentials: "same-origin"}).then((r) => r.ok ? r.text() : "").then((html) => {
+      const t = document.createElement("template");
+      t.innerHTML = html;
+      const part = t.content.firstElementChild;
+      const now = $("hand");
+      if (!part || !now) return;
+      const said = $("claim-said");
+      const keep = said ? said.textContent : "";
+      if (part.dataset.held) claiming = 0;
+      now.replaceWith(part);
+      const again = $("claim-said");
+      if (again && Date.now() < claiming) again.textContent = keep;
+      wireHand();
+    }).finally(() => {
+      const again = handing.again;
+      handing = null;
+      if (again) refetchHand();
+    });
+  }
+  wireHand();
 
   // ------------------------------------------------------------------ pairing
   const form = $("pair");
