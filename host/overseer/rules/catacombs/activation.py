@@ -43,7 +43,8 @@ def next_ai_piece(battle: Battle, params: NoParams) -> Procedure:
     yield order.active_step(battle, piece, why)
     battle.acted.append(piece.id)
     turn = activate(battle, piece, "turn", 0)
-    yield from (order.tracked(battle, piece, turn) if piece.id in battle.unmoved else turn)
+    yield from (shots.watched(turn, order.mover(battle, piece)) if piece.id in battle.unmoved
+                else turn)
     yield from end.ended(battle, None)  # a battle goes on before every press
     return piece.id
 

@@ -123,19 +123,14 @@ STILL = frozenset({StepKind.ACTIVE_CHARACTER, StepKind.TARGET, StepKind.REASK,
                    StepKind.NO_EFFECT, StepKind.CLOCK, StepKind.HEAL})
 
 
-def tracked(battle: Battle, piece: Piece, turn: Procedure) -> Procedure:
-    """``piece``'s turn, unchanged, that takes it off ``battle.unmoved`` at its first step that
-    may move it (Overseer's ruling, as ``may_come_first``: a piece that only shot from where
-    the setup placed it is still there, and the box still knows its place in the scan)."""
-    answer = None
-    while True:
-        try:
-            item = turn.send(answer)
-        except StopIteration as stop:
-            return stop.value
-        if isinstance(item, Step) and item.kind not in STILL and piece.id in battle.unmoved:
+def mover(battle: Battle, piece: Piece) -> Callable[[Step], None]:
+    """What takes ``piece`` off ``battle.unmoved`` at the first step of its turn that may move
+    it (Overseer's ruling, as ``may_come_first``: a piece that only shot from where the setup
+    placed it is still there, and the box still knows its place in the scan)."""
+    def see(step: Step) -> None:
+        if step.kind not in STILL and piece.id in battle.unmoved:
             battle.unmoved.remove(piece.id)
-        answer = yield item
+    return see
 
 
 def split_tie(battle: Battle, tied: list[Piece]) -> Procedure:

@@ -294,7 +294,8 @@ def perform(battle: Battle, piece: Piece, target: Target, sequence: list[Shot],
                 return
             continue
         steps: list[Step] = []
-        done = yield from watched(perform_shot(battle, piece, target, shot, depth, act), steps)
+        done = yield from watched(perform_shot(battle, piece, target, shot, depth, act),
+                                  steps.append)
         steps = own_steps(steps)
         if done:
             return
@@ -305,8 +306,8 @@ def perform(battle: Battle, piece: Piece, target: Target, sequence: list[Shot],
             return
 
 
-def watched(proc: Procedure, steps: list[Step]) -> Procedure:
-    """Run ``proc`` unchanged, keeping the steps it yields in ``steps``; return its result."""
+def watched(proc: Procedure, seen: Callable[[Step], object]) -> Procedure:
+    """Run ``proc`` unchanged, showing ``seen`` each step it yields; return its result."""
     answer = None
     while True:
         try:
@@ -314,7 +315,7 @@ def watched(proc: Procedure, steps: list[Step]) -> Procedure:
         except StopIteration as stop:
             return stop.value
         if isinstance(item, Step):
-            steps.append(item)
+            seen(item)
         answer = yield item
 
 
