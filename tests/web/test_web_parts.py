@@ -172,3 +172,19 @@ def test_overseer_web_is_a_command_of_its_own(capsys):
     said = capsys.readouterr().out
     assert said.startswith("usage: overseer web") and "[--web]" not in said
     assert "page for the table's phones" in said
+
+
+def test_the_glass_bits_are_the_pictures_rows_packed():
+    import base64
+
+    from overseer.screens.render import Screen, render
+    from overseer.web.watch import picture
+
+    image = render(Screen(title="Turn 1", lines=("Tap a card: 5 in hand",), key="Player 1"))
+    bits = base64.b64decode(picture(image))
+    assert len(bits) == 1024 and bits == image.tobytes()
+    # pixel (x, y) is bit 7 - x % 8 of byte y * 16 + x // 8
+    lit = [(x, y) for y in range(64) for x in range(128)
+           if bits[y * 16 + x // 8] & (0x80 >> (x % 8))]
+    assert lit and all(image.getpixel(xy) for xy in lit)
+    assert len(lit) == sum(1 for y in range(64) for x in range(128) if image.getpixel((x, y)))
