@@ -17,7 +17,10 @@ set on 2,000 (the most ``--instructions`` counts); a smaller ``n`` is another sa
 another mean (30 count about 15% more). The count does not move with the machine's load or
 speed, as the wall clock on a shared machine does.
 
-Usage: python bench/engine.py [activations] [--instructions]
+``--against REV`` (with ``--instructions``) counts revision REV's rules too, in the same run:
+its ``host`` and ``data`` from ``git archive``, run by this bench (first on ``PYTHONPATH``).
+
+Usage: python bench/engine.py [activations] [--instructions [--against REV]]
 """
 
 from __future__ import annotations
@@ -112,18 +115,22 @@ def battles_for(n: int) -> int:
     return n // 20 + 2
 
 
-def instructions(n: int) -> tuple[int, int]:
+def instructions(n: int, host: Path | None = None) -> tuple[int, int]:
     """Instructions per activation, and per battle built: callgrind's totals of a process
     running ``n`` activations less one running none (the imports, the set-up and the same
-    battles built first), and of one building twice the battles."""
+    battles built first), and of one building twice the battles. ``host``: the ``host``
+    folder of another tree to run them on (first on ``PYTHONPATH``), else this one's."""
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    if host is not None:
+        env["PYTHONPATH"], env["OVERSEER_DATA"] = str(host), str(host.parent / "data")
+
     def total(count: int, battles: int) -> int:
         with tempfile.TemporaryDirectory() as folder:
             run = subprocess.run(
                 ["valgrind", "--tool=callgrind", f"--callgrind-out-file={folder}/out",
                  sys.executable, __file__, str(count), "--only-activations",
                  "--battles", str(battles)],
-                capture_output=True, text=True, check=True,
-                env={**os.environ, "PYTHONHASHSEED": "0"})
+                capture_output=True, text=True, check=True, env=env)
         found = re.search(r"Collected : (\d+)", run.stderr)
         if found is None:
             raise SystemExit(f"callgrind printed no total:\n{run.stderr[-2000:]}")
@@ -133,12 +140,25 @@ def instructions(n: int) -> tuple[int, int]:
     return round((total(n, battles) - none) / n), round((total(0, 2 * battles) - none) / battles)
 
 
+def tree_of(rev: str, folder: Path) -> Path:
+    """Revision ``rev``'s ``host`` and ``data`` (``git archive``) in ``folder``: its host."""
+    root = Path(__file__).resolve().parents[1]
+    archive = subprocess.run(["git", "-C", str(root), "archive", rev, "host", "data"],
+                             capture_output=True, check=False)
+    if archive.returncode != 0:
+        raise SystemExit(f"--against: git archive {rev} failed: {archive.stderr.decode()}")
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
+    return folder / "host"
+
+
 def main() -> int:
     registry.install()  # every game in games.GAMES (overseer/app/registry/)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("activations", nargs="?", type=int, default=20000)
     parser.add_argument("--instructions", action="store_true",
                         help="count instructions per activation under callgrind")
+    parser.add_argument("--against", metavar="REV",
+                        help="with --instructions: count revision REV too, in the same run")
     parser.add_argument("--only-activations", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--battles", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -151,6 +171,11 @@ def main() -> int:
         if shutil.which("valgrind") is None:
             raise SystemExit("--instructions needs valgrind (Debian package valgrind)")
         n = min(n, 2000)  # under callgrind an activation takes about 50 times as long
+        if args.against:
+            with tempfile.TemporaryDirectory(prefix="overseer-against-") as folder:
+                before, _ = instructions(n, tree_of(args.against, Path(folder)))
+            print(f"AI activation on {args.against}: {before:,} instructions per activation "
+                  f"(the same {n:,} activations, same run)")
         activation, battle = instructions(n)
         print(f"AI activation (demo battle): {activation:,} instructions per activation "
               f"(callgrind, {n:,} activations; aim <= 260,000); a battle built (the bench's, "

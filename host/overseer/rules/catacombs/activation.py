@@ -7,7 +7,7 @@ from overseer.core.procedure import Procedure, RulesError, Step
 from overseer.rules.catacombs import end, order, rulebook, shot_choice, shots, targeting
 from overseer.rules.catacombs.kinds import StepKind, TargetKind
 from overseer.rules.catacombs.no_target import no_target
-from overseer.rules.catacombs.state import Battle, Piece, ref, ref_id
+from overseer.rules.catacombs.state import Battle, Piece
 
 # The members the hot path reads, bound once: reading a member off an Enum class goes
 # through EnumType.__getattr__ in Python 3.11, several times slower than a global.
@@ -57,7 +57,7 @@ def activate(battle: Battle, piece: Piece, why: str, depth: int) -> Procedure:
         yield Step(StepKind.ACTIVE_CHARACTER, rulebook.PERFORM,
                    "{piece} acts now ({why})",
                    {"piece": piece.id, "why": why},
-                   {"piece": ref_id(piece), "why": why})
+                   {"piece": piece.ref_id, "why": why})
     if piece.teleported:
         # Teleport: back from the Teleported! card on a random rune, then its melee shot.
         piece.teleported = False
@@ -86,7 +86,7 @@ def activate(battle: Battle, piece: Piece, why: str, depth: int) -> Procedure:
         yield Step(StepKind.SHOT_SEQUENCE, rulebook.ADVANCED,
                    "{piece}: the sequence with its repeat shot",
                    {"piece": piece.id, "sequence": index, "how": "repeat"},
-                   {"piece": ref(piece)})
+                   {"piece": piece.ref})
         yield from shots.perform(battle, piece, target, piece.sequences[index], depth,
                                  activate)
         return

@@ -22,7 +22,7 @@ from overseer.core.params import param
 from overseer.core.procedure import Procedure, RulesError, Step
 from overseer.rules.catacombs import end, rulebook
 from overseer.rules.catacombs.kinds import StepKind
-from overseer.rules.catacombs.state import Battle, Piece, ref
+from overseer.rules.catacombs.state import Battle, Piece
 
 HEALTH = "health-"  # health-<piece>
 MOST = 30  # the most health a correction sets (a hero's state takes as much)
@@ -39,7 +39,7 @@ def book_list(battle: Battle) -> list[Book]:
     if not end.in_battle(battle):
         return []
     return [Book(HEALTH + p.id, f"{p.id} health", "{piece}'s health", p.health, low=1,
-                 high=MOST, facts={"piece": ref(p)},
+                 high=MOST, facts={"piece": p.ref},
                  too_few="a piece is destroyed by a hit, not by a correction (A hero hit an "
                  "AI piece): {piece}'s health is at least 1")
             for p in battle.pieces.values() if _mended(p)]
@@ -68,4 +68,4 @@ def correct(battle: Battle, params: Correct) -> Procedure:
     yield Step(StepKind.CORRECTION, rulebook.PIECE_DAMAGE,
                shared.said(found, params.value),
                {"book": found.id, "piece": piece.id, "was": found.now, "now": params.value},
-               {"piece": ref(piece)})
+               {"piece": piece.ref})

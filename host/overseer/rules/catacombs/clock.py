@@ -5,7 +5,7 @@ from __future__ import annotations
 from overseer.core.procedure import ChanceKey, Die, Facts, Procedure, Roll, Step
 from overseer.rules.catacombs import rulebook
 from overseer.rules.catacombs.kinds import StepKind
-from overseer.rules.catacombs.state import Battle, ref
+from overseer.rules.catacombs.state import Battle
 
 # The members the hot path reads, bound once: reading a member off an Enum class goes
 # through EnumType.__getattr__ in Python 3.11, several times slower than a global.
@@ -68,7 +68,7 @@ def push(battle: Battle, hero_id: str, why: str,
         yield Step(StepKind.KNOCKED_OFF, rulebook.CLOCK,
                    "{hero} is knocked off {mount}; the mount stays where it is",
                    {"hero": hero.id, "mount": hero.riding},
-                   {"hero": ref(hero), "mount": mount.name if mount else hero.riding})
+                   {"hero": hero.ref, "mount": mount.name if mount else hero.riding})
         wyvern, hero.riding = hero.riding, None
         if mount is None and wyvern not in battle.wyverns:
             # Ice Box: Mounts (Differences, 6): a wyvern knocked free can be ridden by others.

@@ -15,7 +15,7 @@ from overseer.rules.catacombs import party, rulebook
 from overseer.rules.catacombs.entered import slug
 from overseer.rules.catacombs.kinds import Key, StepKind
 from overseer.rules.catacombs.party import DamagePiece
-from overseer.rules.catacombs.state import Battle, Hero, Piece, alive_piece_ids, hero_ids, ref
+from overseer.rules.catacombs.state import Battle, Hero, Piece, alive_piece_ids, hero_ids
 
 MOUNT_GOLD = 8  # Ice Box: Mounts, Hearthshire Stables: a Mount costs eight gold
 
@@ -102,16 +102,16 @@ def freeze_piece(battle: Battle, params: FreezePiece) -> Procedure:
         _hero(battle, params.by)
     if piece.invulnerable:
         raise refusal("{piece} is immune to the ice shot (an Antient, a Mount or a white "
-                      "Yilleph)", piece=ref(piece))
+                      "Yilleph)", piece=piece.ref)
     if piece.frozen:
-        raise refusal("{piece} is already frozen", piece=ref(piece))
+        raise refusal("{piece} is already frozen", piece=piece.ref)
     piece.frozen = True
     by = f" by {battle.heroes[params.by].name}'s ice shot" if params.by else " by an ice shot"
     yield Step(StepKind.FROZEN, rulebook.ICE_SHOTS,
                "{piece} is frozen{by}: place the ice shot piece on it; it does not act until a "
                "teammate rushes to it",
                {"piece": piece.id, "by": params.by},
-               {"piece": ref(piece), "by": by})
+               {"piece": piece.ref, "by": by})
 
 
 def hero_dagger(battle: Battle, params: HeroDagger) -> Procedure:
@@ -128,14 +128,14 @@ def hero_dagger(battle: Battle, params: HeroDagger) -> Procedure:
     yield Step(StepKind.SHOT, rulebook.NEW_RANGED,
                "{hero}'s dagger: {amount} damage ({kind})",
                {"hero": hero.id, "piece": params.piece, "amount": amount},
-               {"hero": ref(hero), "amount": amount, "kind": who})
+               {"hero": hero.ref, "amount": amount, "kind": who})
     yield from party.damage_piece(battle, DamagePiece(piece=params.piece, amount=amount,
                                                       by=hero.id))
     rune = yield Roll(Die.RUNE, f"{hero.name}: move to random rune after the dagger")
     yield Step(StepKind.MOVE_TO_RUNE, rulebook.NEW_RANGED,
                "{hero} moves to rune {rune} (the dagger's move to rune)",
                {"hero": hero.id, "rune": rune, "why": "dagger"},
-               {"hero": ref(hero), "rune": rune})
+               {"hero": hero.ref, "rune": rune})
 
 
 def recruit_mount(battle: Battle, params: RecruitMount) -> Procedure:

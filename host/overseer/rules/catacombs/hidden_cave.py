@@ -25,7 +25,7 @@ from overseer.rules.catacombs import damage_tokens
 from overseer.rules.catacombs.adventure import TO_COLLECT, HiddenCave
 from overseer.rules.catacombs.kinds import Key, StepKind
 from overseer.rules.catacombs.rulebook import CAVE
-from overseer.rules.catacombs.state import Battle, Hero, hero_ids, living_hero_ids, ref
+from overseer.rules.catacombs.state import Battle, Hero, hero_ids, living_hero_ids
 
 ITEMS = 4  # four items lie beside the Hidden Cave card
 HEALTH_PER_TOKEN = 4  # one token per 4 health the hero has now
@@ -157,7 +157,7 @@ def hidden_cave_collect(battle: Battle, params: HiddenCaveCollect) -> Procedure:
                    "{hero} already keeps a {name}: this one goes back to the Monster Pool "
                    "(Overseer's ruling: the collection is of kinds)",
                    {"hero": hero.id, "monster": name, "verified": False},
-                   {"hero": ref(hero), "name": name})
+                   {"hero": hero.ref, "name": name})
         return
     cave.collected.setdefault(hero.id, []).append(name)
     held = cave.held_by(hero.id)
@@ -165,12 +165,12 @@ def hidden_cave_collect(battle: Battle, params: HiddenCaveCollect) -> Procedure:
                "{hero} keeps the {name}: {held} of {wanted} (out of the game)",
                {"hero": hero.id, "monster": name,
                                                    "held": held},
-               {"hero": ref(hero), "name": name, "held": len(held), "wanted": TO_COLLECT})
+               {"hero": hero.ref, "name": name, "held": len(held), "wanted": TO_COLLECT})
     if len(held) == TO_COLLECT:
         yield Step(StepKind.HIDDEN_CAVE_OPEN, CAVE,
                    "{hero} may go to the Hidden Cave instead of taking a normal turn",
                    {"hero": hero.id},
-                   {"hero": ref(hero)})
+                   {"hero": hero.ref})
 
 
 def _tokens_for(hero: Hero, icons: int) -> int:
@@ -213,7 +213,7 @@ def _visit(battle: Battle, hero_id: str, shot_icons: int | None, antient: str | 
                "{hero} enters the Hidden Cave and leaves the Battle Phase for now",
                {"hero": hero.id, "via": "portal_trap" if portal
                                         else "collection"},
-               {"hero": ref(hero)})
+               {"hero": hero.ref})
     strength = yield Roll(Die.D12, "the Kraken's attack strength")
     if icons is None:
         icons = yield EnterNumber(
@@ -228,7 +228,7 @@ def _visit(battle: Battle, hero_id: str, shot_icons: int | None, antient: str | 
                "level is Overseer's ruling)",
                {"strength": strength, "tokens": count, "level": level,
                 "verified": battle.data.cave_token_level_verified},
-               {"strength": strength, "hero": ref(hero), "count": count, "level": level,
+               {"strength": strength, "hero": hero.ref, "count": count, "level": level,
                 "health": hero.health, "HEALTH_PER_TOKEN": HEALTH_PER_TOKEN, "icons": icons})
     tokens = []
     for n in range(count):
@@ -245,7 +245,7 @@ def _visit(battle: Battle, hero_id: str, shot_icons: int | None, antient: str | 
                "{hero} {total} against the Kraken's {strength}: {result}{tie}",
                {"hero": hero.id, "total": total, "strength": strength, "hero_wins": wins,
                 "verified": total != strength},
-               {"hero": ref(hero), "total": total, "strength": strength,
+               {"hero": hero.ref, "total": total, "strength": strength,
                 "result": 'the hero evades the Kraken' if wins else 'the Kraken wins',
                 "tie": ' (a tie goes to the Kraken: Overseer ruling)' if total == strength else ''})
     if wins:
@@ -274,7 +274,7 @@ def _limited(battle: Battle, hero: Hero, cave: HiddenCave) -> Procedure:
                        "{hero} discards a Poison card ({value}): {back} (Overseer's ruling)",
                        {"hero": hero.id, "value": int(value), "to_deck": True,
                         "verified": False},
-                       {"hero": ref(hero), "value": value, "back": back})
+                       {"hero": hero.ref, "value": value, "back": back})
     if cave.items:
         item = cave.items[0] if len(cave.items) == 1 else (
             yield Pick("Hidden Cave items", f"a random item for {hero.name}",
@@ -284,7 +284,7 @@ def _limited(battle: Battle, hero: Hero, cave: HiddenCave) -> Procedure:
         yield Step(StepKind.HIDDEN_CAVE_ITEM, CAVE,
                    "{hero} takes {item} (at random)",
                    {"hero": hero.id, "item": item, "how": "random"},
-                   {"hero": ref(hero), "item": item})
+                   {"hero": hero.ref, "item": item})
 
 
 def _evaded(battle: Battle, hero: Hero, cave: HiddenCave, antient: str | None) -> Procedure:
@@ -295,7 +295,7 @@ def _evaded(battle: Battle, hero: Hero, cave: HiddenCave, antient: str | None) -
     yield Step(StepKind.HIDDEN_CAVE_REWARD, CAVE,
                "{hero} takes 1 platinum coin and 2 health (now {health})",
                {"hero": hero.id, "platinum": 1, "health": 2},
-               {"hero": ref(hero), "health": hero.health})
+               {"hero": hero.ref, "health": hero.health})
     if cave.items:
         item = cave.items[0] if len(cave.items) == 1 else (
             yield ChooseOne(f"Which item does {hero.name} take?", tuple(cave.items),
@@ -305,14 +305,14 @@ def _evaded(battle: Battle, hero: Hero, cave: HiddenCave, antient: str | None) -
         yield Step(StepKind.HIDDEN_CAVE_ITEM, CAVE,
                    "{hero} takes {item} (their choice)",
                    {"hero": hero.id, "item": item, "how": "choice"},
-                   {"hero": ref(hero), "item": item})
+                   {"hero": hero.ref, "item": item})
     name = yield from _antient_taken(battle, hero, antient)
     adventure.antients.setdefault(hero.id, []).append(name)
     yield Step(StepKind.HIDDEN_CAVE_ANTIENT, CAVE,
                "{hero} takes {name}: it may be summoned instead of the hero's base shot sequence "
                "in a later turn",
                {"hero": hero.id, "antient": name},
-               {"hero": ref(hero), "name": name})
+               {"hero": hero.ref, "name": name})
 
 
 UNNAMED = "an unused Antient"  # none entered for the gadget and none named: the table's own
@@ -330,7 +330,7 @@ def _antient_taken(battle: Battle, hero: Hero, antient: str | None) -> Procedure
                    "no unused Antient was entered for the gadget: {hero} takes one of the table's "
                    "own",
                    {"hero": hero.id},
-                   {"hero": ref(hero)})
+                   {"hero": hero.ref})
         return UNNAMED
     if antient is None:
         antient = next(iter(unused)) if len(unused) == 1 else (yield ChooseOne(
@@ -352,4 +352,4 @@ def hidden_cave_leave(battle: Battle, params: HiddenCaveLeave) -> Procedure:
                "{hero} leaves the Hidden Cave and rejoins the Battle Phase (when: Overseer's "
                "ruling)",
                {"hero": hero.id, "verified": False},
-               {"hero": ref(hero)})
+               {"hero": hero.ref})

@@ -8,7 +8,7 @@ from __future__ import annotations
 from overseer.core.procedure import DrawToken, EnterNumber, Facts, Pick, Procedure, Step, Token
 from overseer.rules.catacombs import rulebook
 from overseer.rules.catacombs.kinds import Key, StepKind
-from overseer.rules.catacombs.state import BY_HAND_MODIFIERS, Battle, Hero, Piece, Shot, ref
+from overseer.rules.catacombs.state import BY_HAND_MODIFIERS, Battle, Hero, Piece, Shot
 
 # The members the hot path reads, bound once: reading a member off an Enum class goes
 # through EnumType.__getattr__ in Python 3.11, several times slower than a global.
@@ -41,12 +41,13 @@ def bearer(battle: Battle, hero: Hero) -> Hero | None:
     return rider_of(battle, hero)
 
 
-def wound(battle: Battle, hero: Hero, amount: int, rule: str, why: str,
-          said: tuple[str, Facts] | None = None) -> Procedure:
+def wound(battle: Battle, hero: Hero, amount: int, rule: str,
+          why: str | tuple[str, Facts]) -> Procedure:
     """Take ``amount`` health from the character hit (never below zero) and say so. A mount's
     damage goes to its rider and an unridden mount takes none; a rider who dies takes its mount
-    out of play (Ice Box: Mounts). ``said``: ``why`` as a template and its facts."""
-    because, facts = said if said is not None else ("{why}", {"why": why})
+    out of play (Ice Box: Mounts). ``why``: words, or a template and its facts (the piece that
+    hit, by its name)."""
+    because, facts = why if isinstance(why, tuple) else ("{why}", {"why": why})
     if amount <= 0:
         return
     taker = bearer(battle, hero)
@@ -54,25 +55,25 @@ def wound(battle: Battle, hero: Hero, amount: int, rule: str, why: str,
         yield Step(StepKind.INVULNERABLE, rulebook.MOUNTS,
                    "{hero} is invulnerable: " + because + " deals no damage",
                    {"target": hero.id, "amount": amount},
-                   {"hero": ref(hero), **facts})
+                   {"hero": hero.ref, **facts})
         return
     if taker is not hero:
         yield Step(StepKind.PASSES_TO_RIDER, rulebook.MOUNTS,
                    "{hero} is invulnerable: the damage passes to its rider, {taker}",
                    {"mount": hero.id, "rider": taker.id, "amount": amount},
-                   {"hero": ref(hero), "taker": ref(taker)})
+                   {"hero": hero.ref, "taker": taker.ref})
     before = taker.health
     taker.health = max(0, taker.health - amount)
     yield Step(DAMAGE, rule,
                "{taker} loses {lost} health (" + because + "): {health} left",
                {"target": taker.id, "amount": before - taker.health, "health": taker.health},
-               {"taker": ref(taker), "lost": before - taker.health, "health": taker.health,
+               {"taker": taker.ref, "lost": before - taker.health, "health": taker.health,
                 **facts})
     if taker.health <= 0:  # not taker.alive
         yield Step(StepKind.HERO_DOWN, rule,
                    "{taker} is destroyed",
                    {"hero": taker.id},
-                   {"taker": ref(taker)})
+                   {"taker": taker.ref})
         yield from remove_mount(battle, taker)
 
 
@@ -89,7 +90,7 @@ def remove_mount(battle: Battle, rider: Hero) -> Procedure:
                    "{rider} died riding {mount}: remove {mount} from play; it returns with "
                    "{rider} (usually at the Setup Phase of the next room)",
                    {"mount": mount.id, "rider": rider.id},
-                   {"rider": ref(rider), "mount": ref(mount)})
+                   {"rider": rider.ref, "mount": mount.ref})
     elif rider.riding is not None:
         wyvern, rider.riding = rider.riding, None
         if wyvern not in battle.wyverns:
@@ -98,7 +99,7 @@ def remove_mount(battle: Battle, rider: Hero) -> Procedure:
                    "the wyvern {wyvern} is wild again: {rider} no longer rides it (Overseer's "
                    "ruling)",
                    {"wyvern": wyvern, "rider": rider.id},
-                   {"wyvern": wyvern, "rider": ref(rider)})
+                   {"wyvern": wyvern, "rider": rider.ref})
 
 
 def mount_returns(battle: Battle, rider: Hero) -> Procedure:
@@ -111,7 +112,7 @@ def mount_returns(battle: Battle, rider: Hero) -> Procedure:
     yield Step(StepKind.MOUNT_RETURNS, rulebook.MOUNTS,
                "{mount} returns with {rider}, unridden",
                {"mount": mount.id, "rider": rider.id},
-               {"mount": ref(mount), "rider": ref(rider)})
+               {"mount": mount.ref, "rider": rider.ref})
 
 
 def poison_left(battle: Battle) -> list[int]:
@@ -140,7 +141,7 @@ def draw_poison(battle: Battle, hero: Hero, why: str) -> Procedure:
                        "{hero} would take a poison card ({why}), but the heroes hold every card "
                        "of the Poison deck: a lethal dose",
                        {"hero": hero.id},
-                       {"hero": ref(hero), "why": why})
+                       {"hero": hero.ref, "why": why})
             yield from dies(battle, hero, rulebook.POISON_CARDS)
             return
         token = yield DrawToken("poison card", f"poison for {hero.name}",
@@ -151,7 +152,7 @@ def draw_poison(battle: Battle, hero: Hero, why: str) -> Procedure:
     yield Step(StepKind.POISON, rulebook.PERFORM,
                "{hero} takes a poison card of value {value} ({why}){unverified}",
                {"hero": hero.id, "value": value, "verified": verified},
-               {"hero": ref(hero), "value": value, "why": why,
+               {"hero": hero.ref, "value": value, "why": why,
                 "unverified": '' if verified else ' (unverified card values)'})
     yield from poison_kills(battle, hero)
 
@@ -164,7 +165,7 @@ def poison_kills(battle: Battle, hero: Hero) -> Procedure:
                    "{hero}'s Poison cards add up to {poison_total}, at least the starting health "
                    "{start_health}: overwhelmed by the poison",
                    {"target": hero.id, "amount": hero.health, "health": 0},
-                   {"hero": ref(hero), "poison_total": hero.poison_total,
+                   {"hero": hero.ref, "poison_total": hero.poison_total,
                     "start_health": hero.start_health})
         yield from dies(battle, hero, rulebook.POISON_CARDS)
 
@@ -175,7 +176,7 @@ def dies(battle: Battle, hero: Hero, rule: str) -> Procedure:
     yield Step(StepKind.HERO_DOWN, rule,
                "{hero} is destroyed",
                {"hero": hero.id},
-               {"hero": ref(hero)})
+               {"hero": hero.ref})
     yield from remove_mount(battle, hero)
 
 
@@ -193,13 +194,13 @@ def apply_modifiers(battle: Battle, piece: Piece, hero: Hero, shot: Shot,
                        "{hero} is invulnerable and took no damage: the {name} modifier has no "
                        "effect on it (Overseer's ruling)",
                        {"hero": hero.id, "modifier": mod},
-                       {"hero": ref(hero), "name": _name(mod)})
+                       {"hero": hero.ref, "name": _name(mod)})
         elif mod in COMPANION_PROOF and hero.kind in COMPANION_RULE:
             yield Step(StepKind.NO_EFFECT, COMPANION_RULE[hero.kind],
                        "{hero} is {companion}: it cannot be {proof}, the {name} modifier has "
                        "no effect",
                        {"hero": hero.id, "modifier": mod},
-                       {"hero": ref(hero),
+                       {"hero": hero.ref,
                         "companion": 'a familiar' if hero.kind == 'familiar' else 'an ally',
                         "proof": COMPANION_PROOF[mod], "name": _name(mod)})
         elif mod in LIVING and not hero.alive:
@@ -208,7 +209,7 @@ def apply_modifiers(battle: Battle, piece: Piece, hero: Hero, shot: Shot,
                        "the shot destroyed {hero}: the {name} modifier has no effect (Overseer's "
                        "ruling)",
                        {"hero": hero.id, "modifier": mod},
-                       {"hero": ref(hero), "name": _name(mod)})
+                       {"hero": hero.ref, "name": _name(mod)})
         elif mod == "poison":
             yield from poison(battle, hero, shot.amount("poison"))
         elif mod == "capture_coin":
@@ -218,7 +219,7 @@ def apply_modifiers(battle: Battle, piece: Piece, hero: Hero, shot: Shot,
             yield Step(StepKind.STUNNED, rulebook.PERFORM,
                        "{hero} is stunned",
                        {"hero": hero.id},
-                       {"hero": ref(hero)})
+                       {"hero": hero.ref})
         elif mod == "reckless":
             yield reckless(hero)
         elif mod == "death_card":
@@ -247,11 +248,11 @@ def capture_coin(hero: Hero) -> Step:
         return Step(StepKind.CAPTURE_COIN, rulebook.CAPTURE_COIN,
                     "{hero} returns a coin to the Treasury: {gold} gold left",
                     {"hero": hero.id, "gold": hero.gold},
-                    {"hero": ref(hero), "gold": hero.gold})
+                    {"hero": hero.ref, "gold": hero.gold})
     return Step(StepKind.CAPTURE_COIN, rulebook.CAPTURE_COIN,
                 "{hero} has no gold: the capture coin has no effect",
                 {"hero": hero.id, "gold": 0},
-                {"hero": ref(hero)})
+                {"hero": hero.ref})
 
 
 def reckless(hero: Hero) -> Step:
@@ -275,7 +276,7 @@ def by_hand(piece: Piece, hero: Hero, shot: Shot, mod: str) -> Step:
                 "resolve it by the card and the Catacombs 3E Reference Manual, and tell the "
                 "gadget what changed",
                 {"piece": piece.id, "target": hero.id, "modifier": mod, "implemented": False},
-                {"piece": ref(piece), "label": shot.label, "hero": ref(hero), "name": _name(mod)})
+                {"piece": piece.ref, "label": shot.label, "hero": hero.ref, "name": _name(mod)})
 
 
 def not_applied(piece: Piece, shot: Shot, keep: frozenset[str] = frozenset()) -> Procedure:
@@ -292,7 +293,7 @@ def not_applied(piece: Piece, shot: Shot, keep: frozenset[str] = frozenset()) ->
                    "effect, resolve it by hand and tell the gadget what changed",
                    {"piece": piece.id, "shot": shot.label, "modifier": mod,
                     "implemented": False},
-                   {"piece": ref(piece), "label": shot.label, "shot_kind": _name(shot.kind),
+                   {"piece": piece.ref, "label": shot.label, "shot_kind": _name(shot.kind),
                     "modifier": _name(mod)})
 
 
@@ -304,7 +305,7 @@ def death_card(battle: Battle, hero: Hero) -> Procedure:
     yield Step(StepKind.DEATH_CARD, rulebook.DEATH,
                "{hero} draws {card}",
                {"hero": hero.id, "card": card_id, "effect": card["effect"]},
-               {"hero": ref(hero), "card": card['name']})
+               {"hero": hero.ref, "card": card['name']})
     effect, amount = card["effect"], card["amount"]
     if effect == "dies":
         yield from wound(battle, hero, hero.health, rulebook.DEATH, card["name"])
@@ -318,17 +319,17 @@ def death_card(battle: Battle, hero: Hero) -> Procedure:
         yield Step(StepKind.HEAL, rulebook.DEATH,
                    "{hero} gains {amount} health: {health}",
                    {"hero": hero.id, "amount": amount, "health": hero.health},
-                   {"hero": ref(hero), "amount": amount, "health": hero.health})
+                   {"hero": hero.ref, "amount": amount, "health": hero.health})
     elif effect == "reckless":
         hero.reckless = True
         yield Step(StepKind.RECKLESS, rulebook.DEATH,
                    "{hero} becomes reckless",
                    {"hero": hero.id},
-                   {"hero": ref(hero)})
+                   {"hero": hero.ref})
     elif effect == "stunned":
         hero.stunned = True
         yield Step(StepKind.STUNNED, rulebook.DEATH,
                    "{hero} is stunned",
                    {"hero": hero.id},
-                   {"hero": ref(hero)})
+                   {"hero": hero.ref})
         yield from wound(battle, hero, amount, rulebook.DEATH, card["name"])

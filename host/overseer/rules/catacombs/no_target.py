@@ -6,7 +6,7 @@ from overseer.core.procedure import Procedure, Step
 from overseer.rules.catacombs import clock, rulebook
 from overseer.rules.catacombs.kinds import StepKind
 from overseer.rules.catacombs.shots import move_to_random_rune
-from overseer.rules.catacombs.state import Battle, Piece, ref
+from overseer.rules.catacombs.state import Battle, Piece
 
 
 def no_target(battle: Battle, piece: Piece) -> Procedure:
@@ -15,7 +15,7 @@ def no_target(battle: Battle, piece: Piece) -> Procedure:
     yield Step(StepKind.NO_TARGET, rulebook.TABLE,
                "{piece} sees no enemy: {action}{unverified}",
                {"piece": piece.id, "action": row.no_target, "verified": verified},
-               {"piece": ref(piece), "action": row.no_target.replace('_', ' '),
+               {"piece": piece.ref, "action": row.no_target.replace('_', ' '),
                 "unverified": '' if verified else ' (unverified row)'})
     action = row.no_target
     if action == "retreat_half_clock":
@@ -28,13 +28,13 @@ def no_target(battle: Battle, piece: Piece) -> Procedure:
                    "{piece}: move toward the closest obstacle with Ruler {ruler}",
                    {"piece": piece.id, "ruler": row.ruler,
                                                "why": "no target"},
-                   {"piece": ref(piece), "ruler": row.ruler})
+                   {"piece": piece.ref, "ruler": row.ruler})
     elif action == "advance":
         yield Step(StepKind.MOVE, rulebook.TABLE,
                    "{piece}: move toward the Hero Start Zone with Ruler {ruler}",
                    {"piece": piece.id, "ruler": row.ruler,
                                           "why": "no target"},
-                   {"piece": ref(piece), "ruler": row.ruler})
+                   {"piece": piece.ref, "ruler": row.ruler})
     elif action == "random_clock":
         yield from clock.random_move(battle, piece.id, piece.name, row.ruler, "no target")
     else:

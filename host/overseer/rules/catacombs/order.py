@@ -149,6 +149,6 @@ def active_step(battle: Battle, piece: Piece, why: str) -> Step:
                 "{piece} acts: {tile_text} tile{monster_tile}{placed}",
                 {"piece": piece.id, "why": why, "character_tile": piece.order_tile,
                  "monster_tile": piece.type},
-                {"piece": ref_id(piece), "tile_text": tile_text(battle, piece.order_tile),
+                {"piece": piece.ref_id, "tile_text": tile_text(battle, piece.order_tile),
                  "monster_tile": f", {piece.type} monster tile" if why != "character_tile" else "",
                  "placed": placed})

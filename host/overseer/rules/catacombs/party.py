@@ -20,7 +20,6 @@ from overseer.rules.catacombs.state import (
     Shot,
     alive_piece_ids,
     living_hero_ids,
-    ref,
 )
 
 
@@ -92,13 +91,13 @@ def hit_mount(battle: Battle, hit_id: str, mount: Piece | None, amount: int,
                        "{name} shields {rider}: no damage (Overseer's ruling: the AI always "
                        "shields when it may)",
                        {"piece": hit_id, "amount": 0, "why": "wyvern_shield"},
-                       {"name": name, "rider": ref(rider)})
+                       {"name": name, "rider": rider.ref})
             return
     ruling = "" if mount is not None else " (Overseer's ruling: as through a Mount)"
     yield Step(StepKind.PASSES_TO_RIDER, rulebook.MOUNTS,
                "{name} is invulnerable: the damage passes to its rider {rider}{ruling}",
                {"piece": hit_id, "rider": rider.id, "amount": amount},
-               {"name": name, "rider": ref(rider), "ruling": ruling})
+               {"name": name, "rider": rider.ref, "ruling": ruling})
     yield from wound_piece(battle, rider, amount, by)
 
 
@@ -112,7 +111,7 @@ def hit_invulnerable(battle: Battle, piece: Piece) -> Procedure:
         yield Step(StepKind.YILLEPH_FLIP, rulebook.YILLEPH,
                    "{piece} flips to black: it can be hurt now",
                    {"piece": piece.id, "yilleph": "black"},
-                   {"piece": ref(piece)})
+                   {"piece": piece.ref})
         yield from shots.move_to_random_rune(battle, piece, "Yilleph flipped to black")
 
 
@@ -144,7 +143,7 @@ def wound_piece(battle: Battle, piece: Piece, amount: int, by: str | None) -> Pr
                "{piece} loses {amount} health: {health} left",
                {"piece": piece.id, "amount": amount,
                                          "health": piece.health},
-               {"piece": ref(piece), "amount": amount, "health": piece.health})
+               {"piece": piece.ref, "amount": amount, "health": piece.health})
     if piece.reactive is not None:
         yield from reactive_shot(battle, piece, piece.reactive)
     if piece.yilleph == "black" and piece.alive:
@@ -161,7 +160,7 @@ def flip_to_white(battle: Battle, piece: Piece) -> Procedure:
     yield Step(StepKind.YILLEPH_FLIP, rulebook.YILLEPH,
                "{piece} flips to white (invulnerable) and performs a single rush shot",
                {"piece": piece.id, "yilleph": "white"},
-               {"piece": ref(piece)})
+               {"piece": piece.ref})
     target = yield from activation.choose_target(battle, piece, advanced=False)
     if target is not None:
         yield from shots.rush(battle, piece, target, "Yilleph flipped to white: rush")
@@ -171,7 +170,7 @@ def destroyed(battle: Battle, piece: Piece, by: str | None) -> Procedure:
     yield Step(StepKind.PIECE_DOWN, rulebook.PIECE_DAMAGE,
                "{piece} is destroyed",
                {"piece": piece.id},
-               {"piece": ref(piece)})
+               {"piece": piece.ref})
     yield from dismount(battle, piece)
     cave = battle.adventure.hidden_cave
     if by is not None and cave and piece.name in cave.targets \
@@ -190,7 +189,7 @@ def gold_for(battle: Battle, killer: Hero, piece: Piece) -> Procedure:
         yield Step(StepKind.NO_GOLD, rulebook.FAMILIARS,
                    "{killer} is a familiar: its kill pays no gold",
                    {"hero": killer.id, "reward": piece.reward},
-                   {"killer": ref(killer)})
+                   {"killer": killer.ref})
         return
     rule = {"ally": rulebook.ALLIES, "mount": rulebook.MOUNTS}.get(killer.kind,
                                                                    rulebook.GOLD_FOR_KILLS)
@@ -202,7 +201,7 @@ def gold_for(battle: Battle, killer: Hero, piece: Piece) -> Procedure:
                "{hero} takes {reward} gold{via}: {gold}",
                {"hero": hero.id, "gold": hero.gold, "reward": piece.reward,
                 **({"by": killer.id} if hero is not killer else {})},
-               {"hero": ref(hero), "reward": piece.reward, "via": via, "gold": hero.gold})
+               {"hero": hero.ref, "reward": piece.reward, "via": via, "gold": hero.gold})
 
 
 def reactive_shot(battle: Battle, piece: Piece, shot: Shot) -> Procedure:
@@ -217,14 +216,14 @@ def reactive_shot(battle: Battle, piece: Piece, shot: Shot) -> Procedure:
                "card data)",
                {"piece": piece.id, "shot": shot.label, "destroyed": not piece.alive,
                          "verified": False},
-               {"piece": ref(piece), "label": shot.label,
+               {"piece": piece.ref, "label": shot.label,
                 "before": ', before its disc is removed' if not piece.alive else ''})
     target = yield from activation.choose_target(battle, piece, advanced=False)
     if target is None:
         yield Step(StepKind.NO_EFFECT, rulebook.REACTIVE,
                    "{piece} sees no enemy: its reactive shot has no target (Overseer's ruling)",
                    {"piece": piece.id},
-                   {"piece": ref(piece)})
+                   {"piece": piece.ref})
         return
     yield from shots.perform(battle, piece, target, [shot], 0, activation.activate)
 
@@ -240,14 +239,14 @@ def dismount(battle: Battle, rider: Piece) -> Procedure:
         yield Step(StepKind.MOUNT_REMOVED, rulebook.MOUNTS,
                    "{mount} ({mount_id}) leaves the playmat with its rider {rider}",
                    {"piece": mount_id, "rider": rider.id},
-                   {"mount": ref(mount), "mount_id": mount_id, "rider": ref(rider)})
+                   {"mount": mount.ref, "mount_id": mount_id, "rider": rider.ref})
     else:
         battle.wyverns.append(mount_id)
         yield Step(StepKind.WYVERN_WILD, rulebook.MOUNTS,
                    "the wyvern {mount_id} is wild again: {rider} no longer rides it (Overseer's "
                    "ruling)",
                    {"wyvern": mount_id, "rider": rider.id},
-                   {"mount_id": mount_id, "rider": ref(rider)})
+                   {"mount_id": mount_id, "rider": rider.ref})
 
 
 AWAY_SET = ("teleported",)  # where update_hero may send a member: the Teleported! card
@@ -320,7 +319,7 @@ def update_hero(battle: Battle, params: UpdateHero) -> Procedure:
             for (k, v), line in zip(changes.items(), said, strict=True)]
     yield Step(StepKind.HERO_UPDATED, rulebook.BEHAVIOUR,
                "{hero}: " + ", ".join(told).replace("{", "{{").replace("}", "}}"),
-               {"hero": hero.id, **changes}, {"hero": ref(hero)},
+               {"hero": hero.id, **changes}, {"hero": hero.ref},
                f"{hero.name}: " + ", ".join(said))
     if "riding" in changes and changes["riding"] != rode:
         yield from _ride(battle, hero, rode, changes["riding"])
@@ -328,7 +327,7 @@ def update_hero(battle: Battle, params: UpdateHero) -> Procedure:
         yield Step(StepKind.HERO_DOWN, rulebook.PIECE_DAMAGE,
                    "{hero} is destroyed",
                    {"hero": hero.id},
-                   {"hero": ref(hero)})
+                   {"hero": hero.ref})
         yield from remove_mount(battle, hero)
     elif not was_alive and hero.alive:
         yield from mount_returns(battle, hero)
@@ -358,10 +357,10 @@ def _ride(battle: Battle, hero: Hero, rode: str | None, ride: str | None) -> Pro
         yield Step(StepKind.WYVERN_WILD, rulebook.MOUNTS,
                    "the wyvern {rode} is wild again: {hero} no longer rides it",
                    {"wyvern": rode, "rider": hero.id},
-                   {"rode": rode, "hero": ref(hero)})
+                   {"rode": rode, "hero": hero.ref})
     if ride is not None and ride in battle.wyverns:
         battle.wyverns.remove(ride)
         yield Step(StepKind.RIDES, rulebook.MOUNTS,
                    "{hero} rides the wyvern {ride}: it is no longer wild",
                    {"hero": hero.id, "wyvern": ride},
-                   {"hero": ref(hero), "ride": ride})
+                   {"hero": hero.ref, "ride": ride})

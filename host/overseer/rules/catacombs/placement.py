@@ -12,7 +12,7 @@ from overseer.rules.catacombs import cards
 from overseer.rules.catacombs.kinds import Key, StepKind
 from overseer.rules.catacombs.order import tile_text
 from overseer.rules.catacombs.rulebook import CASTLES, LORD_PLACED_LAST, SETUP
-from overseer.rules.catacombs.state import Battle, Piece, ref, ref_id
+from overseer.rules.catacombs.state import Battle, Piece
 
 OBSTACLES = 6  # the six obstacles of a playmat
 
@@ -107,7 +107,7 @@ def walk(battle: Battle, record: dict[str, Any], pieces: list[Piece], lord: Piec
         yield Step(StepKind.PLACE, SETUP, "{n}. {piece} ({tile} tile): {where}",
                    {"piece": piece.id, "order": n, "spot": spot,
                     "verified": printed and rule_verified},
-                   {"n": n, "piece": ref(piece), "tile": tile, "where": where},
+                   {"n": n, "piece": piece.ref, "tile": tile, "where": where},
                    f"{n}. {piece.name} ({piece.id}, {tile} tile): {where}")
     if lord is not None:
         if record["rule"] == "catacombs":
@@ -121,6 +121,6 @@ def walk(battle: Battle, record: dict[str, Any], pieces: list[Piece], lord: Piec
                    "{order}. last, the Catacomb Lord {lord}: {where}",
                    {"piece": lord.id, "order": len(pieces) + 1,
                                              "spot": spot, "verified": rule_verified},
-                   {"order": len(pieces) + 1, "lord": ref_id(lord), "where": where})
+                   {"order": len(pieces) + 1, "lord": lord.ref_id, "where": where})
     battle.adventure.placement = placed
     battle.unmoved = [pid for pid, _ in placed]

@@ -10,7 +10,7 @@ from overseer.core.procedure import ChooseOne, EnterNumber, Procedure, RulesErro
 from overseer.rules.catacombs import entered
 from overseer.rules.catacombs.kinds import Key, StepKind
 from overseer.rules.catacombs.rulebook import REWARDS
-from overseer.rules.catacombs.state import Battle, played, ref, room_holders
+from overseer.rules.catacombs.state import Battle, played, room_holders
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +81,7 @@ def room_reward(battle: Battle, params: RoomReward) -> Procedure:
         yield Step(StepKind.REWARD_SPELL, REWARDS,
                    "{label}: {card} to {hero}; then reshuffle the Spell deck",
                    {"hero": hero_id, "spell": card, **extra},
-                   {"label": label, "card": card, "hero": ref(battle.heroes[hero_id])})
+                   {"label": label, "card": card, "hero": battle.heroes[hero_id].ref})
     if gold:
         for hero in survivors:
             hero.gold += gold

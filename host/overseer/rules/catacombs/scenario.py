@@ -11,7 +11,7 @@ move table's (``moves.py``).
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import fields, replace
 from typing import Any
 
 from overseer.core.shapes import (
@@ -117,9 +117,9 @@ def _piece(spec: Any, path: str, data: CatacombsData) -> Piece:
         piece = Piece(id=spec["id"], name=spec.get("name", spec["id"]), type=spec["type"],
                       order_tile=spec.get("order_tile", "level-1"),
                       sequences=_sequences(spec["sequences"], at(path, "sequences")))
-    for key in ("health", "flying", "type", "order_tile", "name"):
-        if key in spec:
-            setattr(piece, key, spec[key])
+    # The spec's own values over the card's (a new value: its name is in its ``ref``)
+    piece = replace(piece, **{key: spec[key] for key in
+                              ("health", "flying", "type", "order_tile", "name") if key in spec})
     if piece.type not in data.behaviour:
         raise BadInput(at(path, "type"), f"{piece.type!r} has no row in ai_behaviour.toml")
     piece.teleported = spec.get("teleported", False)

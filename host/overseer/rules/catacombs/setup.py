@@ -51,7 +51,7 @@ from overseer.rules.catacombs.rulebook import (
     SETUP,
     SUPPRESSION,
 )
-from overseer.rules.catacombs.state import Battle, Piece, ref, ref_id, room_holders
+from overseer.rules.catacombs.state import Battle, Piece, room_holders
 
 # Red Box: Solo & Co-Op Mode Setup, note: at most 10 pieces are placed (M'othole; Thaggu).
 MAX_PIECES = 10
@@ -266,7 +266,7 @@ def lay_tiles(battle: Battle, lord_room: bool) -> Procedure:
         yield Step(StepKind.HERO_TARGET, SETUP,
                    "{hero} gets Hero Target tile {tile} ({text})",
                    {"hero": hero.id, "tile": tile, "verified": data.tiles[tile]["verified"]},
-                   {"hero": ref(hero), "tile": tile, "text": data.tiles[tile]['text']})
+                   {"hero": hero.ref, "tile": tile, "text": data.tiles[tile]['text']})
     direction = yield from draw_direction(battle)
     return character, monster, targets, direction
 
@@ -489,7 +489,7 @@ def suppression_steps(battle: Battle, pieces: list[Piece], room: dict[str, Any] 
             yield Step(StepKind.SUPPRESSION, SUPPRESSION,
                        "while {piece} lives the heroes may not use: {shots}",
                        {"piece": piece.id, "shots": list(shots), "verified": False},
-                       {"piece": ref_id(piece), "shots": ', '.join(shots)})
+                       {"piece": piece.ref_id, "shots": ', '.join(shots)})
 
 
 # --------------------------------------------------------------------------- actions

@@ -6,7 +6,7 @@ from __future__ import annotations
 from overseer.core.procedure import Die, Procedure, Roll, Step
 from overseer.rules.catacombs import rulebook
 from overseer.rules.catacombs.kinds import StepKind
-from overseer.rules.catacombs.state import RANGED, Battle, Piece, Shot, ref
+from overseer.rules.catacombs.state import RANGED, Battle, Piece, Shot
 
 # The members the hot path reads, bound once: reading a member off an Enum class goes
 # through EnumType.__getattr__ in Python 3.11, several times slower than a global.
@@ -58,7 +58,7 @@ def chosen_step(piece: Piece, index: int, how: str, text: str, data: dict[str, o
     return Step(SHOT_SEQUENCE, rulebook.SHOT_CHOICE,
                 "{piece}: {shots} ({text})",
                 {"piece": piece.id, "sequence": index, "how": how, "shots": shots, **data},
-                {"piece": ref(piece), "shots": ' then '.join(shots), "text": text})
+                {"piece": piece.ref, "shots": ' then '.join(shots), "text": text})
 
 
 def choose_sequence(battle: Battle, piece: Piece) -> Procedure:

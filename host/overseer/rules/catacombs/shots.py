@@ -32,8 +32,6 @@ from overseer.rules.catacombs.state import (
     Hero,
     Piece,
     Shot,
-    ref,
-    ref_id,
 )
 from overseer.rules.catacombs.targeting import Target, closest, in_sight
 
@@ -82,7 +80,7 @@ def rush(battle: Battle, piece: Piece, target: Target, why: str = "rush") -> Pro
                "{piece}: {why} toward {toward} with Ruler {ruler}, passing through obstacles; if "
                "the ruler reaches past {toward}, stop adjacent to it",
                {"piece": piece.id, "toward": target.id, "ruler": ruler, "why": why},
-               {"piece": ref(piece), "why": why, "toward": toward, "ruler": ruler})
+               {"piece": piece.ref, "why": why, "toward": toward, "ruler": ruler})
     if target.kind == FROZEN_TEAMMATE:
         battle.pieces[target.id].frozen = False
         yield Step(StepKind.FREED, rulebook.PERFORM,
@@ -94,7 +92,7 @@ def rush(battle: Battle, piece: Piece, target: Target, why: str = "rush") -> Pro
         yield Step(StepKind.RIDES, rulebook.PERFORM,
                    "{piece} now rides {wyvern}",
                    {"piece": piece.id, "wyvern": target.id},
-                   {"piece": ref(piece), "wyvern": toward})
+                   {"piece": piece.ref, "wyvern": toward})
 
 
 def resolve_hit(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedure:
@@ -102,7 +100,8 @@ def resolve_hit(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedu
     came; a reset icon returns the discards afterwards. A mount is invulnerable: a hit on it
     goes to its rider, or does no damage when no one rides it (Ice Box: Mounts)."""
     label = shot.label
-    said = "{piece}: {label} on {hero}", {"piece": ref(piece), "label": label, "hero": ref(hero)}
+    hit = {"piece": piece.ref, "label": label, "hero": hero.ref}  # the facts of its sentences
+    said = "{piece}: {label} on {hero}", hit
     purpose = f"{piece.name}: {label} on {hero.name}"  # its template in the rules' words
     tokens = []
     total, zero = 0, False
@@ -113,15 +112,14 @@ def resolve_hit(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedu
         zero = zero or token.value == 0
     taker = bearer(battle, hero)  # before the damage: a rider it kills no longer rides
     if total > 0:
-        yield from wound(battle, hero, total, rulebook.TOKENS, f"{piece.name}'s {label}",
-                         ("{piece}'s {label}", {"piece": ref(piece), "label": label}))
+        yield from wound(battle, hero, total, rulebook.TOKENS, ("{piece}'s {label}", hit))
         if shot.modifiers:
             yield from apply_modifiers(battle, piece, taker or hero, shot, taker is None)
     else:
         yield Step(MISS, rulebook.TOKENS,
                    "{piece}'s {label} misses {hero} (zero token)",
                    {"piece": piece.id, "target": hero.id},
-                   {"piece": ref(piece), "label": label, "hero": ref(hero)})
+                   {"piece": piece.ref, "label": label, "hero": hero.ref})
     # Red Box: Clock Template (errata): no zero token drawn, the target is pushed (even one that
     # took no damage; a rider is knocked off its mount); the fear modifier also moves a
     # character it hurt. Both at once make one move (Overseer's ruling).
@@ -130,8 +128,7 @@ def resolve_hit(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedu
     if (not zero or fear) and pushed.health > 0 and pushed.away is None:  # alive, on the mat
         fearful = " (fear)" if fear else ""
         yield from clock.push(battle, pushed.id, f"hit by {piece.name}'s {label}{fearful}",
-                              ("hit by {piece}'s {label}" + fearful,
-                               {"piece": ref(piece), "label": label}))
+                              ("hit by {piece}'s {label}" + fearful, hit))
     reset = damage_tokens.settle(battle, tokens)
     if reset is not None:
         yield reset
@@ -143,7 +140,7 @@ def move_to_random_rune(battle: Battle, piece: Piece, why: str,
     """New Character Shots, Move to Random Rune: the black Rune Die; on Cave of the Keystone
     or for a flyer both dice, and the mover chooses between them (the AI: see below). ``rule``
     is the section that makes the piece move (an Antient's: step 2's Special Exception)."""
-    who = {"piece": ref(piece)}
+    who = {"piece": piece.ref}
     rune = yield Roll(Die.RUNE, f"{piece.name}: move to random rune", ROLL,
                       {"purpose": "{piece}: move to random rune"}, who)
     keystone = battle.options.playmat == "cave-of-the-keystone"
@@ -153,7 +150,7 @@ def move_to_random_rune(battle: Battle, piece: Piece, why: str,
                    "{piece}: move to rune {rune}; if it is already there or the rune is taken, "
                    "stay",
                    data,
-                   {"piece": ref(piece), "rune": rune})
+                   {"piece": piece.ref, "rune": rune})
         return
     location = yield Roll(Die.LOCATION, f"{piece.name}: move to random rune", ROLL,
                           {"purpose": "{piece}: move to random rune"}, who)
@@ -178,7 +175,7 @@ def summon(battle: Battle, piece: Piece, shot: Shot, depth: int, act: Act) -> Pr
     """Clock template on the summoner, D12, Ruler 1; the summoned piece acts at once."""
     # Red Box: Clock Template (errata), summon shot.
     name = shot.summons or "?"
-    face = yield roll(Die.D12, "{piece} summons {name}", {"piece": ref(piece), "name": name})
+    face = yield roll(Die.D12, "{piece} summons {name}", {"piece": piece.ref, "name": name})
     n = sum(1 for p in battle.pieces if p.startswith("summoned-")) + 1
     new_id = f"summoned-{n}"
     try:
@@ -187,7 +184,7 @@ def summon(battle: Battle, piece: Piece, shot: Shot, depth: int, act: Act) -> Pr
         yield Step(StepKind.SUMMON, rulebook.CLOCK,
                    "{piece} summons {name}: not in the card data; place it and run it by its card",
                    {"piece": piece.id, "summons": name, "known": False},
-                   {"piece": ref(piece), "name": name})
+                   {"piece": piece.ref, "name": name})
         return
     yield from bring_in(battle, piece, new, face, depth, act)
 
@@ -203,7 +200,7 @@ def bring_in(battle: Battle, piece: Piece, new: Piece, face: int, depth: int,
                "Ruler 1; it acts at once",
                {"piece": piece.id, "summoned": new.id, "summons": new.name, "face": face,
                 "facing": "hero_start_zone", "at_edge_facing": "centre"},
-               {"piece": ref(piece), "new": ref_id(new), "side": side, "face": face})
+               {"piece": piece.ref, "new": new.ref_id, "side": side, "face": face})
     battle.acted.append(new.id)
     yield from act(battle, new, "summoned", depth + 1)
 
@@ -220,7 +217,7 @@ def summon_antient(battle: Battle, piece: Piece, depth: int, act: Act) -> Proced
                    {"piece": piece.id,
                                                         "shot": "summon antient",
                                                         "implemented": False},
-                   {"piece": ref(piece)})
+                   {"piece": piece.ref})
         return
     ids = tuple(battle.antients)
     chosen = ids[0] if len(ids) == 1 else (
@@ -230,8 +227,8 @@ def summon_antient(battle: Battle, piece: Piece, depth: int, act: Act) -> Proced
     yield Step(StepKind.ANTIENT, rulebook.SUMMON_ANTIENT,
                "{piece} summons the unused Antient {new}: {how}",
                {"piece": piece.id, "antient": new.id, "unused": list(ids)},
-               {"piece": ref(piece), "new": ref_id(new), "how": how})
-    face = yield roll(Die.D12, "{piece} summons {new}", {"piece": ref(piece), "new": ref(new)})
+               {"piece": piece.ref, "new": new.ref_id, "how": how})
+    face = yield roll(Die.D12, "{piece} summons {new}", {"piece": piece.ref, "new": new.ref})
     yield from bring_in(battle, piece, new, face, depth, act)
 
 
@@ -246,7 +243,7 @@ def heal(battle: Battle, piece: Piece) -> Procedure:
         yield Step(StepKind.NO_EFFECT, rulebook.HEAL_SHOT,
                    "{piece}'s heal shot finds no teammate in sight",
                    {"piece": piece.id},
-                   {"piece": ref(piece)})
+                   {"piece": piece.ref})
         return
     chosen = yield from closest(battle, piece, seen, "teammate")
     mate = battle.pieces[chosen]
@@ -255,7 +252,7 @@ def heal(battle: Battle, piece: Piece) -> Procedure:
                "{piece}'s heal shot: {mate} gains 1 health: {health} (Overseer's ruling: the "
                "nearest teammate in sight)",
                {"piece": piece.id, "healed": mate.id, "amount": 1, "health": mate.health},
-               {"piece": ref(piece), "mate": ref_id(mate), "health": mate.health})
+               {"piece": piece.ref, "mate": mate.ref_id, "health": mate.health})
 
 
 def target_ranged(battle: Battle, piece: Piece) -> Procedure:
@@ -268,7 +265,7 @@ def target_ranged(battle: Battle, piece: Piece) -> Procedure:
     tiles = battle.data.tiles_of("hero_target")
     while True:
         face = yield roll(Die.D12, "{piece}: target ranged shot (Hero Target tiles)",
-                          {"piece": ref(piece)})
+                          {"piece": piece.ref})
         tile = next((t for t in tiles if t["low"] <= face <= t["high"]), None)
         if tile and tile["id"] in holders:
             hero = holders[tile["id"]]
@@ -276,7 +273,7 @@ def target_ranged(battle: Battle, piece: Piece) -> Procedure:
                        "target ranged shot: D12 {face} selects {text} ({hero})",
                        {"piece": piece.id, "target": hero.id, "column": "hero_target_tile",
                         "face": face, "tile": tile["id"], "verified": tile["verified"]},
-                       {"face": face, "text": tile['text'], "hero": ref(hero)})
+                       {"face": face, "text": tile['text'], "hero": hero.ref})
             return hero
         # A tile nobody holds: roll again (Overseer's ruling).
         yield Step(StepKind.REROLL, rulebook.TARGET_RANGED,
@@ -349,7 +346,7 @@ def condition_step(piece: Piece, shot: Shot, met: bool) -> Step:
                 "not performed")
     return Step(StepKind.CONDITION, rulebook.CONDITIONAL, template,
                 {"piece": piece.id, "shot": shot.label, "must": shot.must, "met": met},
-                {"piece": ref(piece), "label": shot.label, "what": what})
+                {"piece": piece.ref, "label": shot.label, "what": what})
 
 
 def perform_shot(battle: Battle, piece: Piece, target: Target, shot: Shot,
@@ -365,12 +362,12 @@ def perform_shot(battle: Battle, piece: Piece, target: Target, shot: Shot,
     yield Step(SHOT, rulebook.PERFORM,
                "{piece}: {label}{must}",
                data,
-               {"piece": ref(piece), "label": label, "must": must})
+               {"piece": piece.ref, "label": label, "must": must})
     if hero is not None and (hero.health <= 0 or hero.away is not None):  # not alive, or away
         yield Step(StepKind.NO_EFFECT, rulebook.PERFORM,
                    "{hero} is no longer on the playmat",
                    {"piece": piece.id, "target": hero.id},
-                   {"hero": ref(hero)})
+                   {"hero": hero.ref})
         return False
     if shot.modifiers and kind not in TOKEN_SHOTS and kind not in BY_HAND:
         # A shot with no damage token on a hero applies none of its modifiers: say so.
@@ -391,7 +388,7 @@ def perform_shot(battle: Battle, piece: Piece, target: Target, shot: Shot,
                    "{piece} moves to the Teleported! card; when it next acts it returns on a "
                    "random rune and performs its melee shot",
                    {"piece": piece.id},
-                   {"piece": ref(piece)})
+                   {"piece": piece.ref})
         return True
     elif kind == "summon":
         yield from summon(battle, piece, shot, depth, act)
@@ -411,8 +408,13 @@ def perform_shot(battle: Battle, piece: Piece, target: Target, shot: Shot,
                    "shot)",
                    {"piece": piece.id, "shot": shot.label,
                                         "implemented": False},
-                   {"piece": ref(piece), "label": shot.label})
+                   {"piece": piece.ref, "label": shot.label})
     return False
+
+
+# The Attack template's question as a template (its ``said``), the same at every hit: made once.
+COVER_SAID = {"prompt": "Place the Attack template over {piece} (visible through the hole). "
+                        "Does it cover {hero}, even partly?"}
 
 
 def character_damage(battle: Battle, piece: Piece, target: Target, shot: Shot) -> Procedure:
@@ -422,17 +424,15 @@ def character_damage(battle: Battle, piece: Piece, target: Target, shot: Shot) -
     if target.kind != ENEMY:
         return
     hero = battle.heroes[target.id]
-    template = ("Place the Attack template over {piece} (visible through the hole). Does it "
-                "cover {hero}, even partly?")
-    facts = {"piece": ref(piece), "hero": ref(hero)}
+    facts = {"piece": piece.ref, "hero": hero.ref}
     prompt = (f"Place the Attack template over {piece.name} (visible through the hole). Does "
-              f"it cover {hero.name}, even partly?")
-    covered = yield YesNo(prompt, TEMPLATE, {"prompt": template}, facts)
+              f"it cover {hero.name}, even partly?")  # = its template's (COVER_SAID)
+    covered = yield YesNo(prompt, TEMPLATE, COVER_SAID, facts)
     if not covered:
         yield Step(MISS, rulebook.PERFORM,
                    "the Attack template does not reach {hero}",
                    {"piece": piece.id, "target": hero.id},
-                   {"hero": ref(hero)})
+                   {"hero": hero.ref})
         return
     yield from resolve_hit(battle, piece, hero, shot)
 
@@ -444,7 +444,7 @@ def ranged(battle: Battle, piece: Piece, target: Target, shot: Shot) -> Procedur
                    "{piece}: {label} deals no damage; the AI rules do not say where it lands: "
                    "place its piece as the card says (it stays on the playmat)",
                    {"piece": piece.id, "shot": shot.label, "implemented": False},
-                   {"piece": ref(piece), "label": shot.label})
+                   {"piece": piece.ref, "label": shot.label})
         return
     hero: Hero | None = battle.heroes.get(target.id) if target.kind == ENEMY else None
     if "target" in shot.modifiers:
@@ -459,7 +459,7 @@ def ranged(battle: Battle, piece: Piece, target: Target, shot: Shot) -> Procedur
             yield Step(StepKind.MISS, rulebook.TARGET_RANGED,
                        "{hero} is out of range",
                        {"piece": piece.id, "target": hero.id},
-                       {"hero": ref(hero)})
+                       {"hero": hero.ref})
             if kind == "dagger":
                 yield from dagger_move(battle, piece, "it was out of range")
             return
@@ -467,7 +467,7 @@ def ranged(battle: Battle, piece: Piece, target: Target, shot: Shot) -> Procedur
         return
     if kind == "vortex":
         # Red Box: Clock Template: the vortex moves the character in a random direction.
-        facts = {"piece": ref(piece)}
+        facts = {"piece": piece.ref}
         yield from clock.push(battle, hero.id, f"{piece.name}'s vortex",
                               ("{piece}'s vortex", facts))
         return
@@ -492,7 +492,7 @@ def dagger_move(battle: Battle, piece: Piece, missed: str | None) -> Procedure:
                    "hit)",
                    {"piece": piece.id, "missed": missed,
                                                "moves": True, "verified": False},
-                   {"piece": ref(piece), "missed": missed})
+                   {"piece": piece.ref, "missed": missed})
     yield from move_to_random_rune(battle, piece, "dagger")
 
 
@@ -517,12 +517,12 @@ def portal_trap(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedu
     template still pushes it."""
     level = damage_tokens.levels(shot)[0]
     token = yield from damage_tokens.draw(battle, level, f"{piece.name}: portal trap",
-                                          ("{piece}: portal trap", {"piece": ref(piece)}))
+                                          ("{piece}: portal trap", {"piece": piece.ref}))
     if token.value == 0:
         yield Step(StepKind.MISS, rulebook.TOKENS,
                    "the portal trap misses {hero} (zero token)",
                    {"piece": piece.id, "target": hero.id},
-                   {"hero": ref(hero)})
+                   {"hero": hero.ref})
         reset = damage_tokens.settle(battle, [token])
         if reset is not None:
             yield reset
@@ -550,7 +550,7 @@ def portal_outcome(battle: Battle, hero: Hero, outcome: str) -> Procedure:
                    "{hero} goes onto the Teleported! card (no clock template push: it has left "
                    "the playmat)",
                    {"hero": hero.id, "push": False},
-                   {"hero": ref(hero)})
+                   {"hero": hero.ref})
     elif outcome == "random_rune":
         rune = yield Roll(Die.RUNE, f"portal trap: {hero.name} to a random rune")
         yield Step(StepKind.MOVE_TO_RUNE, rulebook.NEW_RANGED,
@@ -559,7 +559,7 @@ def portal_outcome(battle: Battle, hero: Hero, outcome: str) -> Procedure:
                    "ruling)",
                    {"hero": hero.id, "rune": rune, "push": False,
                                           "verified": False},
-                   {"hero": ref(hero), "rune": rune})
+                   {"hero": hero.ref, "rune": rune})
     elif outcome == "rush":
         # Results 4-5: no damage and the character stays where it is. The errata pushes after
         # any non-zero token, damage or not; the portal trap table does not say otherwise.
@@ -568,12 +568,12 @@ def portal_outcome(battle: Battle, hero: Hero, outcome: str) -> Procedure:
                    "pushes it (Overseer's ruling: the portal trap table is silent, the errata "
                    "pushes on any non-zero token even without damage)",
                    {"hero": hero.id, "push": True, "verified": False},
-                   {"hero": ref(hero)})
+                   {"hero": hero.ref})
         yield from clock.push(battle, hero.id, "portal trap (non-zero token)")
         yield Step(StepKind.INSTRUCTION, rulebook.NEW_RANGED,
                    "{hero} may perform a rush shot",
                    {"hero": hero.id},
-                   {"hero": ref(hero)})
+                   {"hero": hero.ref})
     else:
         # Result 12: the character is placed where it chooses, which a push would not change.
         cave = battle.adventure.hidden_cave is not None
@@ -584,11 +584,11 @@ def portal_outcome(battle: Battle, hero: Hero, outcome: str) -> Procedure:
                    "no clock template push for {hero}: it is placed on {where} instead "
                    "(Overseer's ruling: the placement replaces the push)",
                    {"hero": hero.id, "push": False, "verified": False},
-                   {"hero": ref(hero), "where": where})
+                   {"hero": hero.ref, "where": where})
         yield Step(StepKind.INSTRUCTION, rulebook.NEW_RANGED,
                    "{hero} goes to {where}",
                    {"hero": hero.id, "hidden_cave": cave},
-                   {"hero": ref(hero), "where": where})
+                   {"hero": hero.ref, "where": where})
 
 
 def repeat(battle: Battle, piece: Piece, target: Target, depth: int, act: Act) -> Procedure:
@@ -605,12 +605,12 @@ def repeat(battle: Battle, piece: Piece, target: Target, depth: int, act: Act) -
         yield Step(StepKind.NO_EFFECT, rulebook.PERFORM,
                    "{piece}'s repeat shot finds no teammate",
                    {"piece": piece.id},
-                   {"piece": ref(piece)})
+                   {"piece": piece.ref})
         return
     # Overseer's ruling: the nearest teammate in sight (the priority columns rank enemies).
     chosen = yield from closest(battle, piece, seen, "teammate")
     yield Step(StepKind.REPEAT, rulebook.PERFORM,
                "{piece} acts again (repeat shot by {piece2})",
                {"piece": piece.id, "repeats": chosen},
-               {"piece": ref(battle.pieces[chosen]), "piece2": ref(piece)})
+               {"piece": battle.pieces[chosen].ref, "piece2": piece.ref})
     yield from act(battle, battle.pieces[chosen], "repeat", depth + 1)

@@ -164,13 +164,22 @@ def _unknown(what: str, written: str, name: str, known: frozenset[str], text: st
 
 def ref(one: Hero | Piece) -> Ref:
     """A hero or piece as a fact of the rules' sentences, written by its name: the table names
-    it (a piece of several of one monster by its letter, "Orc A")."""
-    return (one.id, one.name)
+    it (a piece of several of one monster by its letter, "Orc A"). The rules read ``one.ref``;
+    this is for a caller that is handed how to write the pieces (``order.direction_question``)."""
+    return one.ref
 
 
 def ref_id(one: Hero | Piece) -> Ref:
-    """The same, written with its id: "Orc (orc-1)"."""
-    return (one.id, f"{one.name} ({one.id})")
+    """The same, written with its id: "Orc (orc-1)" (``one.ref_id``)."""
+    return one.ref_id
+
+
+def _refs(one: Hero | Piece) -> None:
+    """Set ``one``'s facts of the rules' sentences (``ref``, ``ref_id``): made once, when it is
+    made, as its id and name are kept (a step reads them at every hit; a change of name is a
+    new value, ``dataclasses.replace``)."""
+    one.ref = (one.id, one.name)
+    one.ref_id = (one.id, f"{one.name} ({one.id})")
 
 
 @dataclass(slots=True)
@@ -192,10 +201,14 @@ class Hero:
     away: str | None = None  # "hidden_cave", "teleported": off the playmat for now
     start_health: int = 0  # its starting health (poison kills at it: Catacombs 3E)
     owner: str | None = None  # the hero a familiar, ally or mount belongs to
+    # As a fact of the rules' sentences, by its name and with its id (``_refs``): made once.
+    ref: Ref = field(init=False, compare=False, repr=False)
+    ref_id: Ref = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.start_health:
             self.start_health = self.health
+        _refs(self)
 
     @property
     def alive(self) -> bool:
@@ -224,6 +237,17 @@ class Piece:
     reactive: Shot | None = None  # Ice Box: Reactive Health: the shot it performs when damaged
     mount: bool = False  # a Mount (Ice Box: Mounts): invulnerable, damage passes to its rider
     yilleph: str | None = None  # a Yilleph piece's colour face up: white or black
+    # As a fact of the rules' sentences, by its name and with its id (``_refs``): made once.
+    ref: Ref = field(init=False, compare=False, repr=False)
+    ref_id: Ref = field(init=False, compare=False, repr=False)
+    # A repeat shot is in one of its sequences (Advanced Target Selection, 2, asks at every
+    # activation): made once, as its sequences are kept (a new value: ``dataclasses.replace``).
+    repeats: bool = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        _refs(self)
+        self.repeats = any(shot.kind == "repeat" for sequence in self.sequences
+                           for shot in sequence)
 
     @property
     def invulnerable(self) -> bool:
@@ -243,14 +267,6 @@ class Piece:
         Antients)."""
         return self.health > 0 and self.type != "antient" and not self.mount and (
             not self.frozen or self.type == "lord")
-
-    def has_shot(self, kind: str) -> bool:
-        """A shot of ``kind`` is in one of its sequences."""
-        for sequence in self.sequences:
-            for shot in sequence:
-                if shot.kind == kind:
-                    return True
-        return False
 
     @property
     def is_lord(self) -> bool:

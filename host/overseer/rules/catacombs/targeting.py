@@ -10,7 +10,7 @@ from overseer.core.procedure import ChooseOne, ChooseSome, Procedure, Step, word
 from overseer.rules.catacombs import rulebook
 from overseer.rules.catacombs.kinds import Key, StepKind, TargetKind
 from overseer.rules.catacombs.order import direction_question, scanning
-from overseer.rules.catacombs.state import Battle, Hero, Piece, ref, ref_id
+from overseer.rules.catacombs.state import Battle, Hero, Piece, ref
 
 # The members the hot path reads, bound once: reading a member off an Enum class goes
 # through EnumType.__getattr__ in Python 3.11, several times slower than a global.
@@ -37,12 +37,10 @@ def in_sight(battle: Battle, piece: Piece, ids: list[str], what: str) -> Procedu
     if not battle.options.los_blocked or not ids:
         return list(ids)
     ruler = battle.data.behaviour[piece.type].ruler
-    template = ("LOS check for {piece}: Ruler {ruler}, 360 degrees, out to the playmat's edge. "
-                "Which {what} are in its line of sight?")
-    facts = {"piece": ref_id(piece), "ruler": ruler, "what": what}
+    facts = {"piece": piece.ref_id, "ruler": ruler, "what": what}
     prompt = (f"LOS check for {piece.name} ({piece.id}): Ruler {ruler}, 360 degrees, out to "
               f"the playmat's edge. Which {what} are in its line of sight?")  # = its template's
-    seen = yield ChooseSome(prompt, tuple(ids), LOS, {"prompt": template}, facts)
+    seen = yield ChooseSome(prompt, tuple(ids), LOS, LOS_SAID, facts)
     return list(seen)
 
 
@@ -56,7 +54,7 @@ def closest(battle: Battle, piece: Piece, ids: list[str], what: str) -> Procedur
     if len(ids) == 1:
         return ids[0]
     template = "Which {what} is closest to {piece}? If equally close, the first {scanning}."
-    facts = {"what": what, "piece": ref_id(piece), "scanning": scanning(battle)}
+    facts = {"what": what, "piece": piece.ref_id, "scanning": scanning(battle)}
     prompt = (f"Which {what} is closest to {piece.name} ({piece.id})? If equally close, the "
               f"first {facts['scanning']}.")
     chosen = yield ChooseOne(prompt, tuple(ids), CLOSEST, {"prompt": template}, facts)
@@ -71,7 +69,7 @@ def equally_closest(battle: Battle, piece: Piece, ids: list[str], what: str) -> 
         return list(ids)
     template = ("Which {what} is closest to {piece}? If two or more are equally close, answer "
                 f"{TIE}.")
-    facts = {"what": what, "piece": ref_id(piece)}
+    facts = {"what": what, "piece": piece.ref_id}
     prompt = (f"Which {what} is closest to {piece.name} ({piece.id})? If two or more are "
               f"equally close, answer {TIE}.")
     chosen = yield ChooseOne(prompt, (*ids, TIE), CLOSEST, {"prompt": template}, facts)
@@ -81,6 +79,16 @@ def equally_closest(battle: Battle, piece: Piece, ids: list[str], what: str) -> 
 
 
 NONE_IN_SIGHT = "none_in_sight"  # the last option of a ``closest_in_sight`` question
+
+# The LOS questions' words as templates (their ``said``), the same at every activation: made
+# once. Their prompts are these templates in the rules' words (``in_sight``,
+# ``closest_in_sight``).
+LOS_SAID = {"prompt": "LOS check for {piece}: Ruler {ruler}, 360 degrees, out to the playmat's "
+                      "edge. Which {what} are in its line of sight?"}
+CLOSEST_IN_SIGHT_SAID = {
+    "prompt": "LOS check for {piece}: Ruler {ruler}, 360 degrees, out to the playmat's edge. "
+              "Which enemy in its line of sight is closest to it? If two or more are equally "
+              f"close, answer {TIE}; if it sees none, none in sight."}
 
 
 def closest_in_sight(battle: Battle, piece: Piece, ids: list[str]) -> Procedure:
@@ -93,15 +101,12 @@ def closest_in_sight(battle: Battle, piece: Piece, ids: list[str]) -> Procedure:
     No Target Action follows, as after a LOS check that sees none. One enemy in sight is the
     closest in sight: the target by default, as step 2 says."""
     ruler = battle.data.behaviour[piece.type].ruler
-    template = ("LOS check for {piece}: Ruler {ruler}, 360 degrees, out to the playmat's edge. "
-                "Which enemy in its line of sight is closest to it? If two or more are "
-                f"equally close, answer {TIE}; if it sees none, none in sight.")
-    facts = {"piece": ref_id(piece), "ruler": ruler}
+    facts = {"piece": piece.ref_id, "ruler": ruler}
     prompt = (f"LOS check for {piece.name} ({piece.id}): Ruler {ruler}, 360 degrees, out to "
               "the playmat's edge. Which enemy in its line of sight is closest to it? If two "
               f"or more are equally close, answer {TIE}; if it sees none, none in sight.")
     chosen = yield ChooseOne(prompt, (*ids, TIE, NONE_IN_SIGHT), CLOSEST_IN_SIGHT,
-                             {"prompt": template}, facts)
+                             CLOSEST_IN_SIGHT_SAID, facts)
     if chosen == NONE_IN_SIGHT:
         return []
     if chosen != TIE:
@@ -115,7 +120,7 @@ def _tied(piece: Piece, ids: list[str]) -> Procedure:
         return list(ids)
     while True:
         template = "Which of them are equally closest to {piece}? Choose two or more."
-        facts = {"piece": ref_id(piece)}
+        facts = {"piece": piece.ref_id}
         tied = yield ChooseSome(words(template, facts), tuple(ids), Key.EQUALLY_CLOSE,
                                 {"prompt": template}, facts)
         if tied:
@@ -133,7 +138,7 @@ def advanced_candidates(battle: Battle, piece: Piece) -> list[tuple[TargetKind, 
     if frozen:
         options.append((FROZEN_TEAMMATE, frozen, "frozen teammates"))
     # 2: a teammate for the repeat shot, only if this character has one.
-    if piece.has_shot("repeat"):
+    if piece.repeats:
         mates = [p.id for p in battle.pieces.values()
                  if p.alive and p.id != piece.id and not p.frozen and not p.teleported]
         if mates:
@@ -156,8 +161,8 @@ def advanced_target(battle: Battle, piece: Piece,
                        "{piece} targets {target}: nearest {what} in sight",
                        {"piece": piece.id, "target": chosen, "column": "advanced",
                         "criterion": kind, "candidates": seen},
-                       {"piece": ref(piece), "what": what[:-1],
-                        "target": ref(mate) if mate is not None else f"the wyvern {chosen}"})
+                       {"piece": piece.ref, "what": what[:-1],
+                        "target": mate.ref if mate is not None else f"the wyvern {chosen}"})
             return Target(chosen, kind)
     return None
 
@@ -196,7 +201,7 @@ def select_target(battle: Battle, piece: Piece, visible: list[Hero],
                    "{piece} targets {hero}: the only enemy in sight",
                    {"piece": piece.id, "target": visible[0].id,
                                       "column": "only", "candidates": [visible[0].id]},
-                   {"piece": ref(piece), "hero": ref(visible[0])})
+                   {"piece": piece.ref, "hero": visible[0].ref})
         return Target(visible[0].id, ENEMY)
     row = battle.data.behaviour[piece.type]
     candidates = visible
@@ -221,7 +226,7 @@ def select_target(battle: Battle, piece: Piece, visible: list[Hero],
                        {"piece": piece.id, "target": candidates[0].id, "column": column,
                         "criterion": criterion, "candidates": [h.id for h in before],
                         "verified": row.is_verified(column)},
-                       {"piece": ref(piece), "who": ref(candidates[0]),
+                       {"piece": piece.ref, "who": candidates[0].ref,
                         "column": column.replace('_', ' '),
                         "criterion": criterion.replace('_', ' ')})
             return Target(candidates[0].id, ENEMY)
@@ -232,5 +237,5 @@ def select_target(battle: Battle, piece: Piece, visible: list[Hero],
                "{piece} targets {hero}: still tied, direction tiles",
                {"piece": piece.id, "target": chosen, "column": "direction",
                 "candidates": list(ids)},
-               {"piece": ref(piece), "hero": ref(battle.heroes[chosen])})
+               {"piece": piece.ref, "hero": battle.heroes[chosen].ref})
     return Target(chosen, ENEMY)
