@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from overseer.core.procedure import ChooseOne, Procedure, Ref, Step, words
+from overseer.core.procedure import ChooseOne, Procedure, Step, words
 from overseer.rules.catacombs import rulebook
 from overseer.rules.catacombs.kinds import Key, StepKind
-from overseer.rules.catacombs.state import Battle, Hero, Piece, ref_id
+from overseer.rules.catacombs.state import Battle, Hero, Piece
 
 # The members the hot path reads, bound once: reading a member off an Enum class goes
 # through EnumType.__getattr__ in Python 3.11, several times slower than a global.
@@ -38,10 +38,11 @@ def direction_prompt(battle: Battle, what: str) -> str:
 
 
 def direction_question(battle: Battle, tied: Sequence[Hero | Piece],
-                       said: Callable[[Hero | Piece], Ref], options: tuple[str, ...]) -> ChooseOne:
-    """Which of ``tied`` comes first by the Direction tiles, each written as ``said`` writes
-    it (by its name, or with its id)."""
-    places = {f"c{n}": said(one) for n, one in enumerate(tied)}
+                       with_ids: bool = False) -> ChooseOne:
+    """Which of ``tied`` comes first by the Direction tiles (their ids the options), each
+    written by its name, or ``with_ids`` (``ref_id``: "Orc (orc-1)")."""
+    places = {f"c{n}": one.ref_id if with_ids else one.ref for n, one in enumerate(tied)}
+    options = tuple(one.id for one in tied)
     template = direction_prompt(battle, "of " + ", ".join("{" + p + "}" for p in places))
     return ChooseOne(words(template, places), options, Key.FIRST_BY_DIRECTION,
                      {"prompt": template}, places)
@@ -136,7 +137,7 @@ def mover(battle: Battle, piece: Piece) -> Callable[[Step], None]:
 def split_tie(battle: Battle, tied: list[Piece]) -> Procedure:
     """The first of ``tied`` (two or more) by the Direction tiles: the table says (of those
     the setup's placement leaves, ``may_come_first``)."""
-    chosen = yield direction_question(battle, tied, ref_id, tuple(p.id for p in tied))
+    chosen = yield direction_question(battle, tied, with_ids=True)
     return battle.pieces[chosen]
 
 

@@ -162,22 +162,11 @@ def _unknown(what: str, written: str, name: str, known: frozenset[str], text: st
     return f"{text!r}: {written!r} is not a {what} the AI rules know ({hint})"
 
 
-def ref(one: Hero | Piece) -> Ref:
-    """A hero or piece as a fact of the rules' sentences, written by its name: the table names
-    it (a piece of several of one monster by its letter, "Orc A"). The rules read ``one.ref``;
-    this is for a caller that is handed how to write the pieces (``order.direction_question``)."""
-    return one.ref
-
-
-def ref_id(one: Hero | Piece) -> Ref:
-    """The same, written with its id: "Orc (orc-1)" (``one.ref_id``)."""
-    return one.ref_id
-
-
 def _refs(one: Hero | Piece) -> None:
-    """Set ``one``'s facts of the rules' sentences (``ref``, ``ref_id``): made once, when it is
-    made, as its id and name are kept (a step reads them at every hit; a change of name is a
-    new value, ``dataclasses.replace``)."""
+    """Set ``one``'s facts of the rules' sentences: ``ref`` by its name, as the table names it
+    (a piece of several of one monster by its letter, "Orc A"), ``ref_id`` with its id ("Orc
+    (orc-1)"). Made once, when it is made, as its id and name are kept (a step reads them at
+    every hit; a change of name is a new value, ``dataclasses.replace``)."""
     one.ref = (one.id, one.name)
     one.ref_id = (one.id, f"{one.name} ({one.id})")
 

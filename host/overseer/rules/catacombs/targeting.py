@@ -10,7 +10,7 @@ from overseer.core.procedure import ChooseOne, ChooseSome, Procedure, Step, word
 from overseer.rules.catacombs import rulebook
 from overseer.rules.catacombs.kinds import Key, StepKind, TargetKind
 from overseer.rules.catacombs.order import direction_question, scanning
-from overseer.rules.catacombs.state import Battle, Hero, Piece, ref
+from overseer.rules.catacombs.state import Battle, Hero, Piece
 
 # The members the hot path reads, bound once: reading a member off an Enum class goes
 # through EnumType.__getattr__ in Python 3.11, several times slower than a global.
@@ -232,7 +232,7 @@ def select_target(battle: Battle, piece: Piece, visible: list[Hero],
             return Target(candidates[0].id, ENEMY)
     # Still tied: the first Direction tile, then the second.
     ids = tuple(h.id for h in candidates)
-    chosen = yield direction_question(battle, candidates, ref, ids)
+    chosen = yield direction_question(battle, candidates)
     yield Step(TARGET, rulebook.STEP3,
                "{piece} targets {hero}: still tied, direction tiles",
                {"piece": piece.id, "target": chosen, "column": "direction",
