@@ -93,6 +93,11 @@ def ended(battle: Battle, before: Outcome | None) -> Procedure:
     """The steps that say the action just taken ended the battle, and what follows."""
     step = said(battle, before)
     if step is not None:
-        yield step
-        if outcome(battle) is Outcome.ROOM_WON:
-            yield from battle_over(battle)
+        yield from ending(battle, step)
+
+
+def ending(battle: Battle, step: Step) -> Procedure:
+    """``step``, which says how the battle ended (``said``), and what follows."""
+    yield step
+    if outcome(battle) is Outcome.ROOM_WON:
+        yield from battle_over(battle)
