@@ -112,13 +112,18 @@ def choose_target(battle: Battle, piece: Piece, advanced: bool) -> Procedure:
         if found is not None:
             return found
     enemies = battle.enemies()
-    if battle.options.los_blocked and len(enemies) > 1 \
-            and battle.data.behaviour[piece.type].primary == "closest":
+    merged = targeting.sight_question(battle, piece, enemies) \
+        if battle.options.los_blocked and len(enemies) > 1 else None
+    if merged == "closest":
         # Steps 2 and 3 in one question: the closest enemy in sight (targeting.closest_in_sight).
         nearest = yield from targeting.closest_in_sight(battle, piece, [h.id for h in enemies])
         if not nearest:
             return None
         found = yield from targeting.select_target(battle, piece, enemies, nearest)
+        return found
+    if merged == "direction":
+        # Steps 2 and 3 in one question: the first enemy in sight by the Direction tiles.
+        found = yield from targeting.first_in_sight(battle, piece, enemies)
         return found
     seen = yield from targeting.in_sight(battle, piece, [h.id for h in enemies], "enemies")
     if not seen:

@@ -289,20 +289,46 @@ def target_ranged(battle: Battle, piece: Piece) -> Procedure:
                    "roll again", {"face": face})
 
 
+# The steps of a hit after which the hero hit and the piece still stand where they stood: the
+# tokens, the damage and its marks. Any other (a push, a rider knocked off, a mount removed, a
+# Death card, an instruction for the table) may have moved one of them.
+STILL_AFTER_HIT = frozenset({
+    StepKind.TOKEN, StepKind.RESET, StepKind.DAMAGE, StepKind.MISS, StepKind.INVULNERABLE,
+    StepKind.PASSES_TO_RIDER, StepKind.POISON, StepKind.POISON_DECK_EMPTY, StepKind.STUNNED,
+    StepKind.CAPTURE_COIN, StepKind.HERO_DOWN})
+
+
+class Cover:
+    """What a shot sequence knows of the Attack template: ``hero`` is the hero its shot just
+    performed covered, when no step since has moved that hero or the piece. A character damage
+    shot right after on that hero then needs no template question: its rush can only bring the
+    piece nearer, so the template still covers (Overseer's ruling)."""
+
+    __slots__ = ("hero",)
+
+    def __init__(self) -> None:
+        self.hero: str | None = None
+
+
 def perform(battle: Battle, piece: Piece, target: Target, sequence: list[Shot],
             depth: int, act: Act) -> Procedure:
     """Perform each shot of the chosen sequence in order. A piece destroyed on the way stops
     (its first shot is always performed: a reactive shot comes before the piece is removed).
-    A shot whose condition fails ends the sequence (Ice Box: Conditional Shot Operators)."""
+    A shot whose condition fails ends the sequence (Ice Box: Conditional Shot Operators).
+    Two character damage shots or more: what the template covers is kept between them
+    (``Cover``)."""
+    cover = Cover() if sum(s.kind in CHARACTER_DAMAGE for s in sequence) > 1 else None
     for n, shot in enumerate(sequence):
         if n and not piece.alive:
             return
+        if cover is not None and shot.kind not in CHARACTER_DAMAGE:
+            cover.hero = None  # another shot came between: it may have moved either
         if shot.must is None:  # no condition: nothing to watch
-            if (yield from perform_shot(battle, piece, target, shot, depth, act)):
+            if (yield from perform_shot(battle, piece, target, shot, depth, act, cover)):
                 return
             continue
         steps: list[Step] = []
-        done = yield from watched(perform_shot(battle, piece, target, shot, depth, act),
+        done = yield from watched(perform_shot(battle, piece, target, shot, depth, act, cover),
                                   steps.append)
         steps = own_steps(steps)
         if done:
@@ -358,8 +384,9 @@ def condition_step(piece: Piece, shot: Shot, met: bool) -> Step:
 
 
 def perform_shot(battle: Battle, piece: Piece, target: Target, shot: Shot,
-                 depth: int, act: Act) -> Procedure:
-    """One shot. Returns True when the sequence ends here (teleport)."""
+                 depth: int, act: Act, cover: Cover | None = None) -> Procedure:
+    """One shot. Returns True when the sequence ends here (teleport). ``cover``: what the
+    sequence knows of the Attack template (``perform``)."""
     kind, label = shot.kind, shot.label
     hero = battle.heroes.get(target.id) if target.kind == ENEMY else None
     data = {"piece": piece.id, "shot": label, "target": target.id}
@@ -382,7 +409,7 @@ def perform_shot(battle: Battle, piece: Piece, target: Target, shot: Shot,
         yield from not_applied(piece, shot, frozenset({"target"}) if kind in RANGED
                                and kind not in NO_DAMAGE_RANGED else frozenset())
     if kind in CHARACTER_DAMAGE:  # the common shots first (no other case names them)
-        yield from character_damage(battle, piece, target, shot)
+        yield from character_damage(battle, piece, target, shot, cover)
     elif kind in ("rush", "open_portal"):  # open portal: the AI rushes instead
         yield rush_step(battle, piece, target, "rush" if kind == "rush" else "open portal: rush")
     elif kind == "move_to_rune":  # move to rune: the AI moves to a random rune
@@ -425,24 +452,43 @@ COVER_SAID = {"prompt": "Place the Attack template over {piece} (visible through
                         "Does it cover {hero}, even partly?"}
 
 
-def character_damage(battle: Battle, piece: Piece, target: Target, shot: Shot) -> Procedure:
+def character_damage(battle: Battle, piece: Piece, target: Target, shot: Shot,
+                     cover: Cover | None = None) -> Procedure:
     """Melee, bite, roll...: reposition as a rush, then the Attack template must cover the
-    target; if it does, draw and resolve the damage tokens."""
+    target; if it does, draw and resolve the damage tokens. ``cover``: the sequence's
+    knowledge of the template (``Cover``), read and then brought up to date."""
+    known = cover is not None and cover.hero == target.id
+    if cover is not None:
+        cover.hero = None
     yield rush_step(battle, piece, target, "reposition for " + shot.label)
     if target.kind != ENEMY:
         return
     hero = battle.heroes[target.id]
     facts = {"piece": piece.ref, "hero": hero.ref}
-    prompt = (f"Place the Attack template over {piece.name} (visible through the hole). Does "
-              f"it cover {hero.name}, even partly?")  # = its template's (COVER_SAID)
-    covered = yield YesNo(prompt, TEMPLATE, COVER_SAID, facts)
-    if not covered:
-        yield Step(MISS, rulebook.PERFORM,
-                   "the Attack template does not reach {hero}",
-                   {"piece": piece.id, "target": hero.id},
-                   {"hero": hero.ref})
+    if known:
+        # Overseer's ruling: the template covered this hero at the shot just performed and
+        # neither character has moved since but by this rush toward the hero: it covers.
+        yield Step(StepKind.COVERED, rulebook.PERFORM,
+                   "the Attack template covers {hero} again: it did at the last shot and "
+                   "{piece} has only moved nearer (Overseer's ruling)",
+                   {"piece": piece.id, "target": hero.id}, facts)
+    else:
+        prompt = (f"Place the Attack template over {piece.name} (visible through the hole). "
+                  f"Does it cover {hero.name}, even partly?")  # = its template's (COVER_SAID)
+        covered = yield YesNo(prompt, TEMPLATE, COVER_SAID, facts)
+        if not covered:
+            yield Step(MISS, rulebook.PERFORM,
+                       "the Attack template does not reach {hero}",
+                       {"piece": piece.id, "target": hero.id},
+                       {"hero": hero.ref})
+            return
+    if cover is None:
+        yield from resolve_hit(battle, piece, hero, shot)
         return
-    yield from resolve_hit(battle, piece, hero, shot)
+    steps: list[Step] = []
+    yield from watched(resolve_hit(battle, piece, hero, shot), steps.append)
+    if all(s.kind in STILL_AFTER_HIT for s in steps):
+        cover.hero = hero.id
 
 
 def ranged(battle: Battle, piece: Piece, target: Target, shot: Shot) -> Procedure:
