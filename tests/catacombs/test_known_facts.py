@@ -1,6 +1,7 @@
 """Facts the box already knows, so it does not ask them again (Overseer's rulings,
 docs/rules-coverage.md): the Attack template still covers a hero its last shot covered when
-neither piece moved since (``shots.Cover``); the LOS check asked together with the Direction
+neither piece moved since, or the hero was pushed with the ruler the piece rushes with
+(``shots.Cover``); the LOS check asked together with the Direction
 tiles (``targeting.first_in_sight``) or with a closest column the later columns cannot split
 (``targeting.ties_after``). Each test fixes the answers, tokens and dice and checks the
 questions asked and the decision."""
@@ -34,12 +35,13 @@ def steps(runner: Runner, kind: str) -> list[Step]:
 
 
 TWICE = {"id": "ogre", "name": "Ogre", "type": "blue", "order_tile": "level-1",
-         "sequences": [["Melee", "Melee"]]}
+         "sequences": [["Melee", "Melee"]]}  # blue: Ruler 3, the heroes' push ruler
+SHORT = {**TWICE, "type": "grey"}  # grey: Ruler 1
 
 
-def first_hit(token: int) -> tuple[Runner, object]:
-    """The ogre's first melee on the elf covered, its token ``token``: what comes next."""
-    runner = runner_of([TWICE], [ELF])
+def first_hit(token: int, piece: dict[str, Any] = TWICE) -> tuple[Runner, object]:
+    """The piece's first melee on the elf covered, its token ``token``: what comes next."""
+    runner = runner_of([piece], [ELF])
     question = runner.begin({"do": "next_ai_piece"})
     assert isinstance(question, YesNo) and question.key == "template"
     question = runner.answer(True)
@@ -59,9 +61,18 @@ def test_a_second_melee_after_a_covered_zero_token_is_not_asked_again():
     assert runner.pending is not None and runner.state.heroes["elf"].health == 7
 
 
-def test_a_push_between_the_melees_asks_the_template_again():
+def test_a_push_with_the_rushing_piece_s_ruler_keeps_the_template_known():
+    # The elf is pushed with Ruler 3; the ogre rushes with Ruler 3 toward her: as near again.
     runner, question = first_hit(1)
     assert isinstance(question, Roll)  # the push's D12 (Clock template)
+    question = runner.answer(5)
+    assert isinstance(question, DrawToken)
+    assert [s.data["ruler"] for s in steps(runner, "clock")] == [3]
+    assert len(steps(runner, "covered")) == 1
+
+
+def test_a_push_longer_than_the_piece_s_rush_asks_the_template_again():
+    runner, question = first_hit(1, SHORT)
     question = runner.answer(5)
     assert isinstance(question, YesNo) and question.key == "template"
     assert not steps(runner, "covered")

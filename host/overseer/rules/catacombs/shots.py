@@ -300,9 +300,11 @@ STILL_AFTER_HIT = frozenset({
 
 class Cover:
     """What a shot sequence knows of the Attack template: ``hero`` is the hero its shot just
-    performed covered, when no step since has moved that hero or the piece. A character damage
-    shot right after on that hero then needs no template question: its rush can only bring the
-    piece nearer, so the template still covers (Overseer's ruling)."""
+    performed covered, when no step since has moved that hero or the piece, or only the hit's
+    push, with the ruler the piece rushes with. A character damage shot right after on that
+    hero then needs no template question: its rush brings the piece at least as near as it
+    stood when the template covered the hero, so the template still covers (Overseer's
+    ruling)."""
 
     __slots__ = ("hero",)
 
@@ -466,11 +468,11 @@ def character_damage(battle: Battle, piece: Piece, target: Target, shot: Shot,
     hero = battle.heroes[target.id]
     facts = {"piece": piece.ref, "hero": hero.ref}
     if known:
-        # Overseer's ruling: the template covered this hero at the shot just performed and
-        # neither character has moved since but by this rush toward the hero: it covers.
+        # Overseer's ruling: the template covered this hero at the shot just performed, and
+        # this rush brings the piece at least as near (``Cover``): it covers.
         yield Step(StepKind.COVERED, rulebook.PERFORM,
-                   "the Attack template covers {hero} again: it did at the last shot and "
-                   "{piece} has only moved nearer (Overseer's ruling)",
+                   "the Attack template covers {hero} again: it did at the last shot, and this "
+                   "rush brings {piece} at least as near (Overseer's ruling)",
                    {"piece": piece.id, "target": hero.id}, facts)
     else:
         prompt = (f"Place the Attack template over {piece.name} (visible through the hole). "
@@ -487,7 +489,12 @@ def character_damage(battle: Battle, piece: Piece, target: Target, shot: Shot,
         return
     steps: list[Step] = []
     yield from watched(resolve_hit(battle, piece, hero, shot), steps.append)
-    if all(s.kind in STILL_AFTER_HIT for s in steps):
+    ruler = ruler_of(battle, piece)
+    # A push moves the hero at most the length of its ruler; a rush with the same ruler
+    # straight toward the hero wins back at least that much (the book stops a rush at no
+    # piece but its target, and an obstacle at none).
+    if all(s.kind in STILL_AFTER_HIT or s.kind == StepKind.CLOCK and s.data["who"] == hero.id
+           and s.data["ruler"] == ruler for s in steps):
         cover.hero = hero.id
 
 
