@@ -175,3 +175,38 @@ def test_a_later_closest_column_is_asked_with_the_los_check_when_the_first_ties_
     runner.answer("dwarf")
     decided = steps(runner, "target")[-1].data
     assert decided["target"] == "dwarf" and decided["column"] == "secondary"
+
+
+# ------------------------------------------------------------------ alike pieces
+
+
+ORC = {"name": "Orc", "type": "green", "order_tile": "level-1", "sequences": [["Melee"]]}
+ORCS = [{**ORC, "id": "orc-a", "name": "Orc A"}, {**ORC, "id": "orc-b", "name": "Orc B"}]
+
+
+def test_alike_tied_pieces_are_not_asked_the_first_acts_as_the_first_of_them():
+    runner = runner_of(ORCS, [ELF])
+    question = runner.begin({"do": "next_ai_piece"})
+    assert question is not None and question.key == "template"  # no "which comes first"
+    active = steps(runner, "active_character")[-1].data
+    assert active["piece"] == "orc-a" and active["why"] == "alike"
+    said = steps(runner, "first_alike")
+    assert len(said) == 1 and said[0].data == {"piece": "orc-a", "tied": ["orc-a", "orc-b"]}
+    assert said[0].text.startswith("Orc A (orc-a) is the first Orc scanning left to right")
+
+
+def test_pieces_told_apart_by_their_health_are_asked():
+    runner = runner_of([ORCS[0], {**ORCS[1], "health": 2}], [ELF])
+    question = runner.begin({"do": "next_ai_piece"})
+    assert question is not None and question.key == "first_by_direction"
+    assert not steps(runner, "first_alike")
+
+
+def test_a_piece_the_setup_placed_is_not_alike():
+    # Its place in the scan is known by its id (order.may_come_first): the ids matter.
+    battle = games.CATACOMBS.build({"tiles": TILES, "heroes": [ELF], "pieces": ORCS})
+    battle.adventure.placement = [("orc-a", "rune-1"), ("orc-b", "obstacle-1")]
+    battle.unmoved = ["orc-a", "orc-b"]
+    runner = Runner(games.CATACOMBS, battle)
+    question = runner.begin({"do": "next_ai_piece"})
+    assert question is not None and question.key == "first_by_direction"

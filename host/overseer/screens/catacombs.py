@@ -199,6 +199,7 @@ def step_face(step: Step, name: Callable[[str], str]) -> Face | None:
 PLAIN = frozenset({
     StepKind.REASK, StepKind.REROLL, StepKind.NO_TARGET, StepKind.NO_EFFECT,
     StepKind.CONDITION, StepKind.FREED, StepKind.RIDES, StepKind.MISS, StepKind.COVERED,
+    StepKind.FIRST_ALIKE,
     StepKind.SUMMON,
     StepKind.ANTIENT, StepKind.HEAL, StepKind.TELEPORT, StepKind.REPEAT, StepKind.DAGGER_MOVE,
     StepKind.PORTAL_PUSH, StepKind.TELEPORTED, StepKind.KNOCKED_OFF, StepKind.RESET,
@@ -243,6 +244,9 @@ def _line(step: Step, name) -> str | None:
             return "miss"
         case StepKind.COVERED:
             return f"template on {name(d['target'])}"
+        case StepKind.FIRST_ALIKE:
+            line = f"= first {step.facts['tile']}" if step.facts else ""
+            return line if 8 < len(line) <= COLUMNS else "= first by the tiles"
         case StepKind.CLOCK:
             return f"push {name(d['who'])} {d['face']}h R{d['ruler']}"
         case StepKind.NO_TARGET:
@@ -298,7 +302,8 @@ def question_screen(question: Question, names: dict[str, str] | None = None) -> 
 
 WHO, MOVE, RESULT, HEROES = 0, 1, 2, 3
 PHASES: dict[str, int] = {
-    StepKind.ROUND: WHO, StepKind.ACTIVE_CHARACTER: WHO, StepKind.TARGET: WHO,
+    StepKind.ROUND: WHO, StepKind.ACTIVE_CHARACTER: WHO, StepKind.FIRST_ALIKE: WHO,
+    StepKind.TARGET: WHO,
     StepKind.SHOT_SEQUENCE: WHO, StepKind.REASK: WHO, StepKind.NO_TARGET: WHO,
     StepKind.SHOT: MOVE, StepKind.MOVE: MOVE, StepKind.MOVE_TO_RUNE: MOVE,
     StepKind.DAGGER_MOVE: MOVE, StepKind.TELEPORT: MOVE, StepKind.SUMMON: MOVE,

@@ -34,13 +34,16 @@ def next_ai_piece(battle: Battle, params: NoParams) -> Procedure:
     if battle.options.stone_traps and not battle.acted:
         yield stone_traps_step()
     left = first if len(first) == 1 else order.may_come_first(battle, first)
-    if len(left) > 1:
+    alike = len(left) > 1 and order.alike(battle, left)
+    if len(left) > 1 and not alike:
         piece = yield from order.split_tie(battle, left)
     else:
         piece = left[0]
         if len(first) > 1:
-            why = "placement"
+            why = "alike" if alike else "placement"
     yield order.active_step(battle, piece, why)
+    if alike:
+        yield order.first_alike(battle, piece, left)
     battle.acted.append(piece.id)
     turn = activate(battle, piece, "turn", 0)
     yield from (order.moving(battle, piece, turn) if piece.id in battle.unmoved else turn)

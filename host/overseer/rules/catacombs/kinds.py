@@ -12,6 +12,7 @@ class StepKind(StrEnum):
     # activation: order, targeting, shot choice
     ROUND = "round"
     ACTIVE_CHARACTER = "active_character"
+    FIRST_ALIKE = "first_alike"  # the first of alike tied pieces, not asked (order.alike)
     TARGET = "target"
     REASK = "reask"
     SHOT_SEQUENCE = "shot_sequence"

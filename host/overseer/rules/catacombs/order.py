@@ -144,6 +144,46 @@ def moving(battle: Battle, piece: Piece, turn: Procedure) -> Procedure:
         answer = yield item
 
 
+def alike(battle: Battle, tied: list[Piece]) -> bool:
+    """Whether the pieces of ``tied`` differ only by their letters: the same card, health and
+    state, none standing where the setup placed it (``Battle.unmoved``: its place in the scan
+    is known by its id). Then which comes first by the Direction tiles is no question: the
+    first one acts, and it is the first of ``tied`` from then on (Overseer's ruling: their
+    letters are the box's names for discs the table cannot tell apart)."""
+    first = tied[0]
+    suppression = battle.adventure.suppression
+    for other in tied[1:]:
+        if other.id in battle.unmoved or first.id in battle.unmoved:
+            return False
+        if (_base(other.name) != _base(first.name) or other.type != first.type
+                or other.order_tile != first.order_tile or other.sequences != first.sequences
+                or other.health != first.health or other.reward != first.reward
+                or other.flying != first.flying or other.frozen or first.frozen
+                or other.teleported != first.teleported or other.riding or first.riding
+                or other.reactive != first.reactive or other.mount or first.mount
+                or other.yilleph != first.yilleph
+                or suppression.get(other.id) != suppression.get(first.id)):
+            return False
+    return True
+
+
+def _base(name: str) -> str:
+    """A piece's name without its letter ("Orc A" -> "Orc")."""
+    head, _, letter = name.rpartition(" ")
+    return head if head and len(letter) == 1 else name
+
+
+def first_alike(battle: Battle, piece: Piece, tied: list[Piece]) -> Step:
+    """The step telling the table which disc of ``tied`` (``alike``) is ``piece``."""
+    return Step(StepKind.FIRST_ALIKE, rulebook.STEP1,
+                "{piece} is the first {base} {scanning}: its {count} tied pieces are alike, so "
+                "the table need not say which comes first (Overseer's ruling)",
+                {"piece": piece.id, "tied": [p.id for p in tied]},
+                {"piece": piece.ref_id, "base": _base(piece.name),
+                 "scanning": scanning(battle), "count": len(tied),
+                 "tile": tile_text(battle, battle.direction[0]) if battle.direction else ""})
+
+
 def split_tie(battle: Battle, tied: list[Piece]) -> Procedure:
     """The first of ``tied`` (two or more) by the Direction tiles: the table says (of those
     the setup's placement leaves, ``may_come_first``)."""
