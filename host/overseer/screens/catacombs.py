@@ -22,6 +22,7 @@ SHORT: dict[str, str] = {  # by Key
     Key.IN_RANGE: "Within Ruler 3?",
     Key.CLOSEST: "Which is closest?",
     Key.CLOSEST_IN_SIGHT: "Closest in sight?",
+    Key.FIRST_IN_SIGHT: "First in sight?",
     Key.LOS: "Who is in sight?",
     Key.FIRST_BY_DIRECTION: "Which comes first?",
     Key.UNDER_RULER: "Under the ruler?",
@@ -197,7 +198,8 @@ def step_face(step: Step, name: Callable[[str], str]) -> Face | None:
 # (tests/test_shared_names.py).
 PLAIN = frozenset({
     StepKind.REASK, StepKind.REROLL, StepKind.NO_TARGET, StepKind.NO_EFFECT,
-    StepKind.CONDITION, StepKind.FREED, StepKind.RIDES, StepKind.MISS, StepKind.SUMMON,
+    StepKind.CONDITION, StepKind.FREED, StepKind.RIDES, StepKind.MISS, StepKind.COVERED,
+    StepKind.SUMMON,
     StepKind.ANTIENT, StepKind.HEAL, StepKind.TELEPORT, StepKind.REPEAT, StepKind.DAGGER_MOVE,
     StepKind.PORTAL_PUSH, StepKind.TELEPORTED, StepKind.KNOCKED_OFF, StepKind.RESET,
     StepKind.HERO_DOWN, StepKind.INVULNERABLE, StepKind.PASSES_TO_RIDER, StepKind.MOUNT_REMOVED,
@@ -239,6 +241,8 @@ def _line(step: Step, name) -> str | None:
             return f"{name(d['target'])} -{d['amount']} ({d['health']} left)"
         case StepKind.MISS:
             return "miss"
+        case StepKind.COVERED:
+            return f"template on {name(d['target'])}"
         case StepKind.CLOCK:
             return f"push {name(d['who'])} {d['face']}h R{d['ruler']}"
         case StepKind.NO_TARGET:
@@ -298,7 +302,7 @@ PHASES: dict[str, int] = {
     StepKind.SHOT_SEQUENCE: WHO, StepKind.REASK: WHO, StepKind.NO_TARGET: WHO,
     StepKind.SHOT: MOVE, StepKind.MOVE: MOVE, StepKind.MOVE_TO_RUNE: MOVE,
     StepKind.DAGGER_MOVE: MOVE, StepKind.TELEPORT: MOVE, StepKind.SUMMON: MOVE,
-    StepKind.INSTRUCTION: MOVE,
+    StepKind.INSTRUCTION: MOVE, StepKind.COVERED: MOVE,
     StepKind.TOKEN: RESULT, StepKind.DAMAGE: RESULT, StepKind.MISS: RESULT,
     StepKind.CLOCK: RESULT, StepKind.HERO_DOWN: RESULT, StepKind.POISON: RESULT,
     StepKind.STUNNED: RESULT, StepKind.DEATH_CARD: RESULT, StepKind.CAPTURE_COIN: RESULT,
@@ -476,15 +480,19 @@ def question_title(key: str, piece: str | None, target: str | None) -> str | Non
 
 
 def _titled(key: str, piece: str | None, target: str | None) -> str | None:
-    said: str | None = {
-        str(Key.CLOSEST): f"Closest to {piece}?" if piece else None,
-        str(Key.CLOSEST_IN_SIGHT): f"{piece} sees closest?" if piece else None,
-        str(Key.TEMPLATE): f"Template on {target}?" if target else None,
-        str(Key.IN_RANGE): f"{target} within R3?" if target else None,
-        str(Key.LOS): f"{piece} sees whom?" if piece else None,
-        str(Key.UNDER_RULER): f"{target} under ruler?" if target else None,
-    }.get(key)
-    return said if said and len(said) <= 23 else None
+    """The first of the key's titles that fits (a shorter one after: its rows say the rest,
+    "none in sight" the LOS check)."""
+    said: tuple[str, ...] = {
+        str(Key.CLOSEST): (f"Closest to {piece}?",) if piece else (),
+        str(Key.CLOSEST_IN_SIGHT): (f"{piece} sees closest?", f"{piece}: closest?")
+        if piece else (),
+        str(Key.FIRST_IN_SIGHT): (f"{piece} sees first?", f"{piece}: first?") if piece else (),
+        str(Key.TEMPLATE): (f"Template on {target}?",) if target else (),
+        str(Key.IN_RANGE): (f"{target} within R3?",) if target else (),
+        str(Key.LOS): (f"{piece} sees whom?",) if piece else (),
+        str(Key.UNDER_RULER): (f"{target} under ruler?",) if target else (),
+    }.get(key, ())
+    return next((title for title in said if len(title) <= 23), None)
 
 
 def reel_pages(steps: Sequence[tuple[int, Step, bool]], names: Mapping[str, str], title: str,

@@ -43,9 +43,10 @@ def next_ai_piece(battle: Battle, params: NoParams) -> Procedure:
     yield order.active_step(battle, piece, why)
     battle.acted.append(piece.id)
     turn = activate(battle, piece, "turn", 0)
-    yield from (shots.watched(turn, order.mover(battle, piece)) if piece.id in battle.unmoved
-                else turn)
-    yield from end.ended(battle, None)  # a battle goes on before every press
+    yield from (order.moving(battle, piece, turn) if piece.id in battle.unmoved else turn)
+    over = end.said(battle, None)  # a battle goes on before every press
+    if over is not None:
+        yield from end.ending(battle, over)
     return piece.id
 
 
@@ -111,13 +112,18 @@ def choose_target(battle: Battle, piece: Piece, advanced: bool) -> Procedure:
         if found is not None:
             return found
     enemies = battle.enemies()
-    if battle.options.los_blocked and len(enemies) > 1 \
-            and battle.data.behaviour[piece.type].primary == "closest":
+    merged = targeting.sight_question(battle, piece, enemies) \
+        if battle.options.los_blocked and len(enemies) > 1 else None
+    if merged == "closest":
         # Steps 2 and 3 in one question: the closest enemy in sight (targeting.closest_in_sight).
         nearest = yield from targeting.closest_in_sight(battle, piece, [h.id for h in enemies])
         if not nearest:
             return None
         found = yield from targeting.select_target(battle, piece, enemies, nearest)
+        return found
+    if merged == "direction":
+        # Steps 2 and 3 in one question: the first enemy in sight by the Direction tiles.
+        found = yield from targeting.first_in_sight(battle, piece, enemies)
         return found
     seen = yield from targeting.in_sight(battle, piece, [h.id for h in enemies], "enemies")
     if not seen:

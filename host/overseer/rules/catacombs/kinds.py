@@ -27,6 +27,7 @@ class StepKind(StrEnum):
     FREED = "freed"
     RIDES = "rides"
     MISS = "miss"
+    COVERED = "covered"  # the Attack template known to cover again (shots.Cover)
     SUMMON = "summon"
     ANTIENT = "antient"
     HEAL = "heal"
@@ -115,6 +116,7 @@ class Key(StrEnum):
     LOS = "los"
     CLOSEST = "closest"
     CLOSEST_IN_SIGHT = "closest_in_sight"  # LOS blocked, closest first: one question for both
+    FIRST_IN_SIGHT = "first_in_sight"  # LOS blocked, every column tied: sight and the tiles
     EQUALLY_CLOSE = "equally_close"
     FIRST_BY_DIRECTION = "first_by_direction"
     # shots, the clock template, modifiers

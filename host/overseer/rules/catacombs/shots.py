@@ -71,16 +71,24 @@ def target_ref(battle: Battle, target: Target) -> Ref:
     return (target.id, target.id if found is None else found.name)
 
 
-def rush(battle: Battle, piece: Piece, target: Target, why: str = "rush") -> Procedure:
+def rush_step(battle: Battle, piece: Piece, target: Target, why: str = "rush") -> Step:
     """Move toward the Active Target with the piece's LOS ruler, through obstacles; stop
-    adjacent to the target if the ruler would carry the piece past it."""
+    adjacent to the target if the ruler would carry the piece past it. The whole rush toward
+    an enemy or a teammate to repeat (a shot's: ``perform`` is given no other target)."""
     ruler = ruler_of(battle, piece)
+    return Step(MOVE, rulebook.PERFORM,
+                "{piece}: {why} toward {toward} with Ruler {ruler}, passing through obstacles; "
+                "if the ruler reaches past {toward}, stop adjacent to it",
+                {"piece": piece.id, "toward": target.id, "ruler": ruler, "why": why},
+                {"piece": piece.ref, "why": why, "toward": target_ref(battle, target),
+                 "ruler": ruler})
+
+
+def rush(battle: Battle, piece: Piece, target: Target, why: str = "rush") -> Procedure:
+    """The rush (``rush_step``), then what reaching the target does: a frozen teammate is freed,
+    a wild wyvern ridden."""
+    yield rush_step(battle, piece, target, why)
     toward = target_ref(battle, target)
-    yield Step(MOVE, rulebook.PERFORM,
-               "{piece}: {why} toward {toward} with Ruler {ruler}, passing through obstacles; if "
-               "the ruler reaches past {toward}, stop adjacent to it",
-               {"piece": piece.id, "toward": target.id, "ruler": ruler, "why": why},
-               {"piece": piece.ref, "why": why, "toward": toward, "ruler": ruler})
     if target.kind == FROZEN_TEAMMATE:
         battle.pieces[target.id].frozen = False
         yield Step(StepKind.FREED, rulebook.PERFORM,
@@ -281,20 +289,48 @@ def target_ranged(battle: Battle, piece: Piece) -> Procedure:
                    "roll again", {"face": face})
 
 
+# The steps of a hit after which the hero hit and the piece still stand where they stood: the
+# tokens, the damage and its marks. Any other (a push, a rider knocked off, a mount removed, a
+# Death card, an instruction for the table) may have moved one of them.
+STILL_AFTER_HIT = frozenset({
+    StepKind.TOKEN, StepKind.RESET, StepKind.DAMAGE, StepKind.MISS, StepKind.INVULNERABLE,
+    StepKind.PASSES_TO_RIDER, StepKind.POISON, StepKind.POISON_DECK_EMPTY, StepKind.STUNNED,
+    StepKind.CAPTURE_COIN, StepKind.HERO_DOWN})
+
+
+class Cover:
+    """What a shot sequence knows of the Attack template: ``hero`` is the hero its shot just
+    performed covered, when no step since has moved that hero or the piece, or only the hit's
+    push, with the ruler the piece rushes with. A character damage shot right after on that
+    hero then needs no template question: its rush brings the piece at least as near as it
+    stood when the template covered the hero, so the template still covers (Overseer's
+    ruling)."""
+
+    __slots__ = ("hero",)
+
+    def __init__(self) -> None:
+        self.hero: str | None = None
+
+
 def perform(battle: Battle, piece: Piece, target: Target, sequence: list[Shot],
             depth: int, act: Act) -> Procedure:
     """Perform each shot of the chosen sequence in order. A piece destroyed on the way stops
     (its first shot is always performed: a reactive shot comes before the piece is removed).
-    A shot whose condition fails ends the sequence (Ice Box: Conditional Shot Operators)."""
+    A shot whose condition fails ends the sequence (Ice Box: Conditional Shot Operators).
+    Two character damage shots or more: what the template covers is kept between them
+    (``Cover``)."""
+    cover = Cover() if len([s for s in sequence if s.kind in CHARACTER_DAMAGE]) > 1 else None
     for n, shot in enumerate(sequence):
         if n and not piece.alive:
             return
+        if cover is not None and shot.kind not in CHARACTER_DAMAGE:
+            cover.hero = None  # another shot came between: it may have moved either
         if shot.must is None:  # no condition: nothing to watch
-            if (yield from perform_shot(battle, piece, target, shot, depth, act)):
+            if (yield from perform_shot(battle, piece, target, shot, depth, act, cover)):
                 return
             continue
         steps: list[Step] = []
-        done = yield from watched(perform_shot(battle, piece, target, shot, depth, act),
+        done = yield from watched(perform_shot(battle, piece, target, shot, depth, act, cover),
                                   steps.append)
         steps = own_steps(steps)
         if done:
@@ -350,8 +386,9 @@ def condition_step(piece: Piece, shot: Shot, met: bool) -> Step:
 
 
 def perform_shot(battle: Battle, piece: Piece, target: Target, shot: Shot,
-                 depth: int, act: Act) -> Procedure:
-    """One shot. Returns True when the sequence ends here (teleport)."""
+                 depth: int, act: Act, cover: Cover | None = None) -> Procedure:
+    """One shot. Returns True when the sequence ends here (teleport). ``cover``: what the
+    sequence knows of the Attack template (``perform``)."""
     kind, label = shot.kind, shot.label
     hero = battle.heroes.get(target.id) if target.kind == ENEMY else None
     data = {"piece": piece.id, "shot": label, "target": target.id}
@@ -374,9 +411,9 @@ def perform_shot(battle: Battle, piece: Piece, target: Target, shot: Shot,
         yield from not_applied(piece, shot, frozenset({"target"}) if kind in RANGED
                                and kind not in NO_DAMAGE_RANGED else frozenset())
     if kind in CHARACTER_DAMAGE:  # the common shots first (no other case names them)
-        yield from character_damage(battle, piece, target, shot)
+        yield from character_damage(battle, piece, target, shot, cover)
     elif kind in ("rush", "open_portal"):  # open portal: the AI rushes instead
-        yield from rush(battle, piece, target, "rush" if kind == "rush" else "open portal: rush")
+        yield rush_step(battle, piece, target, "rush" if kind == "rush" else "open portal: rush")
     elif kind == "move_to_rune":  # move to rune: the AI moves to a random rune
         yield from move_to_random_rune(battle, piece, "move to rune")
     elif kind == "runic_shift":  # random rune, then always the optional melee
@@ -399,7 +436,7 @@ def perform_shot(battle: Battle, piece: Piece, target: Target, shot: Shot,
     elif kind == "heal":
         yield from heal(battle, piece)
     elif kind == "hook":  # the AI flicks no hook: it moves as a rush (Overseer's ruling)
-        yield from rush(battle, piece, target, "hook: rush (Overseer's ruling)")
+        yield rush_step(battle, piece, target, "hook: rush (Overseer's ruling)")
     elif kind in RANGED:  # after heal, hook and summon_antient, which are ranged too
         yield from ranged(battle, piece, target, shot)
     else:
@@ -417,24 +454,48 @@ COVER_SAID = {"prompt": "Place the Attack template over {piece} (visible through
                         "Does it cover {hero}, even partly?"}
 
 
-def character_damage(battle: Battle, piece: Piece, target: Target, shot: Shot) -> Procedure:
+def character_damage(battle: Battle, piece: Piece, target: Target, shot: Shot,
+                     cover: Cover | None = None) -> Procedure:
     """Melee, bite, roll...: reposition as a rush, then the Attack template must cover the
-    target; if it does, draw and resolve the damage tokens."""
-    yield from rush(battle, piece, target, "reposition for " + shot.label)
+    target; if it does, draw and resolve the damage tokens. ``cover``: the sequence's
+    knowledge of the template (``Cover``), read and then brought up to date."""
+    known = cover is not None and cover.hero == target.id
+    if cover is not None:
+        cover.hero = None
+    yield rush_step(battle, piece, target, "reposition for " + shot.label)
     if target.kind != ENEMY:
         return
     hero = battle.heroes[target.id]
     facts = {"piece": piece.ref, "hero": hero.ref}
-    prompt = (f"Place the Attack template over {piece.name} (visible through the hole). Does "
-              f"it cover {hero.name}, even partly?")  # = its template's (COVER_SAID)
-    covered = yield YesNo(prompt, TEMPLATE, COVER_SAID, facts)
-    if not covered:
-        yield Step(MISS, rulebook.PERFORM,
-                   "the Attack template does not reach {hero}",
-                   {"piece": piece.id, "target": hero.id},
-                   {"hero": hero.ref})
+    if known:
+        # Overseer's ruling: the template covered this hero at the shot just performed, and
+        # this rush brings the piece at least as near (``Cover``): it covers.
+        yield Step(StepKind.COVERED, rulebook.PERFORM,
+                   "the Attack template covers {hero} again: it did at the last shot, and this "
+                   "rush brings {piece} at least as near (Overseer's ruling)",
+                   {"piece": piece.id, "target": hero.id}, facts)
+    else:
+        prompt = (f"Place the Attack template over {piece.name} (visible through the hole). "
+                  f"Does it cover {hero.name}, even partly?")  # = its template's (COVER_SAID)
+        covered = yield YesNo(prompt, TEMPLATE, COVER_SAID, facts)
+        if not covered:
+            yield Step(MISS, rulebook.PERFORM,
+                       "the Attack template does not reach {hero}",
+                       {"piece": piece.id, "target": hero.id},
+                       {"hero": hero.ref})
+            return
+    if cover is None:
+        yield from resolve_hit(battle, piece, hero, shot)
         return
-    yield from resolve_hit(battle, piece, hero, shot)
+    steps: list[Step] = []
+    yield from watched(resolve_hit(battle, piece, hero, shot), steps.append)
+    ruler = ruler_of(battle, piece)
+    # A push moves the hero at most the length of its ruler; a rush with the same ruler
+    # straight toward the hero wins back at least that much (the book stops a rush at no
+    # piece but its target, and an obstacle at none).
+    if all(s.kind in STILL_AFTER_HIT or s.kind == StepKind.CLOCK and s.data["who"] == hero.id
+           and s.data["ruler"] == ruler for s in steps):
+        cover.hero = hero.id
 
 
 def ranged(battle: Battle, piece: Piece, target: Target, shot: Shot) -> Procedure:
@@ -499,7 +560,7 @@ def dagger_move(battle: Battle, piece: Piece, missed: str | None) -> Procedure:
 def boomerang_return(battle: Battle, piece: Piece, target: Target) -> Procedure:
     """New Ranged Shots, Boomerang: rush, then Ruler 3 from the boomerang back to the thrower:
     1 damage to every enemy beneath it."""
-    yield from rush(battle, piece, target, "boomerang: rush")
+    yield rush_step(battle, piece, target, "boomerang: rush")
     ids = [h.id for h in battle.enemies()]
     if not ids:
         return

@@ -4,6 +4,7 @@ Advanced Target Selection)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import attrgetter
 from typing import NamedTuple
 
 from overseer.core.procedure import ChooseOne, ChooseSome, Procedure, Step, words
@@ -91,17 +92,37 @@ CLOSEST_IN_SIGHT_SAID = {
               f"close, answer {TIE}; if it sees none, none in sight."}
 
 
+CLOSEST_IN_SIGHT_SPLIT_SAID = {
+    "prompt": "LOS check for {piece}: Ruler {ruler}, 360 degrees, out to the playmat's edge. "
+              "Which enemy in its line of sight is closest to it? If equally close, the first "
+              "{scanning}; if it sees none, none in sight."}
+
+
 def closest_in_sight(battle: Battle, piece: Piece, ids: list[str]) -> Procedure:
-    """Step 2's LOS check and step 3's Primary column in one question, for a piece whose
-    Primary Target Priority is closest when obstacles block LOS: the closest of ``ids`` in its
-    line of sight, ``tie`` when two or more in sight are equally close, or ``none_in_sight``
-    (Red Box: AI Player Behaviour, steps 2 and 3; Overseer's ruling: the closest enemy the
-    piece can see is one fact on the table, so one question). Returns the closest, those as
-    close (a tie of two of two: both, without asking), or ``[]`` when it sees none: then the
-    No Target Action follows, as after a LOS check that sees none. One enemy in sight is the
-    closest in sight: the target by default, as step 2 says."""
-    ruler = battle.data.behaviour[piece.type].ruler
+    """Step 2's LOS check and step 3's first closest column in one question, for a piece
+    whose columns before it leave all ``ids`` tied when obstacles block LOS
+    (``sight_question``): the closest of ``ids`` in its line of sight, ``tie`` when two or
+    more in sight are equally close, or ``none_in_sight`` (Red Box: AI Player Behaviour, steps
+    2 and 3; Overseer's ruling: the closest enemy the piece can see is one fact on the table,
+    so one question). When the columns after it tie them all too (``ties_after``), the
+    question splits equally close ones by the Direction tiles instead of ``tie``. Returns the
+    closest, those as close (a tie of two of two: both, without asking), or ``[]`` when it
+    sees none: then the No Target Action follows, as after a LOS check that sees none. One
+    enemy in sight is the closest in sight: the target by default, as step 2 says."""
+    row = battle.data.behaviour[piece.type]
+    ruler = row.ruler
     facts = {"piece": piece.ref_id, "ruler": ruler}
+    column = (row.primary, row.secondary, row.tie_breaker).index("closest")
+    if ties_after(battle, piece, column, [battle.heroes[i] for i in ids]):
+        # Only the Direction tiles split equally close ones: they do it in the question.
+        facts["scanning"] = scanning(battle)
+        prompt = (f"LOS check for {piece.name} ({piece.id}): Ruler {ruler}, 360 degrees, out "
+                  "to the playmat's edge. Which enemy in its line of sight is closest to it? "
+                  f"If equally close, the first {facts['scanning']}; if it sees none, none in "
+                  "sight.")
+        chosen = yield ChooseOne(prompt, (*ids, NONE_IN_SIGHT), CLOSEST_IN_SIGHT,
+                                 CLOSEST_IN_SIGHT_SPLIT_SAID, facts)
+        return [] if chosen == NONE_IN_SIGHT else [chosen]
     prompt = (f"LOS check for {piece.name} ({piece.id}): Ruler {ruler}, 360 degrees, out to "
               "the playmat's edge. Which enemy in its line of sight is closest to it? If two "
               f"or more are equally close, answer {TIE}; if it sees none, none in sight.")
@@ -112,6 +133,62 @@ def closest_in_sight(battle: Battle, piece: Piece, ids: list[str]) -> Procedure:
     if chosen != TIE:
         return [chosen]
     return (yield from _tied(piece, ids))
+
+
+FIRST_IN_SIGHT_SAID = {
+    "prompt": "LOS check for {piece}: Ruler {ruler}, 360 degrees, out to the playmat's edge. "
+              "Which enemy in its line of sight comes first {scanning}? If it sees none, none "
+              "in sight."}
+
+
+def first_in_sight(battle: Battle, piece: Piece, enemies: list[Hero]) -> Procedure:
+    """Step 2's LOS check and the Direction tiles in one question, for a piece none of whose
+    columns is closest when every column leaves all ``enemies`` tied (``sight_question``):
+    the first enemy in its line of sight by the tiles is the target; None when it sees none,
+    and the No Target Action follows (Red Box: AI Player Behaviour, steps 2 and 3; Overseer's
+    ruling, as ``closest_in_sight``: one look on the table, so one question). One enemy in
+    sight is the first: the target by default, as step 2 says."""
+    ruler = battle.data.behaviour[piece.type].ruler
+    facts = {"piece": piece.ref_id, "ruler": ruler, "scanning": scanning(battle)}
+    prompt = (f"LOS check for {piece.name} ({piece.id}): Ruler {ruler}, 360 degrees, out to "
+              "the playmat's edge. Which enemy in its line of sight comes first "
+              f"{facts['scanning']}? If it sees none, none in sight.")
+    ids = [h.id for h in enemies]
+    chosen = yield ChooseOne(prompt, (*ids, NONE_IN_SIGHT), Key.FIRST_IN_SIGHT,
+                             FIRST_IN_SIGHT_SAID, facts)
+    if chosen == NONE_IN_SIGHT:
+        return None
+    hero = battle.heroes[chosen]
+    yield Step(TARGET, rulebook.STEP3,
+               "{piece} targets {hero}: every column tied, the first in sight by the direction "
+               "tiles",
+               {"piece": piece.id, "target": chosen, "column": "direction", "candidates": ids},
+               {"piece": piece.ref, "hero": hero.ref})
+    return Target(chosen, ENEMY)
+
+
+def ties_after(battle: Battle, piece: Piece, n: int, heroes: list[Hero]) -> bool:
+    """Whether every column of the piece after its ``n``-th (0: Primary) leaves all ``heroes``
+    tied, so that only the Direction tiles split those a closest column leaves tied (a later
+    closest column ties those equally close). A column that ties them all ties any of them."""
+    row = battle.data.behaviour[piece.type]
+    later = (row.primary, row.secondary, row.tie_breaker)[n + 1:]
+    return all(c == "closest" or len(CRITERIA[c](heroes)) == len(heroes) for c in later)
+
+
+def sight_question(battle: Battle, piece: Piece, enemies: list[Hero]) -> str | None:
+    """Which one question can make the LOS check together with the piece's columns, LOS
+    blocked: ``closest`` (``closest_in_sight``) when every column before its first closest
+    one leaves all ``enemies`` tied, ``direction`` (``first_in_sight``) when it has no
+    closest column and each leaves them all tied, else None (the LOS check alone, then the
+    columns). A column that ties all the enemies ties any of them the piece may see."""
+    row = battle.data.behaviour[piece.type]
+    for criterion in (row.primary, row.secondary, row.tie_breaker):
+        if criterion == "closest":
+            return "closest"
+        if len(CRITERIA[criterion](enemies)) != len(enemies):
+            return None
+    return "direction"
 
 
 def _tied(piece: Piece, ids: list[str]) -> Procedure:
@@ -169,7 +246,7 @@ def advanced_target(battle: Battle, piece: Piece,
 
 def _numeric(key: Callable[[Hero], int], best: Callable[[list[int]], int]):
     def keep(heroes: list[Hero]) -> list[Hero]:
-        values = [key(h) for h in heroes]
+        values = list(map(key, heroes))
         value = best(values)
         return [h for h, v in zip(heroes, values, strict=True) if v == value]
     return keep
@@ -181,11 +258,11 @@ def _without_items(heroes: list[Hero]) -> list[Hero]:
 
 
 CRITERIA: dict[str, Callable[[list[Hero]], list[Hero]]] = {
-    "most_gold": _numeric(lambda h: h.gold, max),
-    "least_gold": _numeric(lambda h: h.gold, min),
-    "most_poison": _numeric(lambda h: h.poison_total, max),
-    "least_health": _numeric(lambda h: h.health, min),
-    "most_health": _numeric(lambda h: h.health, max),
+    "most_gold": _numeric(attrgetter("gold"), max),  # attrgetter: no Python call a hero
+    "least_gold": _numeric(attrgetter("gold"), min),
+    "most_poison": _numeric(attrgetter("poison_total"), max),
+    "least_health": _numeric(attrgetter("health"), min),
+    "most_health": _numeric(attrgetter("health"), max),
     "most_items": _numeric(lambda h: len(h.items), max),
     "without_items": _without_items,
 }
@@ -194,8 +271,9 @@ CRITERIA: dict[str, Callable[[list[Hero]], list[Hero]]] = {
 def select_target(battle: Battle, piece: Piece, visible: list[Hero],
                   nearest: list[str] | None = None) -> Procedure:
     """Step 3: the Primary, Secondary and Tie Breaker columns of the piece's type, then the
-    Direction tiles. ``visible`` holds at least one enemy. ``nearest``: the Primary column's
-    closest already answered (``closest_in_sight``: ``visible`` is then every enemy)."""
+    Direction tiles. ``visible`` holds at least one enemy. ``nearest``: the first closest
+    column's answer, asked with the LOS check (``closest_in_sight``; ``visible`` is then every
+    enemy, whom the columns before it all leave tied)."""
     if len(visible) == 1 and nearest is None:
         yield Step(TARGET, rulebook.STEP3,
                    "{piece} targets {hero}: the only enemy in sight",
@@ -206,11 +284,16 @@ def select_target(battle: Battle, piece: Piece, visible: list[Hero],
     row = battle.data.behaviour[piece.type]
     candidates = visible
     # Red Box: AI Player Behaviour, step 3 (errata): Primary, Secondary, Tie Breaker columns.
-    for column, criterion in (("primary", row.primary), ("secondary", row.secondary),
-                              ("tie_breaker", row.tie_breaker)):
+    for n, (column, criterion) in enumerate((("primary", row.primary),
+                                             ("secondary", row.secondary),
+                                             ("tie_breaker", row.tie_breaker))):
         before = candidates
-        if criterion == "closest" and column == "primary" and nearest is not None:
-            tied = nearest  # asked with the LOS check
+        if criterion == "closest" and nearest is not None:
+            tied, nearest = nearest, None  # asked with the LOS check
+        elif criterion == "closest" and ties_after(battle, piece, n, before):
+            # The columns after it tie them all: the Direction tiles split equally close
+            # ones, in the same question.
+            tied = [(yield from closest(battle, piece, [h.id for h in before], "enemy"))]
         elif criterion == "closest":
             # Equally close enemies go on to the next column, then the Direction tiles.
             tied = yield from equally_closest(battle, piece, [h.id for h in before], "enemy")
