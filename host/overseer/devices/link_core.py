@@ -169,8 +169,7 @@ class LinkCore:
                 self._hello_at = now + HELLO_INTERVAL
             return out
         if self.screens.waiting and not self._window.has_queued(_is_frame):
-            for message, note in self.screens.take(self._chunk_size()):
-                self._window.put(message, note)
+            self._window.put_all(self.screens.take(self._chunk_size()))
         if self.rolls.unsent_ids:  # most passes: none
             for roll_id, die in self.rolls.unsent():
                 self._window.put(p.RollRequest(roll_id, int(die)))
