@@ -121,6 +121,16 @@ class LinkCore:
             self.expire(now)
         return out, now - self._heard_at > LINK_TIMEOUT, self.deadline()
 
+    def answer(self, data: bytes, now: float) -> tuple[bytes, bool, float]:
+        """What the Pico sent (``incoming``), then a pass of the loop (``turn``): the reply
+        and the bytes ``turn`` gives, in that order, to write at once (the loop's pass after a
+        read, one lock and one write fewer). Nothing to write after a refusing IDENT."""
+        reply = self.incoming(data, now)
+        if self.state is _REFUSED:
+            return b"", False, self.deadline()
+        out, silent, deadline = self.turn(now)
+        return (reply + out if reply else out), silent, deadline
+
     def fail_rolls(self, reason: str) -> None:
         """Every open roll request fails (the link is gone)."""
         self._fail(self.rolls.fail_all(reason))
@@ -215,7 +225,7 @@ class LinkCore:
         elif isinstance(message, p.ButtonEvent | p.RollResult):
             if self._receiver.accept(block.seq):
                 self._deliver(message)
-            return p.encode(p.HostAck(self._receiver.last))
+            return p.HOST_ACKS[self._receiver.last]
         return b""
 
     def _on_ident(self, ident: p.Ident) -> None:
