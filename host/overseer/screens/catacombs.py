@@ -480,16 +480,19 @@ def question_title(key: str, piece: str | None, target: str | None) -> str | Non
 
 
 def _titled(key: str, piece: str | None, target: str | None) -> str | None:
-    said: str | None = {
-        str(Key.CLOSEST): f"Closest to {piece}?" if piece else None,
-        str(Key.CLOSEST_IN_SIGHT): f"{piece} sees closest?" if piece else None,
-        str(Key.FIRST_IN_SIGHT): f"{piece} sees first?" if piece else None,
-        str(Key.TEMPLATE): f"Template on {target}?" if target else None,
-        str(Key.IN_RANGE): f"{target} within R3?" if target else None,
-        str(Key.LOS): f"{piece} sees whom?" if piece else None,
-        str(Key.UNDER_RULER): f"{target} under ruler?" if target else None,
-    }.get(key)
-    return said if said and len(said) <= 23 else None
+    """The first of the key's titles that fits (a shorter one after: its rows say the rest,
+    "none in sight" the LOS check)."""
+    said: tuple[str, ...] = {
+        str(Key.CLOSEST): (f"Closest to {piece}?",) if piece else (),
+        str(Key.CLOSEST_IN_SIGHT): (f"{piece} sees closest?", f"{piece}: closest?")
+        if piece else (),
+        str(Key.FIRST_IN_SIGHT): (f"{piece} sees first?", f"{piece}: first?") if piece else (),
+        str(Key.TEMPLATE): (f"Template on {target}?",) if target else (),
+        str(Key.IN_RANGE): (f"{target} within R3?",) if target else (),
+        str(Key.LOS): (f"{piece} sees whom?",) if piece else (),
+        str(Key.UNDER_RULER): (f"{target} under ruler?",) if target else (),
+    }.get(key, ())
+    return next((title for title in said if len(title) <= 23), None)
 
 
 def reel_pages(steps: Sequence[tuple[int, Step, bool]], names: Mapping[str, str], title: str,

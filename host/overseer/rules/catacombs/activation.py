@@ -43,9 +43,10 @@ def next_ai_piece(battle: Battle, params: NoParams) -> Procedure:
     yield order.active_step(battle, piece, why)
     battle.acted.append(piece.id)
     turn = activate(battle, piece, "turn", 0)
-    yield from (shots.watched(turn, order.mover(battle, piece)) if piece.id in battle.unmoved
-                else turn)
-    yield from end.ended(battle, None)  # a battle goes on before every press
+    yield from (order.moving(battle, piece, turn) if piece.id in battle.unmoved else turn)
+    over = end.said(battle, None)  # a battle goes on before every press
+    if over is not None:
+        yield from end.ending(battle, over)
     return piece.id
 
 

@@ -19,19 +19,24 @@ class Outcome(StrEnum):
     PARTY_DEFEATED = "party_defeated"  # every hero destroyed
 
 
-def outcome(battle: Battle) -> Outcome | None:
-    """How the battle on the playmat ended, or ``None`` while it goes on (or before a room is
-    set up). Heroes count, not their familiars, allies, mounts or assistants."""
-    # One pass each, no lists: this runs around every action (the benchmark's hot path).
-    hero_seen = False
+def party_defeated(battle: Battle) -> bool:
+    """Every hero is dead (Overseer's reading): heroes count, not their familiars, allies,
+    mounts or assistants."""
+    # One pass, no lists: this runs around every action (the benchmark's hot path).
+    seen = False
     for hero in battle.heroes.values():
         if hero.kind == "hero":
             if hero.health > 0:
-                break
-            hero_seen = True
-    else:
-        if hero_seen:
-            return Outcome.PARTY_DEFEATED
+                return False
+            seen = True
+    return seen
+
+
+def outcome(battle: Battle) -> Outcome | None:
+    """How the battle on the playmat ended, or ``None`` while it goes on (or before a room is
+    set up)."""
+    if party_defeated(battle):
+        return Outcome.PARTY_DEFEATED
     for piece in battle.pieces.values():
         if piece.health > 0 and piece.holds_room:
             return None
@@ -44,12 +49,12 @@ def in_battle(battle: Battle) -> bool:
 
 
 def is_over(battle: Battle) -> bool:
-    return outcome(battle) is Outcome.PARTY_DEFEATED or battle.adventure.over is not None
+    return party_defeated(battle) or battle.adventure.over is not None
 
 
 def result(battle: Battle) -> str | None:
     """The game's end as the table reads it, or ``None`` while it goes on."""
-    if outcome(battle) is Outcome.PARTY_DEFEATED:
+    if party_defeated(battle):
         return "the party is defeated: every hero is destroyed"
     return battle.adventure.over
 
@@ -93,6 +98,11 @@ def ended(battle: Battle, before: Outcome | None) -> Procedure:
     """The steps that say the action just taken ended the battle, and what follows."""
     step = said(battle, before)
     if step is not None:
-        yield step
-        if outcome(battle) is Outcome.ROOM_WON:
-            yield from battle_over(battle)
+        yield from ending(battle, step)
+
+
+def ending(battle: Battle, step: Step) -> Procedure:
+    """``step``, which says how the battle ended (``said``), and what follows."""
+    yield step
+    if outcome(battle) is Outcome.ROOM_WON:
+        yield from battle_over(battle)

@@ -3,7 +3,7 @@ Direction tiles (Red Box: AI Player Behaviour, step 1)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from overseer.core.procedure import ChooseOne, Procedure, Step, words
 from overseer.rules.catacombs import rulebook
@@ -124,14 +124,24 @@ STILL = frozenset({StepKind.ACTIVE_CHARACTER, StepKind.TARGET, StepKind.REASK,
                    StepKind.NO_EFFECT, StepKind.CLOCK, StepKind.HEAL})
 
 
-def mover(battle: Battle, piece: Piece) -> Callable[[Step], None]:
-    """What takes ``piece`` off ``battle.unmoved`` at the first step of its turn that may move
-    it (Overseer's ruling, as ``may_come_first``: a piece that only shot from where the setup
-    placed it is still there, and the box still knows its place in the scan)."""
-    def see(step: Step) -> None:
-        if step.kind not in STILL and piece.id in battle.unmoved:
-            battle.unmoved.remove(piece.id)
-    return see
+def moving(battle: Battle, piece: Piece, turn: Procedure) -> Procedure:
+    """Run ``piece``'s ``turn`` unchanged, taking it off ``battle.unmoved`` at the first step
+    that may move it (Overseer's ruling, as ``may_come_first``: a piece that only shot from
+    where the setup placed it is still there, and the box still knows its place in the scan).
+    Once it is off (nothing puts it back), the rest of the turn runs through as it is."""
+    answer = None
+    while True:
+        try:
+            item = turn.send(answer)
+        except StopIteration as stop:
+            return stop.value
+        if isinstance(item, Step):
+            if item.kind not in STILL and piece.id in battle.unmoved:
+                battle.unmoved.remove(piece.id)
+            if piece.id not in battle.unmoved:
+                yield item  # a step's answer is None, as the rest's first is
+                return (yield from turn)
+        answer = yield item
 
 
 def split_tie(battle: Battle, tied: list[Piece]) -> Procedure:

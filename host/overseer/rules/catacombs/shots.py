@@ -71,16 +71,24 @@ def target_ref(battle: Battle, target: Target) -> Ref:
     return (target.id, target.id if found is None else found.name)
 
 
-def rush(battle: Battle, piece: Piece, target: Target, why: str = "rush") -> Procedure:
+def rush_step(battle: Battle, piece: Piece, target: Target, why: str = "rush") -> Step:
     """Move toward the Active Target with the piece's LOS ruler, through obstacles; stop
-    adjacent to the target if the ruler would carry the piece past it."""
+    adjacent to the target if the ruler would carry the piece past it. The whole rush toward
+    an enemy or a teammate to repeat (a shot's: ``perform`` is given no other target)."""
     ruler = ruler_of(battle, piece)
+    return Step(MOVE, rulebook.PERFORM,
+                "{piece}: {why} toward {toward} with Ruler {ruler}, passing through obstacles; "
+                "if the ruler reaches past {toward}, stop adjacent to it",
+                {"piece": piece.id, "toward": target.id, "ruler": ruler, "why": why},
+                {"piece": piece.ref, "why": why, "toward": target_ref(battle, target),
+                 "ruler": ruler})
+
+
+def rush(battle: Battle, piece: Piece, target: Target, why: str = "rush") -> Procedure:
+    """The rush (``rush_step``), then what reaching the target does: a frozen teammate is freed,
+    a wild wyvern ridden."""
+    yield rush_step(battle, piece, target, why)
     toward = target_ref(battle, target)
-    yield Step(MOVE, rulebook.PERFORM,
-               "{piece}: {why} toward {toward} with Ruler {ruler}, passing through obstacles; if "
-               "the ruler reaches past {toward}, stop adjacent to it",
-               {"piece": piece.id, "toward": target.id, "ruler": ruler, "why": why},
-               {"piece": piece.ref, "why": why, "toward": toward, "ruler": ruler})
     if target.kind == FROZEN_TEAMMATE:
         battle.pieces[target.id].frozen = False
         yield Step(StepKind.FREED, rulebook.PERFORM,
@@ -311,7 +319,7 @@ def perform(battle: Battle, piece: Piece, target: Target, sequence: list[Shot],
     A shot whose condition fails ends the sequence (Ice Box: Conditional Shot Operators).
     Two character damage shots or more: what the template covers is kept between them
     (``Cover``)."""
-    cover = Cover() if sum(s.kind in CHARACTER_DAMAGE for s in sequence) > 1 else None
+    cover = Cover() if len([s for s in sequence if s.kind in CHARACTER_DAMAGE]) > 1 else None
     for n, shot in enumerate(sequence):
         if n and not piece.alive:
             return
@@ -405,7 +413,7 @@ def perform_shot(battle: Battle, piece: Piece, target: Target, shot: Shot,
     if kind in CHARACTER_DAMAGE:  # the common shots first (no other case names them)
         yield from character_damage(battle, piece, target, shot, cover)
     elif kind in ("rush", "open_portal"):  # open portal: the AI rushes instead
-        yield from rush(battle, piece, target, "rush" if kind == "rush" else "open portal: rush")
+        yield rush_step(battle, piece, target, "rush" if kind == "rush" else "open portal: rush")
     elif kind == "move_to_rune":  # move to rune: the AI moves to a random rune
         yield from move_to_random_rune(battle, piece, "move to rune")
     elif kind == "runic_shift":  # random rune, then always the optional melee
@@ -428,7 +436,7 @@ def perform_shot(battle: Battle, piece: Piece, target: Target, shot: Shot,
     elif kind == "heal":
         yield from heal(battle, piece)
     elif kind == "hook":  # the AI flicks no hook: it moves as a rush (Overseer's ruling)
-        yield from rush(battle, piece, target, "hook: rush (Overseer's ruling)")
+        yield rush_step(battle, piece, target, "hook: rush (Overseer's ruling)")
     elif kind in RANGED:  # after heal, hook and summon_antient, which are ranged too
         yield from ranged(battle, piece, target, shot)
     else:
@@ -454,7 +462,7 @@ def character_damage(battle: Battle, piece: Piece, target: Target, shot: Shot,
     known = cover is not None and cover.hero == target.id
     if cover is not None:
         cover.hero = None
-    yield from rush(battle, piece, target, "reposition for " + shot.label)
+    yield rush_step(battle, piece, target, "reposition for " + shot.label)
     if target.kind != ENEMY:
         return
     hero = battle.heroes[target.id]
@@ -552,7 +560,7 @@ def dagger_move(battle: Battle, piece: Piece, missed: str | None) -> Procedure:
 def boomerang_return(battle: Battle, piece: Piece, target: Target) -> Procedure:
     """New Ranged Shots, Boomerang: rush, then Ruler 3 from the boomerang back to the thrower:
     1 damage to every enemy beneath it."""
-    yield from rush(battle, piece, target, "boomerang: rush")
+    yield rush_step(battle, piece, target, "boomerang: rush")
     ids = [h.id for h in battle.enemies()]
     if not ids:
         return
