@@ -10,7 +10,8 @@ three ways:
 - ``on, 8 phones``: eight phones following by server-sent events as the page's script does
   (the glass's picture comes inside its event while phones follow; a phone fetches
   ``/glass.png`` only for an event without it). The phones are another process, not counted:
-  only the gadget's process is under callgrind, its server thread included.
+  only the gadget's process is under callgrind, its server thread included. The presses
+  begin once every phone's stream has joined the fan-out (a phone's joining is not a press's).
 
 Each count is the process's total for N presses less the same process for 0 presses (the
 imports, the set-up, the room). The instruction model of the Pi budget: a Cortex-A53 at 1.0 GHz
@@ -84,6 +85,11 @@ def gadget_process(n: int, phones: int | None, folder: Path) -> None:
                                      text=True)
             assert phone.stdout is not None
             assert phone.stdout.readline().strip() == "following"
+            streams = followed.page.web.streams  # each phone's stream handed to the fan-out:
+            for _ in range(3000):  # its joining is not a press's (under callgrind, seconds)
+                if len(streams.sinks) == phones:
+                    break
+                time.sleep(0.01)
         into_the_battle(table)
         presses(table, WARM)
         in_server = followed.page.server.call if followed is not None else None

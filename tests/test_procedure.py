@@ -129,3 +129,12 @@ def test_seeded_chance_is_its_definition_the_nth_answer_from_the_words_of_count_
             face = chance(Roll(die, "t"))
             words = SeededChance(seed, count=n)._words()
             assert face == 1 + uniform_below(DIE_FACES[die], words), (seed, n)
+
+
+def test_seeded_chance_draws_from_any_number_of_choices_as_its_definition():
+    # The written-out draw reads its candidate from the word's top bits, which holds up to
+    # 2**31 choices; past that it takes the definition itself. Both sides of the edge.
+    for n in (1, 2, 13, 2**31 - 1, 2**31, 2**31 + 1, 2**40 + 7):
+        for seed, count in ((0, 0), (42, 1), (2**64 - 1, 7), (12345, 10**6)):
+            drawn = SeededChance(seed, count)._below(n)
+            assert drawn == uniform_below(n, SeededChance(seed, count)._words()), (n, seed)

@@ -59,13 +59,16 @@ def cases(function: str, source: str) -> list[ast.pattern]:
 
 
 def members(patterns: list[ast.pattern], enum: type[StrEnum]) -> set[StrEnum]:
-    """The enum members the patterns name; a pattern that names none fails."""
+    """The enum members the patterns name; a pattern that names none fails. ``K`` is the
+    Catacombs screens' namespace of the step kinds (the same members, read without the
+    Enum class's attribute hook)."""
     named = set()
     for pattern in patterns:
         assert isinstance(pattern, ast.MatchValue), ast.unparse(pattern)
         value = pattern.value
         assert isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) \
-            and value.value.id == enum.__name__, f"case {ast.unparse(value)}: not a {enum.__name__}"
+            and value.value.id in (enum.__name__, "K"), \
+            f"case {ast.unparse(value)}: not a {enum.__name__}"
         named.add(enum[value.attr])
     return named
 

@@ -363,8 +363,9 @@ def test_the_lan_page_never_names_a_card_in_a_hand(store: Path) -> None:
     sent: list[tuple[str, dict[str, list[str]], dict[str, str]]] = []
     publish = feed.publish
 
-    def watched(kind: str, data: Any, wake: bool = True, bits: str | None = None) -> Any:
-        event = publish(kind, data, wake, bits)
+    def watched(kind: str, data: Any, wake: bool = True, bits: str | None = None,
+                encode: Any = None) -> Any:
+        event = publish(kind, data, wake, bits, encode)
         session = t.gadget.session
         if session is not None and session.game == "conquest":
             state = session.state

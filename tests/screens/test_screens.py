@@ -48,6 +48,18 @@ def test_frame_bytes_puts_each_pixel_in_its_page_and_bit():
         assert from_frame_bytes(frame).getpixel((x, y)) and from_frame_bytes(frame).getbbox() == (x, y, x + 1, y + 1)
 
 
+def test_frame_bytes_of_any_picture_hold_its_pixels_page_by_page():
+    rng = random.Random(24)
+    for mode in ("1", "L"):
+        for _ in range(5):
+            image = Image.frombytes(mode, (WIDTH, HEIGHT), rng.randbytes(
+                WIDTH * HEIGHT // (8 if mode == "1" else 1)))
+            lit = image.convert("1").load()
+            want = bytes(sum(1 << bit for bit in range(8) if lit[x, 8 * page + bit])
+                         for page in range(HEIGHT // 8) for x in range(WIDTH))
+            assert frame_bytes(image) == want
+
+
 def test_a_rendered_picture_carries_its_frame_kept_with_the_drawing():
     screens = [Screen("Who joins the party?", options=("Elf", "Ulom", "Yilleph", "Done"),
                       cursor=n) for n in range(4)]

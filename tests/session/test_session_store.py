@@ -306,6 +306,22 @@ def _on_disk(path: Path, game: int) -> str | None:
     return None if row is None else row[0]
 
 
+def test_a_gadget_object_kept_later_that_is_not_json_costs_the_step_nothing(tmp_path, caplog):
+    path = tmp_path / "g.sqlite3"
+    store = Store(path)
+    game = store.create_game("catacombs", {}, 1, "seeded")
+    store.set_gadget(game, {"shown": 1})
+    store.set_gadget_later(game, {"shown": {1, 2}})  # a set: no JSON for it
+    store.append(game, 0, [Event("action", {"do": "x"})], finished=False)
+    assert len(store.events(game)) == 1 and _on_disk(path, game) == '{"shown": 1}'
+    assert "the gadget's object not kept" in caplog.text
+    held = {"seats": {"elf": 1}}
+    store.set_gadget_later(game, held)
+    store.gadget(game)["shown"] = 3  # the answer is the caller's to change
+    assert store.gadget(game) == held == {"seats": {"elf": 1}}
+    store.close()
+
+
 def test_a_gadget_object_kept_later_goes_in_with_the_next_write_or_at_close(tmp_path):
     path = tmp_path / "g.sqlite3"
     store = Store(path)

@@ -9,6 +9,7 @@ import http.client
 import threading
 import time
 
+from overseer.web.feed import Event
 from tests.drivers import catacombs_table as play
 from tests.drivers import web_table
 from tests.drivers.web_table import LOOPBACK, into_the_battle, sse_events
@@ -101,6 +102,10 @@ def test_eight_clients_lose_no_event_and_stay_in_order(tmp_path):
         for client in clients:
             assert client.got == wanted
         assert clients[0].resumed
+        # each event the watcher gave its own encoder (web/wire.py) reads as the json module's
+        own = [e for e in followed.page.feed.since(start - 1) or [] if e.encode is not None]
+        assert {e.kind for e in own} == {"step", "answer", "action", "glass", "party", "ask"}
+        assert all(e.wire == Event(e.id, e.kind, e.data, e.bits).wire for e in own)
     finally:
         followed.close()
 

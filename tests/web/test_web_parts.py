@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from overseer import games
 from overseer.app import controller
@@ -16,8 +18,8 @@ from overseer.cli.config import ConfigError, parse
 from overseer.core.procedure import ChooseOne
 from overseer.core.shapes import BadInput
 from overseer.ports.events import Remote
-from overseer.web import addresses, guard, party, views
-from overseer.web.feed import Feed
+from overseer.web import addresses, guard, party, views, wire
+from overseer.web.feed import Event, Feed
 from tests.drivers import catacombs_table as play
 from tests.drivers import web_table
 
@@ -188,3 +190,38 @@ def test_the_glass_bits_are_the_pictures_rows_packed():
            if bits[y * 16 + x // 8] & (0x80 >> (x % 8))]
     assert lit and all(image.getpixel(xy) for xy in lit)
     assert len(lit) == sum(1 for y in range(64) for x in range(128) if image.getpixel((x, y)))
+
+
+_TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=30)  # quotes, controls too
+_NUMBER = st.none() | st.integers()
+_ANY = st.none() | st.booleans() | st.integers() | _TEXT | st.floats(allow_nan=False)
+_SHAPES = {  # each event kind with its own encoder, its fields (and a field of another type)
+    "step": {"n": st.integers() | _ANY, "kind": _TEXT, "rule": _TEXT, "text": _TEXT,
+             "verified": st.booleans() | _ANY, "round": _NUMBER | _ANY, "actor": _TEXT | _ANY},
+    "answer": {"seq": st.integers() | _ANY, "key": _TEXT | _ANY, "question": _TEXT,
+               "answer": _TEXT, "by": _TEXT},
+    "action": {"seq": st.integers(), "do": _TEXT | _ANY},
+    "party": {"head": st.integers() | _ANY, "finished": st.booleans() | _ANY},
+    "ask": {"asked": st.integers(), "key": _TEXT, "kind": _TEXT, "short": _TEXT,
+            "prompt": _TEXT, "phone": st.booleans() | _ANY,
+            "options": st.lists(st.fixed_dictionaries(
+                {"value": _ANY, "label": _TEXT}).map(lambda o: {"value": o["value"],
+                                                              "label": o["label"]}),
+                max_size=3) | _ANY},
+    "glass": {"v": st.integers(), "title": _TEXT, "key": _TEXT, "mark": _TEXT,
+              "lines": st.lists(_TEXT, max_size=4) | _ANY, "rows": st.lists(_TEXT, max_size=4),
+              "number": _NUMBER | _ANY},
+}
+
+
+@given(st.sampled_from(sorted(_SHAPES)).flatmap(
+    lambda kind: st.tuples(st.just(kind), st.fixed_dictionaries(_SHAPES[kind]))))
+def test_an_events_own_encoder_writes_what_the_json_module_writes(event):
+    """web/wire.py: the same bytes as json's compact encoder, whatever the fields hold (a
+    field of a type an encoder does not write: the event is encoded the json way)."""
+    kind, drawn = event
+    data = {key: drawn[key] for key in _SHAPES[kind]}  # in the order the watcher writes them
+    own = Event(7, kind, data, bits="AP8=", encode=getattr(wire, kind)).wire
+    assert own == Event(7, kind, data, bits="AP8=").wire
+    text = own.decode().split("data: ", 1)[1]
+    assert json.loads(text) == {**data, "bits": "AP8="}

@@ -48,19 +48,22 @@ class SeededChance:
         """``uniform_below(n, self._words())`` without the generator or the calls: every roll
         and draw of a game comes through here (``splitmix64`` written out, same words). Only
         what a right shift reads is masked to 64 bits first: a sum's and an xor's low 64 bits
-        depend on their operands' low 64 bits alone."""
+        depend on their operands' low 64 bits alone. A word's last step, ``x ^ (x >> 31)``,
+        changes none of its top 33 bits, so for up to 2**31 choices the candidate is read from
+        ``x`` itself."""
+        shift = 64 - ((n - 1).bit_length() or 1)
+        if shift < 33:
+            return uniform_below(n, self._words())
         mask = _MASK
         x = ((self.seed ^ self.count * 0xD1B54A32D192ED03) + 0x9E3779B97F4A7C15) & mask
         x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & mask
         x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & mask
         state = (x ^ (x >> 31)) + 0x9E3779B97F4A7C15  # word i's state: this plus i
-        shift = 64 - ((n - 1).bit_length() or 1)
         while True:
             state += 1
             x = state & mask
             x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & mask
-            x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & mask
-            candidate = (x ^ (x >> 31)) >> shift
+            candidate = (((x ^ (x >> 27)) * 0x94D049BB133111EB) & mask) >> shift
             if candidate < n:
                 return candidate
 

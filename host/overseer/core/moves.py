@@ -87,13 +87,16 @@ class MoveTable(Generic[S]):
         # move the rules do not allow now (a menu item's press: its form opens only when the
         # move is allowed), the refusal says why before its parameters are missed.
         bare = self._bare.get(name) if isinstance(name, str) else None
-        move = self.moves.get(name) if isinstance(name, str) else None
-        if bare is None and move is not None and not move.available(state):
-            raise move.refused(state)
-        try:
-            move, params = bare if bare is not None else self.parse(action)
-        except ParamError as err:
-            raise RulesError(str(err)) from None
+        if bare is not None:
+            move, params = bare
+        else:
+            move = self.moves.get(name) if isinstance(name, str) else None
+            if move is not None and not move.available(state):
+                raise move.refused(state)
+            try:
+                move, params = self.parse(action)
+            except ParamError as err:
+                raise RulesError(str(err)) from None
         if not move.available(state):
             raise move.refused(state)
         return move.procedure(state, params)

@@ -44,11 +44,13 @@ def changed_chunks(old: bytes | None, new: bytes, size: int = MAX_CHUNK) -> list
         if len(old) != len(new):
             raise ValueError(f"frames of {len(old)} and {len(new)} bytes")
         runs = _runs(old, new)
-    return [
-        (offset, new[offset : min(offset + size, end)])
-        for start, end in runs
-        for offset in range(start, end, size)
-    ]
+    chunks: list[tuple[int, bytes]] = []
+    for start, end in runs:  # each run cut at ``size``: whole chunks, then the run's rest
+        whole = end - (end - start) % size
+        chunks += [(offset, new[offset : offset + size]) for offset in range(start, whole, size)]
+        if whole < end:
+            chunks.append((whole, new[whole:end]))
+    return chunks
 
 
 _DIFFERS = bytes([0]) + bytes([1]) * 255  # bytes.translate: 0 where two frames agree, 1 where not

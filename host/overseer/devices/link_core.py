@@ -121,6 +121,16 @@ class LinkCore:
             self.expire(now)
         return out, now - self._heard_at > LINK_TIMEOUT, self.deadline()
 
+    def answer(self, data: bytes, now: float) -> tuple[bytes, bool, float]:
+        """What the Pico sent (``incoming``), then a pass of the loop (``turn``): the reply
+        and the bytes ``turn`` gives, in that order, to write at once (the loop's pass after a
+        read, one lock and one write fewer). Nothing to write after a refusing IDENT."""
+        reply = self.incoming(data, now)
+        if self.state is _REFUSED:
+            return b"", False, self.deadline()
+        out, silent, deadline = self.turn(now)
+        return (reply + out if reply else out), silent, deadline
+
     def fail_rolls(self, reason: str) -> None:
         """Every open roll request fails (the link is gone)."""
         self._fail(self.rolls.fail_all(reason))
@@ -159,8 +169,7 @@ class LinkCore:
                 self._hello_at = now + HELLO_INTERVAL
             return out
         if self.screens.waiting and not self._window.has_queued(_is_frame):
-            for message, note in self.screens.take(self._chunk_size()):
-                self._window.put(message, note)
+            self._window.put_all(self.screens.take(self._chunk_size()))
         if self.rolls.unsent_ids:  # most passes: none
             for roll_id, die in self.rolls.unsent():
                 self._window.put(p.RollRequest(roll_id, int(die)))
@@ -215,7 +224,7 @@ class LinkCore:
         elif isinstance(message, p.ButtonEvent | p.RollResult):
             if self._receiver.accept(block.seq):
                 self._deliver(message)
-            return p.encode(p.HostAck(self._receiver.last))
+            return p.HOST_ACKS[self._receiver.last]
         return b""
 
     def _on_ident(self, ident: p.Ident) -> None:

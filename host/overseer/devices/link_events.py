@@ -108,13 +108,17 @@ def event_of(message: p.ButtonEvent | p.RollResult, boot_id: int
     """The event a Pico's message reports, or None when it is outside the protocol (a button,
     press or die it does not have, a face off the die)."""
     if isinstance(message, p.ButtonEvent):
-        if (message.button not in p.Button._value2member_map_
-                or message.press not in p.Press._value2member_map_):
+        button, press = _BUTTONS.get(message.button), _PRESSES.get(message.press)
+        if button is None or press is None:
             return None
-        return PressedButton(p.Button(message.button), p.Press(message.press), boot_id,
-                             message.event_id)
-    if message.die not in p.Die._value2member_map_ \
-            or not 1 <= message.face <= p.FACES[p.Die(message.die)]:
+        return PressedButton(button, press, boot_id, message.event_id)
+    die = _DICE.get(message.die)
+    if die is None or not 1 <= message.face <= p.FACES[die]:
         return None
-    return DieRolled(p.Die(message.die), message.face, message.roll_id, boot_id,
-                     message.event_id)
+    return DieRolled(die, message.face, message.roll_id, boot_id, message.event_id)
+
+
+# The members by wire number, looked up (``p.Button(n)`` is a Python call through EnumType).
+_BUTTONS = {int(b): b for b in p.Button}
+_PRESSES = {int(b): b for b in p.Press}
+_DICE = {int(d): d for d in p.Die}

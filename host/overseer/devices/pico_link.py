@@ -261,9 +261,15 @@ class PicoLink:
         self._call(core.opened, self._clock())
         fd = transport.fileno()
         refused = LinkState.REFUSED
+        data: bytes | None = None  # what the last pass read
         while not self._stop.is_set():
             now = self._clock()
-            out, silent, deadline = self._call(core.turn, now)
+            if data is None:
+                out, silent, deadline = self._call(core.turn, now)
+            else:  # the reply to what came, then the pass's bytes: one write
+                out, silent, deadline = self._call(core.answer, data, now)
+                if core.state is refused:
+                    return
             if out:
                 transport.write(out)
             if silent:
@@ -275,10 +281,4 @@ class PicoLink:
                     os.read(self._wake_r, 4096)
                 except BlockingIOError:
                     pass
-            if fd not in readable:
-                continue
-            reply = self._call(core.incoming, transport.read(), self._clock())
-            if core.state is refused:
-                return
-            if reply:
-                transport.write(reply)
+            data = transport.read() if fd in readable else None

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from overseer.devices import protocol as p
@@ -77,6 +77,10 @@ class SendWindow:
 
     def put(self, message: p.Message, note: object = None) -> None:
         self.queued.append(Outgoing(message, note))
+
+    def put_all(self, messages: Iterable[tuple[p.Message, object]]) -> None:
+        """``put`` each (message, note), in order (a screen's dozen chunks and its show)."""
+        self.queued.extend([Outgoing(message, note) for message, note in messages])
 
     def has_queued(self, test: Callable[[p.Message], bool]) -> bool:
         return any(test(entry.message) for entry in self.queued)

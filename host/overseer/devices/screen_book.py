@@ -62,8 +62,8 @@ class ScreenBook:
         wire = p.wire_id(screen)
         chunk, new = p.FrameChunk, tuple.__new__  # (a named tuple made as the tuple it is)
         out: list[tuple[p.Message, Shows | None]] = [
-            (new(chunk, (wire, offset, data)), None)
-            for offset, data in changed_chunks(self._base, image, chunk_size)]
+            (new(chunk, (wire, *place)), None)
+            for place in changed_chunks(self._base, image, chunk_size)]
         out.append((p.FrameShow(wire, p.crc32(image)), Shows(screen, image)))
         self._queued, self._base = screen, image
         return out

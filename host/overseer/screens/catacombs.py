@@ -8,12 +8,18 @@ steps' facts (the gadget's step screens put the sentence under them, ``screens/p
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from types import SimpleNamespace
 
 from overseer.core.procedure import ChooseOne, ChooseSome, Question, Step, describe
 from overseer.rules.catacombs.kinds import Key, StepKind
 from overseer.screens.facet import Screens
 from overseer.screens.pages import ReelPage, detail_text, namer, packed, row_pages
 from overseer.screens.render import COLUMNS, Face, Screen, key_lines, wrap
+
+# The step kinds through a plain namespace, the same members: a member read off an Enum class
+# goes through ``EnumType.__getattr__``'s hook in Python 3.11 (some 1,200 instructions each),
+# and a page's faces read hundreds (each ``case`` of a ``match`` on the kind is one).
+K = SimpleNamespace(**StepKind.__members__)
 
 # The questions' short forms (the title bar holds 23 characters); the whole prompt comes on a
 # page before the question's own screen.
@@ -93,23 +99,23 @@ def _heroes_face(step: Step, name: Callable[[str], str]) -> Face | None:
     """The steps of what the heroes did: a hit, a kill, its gold, a hero's new state."""
     d = step.data
     match step.kind:
-        case StepKind.PIECE_DAMAGED:
+        case K.PIECE_DAMAGED:
             return Face(_key(f"{name(d['piece'])} -{d['amount']}", f"Damage -{d['amount']}"),
                         step.text, title=HEROES_TITLE)
-        case StepKind.PIECE_DOWN:
+        case K.PIECE_DOWN:
             return Face(_key(f"{name(d['piece'])} down", "Destroyed"), step.text,
                         title=HEROES_TITLE)
-        case StepKind.GOLD:
+        case K.GOLD:
             return Face(f"+{d['reward']} gold", step.text, title=HEROES_TITLE)
-        case StepKind.HERO_UPDATED:
+        case K.HERO_UPDATED:
             changes = ", ".join(f"{k} {_said(v, name)}" for k, v in d.items() if k != "hero")
             return Face(_key(name(d["hero"]), "Hero changed"), changes or step.text,
                         title=HEROES_TITLE)
-        case StepKind.NO_DAMAGE:
+        case K.NO_DAMAGE:
             return Face("No damage", step.text, title=HEROES_TITLE)
-        case StepKind.REWARD_GOLD:
+        case K.REWARD_GOLD:
             return Face(f"+{d['gold']} gold", step.text, title="Rewards")
-        case StepKind.REWARD_SPELL:
+        case K.REWARD_SPELL:
             return Face("Spell card", step.text, title="Rewards")
     return None
 
@@ -118,29 +124,29 @@ def _setup_face(step: Step, name: Callable[[str], str]) -> Face | None:
     """The steps of a room's setup and of a campaign: the key word, and "Setup" above."""
     d = step.data
     match step.kind:
-        case StepKind.ROOM | StepKind.LORD:
+        case K.ROOM | K.LORD:
             return Face(_key(_after(step.text).split(" (")[0], step.kind.capitalize()),
                         step.text, title=SETUP_TITLE)
-        case StepKind.HERO_TARGET:
+        case K.HERO_TARGET:
             return Face(_key(name(d["hero"]), "Hero Target"), step.text, title=SETUP_TITLE)
-        case StepKind.MONSTER_METRE:
+        case K.MONSTER_METRE:
             return Face(_key(d["monster"], "Monster Metre"), step.text, title=SETUP_TITLE)
-        case StepKind.MINION_CHOICE:
+        case K.MINION_CHOICE:
             return Face(_key(d["chosen"], "Minions"), step.text, title=SETUP_TITLE)
-        case StepKind.MERCENARY:
+        case K.MERCENARY:
             return Face(_key(d["mercenary"], "Mercenary"), step.text, title=SETUP_TITLE)
-        case StepKind.PLACE:
+        case K.PLACE:
             # "3. Orc A (level-1 tile): the spot": the piece big, the spot under it.
             return Face(_key(name(d["piece"]), "Place"), _after(step.text),
                         title=f"Place piece {d['order']}")
-        case StepKind.CAMPAIGN:
+        case K.CAMPAIGN:
             return Face(_key(str(d["campaign"]).capitalize(), "Campaign"), step.text,
                         title="Campaign")
-        case StepKind.PLAYMAT:
+        case K.PLAYMAT:
             said = step.text.split(":")[0]
             return Face(_key(said, "Playmat") if ":" in step.text else "Playmat", step.text,
                         title=SETUP_TITLE)
-        case StepKind.CAMPAIGN_STAGE:
+        case K.CAMPAIGN_STAGE:
             return Face(_key(" then ".join(d["rooms"]), f"Stage {d['stage']}"), step.text,
                         title=f"Stage {d['stage']}")
     if step.kind in SETUP_KEYS:
@@ -148,7 +154,7 @@ def _setup_face(step: Step, name: Callable[[str], str]) -> Face | None:
         return Face(SETUP_KEYS[step.kind], step.text, title=title)
     if step.kind in END_KEYS:
         return Face(END_KEYS[step.kind], step.text, title="Battle over"
-                    if step.kind != StepKind.GAME_OVER else "Game over")
+                    if step.kind != K.GAME_OVER else "Game over")
     return None
 
 
@@ -159,36 +165,36 @@ def step_face(step: Step, name: Callable[[str], str]) -> Face | None:
     if found is not None:
         return found
     match step.kind:
-        case StepKind.CORRECTION:
+        case K.CORRECTION:
             return Face("Correction", step.text, title=BOOKS_TITLE)
-        case StepKind.ROUND:
+        case K.ROUND:
             return Face(f"Round {d['round']}", step.text, title=f"Round {d['round']}")
-        case StepKind.ACTIVE_CHARACTER:
+        case K.ACTIVE_CHARACTER:
             who = name(d["piece"])
             detail = step.text.removeprefix(f"{who} ({d['piece']}) ").removeprefix(f"{who} ")
             return Face(who, detail, title=who)
-        case StepKind.TARGET:
+        case K.TARGET:
             return Face(name(d["target"]), "target: " + _after(step.text))
-        case StepKind.SHOT_SEQUENCE if d.get("shots"):
+        case K.SHOT_SEQUENCE if d.get("shots"):
             return Face(", ".join(d["shots"]).capitalize(), _after(step.text))
-        case StepKind.SHOT:
+        case K.SHOT:
             aim = f" at {name(d['target'])}" if d.get("target") else ""
             return Face(d["shot"].capitalize(), f"shot{aim}")
-        case StepKind.MOVE:
+        case K.MOVE:
             return Face(f"Ruler {d['ruler']}", _after(step.text))
-        case StepKind.MOVE_TO_RUNE:
+        case K.MOVE_TO_RUNE:
             return Face(f"Rune {d['rune']}", _after(step.text))
-        case StepKind.TOKEN:
+        case K.TOKEN:
             return Face(f"Token {d['value']}" + (" R" if d["reset"] else ""), step.text)
-        case StepKind.DAMAGE:
+        case K.DAMAGE:
             return Face(f"{name(d['target'])} -{d['amount']}", step.text)
-        case StepKind.CLOCK:
+        case K.CLOCK:
             return Face(f"{d['face']} o'clock", step.text)
-        case StepKind.PORTAL_TRAP:
+        case K.PORTAL_TRAP:
             return Face(f"Portal {d['face']}", step.text)
-        case StepKind.INSTRUCTION if d.get("implemented") is False:
+        case K.INSTRUCTION if d.get("implemented") is False:
             return Face("By the card", step.text)
-        case StepKind.INSTRUCTION:
+        case K.INSTRUCTION:
             return Face("Do this", step.text)
     return None
 
@@ -197,69 +203,68 @@ def step_face(step: Step, name: Callable[[str], str]) -> Face | None:
 # (``pages.step_face``). Every kind has a case in ``step_face`` or is here
 # (tests/test_shared_names.py).
 PLAIN = frozenset({
-    StepKind.REASK, StepKind.REROLL, StepKind.NO_TARGET, StepKind.NO_EFFECT,
-    StepKind.CONDITION, StepKind.FREED, StepKind.RIDES, StepKind.MISS, StepKind.COVERED,
-    StepKind.FIRST_ALIKE,
-    StepKind.SUMMON,
-    StepKind.ANTIENT, StepKind.HEAL, StepKind.TELEPORT, StepKind.REPEAT, StepKind.DAGGER_MOVE,
-    StepKind.PORTAL_PUSH, StepKind.TELEPORTED, StepKind.KNOCKED_OFF, StepKind.RESET,
-    StepKind.HERO_DOWN, StepKind.INVULNERABLE, StepKind.PASSES_TO_RIDER, StepKind.MOUNT_REMOVED,
-    StepKind.POISON, StepKind.POISON_DECK_EMPTY, StepKind.STUNNED, StepKind.CAPTURE_COIN,
-    StepKind.RECKLESS, StepKind.DEATH_CARD, StepKind.NO_DAMAGE, StepKind.YILLEPH_FLIP,
-    StepKind.PIECE_DAMAGED, StepKind.PIECE_DOWN, StepKind.GOLD, StepKind.REACTIVE,
-    StepKind.WYVERN_WILD, StepKind.HERO_UPDATED, StepKind.PLAYMAT, StepKind.CHARACTER_ORDER,
-    StepKind.MONSTER_ORDER, StepKind.HERO_TARGET, StepKind.DIRECTION_DISCARD, StepKind.DIRECTION,
-    StepKind.MONSTER_METRE, StepKind.MINION_CHOICE, StepKind.ROOM_SUPPRESSION,
-    StepKind.SUPPRESSION, StepKind.ROOM, StepKind.MERCENARY, StepKind.LORD,
-    StepKind.PLAYMAT_RULES, StepKind.PLACE, StepKind.REWARD_SPELL, StepKind.REWARD_GOLD,
-    StepKind.HIDDEN_CAVE_ITEMS, StepKind.HIDDEN_CAVE_TARGETS, StepKind.HIDDEN_CAVE_COLLECT,
-    StepKind.HIDDEN_CAVE_OPEN, StepKind.HIDDEN_CAVE_ENTER, StepKind.KRAKEN,
-    StepKind.KRAKEN_RESULT, StepKind.HIDDEN_CAVE_POISON, StepKind.HIDDEN_CAVE_ITEM,
-    StepKind.HIDDEN_CAVE_REWARD, StepKind.HIDDEN_CAVE_ANTIENT, StepKind.HIDDEN_CAVE_LEAVE,
-    StepKind.BATTLE_PHASE_OVER, StepKind.HERO_START_ZONE, StepKind.MOUNT_RETURNS,
-    StepKind.NO_GOLD, StepKind.FROZEN, StepKind.MOUNT_RECRUITED,
-    StepKind.CAMPAIGN, StepKind.CAMPAIGN_LORD, StepKind.CAMPAIGN_STAGE,
-    StepKind.CAMPAIGN_COMPLETE, StepKind.ROOM_WON, StepKind.PARTY_DEFEATED, StepKind.GAME_OVER,
+    K.REASK, K.REROLL, K.NO_TARGET, K.NO_EFFECT,
+    K.CONDITION, K.FREED, K.RIDES, K.MISS, K.COVERED, K.FIRST_ALIKE,
+    K.SUMMON,
+    K.ANTIENT, K.HEAL, K.TELEPORT, K.REPEAT, K.DAGGER_MOVE,
+    K.PORTAL_PUSH, K.TELEPORTED, K.KNOCKED_OFF, K.RESET,
+    K.HERO_DOWN, K.INVULNERABLE, K.PASSES_TO_RIDER, K.MOUNT_REMOVED,
+    K.POISON, K.POISON_DECK_EMPTY, K.STUNNED, K.CAPTURE_COIN,
+    K.RECKLESS, K.DEATH_CARD, K.NO_DAMAGE, K.YILLEPH_FLIP,
+    K.PIECE_DAMAGED, K.PIECE_DOWN, K.GOLD, K.REACTIVE,
+    K.WYVERN_WILD, K.HERO_UPDATED, K.PLAYMAT, K.CHARACTER_ORDER,
+    K.MONSTER_ORDER, K.HERO_TARGET, K.DIRECTION_DISCARD, K.DIRECTION,
+    K.MONSTER_METRE, K.MINION_CHOICE, K.ROOM_SUPPRESSION,
+    K.SUPPRESSION, K.ROOM, K.MERCENARY, K.LORD,
+    K.PLAYMAT_RULES, K.PLACE, K.REWARD_SPELL, K.REWARD_GOLD,
+    K.HIDDEN_CAVE_ITEMS, K.HIDDEN_CAVE_TARGETS, K.HIDDEN_CAVE_COLLECT,
+    K.HIDDEN_CAVE_OPEN, K.HIDDEN_CAVE_ENTER, K.KRAKEN,
+    K.KRAKEN_RESULT, K.HIDDEN_CAVE_POISON, K.HIDDEN_CAVE_ITEM,
+    K.HIDDEN_CAVE_REWARD, K.HIDDEN_CAVE_ANTIENT, K.HIDDEN_CAVE_LEAVE,
+    K.BATTLE_PHASE_OVER, K.HERO_START_ZONE, K.MOUNT_RETURNS,
+    K.NO_GOLD, K.FROZEN, K.MOUNT_RECRUITED,
+    K.CAMPAIGN, K.CAMPAIGN_LORD, K.CAMPAIGN_STAGE,
+    K.CAMPAIGN_COMPLETE, K.ROOM_WON, K.PARTY_DEFEATED, K.GAME_OVER,
 })
 
 
 def _line(step: Step, name) -> str | None:
     d = step.data
     match step.kind:
-        case StepKind.TARGET:
+        case K.TARGET:
             why = d.get("criterion") or d.get("column", "")
             return f"> {name(d['target'])} {why.replace('_', ' ')}"
-        case StepKind.SHOT:
+        case K.SHOT:
             return d["shot"].capitalize()
-        case StepKind.MOVE:
+        case K.MOVE:
             return f"move R{d['ruler']} to {name(d['toward'])}" if "toward" in d \
                 else f"move R{d['ruler']}"
-        case StepKind.MOVE_TO_RUNE:
+        case K.MOVE_TO_RUNE:
             return f"to rune {d['rune']}" + (f" / {d['location']}" if "location" in d else "")
-        case StepKind.TOKEN:
+        case K.TOKEN:
             return f"L{d['level']} token: {d['value']}" + (" reset" if d["reset"] else "")
-        case StepKind.DAMAGE:
+        case K.DAMAGE:
             return f"{name(d['target'])} -{d['amount']} ({d['health']} left)"
-        case StepKind.MISS:
+        case K.MISS:
             return "miss"
-        case StepKind.COVERED:
+        case K.COVERED:
             return f"template on {name(d['target'])}"
-        case StepKind.FIRST_ALIKE:
+        case K.FIRST_ALIKE:
             line = f"= first {step.facts['tile']}" if step.facts else ""
             return line if 8 < len(line) <= COLUMNS else "= first by the tiles"
-        case StepKind.CLOCK:
+        case K.CLOCK:
             return f"push {name(d['who'])} {d['face']}h R{d['ruler']}"
-        case StepKind.NO_TARGET:
+        case K.NO_TARGET:
             return "no target: " + d["action"].replace("_", " ")
-        case StepKind.SUMMON:
+        case K.SUMMON:
             return f"summon {d['summons']}"
-        case StepKind.PORTAL_TRAP:
+        case K.PORTAL_TRAP:
             return f"portal {d['face']}: {d['outcome'].replace('_', ' ')}"
-        case StepKind.DEATH_CARD | StepKind.POISON | StepKind.CAPTURE_COIN | StepKind.STUNNED:
+        case K.DEATH_CARD | K.POISON | K.CAPTURE_COIN | K.STUNNED:
             return step.kind.replace("_", " ") + (f" {d['value']}" if "value" in d else "")
-        case StepKind.TELEPORT:
+        case K.TELEPORT:
             return "to Teleported! card"
-        case StepKind.INSTRUCTION if "shot" in d:
+        case K.INSTRUCTION if "shot" in d:
             return "see card: " + d["shot"]
     return None
 
@@ -274,7 +279,7 @@ def activation_screen(steps: list[Step], names: dict[str, str] | None = None) ->
 
     title, lines, unverified = "Overseer", [], False
     for step in steps:
-        if step.kind == StepKind.ACTIVE_CHARACTER:
+        if step.kind == K.ACTIVE_CHARACTER:
             title, lines, unverified = name(step.data["piece"]), [], False
             continue
         line = _line(step, name)
@@ -302,35 +307,34 @@ def question_screen(question: Question, names: dict[str, str] | None = None) -> 
 
 WHO, MOVE, RESULT, HEROES = 0, 1, 2, 3
 PHASES: dict[str, int] = {
-    StepKind.ROUND: WHO, StepKind.ACTIVE_CHARACTER: WHO, StepKind.FIRST_ALIKE: WHO,
-    StepKind.TARGET: WHO,
-    StepKind.SHOT_SEQUENCE: WHO, StepKind.REASK: WHO, StepKind.NO_TARGET: WHO,
-    StepKind.SHOT: MOVE, StepKind.MOVE: MOVE, StepKind.MOVE_TO_RUNE: MOVE,
-    StepKind.DAGGER_MOVE: MOVE, StepKind.TELEPORT: MOVE, StepKind.SUMMON: MOVE,
-    StepKind.INSTRUCTION: MOVE, StepKind.COVERED: MOVE,
-    StepKind.TOKEN: RESULT, StepKind.DAMAGE: RESULT, StepKind.MISS: RESULT,
-    StepKind.CLOCK: RESULT, StepKind.HERO_DOWN: RESULT, StepKind.POISON: RESULT,
-    StepKind.STUNNED: RESULT, StepKind.DEATH_CARD: RESULT, StepKind.CAPTURE_COIN: RESULT,
-    StepKind.PORTAL_TRAP: RESULT, StepKind.PORTAL_PUSH: RESULT, StepKind.TELEPORTED: RESULT,
-    StepKind.KNOCKED_OFF: RESULT, StepKind.RECKLESS: RESULT,
-    StepKind.PIECE_DAMAGED: HEROES, StepKind.PIECE_DOWN: HEROES, StepKind.GOLD: HEROES,
-    StepKind.HERO_UPDATED: HEROES, StepKind.NO_DAMAGE: HEROES,
+    K.ROUND: WHO, K.ACTIVE_CHARACTER: WHO, K.FIRST_ALIKE: WHO, K.TARGET: WHO,
+    K.SHOT_SEQUENCE: WHO, K.REASK: WHO, K.NO_TARGET: WHO,
+    K.SHOT: MOVE, K.MOVE: MOVE, K.MOVE_TO_RUNE: MOVE,
+    K.DAGGER_MOVE: MOVE, K.TELEPORT: MOVE, K.SUMMON: MOVE,
+    K.INSTRUCTION: MOVE, K.COVERED: MOVE,
+    K.TOKEN: RESULT, K.DAMAGE: RESULT, K.MISS: RESULT,
+    K.CLOCK: RESULT, K.HERO_DOWN: RESULT, K.POISON: RESULT,
+    K.STUNNED: RESULT, K.DEATH_CARD: RESULT, K.CAPTURE_COIN: RESULT,
+    K.PORTAL_TRAP: RESULT, K.PORTAL_PUSH: RESULT, K.TELEPORTED: RESULT,
+    K.KNOCKED_OFF: RESULT, K.RECKLESS: RESULT,
+    K.PIECE_DAMAGED: HEROES, K.PIECE_DOWN: HEROES, K.GOLD: HEROES,
+    K.HERO_UPDATED: HEROES, K.NO_DAMAGE: HEROES,
 }
 # The step whose key word a group's page takes, the first of these found in it.
-KEY_ORDER = (StepKind.HERO_DOWN, StepKind.DAMAGE, StepKind.MISS, StepKind.PIECE_DOWN,
-             StepKind.PIECE_DAMAGED, StepKind.NO_DAMAGE, StepKind.HERO_UPDATED,
-             StepKind.TARGET, StepKind.SHOT, StepKind.TOKEN, StepKind.CLOCK)
+KEY_ORDER = (K.HERO_DOWN, K.DAMAGE, K.MISS, K.PIECE_DOWN,
+             K.PIECE_DAMAGED, K.NO_DAMAGE, K.HERO_UPDATED,
+             K.TARGET, K.SHOT, K.TOKEN, K.CLOCK)
 # Sentences the table reads whole the first time this game, and short after.
-LONG_FIRST = frozenset({StepKind.MOVE, StepKind.CLOCK, StepKind.RESET})
+LONG_FIRST = frozenset({K.MOVE, K.CLOCK, K.RESET})
 
 
 def grouped(step: Step) -> bool:
     """Whether the step joins a group page (the setup's steps keep a page each)."""
     return step.kind in PHASES or (step.kind not in SETUP_KEYS and step.kind not in END_KEYS
-                                   and step.kind != StepKind.CORRECTION
+                                   and step.kind != K.CORRECTION
                                    and _setup_face(step, lambda s: s) is None
-                                   and step.kind != StepKind.REWARD_GOLD
-                                   and step.kind != StepKind.REWARD_SPELL)
+                                   and step.kind != K.REWARD_GOLD
+                                   and step.kind != K.REWARD_SPELL)
 
 
 def groups(steps: list[Step]) -> list[list[int]]:
@@ -343,8 +347,8 @@ def groups(steps: list[Step]) -> list[list[int]]:
         mine = PHASES.get(step.kind, phase if phase >= 0 else MOVE)
         alone = not grouped(step)
         starts = (not out or alone or phase < 0 or mine < phase
-                  or step.kind in (StepKind.ACTIVE_CHARACTER, StepKind.ROUND)
-                  and any(steps[i].kind == StepKind.ACTIVE_CHARACTER for i in out[-1])
+                  or step.kind in (K.ACTIVE_CHARACTER, K.ROUND)
+                  and any(steps[i].kind == K.ACTIVE_CHARACTER for i in out[-1])
                   or (mine == HEROES) != (phase == HEROES))
         if starts:
             out.append([n])
@@ -361,47 +365,47 @@ def brief(step: Step, name: Callable[[str], str], seen: frozenset[str],
     already) does not name it again."""
     d = step.data
     match step.kind:
-        case StepKind.ROUND:
+        case K.ROUND:
             return f"Round {d['round']}"
-        case StepKind.ACTIVE_CHARACTER if d.get("why") == "placement":
+        case K.ACTIVE_CHARACTER if d.get("why") == "placement":
             return "acts: first as placed"  # the ruling is on the detail page
-        case StepKind.ACTIVE_CHARACTER:
+        case K.ACTIVE_CHARACTER:
             who = name(d["piece"])
             return step.text.removeprefix(f"{who} ({d['piece']}) ").removeprefix(f"{who} ")
-        case StepKind.RESET if step.kind in seen:
+        case K.RESET if step.kind in seen:
             return ""  # its token's line says "+ reset"
-        case StepKind.RESET:
+        case K.RESET:
             return "reset: tokens back in bags"
-        case StepKind.PIECE_DAMAGED:
+        case K.PIECE_DAMAGED:
             return f"-{d['amount']}: {d['health']} left"
-        case StepKind.PIECE_DOWN:
+        case K.PIECE_DOWN:
             return "destroyed"
-        case StepKind.GOLD:
+        case K.GOLD:
             return f"+{d['reward']} gold to {name(d['hero'])}"
-        case StepKind.TARGET:
+        case K.TARGET:
             return ""  # the key word names the target; why it (the column) is on the details
-        case StepKind.SHOT_SEQUENCE if d.get("shots"):
+        case K.SHOT_SEQUENCE if d.get("shots"):
             return ""  # each shot has a line of its own as it comes; the list is on the details
-        case StepKind.SHOT:
+        case K.SHOT:
             aim = f" at {name(d['target'])}" if d.get("target") and \
                 d["target"] not in aimed else ""
             return f"{d['shot'].capitalize()}{aim}"
-        case StepKind.MOVE if step.kind in seen or "ruler" not in d:
+        case K.MOVE if step.kind in seen or "ruler" not in d:
             toward = f" to {name(d['toward'])}" if "toward" in d else ""
             return _fitted(f"move R{d['ruler']}{toward}", d.get("toward"), name)
-        case StepKind.CLOCK if step.kind in seen:
+        case K.CLOCK if step.kind in seen:
             return _fitted(f"push {name(d['who'])} {d['face']} o'clock R{d['ruler']}",
                            d["who"], name)
-        case StepKind.INSTRUCTION if "modifier" in d and BY_HAND in seen:
+        case K.INSTRUCTION if "modifier" in d and BY_HAND in seen:
             return f"{d['modifier']}: by the card, then tell the gadget"
-        case StepKind.TOKEN:
+        case K.TOKEN:
             return f"token {d['value']}" + (" + reset" if d["reset"] else "")
-        case StepKind.DAMAGE:
+        case K.DAMAGE:
             return f"{d['health']} left"
     line = _line(step, name)
     if line and step.kind not in LONG_FIRST:
         return line
-    return _after(step.text) if step.kind == StepKind.MOVE else step.text
+    return _after(step.text) if step.kind == K.MOVE else step.text
 
 
 def _fitted(line: str, who: str | None, name: Callable[[str], str]) -> str:
@@ -422,9 +426,9 @@ def group_face(steps: list[Step], name: Callable[[str], str], seen: frozenset[st
         return step_face(steps[0], name) or Face(steps[0].kind.replace("_", " ").capitalize(),
                                                  steps[0].text)
     title = next((name(s.data["piece"]) for s in steps
-                  if s.kind == StepKind.ACTIVE_CHARACTER), None)
-    if any(s.kind in (StepKind.PIECE_DAMAGED, StepKind.PIECE_DOWN, StepKind.HERO_UPDATED,
-                      StepKind.NO_DAMAGE) for s in steps):
+                  if s.kind == K.ACTIVE_CHARACTER), None)
+    if any(s.kind in (K.PIECE_DAMAGED, K.PIECE_DOWN, K.HERO_UPDATED,
+                      K.NO_DAMAGE) for s in steps):
         title = HEROES_TITLE
     main = next((s for kind in KEY_ORDER for s in steps if s.kind == kind), steps[0])
     face = step_face(main, name) or Face(main.kind.replace("_", " ").capitalize(), main.text)
@@ -433,11 +437,11 @@ def group_face(steps: list[Step], name: Callable[[str], str], seen: frozenset[st
     aimed = _aimed(seen) | keyed
     lines = []
     for step in steps:
-        if step.kind == StepKind.ACTIVE_CHARACTER:
+        if step.kind == K.ACTIVE_CHARACTER:
             aimed = keyed  # a new activation: its target is named again
-        if step is main and step.kind == StepKind.HERO_UPDATED:
+        if step is main and step.kind == K.HERO_UPDATED:
             lines.append(face.detail)
-        elif step.kind == StepKind.ACTIVE_CHARACTER and step is not main:
+        elif step.kind == K.ACTIVE_CHARACTER and step is not main:
             continue  # the title names it; why it acts first is on the detail page
         elif step is not main or step.kind in SAID_TOO:
             line = brief(step, name, seen, aimed)
@@ -447,10 +451,10 @@ def group_face(steps: list[Step], name: Callable[[str], str], seen: frozenset[st
 
 
 # The main steps whose line says more than their key word (the health left, the shot's aim).
-SAID_TOO = frozenset({StepKind.DAMAGE, StepKind.SHOT, StepKind.ACTIVE_CHARACTER,
-                      StepKind.PIECE_DAMAGED})
+SAID_TOO = frozenset({K.DAMAGE, K.SHOT, K.ACTIVE_CHARACTER,
+                      K.PIECE_DAMAGED})
 # The main steps whose key word names the hero they are about (a shot at it need not).
-KEYED_TARGET = frozenset({StepKind.TARGET, StepKind.DAMAGE})
+KEYED_TARGET = frozenset({K.TARGET, K.DAMAGE})
 BY_HAND = "by_hand"  # ``seen`` holds it once a modifier left to the table was read whole
 AIM = "aim:"  # ``seen`` holds the activation's target shown already as "aim:<hero id>"
 
@@ -464,13 +468,13 @@ def _seen_after(seen: frozenset[str], steps: Sequence[Step]) -> frozenset[str]:
     the activation under way once a page named it (a new activation forgets it)."""
     out = set(seen)
     for step in steps:
-        if step.kind == StepKind.ACTIVE_CHARACTER:
+        if step.kind == K.ACTIVE_CHARACTER:
             out = {s for s in out if not s.startswith(AIM)}
-        elif step.kind == StepKind.TARGET and step.data.get("target"):
+        elif step.kind == K.TARGET and step.data.get("target"):
             out = {s for s in out if not s.startswith(AIM)} | {AIM + step.data["target"]}
         elif step.kind in LONG_FIRST:
             out.add(step.kind)
-        elif step.kind == StepKind.INSTRUCTION and "modifier" in step.data:
+        elif step.kind == K.INSTRUCTION and "modifier" in step.data:
             out.add(BY_HAND)
     return frozenset(out)
 
@@ -515,7 +519,7 @@ def reel_pages(steps: Sequence[tuple[int, Step, bool]], names: Mapping[str, str]
         mark = "" if all(m[2] for m in members) else "!"
         kinds = tuple(m[1].kind for m in members)
         target = next((m[1].data.get("target") for m in members
-                       if m[1].kind == StepKind.TARGET), None)
+                       if m[1].kind == K.TARGET), None)
         detail = tuple(detail_text(m[1]) for m in members)
         out += [ReelPage(s, members[-1][0], kinds, target, detail, members[0][0])
                 for s in row_pages(title, face.key, rows, mark)]

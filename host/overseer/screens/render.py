@@ -86,8 +86,10 @@ def _text(ink: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, size: str,
 
 def plain(text: str) -> str:
     """The text in characters the faces draw (printable ASCII; anything else is "?")."""
+    if text.isascii() and text.isprintable():  # the usual text: nothing to replace (and
+        return text  # ``_PLAIN`` maps no ASCII: its per-character lookup is 600 a character)
     text = text.translate(_PLAIN)
-    if text.isascii() and text.isprintable():  # the usual text: nothing to replace
+    if text.isascii() and text.isprintable():
         return text
     return "".join(c if " " <= c <= "~" else "?" for c in text)
 
@@ -348,11 +350,25 @@ def frame_bytes(image: Image.Image) -> bytes:
     """The image in MONO_VLSB: 8 pages of 128 bytes, bit 0 the page's top row.
 
     Transposed, each image column is a row of 64 pixels; packed least significant bit first
-    ("1;R") that row is the column's 8 page bytes. Regrouping by page is one slice per page."""
+    ("1;R") that row is the column's 8 page bytes. Regrouping by page is one slice per page.
+    Pillow's core image is transposed and packed directly (``Image.transpose`` and
+    ``tobytes`` wrap the same two calls in some 70,000 instructions of Python: a copy for
+    ``convert``, a new ``Image``, an encoder loop)."""
     if image.size != (WIDTH, HEIGHT):
         raise ValueError(f"a frame is {WIDTH}x{HEIGHT}, not {image.size[0]}x{image.size[1]}")
-    columns = image.convert("1").transpose(Image.Transpose.TRANSPOSE).tobytes("raw", "1;R")
-    return b"".join(columns[page::PAGES] for page in range(PAGES))
+    if image.mode != "1":
+        image = image.convert("1")
+    image.load()
+    encoder = Image.core.raw_encoder("1", "1;R", 0, 1)
+    encoder.setimage(image.im.transpose(Image.Transpose.TRANSPOSE), (0, 0, HEIGHT, WIDTH))
+    parts = []
+    while True:
+        _, done, data = encoder.encode(FRAME)
+        parts.append(data)
+        if done:
+            break
+    columns = b"".join(parts)
+    return b"".join([columns[page::PAGES] for page in range(PAGES)])
 
 
 @lru_cache(maxsize=64)

@@ -18,6 +18,7 @@ A new store's missing folders are made, and ``notice`` says so.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sqlite3
 from collections.abc import Sequence
@@ -38,6 +39,8 @@ _SQLITE_CORRUPT, _SQLITE_NOTADB = 11, 26  # primary result codes of a damaged fi
 RECOVER = "overseer games recover"
 CHECKPOINT_EVERY = 20  # events at most between two checkpoints of the WAL into the file
 _SQLITE_READONLY, _SQLITE_IOERR, _SQLITE_FULL, _SQLITE_CANTOPEN = 8, 10, 13, 14
+
+log = logging.getLogger(__name__)
 
 
 class StoreError(Exception):
@@ -332,7 +335,7 @@ class Store:
         self.read_only = False  # opened read-only: every write is refused (SaveError)
         self._reopen = False  # a write found the file read-only: open it again before the next
         self._unsaved = 0  # events written since the last checkpoint of the WAL
-        self._later: dict[int, str] = {}  # gadget objects (JSON) for the next transaction
+        self._later: dict[int, dict[str, Any]] = {}  # gadget objects for the next transaction
         if self.path.exists() and not self.path.is_file():
             raise StoreError(f"{self.path}: not a regular file; choose another store file")
         if not self.path.exists():
@@ -619,20 +622,26 @@ class Store:
         inside the store's next write (a step's, in its one COMMIT), or at ``close``; until
         then ``gadget`` answers it. For what the gadget may lose to a power cut or a kill
         (which page of the steps was on the glass): nothing is written for it now. A game
-        that is gone by then is passed over."""
-        self._later[game_id] = json.dumps(data, sort_keys=True)
+        that is gone by then is passed over. ``data`` (plain JSON values) is the store's from
+        now on: encoded when it is written, once, not at every page turned."""
+        self._later[game_id] = data
 
     def _write_later(self) -> None:
         """Inside a transaction: the gadget objects ``set_gadget_later`` holds."""
         for game_id, data in self._later.items():
-            self.db.execute(_SET_GADGET_IF_GAME, (game_id, data, game_id))
+            try:
+                text = json.dumps(data, sort_keys=True)
+            except (TypeError, ValueError) as err:  # not plain JSON: the gadget's object is
+                log.error("game #%d: the gadget's object not kept: %s", game_id, err)
+                continue  # lost, never the step it goes in with
+            self.db.execute(_SET_GADGET_IF_GAME, (game_id, text, game_id))
 
     def gadget(self, game_id: int) -> dict[str, Any]:
         """What ``set_gadget`` (or ``set_gadget_later``) kept for this game (an empty object
         when nothing was)."""
         held = self._later.get(game_id)
-        if held is not None:
-            return json.loads(held)
+        if held is not None:  # a new object to change: its values are replaced, never changed
+            return dict(held)
         try:
             row = self.db.execute("SELECT data FROM gadget WHERE game_id = ?",
                                   (game_id,)).fetchone()

@@ -30,7 +30,7 @@ class SentGlass:
         self.sent: Image.Image | None = None
 
     def show(self, image: Image.Image) -> None:
-        self.sent = image.copy()
+        self.sent = image  # (``render`` hands out a new copy at every show: nothing draws on it)
         self.pico.show(image)
 
     def close(self) -> None:

@@ -7,7 +7,8 @@ the glass shows, answers its questions through the gadget's inbox. docs/web.md.
     page.close()
 
 ``watch`` (the gadget's side: what changed, published once), ``feed`` (the events, resumed
-by id), ``server`` (Starlette on uvicorn, in its own thread), ``guard`` (Host, Origin, rate),
+by id), ``wire`` (the JSON of the events a press makes most), ``stream`` (the fan-out to
+every page), ``server`` (Starlette on uvicorn, in its own thread), ``guard`` (Host, Origin, rate),
 ``party`` and ``story`` (the pages' content), ``views`` (their HTML), ``hands`` (a player's
 hand on that player's phone only), ``addresses``.
 """

@@ -34,28 +34,35 @@ def _encoder() -> Callable[[Any], str]:
     return lambda data: "".join(encode(data, 0))
 
 
-_ENCODE = _encoder()
+dumps = _encoder()  # a value in compact JSON, as json.dumps(value, separators=(",", ":"))
 
 
 class Event:
     """One event: its id, its kind (the SSE event name) and its data, encoded once, by the
     first reader (nothing is encoded while nobody follows). ``bits``: a string member of the
     data's object that needs no escaping (the glass's picture, base64), written as it is
-    rather than scanned by the encoder."""
+    rather than scanned by the encoder. ``encode``: the data's own encoder (web/wire.py: the
+    same JSON for the shapes a press makes most), else the json module's."""
 
-    __slots__ = ("id", "kind", "data", "bits", "_wire")
+    __slots__ = ("id", "kind", "data", "bits", "encode", "_wire")
 
-    def __init__(self, ident: int, kind: str, data: Any, bits: str | None = None) -> None:
-        self.id, self.kind, self.data, self.bits = ident, kind, data, bits
+    def __init__(self, ident: int, kind: str, data: Any, bits: str | None = None,
+                 encode: Callable[[Any], str] | None = None) -> None:
+        self.id, self.kind, self.data, self.bits, self.encode = ident, kind, data, bits, encode
         self._wire: bytes | None = None
 
     @property
     def wire(self) -> bytes:
         if self._wire is None:
-            text = _ENCODE(self.data)
-            if self.bits is not None:  # data is a dict: its object ends with "}"
-                text = f'{text[:-1]},"bits":"{self.bits}"}}'
-            self._wire = f"id: {self.id}\nevent: {self.kind}\ndata: {text}\n\n".encode()
+            try:
+                text = (self.encode or dumps)(self.data)
+            except (TypeError, KeyError):  # a field its own encoder does not write: json's
+                text = dumps(self.data)
+            if self.bits is None:
+                self._wire = f"id: {self.id}\nevent: {self.kind}\ndata: {text}\n\n".encode()
+            else:  # data is a dict: its object ends with "}"
+                self._wire = (f'id: {self.id}\nevent: {self.kind}\ndata: {text[:-1]},"bits":"'
+                              f'{self.bits}"}}\n\n').encode()
         return self._wire
 
 
@@ -84,19 +91,22 @@ class Feed:
     @property
     def followed(self) -> bool:
         """Someone follows (a page's stream is open)."""
-        return any(listener.followed for listener in self._listeners)
+        for listener in self._listeners:  # not any() over a generator: asked at every glass
+            if listener.followed:
+                return True
+        return False
 
     def listen(self, listener: Listener) -> None:
         """``listener.push()`` at every wake, in the thread that wakes."""
         self._listeners.append(listener)
 
-    def publish(self, kind: str, data: Any, wake: bool = True, bits: str | None = None
-                ) -> Event:
+    def publish(self, kind: str, data: Any, wake: bool = True, bits: str | None = None,
+                encode: Callable[[Any], str] | None = None) -> Event:
         """Add an event (a ``game`` event starts the feed again) and wake the listeners (with
         ``wake`` false, at the next ``wake()``: one wake for the events of one press);
-        ``bits``: see ``Event``."""
+        ``bits`` and ``encode``: see ``Event``."""
         with self._lock:
-            event = Event(self._next, kind, data, bits)
+            event = Event(self._next, kind, data, bits, encode)
             self._next += 1
             if kind == "game":
                 self._events = []

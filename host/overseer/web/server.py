@@ -316,19 +316,23 @@ def _check(question: dict[str, Any], value: Any) -> str:
 
 class QuietServer(uvicorn.Server):
     """uvicorn, looking at its clock once a second instead of ten times (the Pi idles), and
-    woken at once to stop (``wake``)."""
+    woken at once to stop (``wake``). A second's wait is one timer and one future (not
+    ``asyncio.wait_for``: a task, its cancelling and a TimeoutError a second)."""
 
-    woken: asyncio.Event | None = None
+    woken: asyncio.Future[None] | None = None
 
     async def main_loop(self) -> None:
-        self.woken = asyncio.Event()
+        loop = asyncio.get_running_loop()
         while not await self.on_tick(0):  # tick 0: the Date header made anew each time
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.woken.wait(), 1.0)
+            self.woken = loop.create_future()
+            timer = loop.call_later(1.0, self.wake)
+            await self.woken
+            timer.cancel()
 
     def wake(self) -> None:
-        if self.woken is not None:
-            self.woken.set()
+        """In the server's loop."""
+        if self.woken is not None and not self.woken.done():
+            self.woken.set_result(None)
 
 
 def _http() -> str:

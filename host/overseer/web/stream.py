@@ -88,14 +88,23 @@ class Streams:
             if not self.sinks:
                 return
             made: dict[int | None, tuple[bytes, int | None]] = {}
-            for sink in list(self.sinks):
+            cut: list[Sink] = []
+            for sink in self.sinks:  # one send a sink, inline (the loop runs a phone a press)
                 framed = made.get(sink.last)
                 if framed is None:
                     framed = made[sink.last] = self._chunk(sink.last)
                 body, last = framed
                 if body:
-                    self._write(sink, body)
-                    sink.last = last
+                    try:
+                        whole = sink.sock.send(body) == len(body)
+                    except OSError:
+                        whole = False
+                    if whole and last is not None:
+                        sink.last = last
+                    else:  # a socket that cannot take it all, or a page to load anew
+                        cut.append(sink)
+            for sink in cut:
+                self._shut(sink)
 
     def _chunk(self, last: int | None) -> tuple[bytes, int | None]:
         """What a sink at ``last`` gets now (framed), and the id it is at after it."""

@@ -27,10 +27,11 @@ each event is made and encoded once, for every page.
 
 from __future__ import annotations
 
-import base64
+import binascii
 import secrets
 import threading
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from PIL import Image
@@ -49,12 +50,12 @@ from overseer.ports.events import Input, Press, Remote, Rolled, Tap
 from overseer.screens import pages
 from overseer.screens.render import Screen, render
 from overseer.session.events import Event
-from overseer.web import party
+from overseer.web import party, wire
 from overseer.web.feed import Feed
 
 BY = {Press: "button", Tap: "card", Rolled: "Pico dice", Remote: "phone"}
 PHONE_QUESTIONS = (ChooseOne, ChooseSome, Pick, YesNo, EnterNumber, Roll)  # no DrawToken
-PICTURES = 64  # the glass's bits kept, by screen
+PICTURES = 64  # the glass's bits and JSON kept, by screen
 HIDDEN = Screen(title="Phones", key="Pairing", lines=(
     "The code is on the box's", "glass: type it in below."))  # the page's glass, for a screen
 # that shows the pairing code
@@ -146,7 +147,26 @@ def picture(image: Image.Image) -> str:
     canvas (a PNG would cost the box seven times as much)."""
     if image.mode != "1":
         image = image.convert("1")
-    return base64.b64encode(image.tobytes()).decode()
+    return binascii.b2a_base64(_packed(image), newline=False).decode()
+
+
+def _packed(image: Image.Image) -> bytes:
+    """``image.tobytes()`` of a mode "1" image: its rows packed by Pillow's raw encoder, called
+    straight into a buffer of the picture's size (``tobytes`` looks its encoder up through a
+    KeyError, imports a module and packs into 64 kB: a fifth of a picture's instructions);
+    ``tobytes`` itself where Pillow's core has not that encoder."""
+    make = getattr(Image.core, "raw_encoder", None)
+    if make is None:
+        return image.tobytes()
+    image.load()
+    encoder = make("1", "1")
+    try:
+        encoder.setimage(image.im, (0, 0, *image.size))
+        size = (image.width + 7) // 8 * image.height
+        _, done, data = encoder.encode(size)
+    finally:
+        encoder.cleanup()
+    return data if done == 1 and len(data) == size else image.tobytes()
 
 
 def pairing_text(code: str, where: str | None) -> str:
@@ -188,7 +208,8 @@ class Watcher:
         self.table_move: str | None = None  # the group the next steps open (a table's move)
         self.menu: Any = None  # the last menu seen, and its labels by action name
         self.labels: dict[str, str] = {}
-        self.pictures: dict[Screen, str] = {}  # the glass's bits by screen, the last PICTURES
+        # the glass's bits and JSON by screen (Watcher._kept), the last PICTURES
+        self.pictures: dict[Screen, tuple[str, str | None]] = {}
 
     def __call__(self, gadget: Any, item: Input | None) -> None:
         session = gadget.session
@@ -220,20 +241,31 @@ class Watcher:
             self.live.screen_v += 1
             version = self.live.screen_v
         glass: dict[str, Any] = {"v": version, **screen_text(screen)}
-        bits = self._bits(screen, image) if self.feed.followed else None
-        self.feed.publish("glass", glass, wake=False, bits=bits)
+        if not self.feed.followed:  # nobody follows: neither bits nor JSON made
+            self.feed.publish("glass", glass, wake=False, encode=wire.glass)
+            return
+        bits, fields = self._kept(screen, image, glass)
+        self.feed.publish("glass", glass, wake=False, bits=bits, encode=wire.glass
+                          if fields is None else partial(wire.glass_again, fields))
 
-    def _bits(self, screen: Screen, image: Image.Image | None) -> str:
+    def _kept(self, screen: Screen, image: Image.Image | None, glass: dict[str, Any]
+              ) -> tuple[str, str | None]:
+        """The bits of ``screen`` and its JSON after ``v`` (``wire.glass_fields``; None: the
+        json way), made once a screen, the last PICTURES kept."""
         try:
-            bits = self.pictures.get(screen)
+            kept = self.pictures.get(screen)
         except TypeError:  # a screen with a list in it: not kept
-            return picture(image if image is not None else render(screen))
-        if bits is None:
-            bits = self.pictures[screen] = picture(image if image is not None
-                                                   else render(screen))
+            return picture(image if image is not None else render(screen)), None
+        if kept is None:
+            try:
+                fields: str | None = wire.glass_fields(glass)
+            except (TypeError, KeyError):
+                fields = None
+            kept = self.pictures[screen] = (
+                picture(image if image is not None else render(screen)), fields)
             if len(self.pictures) > PICTURES:
                 del self.pictures[next(iter(self.pictures))]
-        return bits
+        return kept
 
     def _new_game(self, gadget: Any, session: Any) -> None:
         self.game_id = session.id if session is not None else None
@@ -285,7 +317,7 @@ class Watcher:
                         self.table_move = "The table: " + self.labels.get(
                             do, do.replace("_", " "))
                     self.feed.publish("action", {"seq": seq, "do": event.data.get("do")},
-                                      wake=False)
+                                      wake=False, encode=wire.action)
                 elif event.kind == "answer":
                     source, key = event.data.get("source"), event.data.get("key")
                     self.feed.publish("answer", {
@@ -293,7 +325,8 @@ class Watcher:
                         "question": (self.question or {}).get("prompt", ""),
                         "answer": secret.get(key) or answer_label(self.question,
                                                                   event.data.get("value")),
-                        "by": "Pico dice" if source == "pico" else by}, wake=False)
+                        "by": "Pico dice" if source == "pico" else by}, wake=False,
+                        encode=wire.answer)
             self.events.extend(new)
             self.head = head
         if len(trace) > self.steps:
@@ -319,7 +352,8 @@ class Watcher:
             self.feed.publish("step", {"n": n, "kind": str(step.kind), "rule": step.rule,
                                        "text": step.text,
                                        "verified": step.data.get("verified") is not False,
-                                       "round": round_, "actor": actor}, wake=False)
+                                       "round": round_, "actor": actor}, wake=False,
+                              encode=wire.step)
         self.steps = start + len(steps)
 
     def _state(self, gadget: Any, session: Any) -> None:
@@ -335,7 +369,7 @@ class Watcher:
             self.live.hands, self.live.players = hands, players
             self.live.private = bool(table.secret) and not session.finished
         self.feed.publish("party", {"head": session.head, "finished": session.finished},
-                          wake=False)  # the pages fetch the page again
+                          wake=False, encode=wire.party)  # the pages fetch the page again
 
     def _question(self, gadget: Any) -> None:
         view = gadget.app.view if gadget.app is not None else None
@@ -353,4 +387,4 @@ class Watcher:
         self.question = data
         with self.live.lock:
             self.live.question = data
-        self.feed.publish("ask", data, wake=False)
+        self.feed.publish("ask", data, wake=False, encode=wire.ask)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from overseer.core.procedure import ChanceKey, Die, Facts, Procedure, Roll, Step
 from overseer.rules.catacombs import rulebook
 from overseer.rules.catacombs.kinds import StepKind
-from overseer.rules.catacombs.state import Battle
+from overseer.rules.catacombs.state import Battle, Hero
 
 # The members the hot path reads, bound once: reading a member off an Enum class goes
 # through EnumType.__getattr__ in Python 3.11, several times slower than a global.
@@ -61,18 +61,25 @@ def _half() -> tuple[str, str, str]:
 def push(battle: Battle, hero_id: str, why: str,
          said: tuple[str, Facts] | None = None) -> Procedure:
     """Push a hit member of the Heroic Forces: riders are knocked off (only the rider moves);
-    heroes always move with Ruler 3."""
+    heroes always move with Ruler 3. The move itself for a hero who rides nothing (the common
+    push: no procedure of its own around it)."""
     hero = battle.heroes[hero_id]
-    if hero.riding:
-        mount = battle.heroes.get(hero.riding)
-        yield Step(StepKind.KNOCKED_OFF, rulebook.CLOCK,
-                   "{hero} is knocked off {mount}; the mount stays where it is",
-                   {"hero": hero.id, "mount": hero.riding},
-                   {"hero": hero.ref, "mount": mount.name if mount else hero.riding})
-        wyvern, hero.riding = hero.riding, None
-        if mount is None and wyvern not in battle.wyverns:
-            # Ice Box: Mounts (Differences, 6): a wyvern knocked free can be ridden by others.
-            battle.wyverns.append(wyvern)
-            yield Step(StepKind.WYVERN_WILD, rulebook.MOUNTS, f"the wyvern {wyvern} is wild "
-                       "again", {"wyvern": wyvern, "rider": hero.id})
-    yield from random_move(battle, hero.id, hero.name, HERO_RULER, why, said=said)
+    move = random_move(battle, hero.id, hero.name, HERO_RULER, why, said=said)
+    return knocked_off(battle, hero, move) if hero.riding else move
+
+
+def knocked_off(battle: Battle, hero: Hero, move: Procedure) -> Procedure:
+    """A rider pushed is knocked off its mount, which stays, then it ``move``s."""
+    assert hero.riding is not None
+    mount = battle.heroes.get(hero.riding)
+    yield Step(StepKind.KNOCKED_OFF, rulebook.CLOCK,
+               "{hero} is knocked off {mount}; the mount stays where it is",
+               {"hero": hero.id, "mount": hero.riding},
+               {"hero": hero.ref, "mount": mount.name if mount else hero.riding})
+    wyvern, hero.riding = hero.riding, None
+    if mount is None and wyvern not in battle.wyverns:
+        # Ice Box: Mounts (Differences, 6): a wyvern knocked free can be ridden by others.
+        battle.wyverns.append(wyvern)
+        yield Step(StepKind.WYVERN_WILD, rulebook.MOUNTS, f"the wyvern {wyvern} is wild "
+                   "again", {"wyvern": wyvern, "rider": hero.id})
+    yield from move

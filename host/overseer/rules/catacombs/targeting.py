@@ -4,6 +4,7 @@ Advanced Target Selection)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import attrgetter
 from typing import NamedTuple
 
 from overseer.core.procedure import ChooseOne, ChooseSome, Procedure, Step, words
@@ -245,7 +246,7 @@ def advanced_target(battle: Battle, piece: Piece,
 
 def _numeric(key: Callable[[Hero], int], best: Callable[[list[int]], int]):
     def keep(heroes: list[Hero]) -> list[Hero]:
-        values = [key(h) for h in heroes]
+        values = list(map(key, heroes))
         value = best(values)
         return [h for h, v in zip(heroes, values, strict=True) if v == value]
     return keep
@@ -257,11 +258,11 @@ def _without_items(heroes: list[Hero]) -> list[Hero]:
 
 
 CRITERIA: dict[str, Callable[[list[Hero]], list[Hero]]] = {
-    "most_gold": _numeric(lambda h: h.gold, max),
-    "least_gold": _numeric(lambda h: h.gold, min),
-    "most_poison": _numeric(lambda h: h.poison_total, max),
-    "least_health": _numeric(lambda h: h.health, min),
-    "most_health": _numeric(lambda h: h.health, max),
+    "most_gold": _numeric(attrgetter("gold"), max),  # attrgetter: no Python call a hero
+    "least_gold": _numeric(attrgetter("gold"), min),
+    "most_poison": _numeric(attrgetter("poison_total"), max),
+    "least_health": _numeric(attrgetter("health"), min),
+    "most_health": _numeric(attrgetter("health"), max),
     "most_items": _numeric(lambda h: len(h.items), max),
     "without_items": _without_items,
 }
