@@ -18,8 +18,9 @@ OK through each activation's steps and questions (the first option).
 
 The Pi estimate (``pi_ms``), one model for every press: the host's instructions on a Cortex-A53
 at 1.0 GHz retiring 0.6 to 0.8 a cycle under CPython (``PI_HZ``, ``PI_IPC``), plus each COMMIT's
-fsync on the SD card (2 to 20 ms), USB full speed (the BUTTON block up, the frame's chunks down:
-one 1 ms frame each way at most, plus the bytes at 12 Mbit/s), the Pico's own time (the
+fsync on the SD card (2 to 20 ms; not NEXT AI PIECE's, whose fsync follows the screen), USB
+full speed (the BUTTON block up, the frame's chunks down: one 1 ms frame each way at most, plus
+the bytes at 12 Mbit/s), the Pico's own time (the
 firmware's decode and CRC of the chunks: ``PICO_MS``, until the rp2 port measures it), and the
 panel's I2C at 400 kHz (the half pages that changed, each 64 bytes and its command bytes, 9 bits
 a byte). The low end takes the fast ends of every range; the p99 the slow ends and the press's
@@ -139,12 +140,20 @@ class Counted(Bench):
         super().__init__(running)
         self.threads = threads
         self.commits = 0
+        self.unsynced = False
         self.samples: list[dict[str, Any]] = []
         db = running.gadget.store.db
         db.set_trace_callback(lambda sql: self._count(sql))
 
     def _count(self, sql: str) -> None:
-        if sql == "COMMIT":
+        """COMMITs whose fsync comes before the glass moves: not NEXT AI PIECE's, which the
+        store writes between ``synchronous = NORMAL`` and ``FULL`` and puts on disk after the
+        screen moved (``Store.sync``)."""
+        if sql == "PRAGMA synchronous = NORMAL":
+            self.unsynced = True
+        elif sql == "PRAGMA synchronous = FULL":
+            self.unsynced = False
+        elif sql == "COMMIT" and not self.unsynced:
             self.commits += 1
 
     def put(self, item: Any) -> None:

@@ -85,7 +85,8 @@ def test_start_shows_the_idle_screen_and_lights_nothing():
 
 def test_next_begins_the_main_action_then_waits_for_the_new_view():
     app, effects = run(c.start(view())[0], NEXT_BUTTON)
-    assert effects == [c.Begin(NEXT)] and app.waiting == c.Begin(NEXT)
+    # the table adds nothing to NEXT: its commit may reach the disk after the screen moves
+    assert effects == [c.Begin(NEXT, synced=False)] and app.waiting == effects[0]
     # inputs while the call is out are not taken
     assert run(app, OK, CHOICE, NEXT_BUTTON) == (app, [])
     app, effects = c.refresh(app, view(TEMPLATE, STEPS, can_undo=True))
@@ -454,7 +455,7 @@ def test_the_menu_begins_a_legal_action_or_redoes():
     assert answered(app, CHOICE, OK) == [c.Redo()]
     closed, _ = run(app, BACK)
     assert glass(closed).key == "Ready"
-    assert answered(app, NEXT_BUTTON) == [c.Begin(NEXT)]
+    assert answered(app, NEXT_BUTTON) == [c.Begin(NEXT, synced=False)]
 
 
 def test_no_menu_says_so():

@@ -117,3 +117,47 @@ def test_a_kill_then_a_lost_wal_keeps_the_game(tmp_path):
             info = store.game(last[0])  # the game is there
             assert last[1] - info.head <= CHECKPOINT_EVERY + 10, (trial, last, info.head)
             Session.resume(store, info.id)  # and it replays
+
+
+def test_an_unsynced_append_is_on_disk_at_sync_with_the_checkpoint_it_put_off(tmp_path,
+                                                                               monkeypatch):
+    """``append(synced=False)`` (NEXT AI PIECE's) commits without its fsync and without the
+    checkpoint a milestone asks for; ``sync`` fsyncs the WAL, then checkpoints; every other
+    write stays FULL, and its own fsync takes the unsynced commit with it."""
+    path, copy = tmp_path / "games.sqlite3", tmp_path / "backup" / "games.sqlite3"
+    game, setup = setup_of("catacombs/los_blocked")
+    synced: list[str] = []
+    real_fsync = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(os.readlink(
+        f"/proc/self/fd/{fd}")), real_fsync(fd))[1])
+    with Store(path) as store:
+        session = Session.new(store, game, setup, seed=1)
+        head = session.head
+        assert not store.unsynced
+        store.append(session.id, head, [], finished=False, tail=False, checkpoint=True,
+                     synced=False)
+        assert store.unsynced and synced == []
+        assert store.db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL again
+        with file_alone(path, copy) as backup:  # the checkpoint waits for the sync
+            assert backup.game(session.id).head == head
+        store.sync()
+        assert synced == [f"{path}-wal"] and not store.unsynced
+        with file_alone(path, copy) as backup:  # ... and is made then
+            assert backup.game(session.id).head == head
+        store.sync()
+        assert synced == [f"{path}-wal"]  # nothing more to put on disk
+        store.append(session.id, head, [], finished=False, tail=False, synced=False)
+        store.set_head(session.id, head, finished=False)  # a FULL write: SQLite's own fsync
+        assert not store.unsynced
+
+
+def test_a_store_closed_after_an_unsynced_append_puts_it_on_disk(tmp_path):
+    path, copy = tmp_path / "games.sqlite3", tmp_path / "backup" / "games.sqlite3"
+    game, setup = setup_of("catacombs/los_blocked")
+    with Store(path) as store:
+        session = Session.new(store, game, setup, seed=1)
+        session.begin({"do": "next_ai_piece"}, synced=False)
+        head = session.head
+        assert store.unsynced
+    with file_alone(path, copy) as backup:
+        assert backup.game(session.id).head == head

@@ -31,7 +31,7 @@ def apply(session: Any, call: SessionCall) -> Refused | None:
     case nothing changed. ``Cancel`` (leave a form) is the shell's own, not the session's."""
     try:
         if isinstance(call, Begin):
-            session.begin(dict(call.action))
+            session.begin(dict(call.action), call.synced)
         elif isinstance(call, Answer):
             session.answer(call.value, call.source)
         elif isinstance(call, Undo):

@@ -115,6 +115,8 @@ class Begin:
     action: Mapping[str, Any]
     answered: Mapping[str, Any] = field(default_factory=dict)
     card: tuple[str, str] | None = None  # a tapped card the form's first question takes
+    synced: bool = True  # False: NEXT AI PIECE, which the table adds nothing to (its steps
+    # come from the log and the seed): the screen may move before its commit is on disk
 
 
 @dataclass(frozen=True, slots=True)
@@ -537,7 +539,7 @@ def _on_idle(app: App, press: Press) -> Result:
         if view.next_action is None:
             return _out(_say(app, "Not now", view.next_refusal or "NEXT AI PIECE is not "
                              "possible now."))
-        return _call(app, Begin(view.next_action))
+        return _call(app, Begin(view.next_action, synced=False))
     if press.button in (Button.OK, Button.CHOICE):
         if not _menu_items(view):
             return _out(_say(app, "No menu", "Nothing else can be done now."))

@@ -97,7 +97,7 @@ class Playing:
         if self.forms.local is not None:
             answer = self.forms.call(call, self._perform, session is not None)
         elif isinstance(call, Begin):
-            answer = self._begin(dict(call.action), call.answered, call.card)
+            answer = self._begin(dict(call.action), call.answered, call.card, call.synced)
         elif session is None:
             answer = Refused("there is no game here yet")
         elif isinstance(call, Cancel):
@@ -165,7 +165,7 @@ class Playing:
         return [step.at_table(names) for step in steps]
 
     def _begin(self, action: dict[str, Any], answered: Mapping[str, Any],
-               card: tuple[str, str] | None) -> Refused | Told | None:
+               card: tuple[str, str] | None, synced: bool) -> Refused | Told | None:
         name, session = action.get("do"), self.session
         if name == NEW_GAME:
             self._wizard()
@@ -182,7 +182,7 @@ class Playing:
             if not isinstance(opened, Begin):
                 return opened  # its question waits, or it cannot be asked now
             action = dict(opened.action)  # the card and the answers given complete it
-        return calls.apply(session, Begin(action))
+        return calls.apply(session, Begin(action, synced=synced or made is not None))
 
     def _perform(self, result: Any) -> Refused | None:
         """A done form's result: a new game (stored with its seats, its first actions queued),

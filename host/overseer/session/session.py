@@ -565,8 +565,12 @@ class Session:
 
     # ------------------------------------------------------------------ inputs
 
-    def begin(self, action: dict[str, Any]) -> Question | None:
-        """Start an action (``{"do": ...}``). Raises ``RulesError`` if the rules refuse it."""
+    def begin(self, action: dict[str, Any], synced: bool = True) -> Question | None:
+        """Start an action (``{"do": ...}``). Raises ``RulesError`` if the rules refuse it.
+        ``synced=False``: an action the table adds nothing to but the press (NEXT AI PIECE),
+        whose steps the host computes from the log and the seed alone; it returns once
+        committed, before the commit's fsync (``Store.sync``; a power cut then loses the
+        press, and the same press after the restart computes the same steps)."""
         if not isinstance(action, dict) or "do" not in action:
             got = "an object without 'do'" if isinstance(action, dict) else \
                 f"a {type(action).__name__}"
@@ -579,7 +583,7 @@ class Session:
             action = json.loads(canonical(action))  # exactly what the store will hold
         except (TypeError, ValueError) as err:
             raise SessionError(f"an action must be plain JSON data ({err})") from err
-        return self._input(Event("action", action))
+        return self._input(Event("action", action), synced)
 
     def answer(self, value: Any, source: str = "table") -> Question | None:
         """Answer the pending question: the players' choice, or a die face from the players'
@@ -604,7 +608,7 @@ class Session:
         if dice != self.dice:
             self._input(Event("setting", {"dice": dice}))
 
-    def _input(self, event: Event) -> Question | None:
+    def _input(self, event: Event, synced: bool = True) -> Question | None:
         if self.finished:
             raise SessionError(f"game #{self.id} is over; undo to play on")
         new = [event]
@@ -621,7 +625,7 @@ class Session:
             snapshot = self._due_snapshot(end)
             self.store.append(self.id, self.head, new, finished, snapshot,
                               tail=self.head < len(self.log),
-                              checkpoint=self._milestone(steps))
+                              checkpoint=self._milestone(steps), synced=synced)
         except BaseException:
             self._refold()
             raise

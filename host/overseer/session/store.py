@@ -1,7 +1,11 @@
 """The game store: one SQLite file holding every saved game and its event log.
 
 Opened in WAL mode with ``synchronous=FULL``: a write returns only after its transaction is
-on disk, so a confirmed step survives a power cut. At open the file is checked, read-only
+on disk, so a confirmed step survives a power cut. The one exception is ``append(...,
+synced=False)``, for an input the table adds nothing to (NEXT AI PIECE: a power cut that loses
+it loses a press whose steps the same press computes again): it is written to the WAL without
+its fsync, and ``sync`` (the gadget's, once the screen has moved) makes it durable; any later
+write's own fsync makes it durable too. At open the file is checked, read-only
 first (SQLite header, ``PRAGMA integrity_check``, the application id, the schema version and
 tables), and a file that fails is never changed:
 
@@ -335,6 +339,8 @@ class Store:
         self.read_only = False  # opened read-only: every write is refused (SaveError)
         self._reopen = False  # a write found the file read-only: open it again before the next
         self._unsaved = 0  # events written since the last checkpoint of the WAL
+        self._unsynced = False  # an append(synced=False) is in the WAL, not yet on disk
+        self._checkpoint_due = False  # a checkpoint it asked for, made at ``sync``
         self._later: dict[int, dict[str, Any]] = {}  # gadget objects for the next transaction
         if self.path.exists() and not self.path.is_file():
             raise StoreError(f"{self.path}: not a regular file; choose another store file")
@@ -462,6 +468,10 @@ class Store:
         first (the file alone then holds every game: a copy of it, or a lost ``-wal``, loses
         nothing). A store that cannot be written then is closed all the same (what was held
         is lost, as a power cut would lose it)."""
+        try:
+            self.sync()
+        except StoreError as err:
+            log.error("closing the store: %s", err)
         if self._later:
             try:
                 with self._transaction():
@@ -488,11 +498,42 @@ class Store:
         self._unsaved = 0
         return True
 
-    def _written(self, events: int, checkpoint: bool) -> None:
-        """After a commit: checkpoint when asked, or when enough events wait in the WAL."""
+    def _written(self, events: int, checkpoint: bool, synced: bool = True) -> None:
+        """After a commit: checkpoint when asked, or when enough events wait in the WAL (after
+        an unsynced commit: at ``sync``, which comes after the screen has moved)."""
         self._unsaved += events
-        if checkpoint or self._unsaved >= CHECKPOINT_EVERY:
+        if not synced:
+            self._unsynced = True
+            self._checkpoint_due = self._checkpoint_due or checkpoint
+            return
+        self._unsynced = False  # this commit's fsync took the WAL's earlier frames with it
+        if checkpoint or self._checkpoint_due or self._unsaved >= CHECKPOINT_EVERY:
+            self._checkpoint_due = False
             self.checkpoint()
+
+    @property
+    def unsynced(self) -> bool:
+        """An ``append(synced=False)`` is written but not yet on disk (``sync`` puts it there)."""
+        return self._unsynced
+
+    def sync(self) -> None:
+        """Make the last ``append(synced=False)`` durable (the WAL's fsync), then make the
+        checkpoint it put off; nothing when every commit is on disk. Raises ``StoreError`` when
+        the disk refuses (the step may be lost to a power cut: the gadget restarts from the
+        store)."""
+        if not self._unsynced:
+            return
+        wal = f"{self.path}-wal"
+        try:
+            fd = os.open(wal, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        except OSError as err:
+            raise StoreError(f"{wal}: the last step could not be put on disk "
+                             f"({err.strerror or err})") from err
+        self._written(0, checkpoint=False)
 
     def __enter__(self) -> Store:
         return self
@@ -509,7 +550,7 @@ class Store:
 
     # ------------------------------------------------------------------ writing
 
-    def _transaction(self):
+    def _transaction(self, synced: bool = True):
         if self._reopen:  # opened (or found) read-only: it may be writable now
             self._check(self.path)
             db = self._open()
@@ -518,7 +559,7 @@ class Store:
             self._reopen = self.read_only
         if self.read_only:
             raise _save_error(self.path, sqlite3.OperationalError("read-only"), _SQLITE_READONLY)
-        return _Transaction(self)
+        return _Transaction(self, synced)
 
     def create_game(self, game: str, setup: dict[str, Any], seed: int, dice: str,
                     events: Sequence[Event] = (), head: int = 0, finished: bool = False,
@@ -567,7 +608,7 @@ class Store:
 
     def append(self, game_id: int, head: int, events: list[Event], finished: bool,
                snapshot: tuple[str, bytes] | None = None, tail: bool = True,
-               checkpoint: bool = False) -> None:
+               checkpoint: bool = False, synced: bool = True) -> None:
         """Confirm one input, in one transaction: drop the undone tail from ``head`` on (seen
         dice results in it are kept in ``retracted``; its snapshots go), add ``events`` there,
         move the head past them, record this rules version as the log's, and keep
@@ -575,10 +616,11 @@ class Store:
         the caller knows the log ends at ``head`` (nothing was undone), so there is no tail to
         drop and those statements are left out (were it wrong, the events' primary key refuses
         the insert and nothing is written). ``checkpoint`` (and a finished game): the WAL is
-        checkpointed into the file after the commit (a room's end)."""
+        checkpointed into the file after the commit (a room's end). ``synced=False``: the
+        commit returns before its fsync, which ``sync`` makes (see the module's docstring)."""
         end = head + len(events)
         now = _now()
-        with self._transaction():
+        with self._transaction(synced):
             if tail:
                 self.db.execute(
                     "INSERT INTO retracted (game_id, seq, kind, data, retracted_at)"
@@ -592,7 +634,7 @@ class Store:
             if snapshot is not None:
                 self._put_snapshot(game_id, end, *snapshot)
             self._touch(game_id, end, finished, rules=True, now=now)
-        self._written(len(events), checkpoint or finished)
+        self._written(len(events), checkpoint or finished, synced)
 
     def set_head(self, game_id: int, head: int, finished: bool) -> None:
         """Undo or redo: only the head moves; the events stay."""
@@ -744,9 +786,10 @@ class _Transaction:
     """``BEGIN IMMEDIATE`` .. ``COMMIT`` (or ``ROLLBACK`` on any error); a failed write is a
     ``StoreError`` (a ``SaveError`` when the store is full or read-only)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, synced: bool = True) -> None:
         self.store = store
         self.db = store.db
+        self.synced = synced  # False: COMMIT without its fsync (synchronous=NORMAL for it)
 
     def _failed(self, err: sqlite3.Error) -> StoreError:
         if getattr(err, "sqlite_errorcode", 0) & 0xFF == _SQLITE_READONLY:
@@ -755,11 +798,25 @@ class _Transaction:
 
     def __enter__(self) -> None:
         try:
+            if not self.synced:
+                self.db.execute("PRAGMA synchronous = NORMAL")
             self.db.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as err:
+            self._full()
             raise self._failed(err) from err
 
+    def _full(self) -> None:
+        """Every other write is FULL again (the pragma holds for the connection)."""
+        if not self.synced:
+            self.db.execute("PRAGMA synchronous = FULL")
+
     def __exit__(self, kind, value, tb) -> None:
+        try:
+            self._end(kind, value)
+        finally:
+            self._full()
+
+    def _end(self, kind, value) -> None:
         later = self.store._later
         try:
             if kind is None:
