@@ -20,11 +20,13 @@ The Pi estimate (``pi_ms``), one model for every press: the host's instructions 
 at 1.0 GHz retiring 0.6 to 0.8 a cycle under CPython (``PI_HZ``, ``PI_IPC``), plus each COMMIT's
 fsync on the SD card (2 to 20 ms; not NEXT AI PIECE's, whose fsync follows the screen), USB
 full speed (the BUTTON block up, the frame's chunks down: one 1 ms frame each way at most, plus
-the bytes at 12 Mbit/s), the Pico's own time (the
-firmware's decode and CRC of the chunks: ``PICO_MS``, until the rp2 port measures it), and the
-panel's I2C at 400 kHz (the half pages that changed, each 64 bytes and its command bytes, 9 bits
-a byte). The low end takes the fast ends of every range; the p99 the slow ends and the press's
-p99 instructions.
+the bytes at 12 Mbit/s), the Pico's own time (the firmware's decode and CRC of the chunks:
+``PICO_MS``, until the rp2 port measures it), and the panel's I2C at 400 kHz, 9 bits a byte.
+The bytes are the ones this host and firmware send for the frame before and after the press
+(``panel_wire.Wire``: the changed runs' FRAME_CHUNKs and the FRAME_SHOW on USB; the firmware's
+own Display and SSD1306 driver counting its I2C writes, address bytes included: a whole new
+screen is one window and 1,024 bytes, 1,040 on the bus). The low end takes the fast ends of
+every range; the p99 the slow ends, the press's p99 instructions and its p99 bytes.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from typing import Any
 
 from callgrind import Requests, dumps
 from gadget import Bench, bench_box
+from panel_wire import Wire
 
 from overseer.devices.link_core import LinkCore
 from overseer.ports.events import Button, Press, Tap
@@ -61,8 +64,7 @@ USB_FRAME_MS = (0.125, 1.0)  # a transfer waits for the bus's next (micro)frame:
 USB_BYTES_PER_MS = 12e6 / 8 / 1000
 PICO_MS = (0.5, 2.0)  # the firmware's part: the chunks decoded and checked, the FRAME_SHOW
 I2C_BITS_PER_MS = 400.0
-HALF_PAGE_I2C_BYTES = 64 + 8  # data, and the address, control and column/page commands
-CHUNK_WIRE_BYTES = 64 + 12  # a FRAME_CHUNK block: its data, header, CRC, screen and offset
+BUTTON_WIRE_BYTES = 16  # a BUTTON block up and its HOST_ACK
 
 
 def half_pages(old: bytes | None, new: bytes | None) -> int:
@@ -72,12 +74,14 @@ def half_pages(old: bytes | None, new: bytes | None) -> int:
     return sum(old[i : i + 64] != new[i : i + 64] for i in range(0, 1024, 64))
 
 
-def pi_ms(instructions: int, commits: int, halves: int, slow: bool) -> float:
+def pi_ms(instructions: int, commits: int, usb_bytes: int, i2c_bytes: int, slow: bool
+          ) -> float:
+    """Press to glass on the Pi by the model (``usb_bytes`` down, the BUTTON block up)."""
     k = 1 if slow else 0
     cpu = instructions / (PI_HZ * PI_IPC[k]) * 1000
-    usb = 2 * USB_FRAME_MS[k] + (16 + halves * CHUNK_WIRE_BYTES) / USB_BYTES_PER_MS
-    i2c = halves * HALF_PAGE_I2C_BYTES * 9 / I2C_BITS_PER_MS
-    return cpu + commits * FSYNC_MS[k] + usb + (PICO_MS[k] if halves else 0.0) + i2c
+    usb = 2 * USB_FRAME_MS[k] + (BUTTON_WIRE_BYTES + usb_bytes) / USB_BYTES_PER_MS
+    i2c = i2c_bytes * 9 / I2C_BITS_PER_MS
+    return cpu + commits * FSYNC_MS[k] + usb + (PICO_MS[k] if i2c_bytes else 0.0) + i2c
 
 
 # ---------------------------------------------------------------- the process under callgrind
@@ -136,9 +140,10 @@ class Threads:
 
 
 class Counted(Bench):
-    def __init__(self, running: Running, threads: Threads) -> None:
+    def __init__(self, running: Running, threads: Threads, firmware: Path) -> None:
         super().__init__(running)
         self.threads = threads
+        self.wire = Wire(firmware)
         self.commits = 0
         self.unsynced = False
         self.samples: list[dict[str, Any]] = []
@@ -171,8 +176,10 @@ class Counted(Bench):
         act()
         seconds = time.perf_counter() - start
         self.threads.ask(f"{len(self.samples)} {kind}")
+        after = self.box.oled()  # counted no more: the dumps are made
+        usb, i2c = self.wire.bytes(frame, after) if after is not None else (0, 0)
         self.samples.append({"kind": kind, "commits": self.commits, "seconds": seconds,
-                             "halves": half_pages(frame, self.box.oled())})
+                             "halves": half_pages(frame, after), "usb": usb, "i2c": i2c})
 
     def counted_idle(self) -> None:
         """An interval with no press: what the threads spend waiting (the shell's loop looking
@@ -231,7 +238,7 @@ def play(presses: int, firmware: Path, interpreter: str | None, store: Path,
     running = Running(store / "games.db", seed=SEED, box=box)
     try:
         running.start()
-        bench = Counted(running, Threads(running, requests))
+        bench = Counted(running, Threads(running, requests), firmware)
         bench.until(bench.settled, 60.0)
         bench.choose_catacombs()
         for _ in range(3):
@@ -277,8 +284,9 @@ def figures(folder: Path, samples: list[dict[str, Any]]) -> dict[str, Any]:
     for row, sample in zip(rows, samples, strict=True):
         if sample["kind"] == "idle":
             continue
-        kind = by_kind.setdefault(sample["kind"], {"shell": [], "link": [], "all": [],
-                                                   "raw": [], "commits": [], "halves": []})
+        kind = by_kind.setdefault(sample["kind"], {
+            "shell": [], "link": [], "all": [], "raw": [], "commits": [], "halves": [],
+            "usb": [], "i2c": []})
         net = {role: max(0, round(row[role] - rate[role] * sample["seconds"]))
                for role in Threads.ROLES}
         for role, count in net.items():
@@ -286,7 +294,8 @@ def figures(folder: Path, samples: list[dict[str, Any]]) -> dict[str, Any]:
         kind["all"].append(sum(net.values()))
         kind["raw"].append(sum(row.values()))
         kind["commits"].append(sample["commits"])
-        kind["halves"].append(sample["halves"])
+        for key in ("halves", "usb", "i2c"):
+            kind[key].append(sample[key])
     out: dict[str, Any] = {}
     for name in KINDS:
         if name not in by_kind:
@@ -295,14 +304,15 @@ def figures(folder: Path, samples: list[dict[str, Any]]) -> dict[str, Any]:
         median = {key: round(statistics.median(k[key])) for key in ("shell", "link", "all")}
         p99 = {key: quantile(k[key], 0.99) for key in ("shell", "link", "all")}
         commits, halves = quantile(k["commits"], 0.99), quantile(k["halves"], 0.99)
+        usb, i2c = quantile(k["usb"], 0.99), quantile(k["i2c"], 0.99)
         out[name] = {
             "instructions": median["all"], "instructions_p99": p99["all"],
             "instructions_with_idle": round(statistics.median(k["raw"])),
             "by_thread": median, "by_thread_p99": p99, "n": len(k["all"]),
-            "commits_p99": commits, "half_pages_p99": halves,
-            "pi_low_ms": round(pi_ms(median["all"], min(k["commits"]), min(k["halves"]),
-                                     slow=False), 1),
-            "pi_p99_ms": round(pi_ms(p99["all"], commits, halves, slow=True), 1),
+            "commits_p99": commits, "half_pages_p99": halves, "i2c_bytes_p99": i2c,
+            "pi_low_ms": round(pi_ms(median["all"], min(k["commits"]), min(k["usb"]),
+                                     min(k["i2c"]), slow=False), 1),
+            "pi_p99_ms": round(pi_ms(p99["all"], commits, usb, i2c, slow=True), 1),
             "pi_p99_host_cpu_ms": round(p99["all"] / (PI_HZ * PI_IPC[1]) * 1000, 1),
             "aim": AIMS[name],
         }
@@ -333,7 +343,8 @@ def report(results: dict[str, Any]) -> None:
         pi_aim = f"  (aim p99 <= {PI_P99_AIM_MS:.0f} ms)" if name == "next" else ""
         print(f"          Pi: {row['pi_low_ms']:.1f} ms at best, p99 {row['pi_p99_ms']:.1f} ms "
               f"(host CPU {row['pi_p99_host_cpu_ms']:.1f} ms, COMMITs {row['commits_p99']}, "
-              f"half pages {row['half_pages_p99']}){pi_aim}")
+              f"half pages {row['half_pages_p99']}, I2C {row['i2c_bytes_p99']} bytes)"
+              f"{pi_aim}")
 
 
 def summary(results: dict[str, Any]) -> dict[str, Any]:

@@ -27,7 +27,7 @@ RUNS: dict[str, tuple[list[str], str]] = {
     "gadget_start.py": (["1"], "first frame / dependencies"),
     "cold_start.py": (["--runs", "1"], "x bare"),
 }
-MODULES = {"callgrind.py", "press_instructions.py"}  # imported by the scripts, not run alone
+MODULES = {"callgrind.py", "panel_wire.py", "press_instructions.py"}  # imported, not run alone
 # Benches that did not run reliably on a loaded machine with a tiny count: the long suite's.
 LONG_RUNS: dict[str, tuple[list[str], str]] = {
     # the board reports its heap as it stops; at a load of 15 it sometimes did not in time
