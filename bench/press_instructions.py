@@ -19,13 +19,16 @@ OK through each activation's steps and questions (the first option).
 The Pi estimate (``pi_ms``), one model for every press: the host's instructions on a Cortex-A53
 at 1.0 GHz retiring 0.6 to 0.8 a cycle under CPython (``PI_HZ``, ``PI_IPC``), plus each COMMIT's
 fsync on the SD card (2 to 20 ms; not NEXT AI PIECE's, whose fsync follows the screen), USB
-full speed (the BUTTON block up, the frame's chunks down: one 1 ms frame each way at most, plus
-the bytes at 12 Mbit/s), the Pico's own time (the firmware's decode and CRC of the chunks:
-``PICO_MS``, until the rp2 port measures it), and the panel's I2C at 400 kHz, 9 bits a byte.
+full speed (one 1 ms frame each way at most, and the BUTTON block's bytes up), the Pico's own
+time as the rp2 port measured it (docs/benchmarks.md, "The firmware on the rp2 port", third
+round: a button's edge to its BUTTON block 1.5 ms; a frame from its first byte received to the
+panel's last byte, less the panel's bus: 2.1 ms for one slice and 11.2 ms for a whole frame,
+5.7 and 15.4 ms at the most, i.e. ``PICO_FRAME_MS`` and ``PICO_US_PER_BYTE`` of the frame's
+bytes on USB, the wire's own time inside them), and the panel's I2C at 400 kHz, 9 bits a byte.
 The bytes are the ones this host and firmware send for the frame before and after the press
 (``panel_wire.Wire``: the changed runs' FRAME_CHUNKs and the FRAME_SHOW on USB; the firmware's
 own Display and SSD1306 driver counting its I2C writes, address bytes included: a whole new
-screen is one window and 1,024 bytes, 1,040 on the bus). The low end takes the fast ends of
+screen is one window and 1,024 bytes, 1,038 on the bus). The low end takes the fast ends of
 every range; the p99 the slow ends, the press's p99 instructions and its p99 bytes.
 """
 
@@ -62,7 +65,9 @@ PI_IPC = (0.8, 0.6)  # fast, slow
 FSYNC_MS = (2.0, 20.0)
 USB_FRAME_MS = (0.125, 1.0)  # a transfer waits for the bus's next (micro)frame: up, then down
 USB_BYTES_PER_MS = 12e6 / 8 / 1000
-PICO_MS = (0.5, 2.0)  # the firmware's part: the chunks decoded and checked, the FRAME_SHOW
+PICO_BUTTON_MS = 1.5  # a button's edge to its BUTTON block on the rp2 port
+PICO_FRAME_MS = (1.38, 4.93)  # a frame's fixed part on the rp2 port (the FRAME_SHOW's CRC...)
+PICO_US_PER_BYTE = (8.0, 8.5)  # and per byte of its blocks received, decoded, copied
 I2C_BITS_PER_MS = 400.0
 BUTTON_WIRE_BYTES = 16  # a BUTTON block up and its HOST_ACK
 
@@ -74,14 +79,17 @@ def half_pages(old: bytes | None, new: bytes | None) -> int:
     return sum(old[i : i + 64] != new[i : i + 64] for i in range(0, 1024, 64))
 
 
-def pi_ms(instructions: int, commits: int, usb_bytes: int, i2c_bytes: int, slow: bool
-          ) -> float:
-    """Press to glass on the Pi by the model (``usb_bytes`` down, the BUTTON block up)."""
+def pi_ms(instructions: int, commits: int, usb_bytes: int, i2c_bytes: int, slow: bool,
+          button: bool = True) -> float:
+    """Press to glass on the Pi by the model: ``usb_bytes`` of the frame down, its
+    ``i2c_bytes`` to the panel; ``button``: the press came from the Pico (not a card)."""
     k = 1 if slow else 0
     cpu = instructions / (PI_HZ * PI_IPC[k]) * 1000
-    usb = 2 * USB_FRAME_MS[k] + (BUTTON_WIRE_BYTES + usb_bytes) / USB_BYTES_PER_MS
-    i2c = i2c_bytes * 9 / I2C_BITS_PER_MS
-    return cpu + commits * FSYNC_MS[k] + usb + (PICO_MS[k] if i2c_bytes else 0.0) + i2c
+    usb = (2 if button else 1) * USB_FRAME_MS[k] + (BUTTON_WIRE_BYTES if button else 0) / \
+        USB_BYTES_PER_MS
+    pico = (PICO_BUTTON_MS if button else 0.0) + (
+        PICO_FRAME_MS[k] + usb_bytes * PICO_US_PER_BYTE[k] / 1000 if usb_bytes else 0.0)
+    return cpu + commits * FSYNC_MS[k] + usb + pico + i2c_bytes * 9 / I2C_BITS_PER_MS
 
 
 # ---------------------------------------------------------------- the process under callgrind
@@ -311,8 +319,9 @@ def figures(folder: Path, samples: list[dict[str, Any]]) -> dict[str, Any]:
             "by_thread": median, "by_thread_p99": p99, "n": len(k["all"]),
             "commits_p99": commits, "half_pages_p99": halves, "i2c_bytes_p99": i2c,
             "pi_low_ms": round(pi_ms(median["all"], min(k["commits"]), min(k["usb"]),
-                                     min(k["i2c"]), slow=False), 1),
-            "pi_p99_ms": round(pi_ms(p99["all"], commits, usb, i2c, slow=True), 1),
+                                     min(k["i2c"]), slow=False, button=name != "tap"), 1),
+            "pi_p99_ms": round(pi_ms(p99["all"], commits, usb, i2c, slow=True,
+                                     button=name != "tap"), 1),
             "pi_p99_host_cpu_ms": round(p99["all"] / (PI_HZ * PI_IPC[1]) * 1000, 1),
             "aim": AIMS[name],
         }
