@@ -26,12 +26,13 @@ from overseer.session.store import SaveError, StoreError
 SESSION_CALLS = (Begin, Answer, Undo, Redo)
 
 
-def apply(session: Any, call: SessionCall) -> Refused | None:
+def apply(session: Any, call: SessionCall, ahead: Any = None) -> Refused | None:
     """Apply one call; ``Refused`` (with the session's reason) when it is refused, in which
-    case nothing changed. ``Cancel`` (leave a form) is the shell's own, not the session's."""
+    case nothing changed. ``Cancel`` (leave a form) is the shell's own, not the session's.
+    ``ahead``: a ``Begin``'s ``Session.ahead``, taken if it still holds."""
     try:
         if isinstance(call, Begin):
-            session.begin(dict(call.action), call.synced)
+            session.begin(dict(call.action), call.synced, ahead)
         elif isinstance(call, Answer):
             session.answer(call.value, call.source)
         elif isinstance(call, Undo):

@@ -22,7 +22,7 @@ from overseer.app.flow import DICE_MODE, NEW_GAME, PARTY, MakeForm, NewGame, Tab
 from overseer.app.form_host import FormHost, form_of
 from overseer.app.view import GameView
 from overseer.core.procedure import Step, named
-from overseer.session.session import Session, SessionError
+from overseer.session.session import Ahead, Session, SessionError
 from overseer.session.store import Store, StoreError
 
 SEATS = (1, 2, 3, 4)  # the seat LEDs when the Leds do not say (hardware/pins.toml)
@@ -45,6 +45,7 @@ class Playing:
         self._question: tuple[Any, ...] | None = None  # what that question was asked on
         self.kept_shown: int | None = None  # the step on the glass as the store keeps it
         self.hidden: frozenset[str] = frozenset()  # the moves this game's menu leaves out
+        self._ahead: Ahead | None = None  # ``ahead``'s work, for the next call to take
 
     def open(self, game_id: int | None, new: bool, aside: list[str]) -> dict[str, Any]:
         """Game ``game_id``, else (unless ``new``) the game played last (``kept.last_played``;
@@ -93,11 +94,12 @@ class Playing:
 
     def call(self, call: SessionCall) -> Refused | Told | None:
         """Apply one controller call; see the module's docstring."""
-        session = self.session
+        session, ahead, self._ahead = self.session, self._ahead, None
         if self.forms.local is not None:
             answer = self.forms.call(call, self._perform, session is not None)
         elif isinstance(call, Begin):
-            answer = self._begin(dict(call.action), call.answered, call.card, call.synced)
+            answer = self._begin(dict(call.action), call.answered, call.card, call.synced,
+                                 ahead)
         elif session is None:
             answer = Refused("there is no game here yet")
         elif isinstance(call, Cancel):
@@ -119,17 +121,40 @@ class Playing:
         made = view.build(self.table, session, self.seen, self.seats, local,
                           self.forms.remembered)
         self.seen = made.trace_length
+        on = (id(local), len(local.answers)) if local is not None else (
+            (session.id, session.head) if session is not None else None)
+        made, self._question, self.asked = self._numbered(made, on)
+        return made
+
+    def _numbered(self, made: GameView, on: tuple[Any, ...] | None
+                  ) -> tuple[GameView, tuple[Any, ...] | None, int]:
+        """The view as the controller gets it (the menu without this game's hidden moves, a
+        question numbered: a new one, a new number), what its question was asked on, and the
+        question's number."""
         if made.question is None:
-            self._question = None
             if self.hidden and any(item.action.get("do") in self.hidden for item in made.menu):
                 made = replace(made, menu=tuple(item for item in made.menu
                                                 if item.action.get("do") not in self.hidden))
-            return made
-        on = (id(local), len(local.answers)) if local is not None else (
-            (session.id, session.head) if session is not None else None)
-        if on != self._question:
-            self._question, self.asked = on, self.asked + 1
-        return replace(made, asked=self.asked)
+            return made, None, self.asked
+        asked = self.asked + (on != self._question)
+        return replace(made, asked=asked), on, asked
+
+    def ahead(self, begin: Begin) -> GameView | None:
+        """The view ``view`` will give once ``begin`` is applied, worked out on a copy of the
+        game (``Session.ahead``) and kept for that call, which then takes it as it is: the
+        gadget draws NEXT AI PIECE's screen before the press. Nothing changes; None when it
+        cannot be worked out apart (a form is up, the rules refuse it, an action runs)."""
+        session = self.session
+        self._ahead = None
+        if session is None or self.forms.local is not None or set(begin.action) != {"do"}:
+            return None
+        ahead = session.ahead(dict(begin.action))
+        if ahead is None:
+            return None
+        after = session.after(ahead)
+        made = view.build(self.table, after, self.seen, self.seats, None, self.forms.remembered)
+        self._ahead = ahead
+        return self._numbered(made, (after.id, after.head))[0]
 
     def keep_shown(self, app: App) -> None:
         """Keep which step's page is on the glass beside the game (when it changed), for a
@@ -164,8 +189,13 @@ class Playing:
         names = self.table.labels(self.session.state)
         return [step.at_table(names) for step in steps]
 
+    def ahead_dropped(self) -> None:
+        """What ``ahead`` worked out will not be taken."""
+        self._ahead = None
+
     def _begin(self, action: dict[str, Any], answered: Mapping[str, Any],
-               card: tuple[str, str] | None, synced: bool) -> Refused | Told | None:
+               card: tuple[str, str] | None, synced: bool, ahead: Ahead | None
+               ) -> Refused | Told | None:
         name, session = action.get("do"), self.session
         if name == NEW_GAME:
             self._wizard()
@@ -182,7 +212,8 @@ class Playing:
             if not isinstance(opened, Begin):
                 return opened  # its question waits, or it cannot be asked now
             action = dict(opened.action)  # the card and the answers given complete it
-        return calls.apply(session, Begin(action, synced=synced or made is not None))
+        return calls.apply(session, Begin(action, synced=synced or made is not None),
+                           None if made is not None else ahead)
 
     def _perform(self, result: Any) -> Refused | None:
         """A done form's result: a new game (stored with its seats, its first actions queued),

@@ -31,14 +31,24 @@ from pathlib import Path
 from PIL import Image
 
 from overseer.app import controller, registry
-from overseer.app.controller import App, Effect, Hold, Refused, SessionCall, Show, Told
+from overseer.app.calls import SESSION_CALLS
+from overseer.app.controller import (
+    App,
+    Begin,
+    Effect,
+    Hold,
+    Refused,
+    SessionCall,
+    Show,
+    Told,
+)
 from overseer.app.faults import fault_text, faults
 from overseer.app.flow import tables
 from overseer.app.playing import SEATS, Playing
-from overseer.ports.events import Input, RequestRoll, RollRefused, SetLeds
+from overseer.ports.events import Button, Input, Press, RequestRoll, RollRefused, SetLeds
 from overseer.ports.inbox import Inbox
-from overseer.ports.ports import Dice, EarlyButtons, Glass, Leds, Source
-from overseer.screens.render import Screen, render
+from overseer.ports.ports import Dice, EarlyButtons, Glass, GlassAhead, Leds, Source
+from overseer.screens.render import Screen, frame, render
 from overseer.session import lock
 from overseer.session.session import Session
 from overseer.session.store import Store, StoreError
@@ -68,6 +78,9 @@ class Gadget:
         self.screen: Screen | None = None
         self.image: Image.Image | None = None  # the screen's picture, as the glass got it
         self.sources: tuple[Source, ...] = (*((dice,) if dice is not None else ()), *sources)
+        self.ahead: bytes | None = None  # the frame armed for NEXT AI PIECE (``_arm``)
+        self.ahead_missed = 0  # NEXT showed another frame than the one armed for it
+        self._expect: bytes | None = None  # the frame this NEXT's first screen must be
         self.watchers: list[Callable[[Gadget, Input | None], None]] = []
         self.takers: list[Callable[[Gadget, Input], bool]] = []
         for source in self.sources:
@@ -91,6 +104,7 @@ class Gadget:
         if aside:
             self.tell("Set aside", " ".join(aside))
         self._tell_watchers(None)
+        self._arm()
 
     def close(self) -> None:
         """Release the store and its lock (the ports stay the caller's)."""
@@ -123,6 +137,8 @@ class Gadget:
         with its traceback, the game taken again from the store as it stands, the glass says so."""
         if self.app is None:
             raise RuntimeError("open() the gadget first")
+        self._expect = self.ahead if item == Press(Button.NEXT) else None
+        self.ahead = None
         try:
             if not any(taker(self, item) for taker in self.takers):
                 self.app, effects = controller.handle(self.app, item)
@@ -132,6 +148,41 @@ class Gadget:
             self.fault(err)
         self._tell_watchers(item)
         self._sync()
+        self._expect = None
+        if not len(self.inbox):  # another input would take the glass elsewhere first
+            self._arm()
+
+    def _arm(self) -> None:
+        """Draw ahead the screen NEXT AI PIECE would show now, for a glass that puts it up
+        itself the moment NEXT goes down (``GlassAhead``: the Pico): its screen is on the glass
+        before the host has heard of the press, and the press then takes the game worked out
+        for it (``Playing.ahead``) instead of working it out again. Only where NEXT begins
+        the game's main move at its first edge, and the one screen is all it does before the
+        next press (no roll asked of the Pico first). A fault here costs only the arm."""
+        glass, app = self.glass, self.app
+        if not isinstance(glass, GlassAhead) or app is None \
+                or Button.NEXT in controller.held_buttons(app):
+            return
+        pressed, effects = controller.handle(app, Press(Button.NEXT))
+        if len(effects) != 1 or not isinstance(effects[0], Begin) or effects[0].synced:
+            return
+        try:
+            made = self.playing.ahead(effects[0])
+            if made is None:
+                return
+            effects = controller.refresh(pressed, made)[1]
+            shows = [e for e in effects if isinstance(e, Show)]
+            if len(shows) != 1 or any(isinstance(e, RequestRoll | SESSION_CALLS)
+                                      for e in effects):
+                self.playing.ahead_dropped()
+                return
+            image = render(shows[0].screen)
+            glass.arm(image, Button.NEXT)
+        except Exception as err:  # noqa: BLE001 - drawing ahead never stops the table
+            log.error("NEXT AI PIECE could not be drawn ahead", exc_info=err)
+            self.playing.ahead_dropped()
+            return
+        self.ahead = frame(shows[0].screen)
 
     def _sync(self) -> None:
         """The screen has moved: a step whose commit did not wait for the disk (NEXT AI PIECE,
@@ -185,6 +236,12 @@ class Gadget:
                 self.screen = effect.screen
                 self.playing.keep_shown(self.app)  # before the glass shows it
                 self.image = render(effect.screen)
+                if self._expect is not None:  # NEXT's first screen: the one armed for it
+                    if frame(effect.screen) != self._expect:
+                        self.ahead_missed += 1
+                        log.error("NEXT AI PIECE showed another screen than the one drawn "
+                                  "ahead for it (on the glass a moment)")
+                    self._expect = None
                 self.glass.show(self.image)
             elif isinstance(effect, Hold):
                 for source in self.sources:

@@ -56,7 +56,7 @@ _PICO_ACK = int(p.MsgType.PICO_ACK)
 
 
 def _is_frame(message: p.Message) -> bool:
-    return isinstance(message, p.FrameChunk | p.FrameShow)
+    return isinstance(message, p.FrameChunk | p.FrameShow | p.FrameArm)
 
 
 class LinkCore:

@@ -51,7 +51,7 @@ from overseer.ports.events import (
     RollRefused,
 )
 from overseer.ports.inbox import Inbox
-from overseer.ports.ports import EarlyButtons, check_glass_image
+from overseer.ports.ports import EarlyButtons, GlassAhead, check_glass_image
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +68,16 @@ BUTTONS = {
 HELD_IS_ANOTHER_ACTION = frozenset({Button.BACK, Button.CHOICE, Button.ROLL})
 DICE = {p.Die.D12: Die.D12, p.Die.RUNE: Die.RUNE, p.Die.LOCATION: Die.LOCATION}
 WIRE_DICE = {die: wire for wire, die in DICE.items()}
+
+
+WIRE_BUTTONS = {button: wire for wire, button in BUTTONS.items()}
+
+
+def _frame(image: Image.Image) -> bytes:
+    """An image in MONO_VLSB: a screen's picture carries its frame, any other is packed."""
+    packed = getattr(image, "mono_vlsb", None)
+    frame = packed() if callable(packed) else None
+    return frame if isinstance(frame, bytes) else vlsb(check_glass_image(image))
 
 
 class Presses:
@@ -91,7 +101,7 @@ class Presses:
         return Press(button, press is p.Press.LONG)
 
 
-class Pico(EarlyButtons):
+class Pico(EarlyButtons, GlassAhead):
     """Glass, Buttons and Dice over the Pico link; ``start(inbox)`` brings the link up."""
 
     def __init__(
@@ -151,9 +161,12 @@ class Pico(EarlyButtons):
     def show(self, image: Image.Image) -> None:
         """Send ``image`` (128x64) to the Pico's OLED: only the bytes that differ from what it
         holds go over the wire, and only the newest of several quick screens."""
-        packed = getattr(image, "mono_vlsb", None)  # a screen's picture carries its frame
-        frame = packed() if callable(packed) else None
-        self.link.show(frame if isinstance(frame, bytes) else vlsb(check_glass_image(image)))
+        self.link.show(_frame(image))
+
+    def arm(self, image: Image.Image, button: Button) -> None:
+        """Send ``image`` ahead: the Pico puts it up the moment ``button`` goes down on the
+        screen shown last (``GlassAhead``)."""
+        self.link.arm(_frame(image), WIRE_BUTTONS[button])
 
     def wait_shown(self, timeout: float) -> bool:
         """True once the Pico acknowledged the last image shown (or there was none)."""

@@ -172,6 +172,15 @@ class PicoLink:
         self._wake()
         return number
 
+    def arm(self, image: bytes, button: p.Button) -> None:
+        """Send ``image`` ahead: a press of ``button`` on the newest screen asked for puts it
+        up at once on the Pico (``ScreenBook.arm``)."""
+        if len(image) != p.FRAME_SIZE:
+            raise ValueError(f"a screen is {p.FRAME_SIZE} bytes, not {len(image)}")
+        with self._cond:
+            self._core.screens.arm(bytes(image), int(button))
+        self._wake()
+
     def wait_shown(self, screen: int, timeout: float) -> bool:
         """True once the Pico acknowledged showing ``screen`` (or a newer one)."""
         with self._cond:

@@ -8,7 +8,14 @@ differ from what the Pico holds once the window is through (the whole frame when
 unknown), then its FRAME_SHOW, noted with the screen (``Shows``). An ACK that settles a
 FRAME_SHOW makes its screen shown (``acked``). After a handshake the same boot still holds the
 last image it acknowledged, so only what differs goes; a new boot holds nothing known. A
-FRAME_SHOW the Pico refused (``refused``) sends the next screen whole."""
+FRAME_SHOW the Pico refused (``refused``) sends the next screen whole.
+
+``arm(image, button)``: the screen a press of ``button`` will show, sent ahead once the newest
+screen is on its way (its chunks, then FRAME_ARM on that screen): the Pico puts it up itself
+when the button goes down on that screen. It takes a number but is not asked for: what the
+Pico holds for the next screen stays the newest screen's image (had the Pico put the armed one
+up, the next screen's chunks from there still make it, and its CRC is checked). A new screen
+asked for before the arm went drops it (the Pico drops one that went)."""
 
 from __future__ import annotations
 
@@ -35,6 +42,9 @@ class ScreenBook:
         self._queued = 0  # the screen whose messages are queued or in flight
         self._base: bytes | None = None  # the image the Pico holds once the queue is through
         self._acked: bytes | None = None  # the newest image whose FRAME_SHOW was acknowledged
+        self._numbered = 0  # the last screen number given (asked for or armed)
+        self._armed: tuple[int, bytes, int, int] | None = None  # number, image, button, on
+        self._arm_queued = False  # its messages are queued or in flight
 
     @property
     def screen(self) -> int:
@@ -45,28 +55,52 @@ class ScreenBook:
     def waiting(self) -> bool:
         """A screen was asked for whose messages are not queued yet (``take`` has some)."""
         asked = self.asked
-        return asked is not None and asked[0] != self._queued
+        return asked is not None and (asked[0] != self._queued or (
+            self._armed is not None and not self._arm_queued))
 
     def ask(self, image: bytes) -> int:
         """Show ``image`` (1024 bytes, MONO_VLSB): its screen number."""
         if self.asked is None or self.asked[1] != image:
-            self.asked = (self.screen + 1, image)
+            self._numbered += 1
+            self.asked, self._armed = (self._numbered, image), None
         return self.asked[0]
+
+    def arm(self, image: bytes, button: int) -> None:
+        """Send ``image`` ahead, for a press of ``button`` (a ``protocol.Button``) on the newest
+        screen asked for to put up (nothing when that is the same image, or none)."""
+        asked = self.asked
+        if asked is None or asked[1] == image:
+            self._armed = None
+            return
+        self._numbered += 1
+        self._armed, self._arm_queued = (self._numbered, image, button, asked[0]), False
 
     def take(self, chunk_size: int) -> list[tuple[p.Message, Shows | None]]:
         """The messages that show the newest screen, once (none when it is on its way)."""
         asked = self.asked  # one read: the app may ask for another screen meanwhile
-        if asked is None or asked[0] == self._queued:
+        if asked is None:
             return []
-        screen, image = asked
+        out: list[tuple[p.Message, Shows | None]] = []
+        if asked[0] != self._queued:
+            screen, image = asked
+            out = self._chunks(screen, image, chunk_size)
+            out.append((p.FrameShow(p.wire_id(screen), p.crc32(image)), Shows(screen, image)))
+            self._queued, self._base = screen, image
+        armed = self._armed
+        if armed is not None and not self._arm_queued and armed[3] == self._queued:
+            screen, image, button, on = armed
+            out += self._chunks(screen, image, chunk_size)
+            out.append((p.FrameArm(p.wire_id(screen), p.crc32(image), button, p.wire_id(on)),
+                        None))
+            self._arm_queued = True  # what the Pico holds once through: still ``_base``
+        return out
+
+    def _chunks(self, screen: int, image: bytes, chunk_size: int
+                ) -> list[tuple[p.Message, Shows | None]]:
         wire = p.wire_id(screen)
         chunk, new = p.FrameChunk, tuple.__new__  # (a named tuple made as the tuple it is)
-        out: list[tuple[p.Message, Shows | None]] = [
-            (new(chunk, (wire, *place)), None)
-            for place in changed_chunks(self._base, image, chunk_size)]
-        out.append((p.FrameShow(wire, p.crc32(image)), Shows(screen, image)))
-        self._queued, self._base = screen, image
-        return out
+        return [(new(chunk, (wire, *place)), None)
+                for place in changed_chunks(self._base, image, chunk_size)]
 
     def acked(self, shows: Shows) -> None:
         """The Pico acknowledged this FRAME_SHOW (the newest an ACK settled)."""
@@ -78,8 +112,9 @@ class ScreenBook:
         from the image the Pico acknowledged when it is the same boot, else whole."""
         self.shown = self._queued = 0
         self._base = self._acked if same_boot else None
+        self._armed = None  # a HELLO drops what the Pico held armed
 
     def refused(self) -> None:
         """The Pico refused a FRAME_SHOW: the next screen goes whole."""
         self._queued = 0
-        self._base = self._acked = None
+        self._base = self._acked = self._armed = None

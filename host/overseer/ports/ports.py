@@ -55,6 +55,17 @@ class EarlyButtons(ABC):
     def hold(self, buttons: frozenset[Button]) -> None: ...
 
 
+class GlassAhead(ABC):
+    """A glass that takes a screen before it is due (the Pico's face: FRAME_ARM) and puts it
+    up itself the moment ``button`` goes down, if the screen shown then is still the one it
+    was armed on: the press's screen is on the glass before the host has heard of the press.
+    The host shows that screen again as usual once it has the press (the same picture: the
+    glass does not change). A glass is one by deriving from this class."""
+
+    @abstractmethod
+    def arm(self, image: Image.Image, button: Button) -> None: ...
+
+
 class Dice(Source, Protocol):
     """Dice the gadget rolls: each ``request`` is answered in the inbox by ``Rolled`` (with
     that ``request`` number) or ``RollRefused``; rolls nobody asked for come as ``Rolled``

@@ -316,6 +316,33 @@ class Trace(Sequence[Step]):
             yield from self._first()
         yield from self._steps
 
+    def copy(self) -> Trace:
+        """The same steps, to go on apart: the early ones shared (folded once, for both)."""
+        twin = Trace(self._before, self._early)
+        twin._loaded, twin._steps = self._loaded, list(self._steps)
+        return twin
+
+
+def _continued(trace: Sequence[Step]) -> list[Step] | Trace:
+    """A trace's steps in a new trace that can go on apart from it (``Session.ahead``)."""
+    return trace.copy() if isinstance(trace, Trace) else list(trace)
+
+
+@dataclass(frozen=True, slots=True)
+class Ahead:
+    """What ``begin(action)`` makes of the game, worked out on a copy and never written
+    (``Session.ahead``): the events it would log and the fold after them. ``begin(action,
+    ahead=...)`` takes them as they are when the game has not changed since (``turn``)."""
+
+    action: dict[str, Any]
+    turn: int  # the session's turn it was worked out at
+    fold: Fold
+    new: tuple[Event, ...]
+
+    @property
+    def state(self) -> Any:
+        return self.fold.runner.state
+
 
 class Log:
     """The events of one stored game (the undone tail included), read from the store when
@@ -359,6 +386,24 @@ class Log:
         self.length = seq + len(events)
 
 
+class _LogAfter:
+    """A log's events to ``head``, then ``new`` (``Session.after``'s log, read only)."""
+
+    def __init__(self, log: Log, head: int, new: Sequence[Event]) -> None:
+        self._log, self._head, self._new = log, head, new
+
+    def __len__(self) -> int:
+        return self._head + len(self._new)
+
+    def __getitem__(self, seq: int) -> Event:
+        if not 0 <= seq < len(self):
+            raise IndexError(f"no event #{seq}")
+        return self._new[seq - self._head] if seq >= self._head else self._log[seq]
+
+    def slice(self, start: int, stop: int) -> list[Event]:
+        return [self[seq] for seq in range(start, min(stop, len(self)))]
+
+
 @dataclass(frozen=True, slots=True)
 class Undone:
     """What an undo dropped: the events, and whether the table had seen a result among them."""
@@ -389,6 +434,7 @@ class Session:
         self.notice: str | None = None  # what the table should know about this game
         self._build = build_id()
         self._snapshots = store.snapshot_seqs(info.id, self._build)
+        self.turn = 0  # how many times the fold changed: an ``Ahead`` holds for one turn
         self._open()
 
     # ------------------------------------------------------------------ opening
@@ -455,6 +501,7 @@ class Session:
     def _refold(self, keep: bool = False) -> None:
         """The fold of the log up to the head, from the last snapshot at or before it. With
         ``keep``, snapshots are taken on the way wherever the store lacks them (a resume)."""
+        self.turn += 1
         start = self._snapshot_at(self.head)
         first, result = start if start is not None else (
             0, built(self.spec, self.setup, self.dice_at_start, self.seed))
@@ -565,12 +612,57 @@ class Session:
 
     # ------------------------------------------------------------------ inputs
 
-    def begin(self, action: dict[str, Any], synced: bool = True) -> Question | None:
+    def begin(self, action: dict[str, Any], synced: bool = True, ahead: Ahead | None = None
+              ) -> Question | None:
         """Start an action (``{"do": ...}``). Raises ``RulesError`` if the rules refuse it.
         ``synced=False``: an action the table adds nothing to but the press (NEXT AI PIECE),
         whose steps the host computes from the log and the seed alone; it returns once
         committed, before the commit's fsync (``Store.sync``; a power cut then loses the
-        press, and the same press after the restart computes the same steps)."""
+        press, and the same press after the restart computes the same steps). ``ahead``:
+        what ``ahead(action)`` worked out for it, taken as it is if it still holds."""
+        action = self._checked(action)
+        if ahead is not None and ahead.turn == self.turn and ahead.action == action:
+            return self._input(ahead.new[0], synced, ahead)
+        return self._input(Event("action", action), synced)
+
+    def ahead(self, action: dict[str, Any]) -> Ahead | None:
+        """What ``begin(action)`` would make of the game now, worked out on a copy of the
+        fold (the gadget draws NEXT AI PIECE's screen before the press); nothing is written
+        and the game does not change. None when it cannot be worked out apart: an action is
+        running (its generator cannot be copied), or the rules refuse the action."""
+        if self.finished or self.runner.busy:
+            return None
+        action = self._checked(action)
+        trace = self.runner.trace
+        try:
+            kept = snapshot_of(self.fold, self.spec)
+        except (pickle.PicklingError, TypeError, AttributeError) as err:
+            log.warning("game #%d: the state does not pickle (%s): nothing ahead", self.id, err)
+            return None
+        fold = from_snapshot(self.spec, kept, self.seed, lambda _: trace)
+        fold.runner.trace = cast(list[Step], _continued(trace))
+        new = [Event("action", action)]
+        try:
+            apply_event(fold, new[0])
+            self._settle(new, fold)
+        except (RulesError, AnswerError, LogError):
+            return None
+        return Ahead(action, self.turn, fold, tuple(new))
+
+    def after(self, ahead: Ahead) -> Session:
+        """The game as it will be once ``ahead`` is taken, to read (``view.build``) and never
+        to play: a copy of this session on the ahead's fold, its log the events to come
+        after the head; it has no store, so anything that would write fails."""
+        copy = object.__new__(Session)
+        copy.__dict__.update(self.__dict__)
+        copy.fold, copy.store = ahead.fold, cast(Store, None)
+        copy.log = cast(Log, _LogAfter(self.log, self.head, ahead.new))
+        copy.head = self.head + len(ahead.new)
+        copy.finished = self.spec.is_over(ahead.state)
+        return copy
+
+    def _checked(self, action: dict[str, Any]) -> dict[str, Any]:
+        """The action as the store will hold it; ``SessionError`` when it is not one."""
         if not isinstance(action, dict) or "do" not in action:
             got = "an object without 'do'" if isinstance(action, dict) else \
                 f"a {type(action).__name__}"
@@ -580,10 +672,9 @@ class Session:
         except BadInput as err:
             raise SessionError(f"the action is refused: {err}") from None
         try:
-            action = json.loads(canonical(action))  # exactly what the store will hold
+            return json.loads(canonical(action))  # exactly what the store will hold
         except (TypeError, ValueError) as err:
             raise SessionError(f"an action must be plain JSON data ({err})") from err
-        return self._input(Event("action", action), synced)
 
     def answer(self, value: Any, source: str = "table") -> Question | None:
         """Answer the pending question: the players' choice, or a die face from the players'
@@ -608,14 +699,19 @@ class Session:
         if dice != self.dice:
             self._input(Event("setting", {"dice": dice}))
 
-    def _input(self, event: Event, synced: bool = True) -> Question | None:
+    def _input(self, event: Event, synced: bool = True, ahead: Ahead | None = None
+               ) -> Question | None:
         if self.finished:
             raise SessionError(f"game #{self.id} is over; undo to play on")
+        self.turn += 1
         new = [event]
         steps = len(self.runner.trace)
         try:
-            apply_event(self.fold, event)
-            self._settle(new)
+            if ahead is not None:  # worked out already, from this very fold
+                self.fold, new = ahead.fold, list(ahead.new)
+            else:
+                apply_event(self.fold, event)
+                self._settle(new, self.fold)
         except BaseException:
             self._refold()  # the rules may have moved before refusing: back to the log
             raise
@@ -642,15 +738,15 @@ class Session:
         kinds = self.spec.milestones
         return bool(kinds) and any(step.kind in kinds for step in self.runner.trace[since:])
 
-    def _settle(self, new: list[Event]) -> None:
+    def _settle(self, new: list[Event], fold: Fold) -> None:
         """Answer the chance questions the gadget answers itself, logging each first."""
-        question = self.pending
-        while isinstance(question, Roll | DrawToken | Pick) and auto_answered(question, self.dice):
-            value = SeededChance(self.seed, self.fold.chance_count)(question)
+        question = fold.runner.pending
+        while isinstance(question, Roll | DrawToken | Pick) and auto_answered(question, fold.dice):
+            value = SeededChance(self.seed, fold.chance_count)(question)
             event = Event("chance", {"key": question.key, "value": encode_answer(value)})
             new.append(event)
-            apply_event(self.fold, event)
-            question = self.pending
+            apply_event(fold, event)
+            question = fold.runner.pending
 
     # ------------------------------------------------------------------ undo, redo
 
@@ -680,6 +776,7 @@ class Session:
         while end < len(self.log) and not self.log[end].is_input:
             end += 1
         group = self.log.slice(self.head, end)
+        self.turn += 1
         try:
             for event in group:
                 apply_event(self.fold, event)
