@@ -1,4 +1,4 @@
-"""The Pico link protocol, version 2 (docs/protocol.md): blocks, messages and a streaming decoder.
+"""The Pico link protocol, version 3 (docs/protocol.md): blocks, messages and a streaming decoder.
 
 A block is ``SYNC LEN SEQ TYPE PAYLOAD CRC32``. ``encode_block`` builds one; ``Decoder`` turns
 any stream of bytes into the good blocks it contains, resynchronising on garbage and never
@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import NamedTuple
 
-PROTOCOL_VERSION = 2  # 2: a press is reported on its first edge (BUTTON press DOWN)
+PROTOCOL_VERSION = 3  # 3: FRAME_ARM, an image the Pico shows at a press (2: BUTTON DOWN)
 SYNC = 0x7E
 MAX_PAYLOAD = 96
 HEADER_SIZE = 4  # SYNC, LEN, SEQ, TYPE
@@ -36,6 +36,7 @@ class MsgType(IntEnum):
     ROLL_REQUEST = 0x04
     HOST_HEARTBEAT = 0x05
     HOST_ACK = 0x06
+    FRAME_ARM = 0x07
     IDENT = 0x81
     BUTTON = 0x82
     ROLL_RESULT = 0x83
@@ -91,6 +92,7 @@ PAYLOAD_SIZES: dict[int, tuple[int, int]] = {
     MsgType.ROLL_REQUEST: (3, 3),
     MsgType.HOST_HEARTBEAT: (0, 0),
     MsgType.HOST_ACK: (1, 1),
+    MsgType.FRAME_ARM: (9, 9),
     MsgType.IDENT: (4, 3 + MAX_FIRMWARE_NAME),
     MsgType.BUTTON: (4, 4),
     MsgType.ROLL_RESULT: (6, 6),
@@ -101,8 +103,8 @@ PAYLOAD_SIZES: dict[int, tuple[int, int]] = {
 HOST_TO_PICO = frozenset(t for t in PAYLOAD_SIZES if t < 0x80)
 PICO_TO_HOST = frozenset(t for t in PAYLOAD_SIZES if t >= 0x80)
 RELIABLE = frozenset(
-    {MsgType.FRAME_CHUNK, MsgType.FRAME_SHOW, MsgType.ROLL_REQUEST, MsgType.BUTTON,
-     MsgType.ROLL_RESULT}
+    {MsgType.FRAME_CHUNK, MsgType.FRAME_SHOW, MsgType.FRAME_ARM, MsgType.ROLL_REQUEST,
+     MsgType.BUTTON, MsgType.ROLL_RESULT}
 )
 
 
@@ -316,6 +318,23 @@ class FrameShow(NamedTuple):
         return struct.pack("<HI", self.screen_id, self.crc)
 
 
+class FrameArm(NamedTuple):
+    """The image of ``screen_id`` (its CRC ``crc``) to show when ``button`` goes DOWN while
+    host screen ``after`` is on the glass."""
+
+    screen_id: int
+    crc: int
+    button: int
+    after: int
+    type = MsgType.FRAME_ARM
+    __eq__ = _same  # type: ignore[assignment]
+    __ne__ = _not_same  # type: ignore[assignment]
+    __hash__ = tuple.__hash__  # type: ignore[assignment]
+
+    def payload(self) -> bytes:
+        return struct.pack("<HIBH", self.screen_id, self.crc, self.button, self.after)
+
+
 @dataclass(frozen=True)
 class RollRequest:
     roll_id: int
@@ -406,8 +425,8 @@ class Error:
 
 
 Message = (
-    Hello | FrameChunk | FrameShow | RollRequest | HostHeartbeat | HostAck | Ident | ButtonEvent
-    | RollResult | PicoHeartbeat | PicoAck | Error
+    Hello | FrameChunk | FrameShow | FrameArm | RollRequest | HostHeartbeat | HostAck | Ident
+    | ButtonEvent | RollResult | PicoHeartbeat | PicoAck | Error
 )
 
 
@@ -455,6 +474,8 @@ def decode_message(block: Block) -> Message:
         return FrameChunk(screen_id, offset, p[4:])
     if t == MsgType.FRAME_SHOW:
         return FrameShow(*struct.unpack("<HI", p))
+    if t == MsgType.FRAME_ARM:
+        return FrameArm(*struct.unpack("<HIBH", p))
     if t == MsgType.ROLL_REQUEST:
         return RollRequest(*struct.unpack("<HB", p))
     if t == MsgType.HOST_HEARTBEAT:
