@@ -220,10 +220,10 @@ class App:
                 if self._room() < 2:  # no room for the DOWN and its end: the press is dropped
                     self._error(link.ERROR_QUEUE_FULL)
                     continue
-                # armed, and the glass shows arm_after (as HEARTBEAT would say: HOST, no die)
-                display = self.display
-                if code == armed and self.screen == HOST and display.on_glass() == self.arm_after:
-                    display.take()
+                # armed, and the glass shows host screen arm_after (HEARTBEAT's screen_id: 0
+                # while an own screen or a die is up)
+                if code == armed and self.display.on_glass() == self.arm_after:
+                    self.display.take()
                     self._show_host(now)  # on the glass before the BUTTON below leaves
                 self.open.append(code)
                 self._button(code, kind)
