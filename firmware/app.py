@@ -53,6 +53,10 @@ class App:
         self.answered = []  # [roll_id, die, event_id, face] of recent ROLL_REQUESTs
         self.open = []  # codes whose DOWN was queued and whose LONG or SHORT is still to come
         self.host_waiting = False  # an accepted host frame is not on the glass yet
+        # FRAME_ARM: the back buffer, its CRC checked, goes on the glass when arm_button goes
+        # DOWN while host screen arm_after is on the glass (docs/protocol.md, Frames)
+        self.arm_button = None
+        self.arm_after = 0
         self.screen = BOOT
         self.screen_since = now
         self.frame = 0
@@ -85,6 +89,7 @@ class App:
         self.heard = True
         self.last_rx = now
         if typ == HELLO:
+            self.arm_button = None
             self.receiver.reset()
             self.sender.reset()
             ident = struct.pack("<BH", link.PROTOCOL, self.boot_id) + FIRMWARE.encode()
@@ -101,20 +106,28 @@ class App:
                     self._chunk_length = length
                     self._chunk = self.decoder.view[8 : 4 + length]
                 screen_id = buf[4] | buf[5] << 8
+                self.arm_button = None  # the armed image is no longer the one checked
                 if not self.display.chunk(screen_id, buf[6] | buf[7] << 8, self._chunk):
                     self._error(link.ERROR_BAD_CHUNK)
             else:
                 self._act(typ)
 
     def _act(self, typ):
-        """FRAME_SHOW or ROLL_REQUEST, accepted: its payload at decoder.buf[4:]."""
+        """FRAME_SHOW, FRAME_ARM or ROLL_REQUEST, accepted: its payload at decoder.buf[4:]."""
         buf = self.decoder.buf
-        if typ == link.FRAME_SHOW:
+        if typ != link.ROLL_REQUEST:  # FRAME_SHOW or FRAME_ARM: screen_id, crc first
+            self.arm_button = None  # either ends the arm; at most one image armed
             screen_id, crc = struct.unpack_from("<HI", buf, 4)
-            if self.display.accept(screen_id, crc):
-                self.host_waiting = True  # blitted by step(), after the ACK has gone out
-            else:
+            if typ == link.FRAME_ARM and buf[10] >= ROLL_BUTTON:  # ROLL reports no BUTTON
+                self._error(link.ERROR_BAD_CHUNK)  # refused, the back buffer as it was
+            elif not self.display.check(screen_id, crc):
                 self._error(link.ERROR_FRAME_CRC)
+            elif typ == link.FRAME_SHOW:
+                self.display.take()
+                self.host_waiting = True  # blitted by step(), after the ACK has gone out
+            else:  # armed: FRAME_ARM's button and after
+                self.arm_button = buf[10]
+                self.arm_after = buf[11] | buf[12] << 8
         else:  # ROLL_REQUEST
             roll_id, die = struct.unpack_from("<HB", buf, 4)
             if die >= len(dice.FACES):
@@ -193,6 +206,9 @@ class App:
             if press is None:
                 return
             code, kind = press
+            if kind == DOWN:  # every DOWN ends the arm; its own button's may show the image
+                armed = self.arm_button
+                self.arm_button = None
             if code == ROLL_BUTTON:  # rolled once short or long is known: no BUTTON message
                 if kind == DOWN:
                     continue
@@ -204,6 +220,11 @@ class App:
                 if self._room() < 2:  # no room for the DOWN and its end: the press is dropped
                     self._error(link.ERROR_QUEUE_FULL)
                     continue
+                # armed, and the glass shows host screen arm_after (HEARTBEAT's screen_id: 0
+                # while an own screen or a die is up)
+                if code == armed and self.display.on_glass() == self.arm_after:
+                    self.display.take()
+                    self._show_host(now)  # on the glass before the BUTTON below leaves
                 self.open.append(code)
                 self._button(code, kind)
             elif code in self.open:  # its place was kept when the DOWN was queued
@@ -223,6 +244,7 @@ class App:
             self._tumble(self.roll, now)
         elif self.rolls and self.screen != BOOT and not self._die_holds_glass(now):
             roll = self.rolls.pop(0)
+            self.arm_button = None  # a die takes the glass: the arm ends
             roll.append(dice.roll(roll[1], self.urandom))
             self.roll = roll
             self.frame = 0

@@ -48,15 +48,25 @@ class Display:
             self.back_dirty |= (2 << ((end - 1) // CHUNK)) - (1 << first)
         return True
 
+    def check(self, screen_id: int, crc: int) -> bool:
+        """The back buffer for screen_id (started if it is a new one) has this CRC."""
+        self._start(screen_id)
+        return crc32(self.back) == crc
+
+    def take(self) -> None:
+        """The back buffer, its CRC checked, becomes the host image shown. An image equal to
+        the one shown marks nothing dirty: showing it again writes nothing to the panel."""
+        if self.back_dirty and self.back != self.shown:  # (no chunk since: back is shown)
+            self.shown[:] = self.back
+            self.dirty |= self.back_dirty
+        self.shown_id = self.back_id
+        self.back_dirty = 0
+
     def accept(self, screen_id: int, crc: int) -> bool:
         """FRAME_SHOW: take the back buffer as the host image if its CRC matches."""
-        self._start(screen_id)
-        if crc32(self.back) != crc:
+        if not self.check(screen_id, crc):
             return False
-        self.shown[:] = self.back
-        self.shown_id = screen_id
-        self.dirty |= self.back_dirty
-        self.back_dirty = 0
+        self.take()
         return True
 
     def show_host(self) -> bool:

@@ -22,7 +22,7 @@ except ImportError:  # a build without binascii.crc32: the same CRC-32 (ISO-HDLC
         return crc ^ 0xFFFFFFFF
 
 
-PROTOCOL = 2  # docs/protocol.md, version 2: a press reported on its first edge
+PROTOCOL = 3  # docs/protocol.md, version 3: FRAME_ARM, an image shown at a press
 SYNC = const(0x7E)
 MAX_LEN = const(96)
 MAX_BLOCK = const(4 + 96 + 4)
@@ -38,6 +38,7 @@ FRAME_SHOW = const(0x03)
 ROLL_REQUEST = const(0x04)
 HEARTBEAT = const(0x05)
 ACK = const(0x06)
+FRAME_ARM = const(0x07)
 # Pico to host
 IDENT = const(0x81)
 BUTTON = const(0x82)
@@ -59,6 +60,7 @@ HOST_TO_PICO = {
     ROLL_REQUEST: (3, 3),
     HEARTBEAT: (0, 0),
     ACK: (1, 1),
+    FRAME_ARM: (9, 9),
 }
 PICO_TO_HOST = {
     IDENT: (4, 3 + 32),

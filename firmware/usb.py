@@ -28,7 +28,9 @@ class Usb:
         self._poll = select.poll()
         self._poll.register(self.rx, _POLLIN)
         self._ipoll = getattr(self._poll, "ipoll", self._poll.poll)  # ipoll allocates nothing
-        self._buf = bytearray(256)  # off-board (CPython): what one read takes
+        # off-board under CPython: what one read takes (MicroPython reads into the decoder: a
+        # Pico's heap keeps its 256 bytes)
+        self._buf = bytearray(0 if _MICROPYTHON else 256)
         self._view = memoryview(self._buf)
         self.closed = False  # the other end hung up (off-board only: the pty was closed)
 

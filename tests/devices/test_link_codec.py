@@ -16,6 +16,7 @@ CLASSES = {
     p.MsgType.HELLO: p.Hello,
     p.MsgType.FRAME_CHUNK: p.FrameChunk,
     p.MsgType.FRAME_SHOW: p.FrameShow,
+    p.MsgType.FRAME_ARM: p.FrameArm,
     p.MsgType.ROLL_REQUEST: p.RollRequest,
     p.MsgType.HOST_HEARTBEAT: p.HostHeartbeat,
     p.MsgType.HOST_ACK: p.HostAck,

@@ -64,7 +64,7 @@ def test_handshake_gives_the_ident(pico: ScriptedPico, link: PicoLink) -> None:
 
 
 def test_another_protocol_version_is_refused_and_nothing_else_is_sent() -> None:
-    peer = ScriptedPico(protocol=1)  # a Pico with the firmware before version 2
+    peer = ScriptedPico(protocol=2)  # a Pico with the firmware before version 3
     link = PicoLink(peer.port, lambda event: None)
     link.start()
     try:
@@ -76,7 +76,7 @@ def test_another_protocol_version_is_refused_and_nothing_else_is_sent() -> None:
         link.close()
         peer.close()
     assert str(refused.value) == (
-        "the Pico runs protocol 1; this host speaks 2: flash the firmware (scripts/flash)"
+        "the Pico runs protocol 2; this host speaks 3: flash the firmware (scripts/flash)"
     )
     assert link.state is LinkState.REFUSED
     assert {type(m) for _, m in peer.received} == {p.Hello}

@@ -87,6 +87,9 @@ def unpack_fields(name: str, payload: bytes) -> dict:
     if name == "FRAME_SHOW":
         sid, crc = struct.unpack("<HI", payload)
         return {"screen_id": sid, "crc": crc}
+    if name == "FRAME_ARM":
+        sid, crc, button, after = struct.unpack("<HIBH", payload)
+        return {"screen_id": sid, "crc": crc, "button": button, "after": after}
     if name == "ROLL_REQUEST":
         rid, die = struct.unpack("<HB", payload)
         return {"roll_id": rid, "die": die}
@@ -168,7 +171,7 @@ class Rig:
     def send(self, typ: int, payload: bytes = b"") -> int:
         """Send a host message; reliable ones get the next SEQ, which is returned."""
         seq = 0
-        if typ in (link.FRAME_CHUNK, link.FRAME_SHOW, link.ROLL_REQUEST):
+        if typ in (link.FRAME_CHUNK, link.FRAME_SHOW, link.FRAME_ARM, link.ROLL_REQUEST):
             self.seq = link.next_seq(self.seq)
             seq = self.seq
         self.send_raw(link.encode(seq, typ, payload))
@@ -254,7 +257,7 @@ class VirtualBoard:
 
     def send(self, typ: int, payload: bytes = b"") -> None:
         seq = 0
-        if typ in (link.FRAME_CHUNK, link.FRAME_SHOW, link.ROLL_REQUEST):
+        if typ in (link.FRAME_CHUNK, link.FRAME_SHOW, link.FRAME_ARM, link.ROLL_REQUEST):
             self.seq = link.next_seq(self.seq)
             seq = self.seq
         self.write(link.encode(seq, typ, payload))

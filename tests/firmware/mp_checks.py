@@ -130,6 +130,118 @@ def partial_shows():
     return out
 
 
+class Recorder:
+    """An I2C bus that records its writes (their bytes) in ``log``, beside the link's blocks."""
+
+    def __init__(self, log):
+        self.log = log
+
+    def writeto(self, addr, buf, stop=True):
+        self.log.append(["i2c", len(buf)])
+
+    def writevto(self, addr, vector, stop=True):
+        self.log.append(["i2c", sum(len(part) for part in vector)])
+
+
+def armed():
+    """FRAME_ARM through the App on a recording bus: what happened, in order, at NEXT AI
+    PIECE's DOWN with the image armed (I2C writes before the BUTTON block?), then at DOWNs
+    after each way the arm ends, and a FRAME_SHOW of the image already shown."""
+    import struct
+
+    import app
+    from display import Display
+    from ssd1306 import SSD1306_I2C
+
+    shown = bytes((i * 13 + 1) & 0xFF for i in range(1024))
+    image = bytearray(shown)
+    image[300:364] = bytes(64)
+
+    def board():
+        log = []
+        now = [0]
+        level = [1, 1, 1, 1, 1]
+        edges = buttons.Edges(lambda: now[0])
+        keys = [buttons.Button(code, lambda code=code: level[code], 0) for code in range(5)]
+        catch = [edges.catch(code, lambda code=code: level[code]) for code in range(5)]
+
+        def write(block):
+            log.append(["usb", block[3]])
+
+        a = app.App(write, buttons.Buttons(keys, edges), Display(SSD1306_I2C(128, 64,
+                    Recorder(log))), lambda n: bytes(n), 0)
+        seq = [0]
+
+        def send(typ, payload=b""):
+            if typ != link.HELLO:
+                seq[0] += 1
+            a.receive(link.encode(seq[0] if typ != link.HELLO else 0, typ, payload), now[0])
+
+        def run(ms):
+            for _ in range(ms):
+                now[0] += 1
+                a.step(now[0])
+
+        def press(code, release=True):
+            level[code] = 0
+            catch[code](None)
+            run(1)
+            if not release:
+                return
+            level[code] = 1
+            catch[code](None)
+            run(30)
+
+        run(900)
+        send(link.HELLO, b"\x03")
+        for off in range(0, 1024, 64):
+            send(link.FRAME_CHUNK, struct.pack("<HH", 10, off) + shown[off : off + 64])
+        send(link.FRAME_SHOW, struct.pack("<HI", 10, link.crc32(shown)))
+        run(1)
+
+        def arm(button=0, after=10, crc=None):
+            send(link.FRAME_CHUNK, struct.pack("<HH", 11, 300) + image[300:364])
+            crc = link.crc32(image) if crc is None else crc
+            send(link.FRAME_ARM, struct.pack("<HIBH", 11, crc, button, after))
+
+        del log[:]
+        return a, log, send, run, press, arm
+
+    out = {}
+    a, log, send, run, press, arm = board()
+    arm()
+    run(5)
+    quiet = [e for e in log if e[0] == "i2c"]  # armed: nothing drawn yet
+    del log[:]
+    press(0)
+    fired = [e for e in log if e[0] == "i2c" or e[1] == link.BUTTON][:2]
+    out["fire"] = [quiet, fired, a.display.on_glass()]
+    del log[:]
+    send(link.FRAME_SHOW, struct.pack("<HI", 12, link.crc32(image)))  # the same image again
+    run(1)
+    out["same_image"] = [[e for e in log if e[0] == "i2c"], a.display.on_glass()]
+    for way in ("after", "other", "roll", "chunk", "show", "arm", "crc", "button", "hello"):
+        a, log, send, run, press, arm = board()
+        arm(after=9 if way == "after" else 10, crc=1 if way == "crc" else None,
+            button=4 if way == "button" else 0)
+        if way == "other":
+            press(1)
+        elif way == "roll":
+            press(4, release=False)  # its DOWN: the die not rolled yet
+        elif way == "chunk":
+            send(link.FRAME_CHUNK, struct.pack("<HH", 11, 0) + bytes(8))
+        elif way == "show":
+            send(link.FRAME_SHOW, struct.pack("<HI", 11, 1))
+        elif way == "arm":
+            send(link.FRAME_ARM, struct.pack("<HIBH", 12, 1, 0, 10))
+        elif way == "hello":
+            send(link.HELLO, b"\x03")
+        press(0)
+        errors = [e[1] for e in log if e == ["usb", link.ERROR]]
+        out[way] = [a.display.on_glass(), len(errors)]
+    return out
+
+
 vectors = json.load(open(sys.argv[1]))
 print(json.dumps({
     "implementation": sys.implementation.name,
@@ -138,6 +250,7 @@ print(json.dumps({
     "dice": dice_counts(),
     "presses": presses(),
     "sender": sender(),
+    "armed": armed(),
     # the I2C stand-in's recording panel is off-board only (tests/rp2040 checks the real bus)
     "partial_shows": partial_shows() if sys.platform != "rp2" else None,
 }))

@@ -231,6 +231,33 @@ def test_a_refused_frame_marks_nothing() -> None:
     assert glass(i2c) == new
 
 
+def test_an_image_equal_to_the_shown_one_writes_nothing() -> None:
+    d, i2c = on_glass()
+    shown(d, 6, image(3))  # every chunk sent again, the same bytes: a new id, nothing new
+    assert written(i2c, d.show_host) == (0, 0)
+    assert d.on_glass() == 6
+    new = bytearray(image(3))
+    new[300] ^= 1
+    shown(d, 7, bytes(new), chunks=[256])  # a changed one after it: only its chunk goes
+    assert written(i2c, d.show_host) == (1, WINDOW + 64)
+    assert glass(i2c) == new
+
+
+def test_a_checked_back_buffer_is_taken_as_shown() -> None:
+    d, i2c = on_glass()
+    new = bytearray(image(3))
+    new[5] ^= 1
+    send(d, 6, bytes(new), chunks=[0])
+    assert not d.check(6, zlib.crc32(image(3)))
+    assert d.shown_id == 5  # a check takes nothing
+    assert d.check(6, zlib.crc32(bytes(new)))
+    assert d.shown_id == 5 and d.shown == image(3)
+    d.take()
+    assert d.shown_id == 6 and d.shown == new
+    assert written(i2c, d.show_host) == (1, WINDOW + 64)
+    assert glass(i2c) == new
+
+
 def test_after_an_own_screen_the_host_image_goes_whole() -> None:
     d, i2c = on_glass()
     for own in (d.waiting, d.link_lost, lambda: d.die(0, 7, 0), lambda: d.boot("x")):

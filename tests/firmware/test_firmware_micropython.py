@@ -187,3 +187,16 @@ def test_micropython_partial_shows_leave_the_shown_image_on_the_panel(on_micropy
     sizes = {sent for _ok, sent in shows}
     assert 13 + 1024 in sizes  # after the link-lost screen: whole
     assert any(sent < 13 + 1024 for sent in sizes)  # otherwise what changed
+
+
+def test_micropython_shows_an_armed_image_before_the_button_down_leaves(on_micropython: dict) -> None:
+    armed = on_micropython["armed"]
+    # nothing drawn while armed; at the DOWN the changed page (its window and 128 bytes) on the
+    # panel, then the BUTTON block; the armed screen is the one shown
+    assert armed["fire"] == [[], [["i2c", 13 + 128], ["usb", link.BUTTON]], 11]
+    assert armed["same_image"] == [[], 12]  # FRAME_SHOW of the image shown: no I2C write
+    # each way the arm ends (or is refused, with one ERROR): NEXT's DOWN then shows nothing
+    for way in ("after", "other", "roll", "chunk", "hello"):
+        assert armed[way] == [10, 0], way
+    for way in ("show", "arm", "crc", "button"):
+        assert armed[way] == [10, 1], way
