@@ -62,3 +62,37 @@ def test_a_refused_frame_sends_the_next_screen_whole() -> None:
     book.acked(Shows(1, IMAGE_A))
     book.refused()
     assert len(offsets(book.take(32))) == p.FRAME_SIZE // 32
+
+
+IMAGE_C = IMAGE_A[:100] + bytes([IMAGE_A[100] ^ 4]) + IMAGE_A[101:]
+NEXT = int(p.Button.NEXT_AI_PIECE)
+
+
+def test_an_armed_screen_goes_after_the_newest_on_that_screen_and_is_not_the_base() -> None:
+    book = ScreenBook()
+    book.ask(IMAGE_A)
+    book.arm(IMAGE_C, NEXT)
+    sent = book.take(64)
+    arm = sent[-1][0]
+    assert arm == p.FrameArm(2, p.crc32(IMAGE_C), NEXT, 1) and sent[-1][1] is None
+    assert offsets(sent) == [*range(0, p.FRAME_SIZE, 64), 100]  # A whole, then what C changes
+    assert book.take(64) == [] and not book.waiting
+    assert book.ask(IMAGE_C) == 3  # the press's own screen: asked as any other ...
+    assert offsets(book.take(64)) == [100]  # ... from A, whether the Pico put C up or not
+
+
+def test_an_arm_is_dropped_by_a_new_screen_before_it_goes_and_by_a_handshake() -> None:
+    book = ScreenBook()
+    book.ask(IMAGE_A)
+    book.take(64)
+    book.arm(IMAGE_C, NEXT)
+    book.ask(IMAGE_B)  # the glass moves on before the arm went: not sent
+    assert not any(isinstance(m, p.FrameArm) for m, _ in book.take(64))
+    book.arm(IMAGE_B, NEXT)  # the screen already shown: nothing to arm
+    assert book.take(64) == []
+    book.arm(IMAGE_C, NEXT)
+    book.handshake(same_boot=True)
+    assert not any(isinstance(m, p.FrameArm) for m, _ in book.take(64))
+    book.arm(IMAGE_C, NEXT)
+    book.refused()
+    assert [type(m) for m, _ in book.take(64)][-1] is p.FrameShow  # B whole, no arm

@@ -172,7 +172,7 @@ class Gadget:
                 return
             effects = controller.refresh(pressed, made)[1]
             shows = [e for e in effects if isinstance(e, Show)]
-            if len(shows) != 1 or any(isinstance(e, RequestRoll | SESSION_CALLS)
+            if len(shows) != 1 or any(isinstance(e, (RequestRoll, *SESSION_CALLS))
                                       for e in effects):
                 self.playing.ahead_dropped()
                 return

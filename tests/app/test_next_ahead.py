@@ -1,0 +1,67 @@
+"""NEXT AI PIECE drawn ahead (``Gadget._arm``): on a glass that takes a screen before it is due
+(``GlassAhead``, the Pico's face), every screen where NEXT begins the next AI piece arms the
+screen that press will show, and the press then shows exactly that one, from the game worked
+out for it (no rules run again at the press)."""
+
+from __future__ import annotations
+
+from PIL import Image
+
+from overseer.app.sim import MemoryGlass
+from overseer.ports.events import Button
+from overseer.ports.ports import GlassAhead
+from overseer.screens.render import frame_bytes
+from overseer.session import session as session_module
+from tests.drivers import catacombs_table as play
+from tools.table import NEXT, Table
+
+
+class AheadGlass(MemoryGlass, GlassAhead):
+    def __init__(self) -> None:
+        super().__init__()
+        self.armed: list[tuple[bytes, Button]] = []
+
+    def arm(self, image: Image.Image, button: Button) -> None:
+        self.armed.append((frame_bytes(image), button))
+
+
+def test_each_next_shows_the_screen_armed_for_it_from_the_game_worked_out_ahead(
+        tmp_path, monkeypatch):
+    table = Table(tmp_path / "games.db")
+    glass = table.gadget.glass = AheadGlass()
+    play.new_campaign(table)
+    play.first_stage(table)
+    table.read()
+    applied = []
+    real = session_module.apply_event
+    monkeypatch.setattr(session_module, "apply_event",
+                        lambda fold, event: (applied.append(event), real(fold, event))[1])
+    nexts = 0
+    for _ in range(4):
+        assert table.screen.lines[:1] == ("NEXT: next AI piece",)
+        armed = glass.armed[-1]
+        assert armed[1] is Button.NEXT
+        shown, applied[:] = len(glass.shown), []
+        table.press(NEXT)
+        nexts += 1
+        assert frame_bytes(glass.shown[shown]) == armed[0]  # the very screen armed
+        assert applied == []  # the press took the game worked out ahead
+        table.read()
+        while table.session.pending is not None:
+            play.answer(table)
+            table.read()
+    assert table.gadget.ahead_missed == 0 and nexts == 4
+
+
+def test_nothing_is_armed_where_next_does_not_begin_the_next_piece(tmp_path):
+    table = Table(tmp_path / "games.db")
+    glass = table.gadget.glass = AheadGlass()
+    play.new_campaign(table)  # the new game's questions and forms: NEXT begins nothing
+    assert glass.armed == []
+    play.first_stage(table)
+    table.read()  # the setup's last page, then the idle screen: NEXT begins a piece on both
+    armed = len(glass.armed)
+    assert armed == 2 and glass.armed[0] == glass.armed[1]
+    table.press(NEXT)
+    assert table.session.pending is not None  # a question on the glass: nothing to arm
+    assert len(glass.armed) == armed
