@@ -127,6 +127,12 @@ class PicoTable(TableMoves):
             self.latencies.append(time.monotonic() - came)
         return self.screen
 
+    def press_taken(self) -> None:
+        """Act on a press already made on the board (``_push``), as ``press`` does."""
+        came = self._await_press(LOST if self.retry else SETTLE)
+        assert came is not None, "the board never reported the press"
+        self._take()
+
     def _push(self, button: Button, long: bool) -> None:
         pin = PINS[Button(button)]
         if long:

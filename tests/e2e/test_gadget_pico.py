@@ -108,6 +108,28 @@ def test_the_first_screens_through_the_pico(host: PicoTable, tmp_path: Path) -> 
     shots.done()
 
 
+def test_next_is_on_the_glass_before_the_host_takes_the_press(host: PicoTable) -> None:
+    """On a screen where NEXT begins the next AI piece the gadget has sent NEXT's screen ahead
+    (FRAME_ARM): pressed, the board puts it up before the host has even taken the press; the
+    host's screen after the press is that one, and nothing else is written to the panel."""
+    host.choose_game()
+    new_campaign(host)
+    play.first_stage(host)
+    host.read()
+    assert host.screen.lines[:1] == ("NEXT: next AI piece",)
+    armed = host.gadget.ahead
+    assert armed is not None and host.pico.link.wait_sent(10.0)
+    shown = host.board.oled()
+    host._push(NEXT, long=False)
+    assert host.board.wait_oled(lambda frame: frame == armed, 10.0) == armed
+    assert host.gadget.screen is not None and host.gadget.screen.lines[:1] == \
+        ("NEXT: next AI piece",)  # the host has not acted on the press yet
+    assert shown != armed
+    host.press_taken()
+    assert host.settle() == armed and host.gadget.ahead_missed == 0
+    assert host.screen.mark == "?"  # NEXT's first screen: the Minotaur's question
+
+
 @pytest.mark.long
 def test_a_whole_campaign_game_through_the_pico(board: VirtualPico, store: Path,
                                                  tmp_path: Path) -> None:
@@ -208,6 +230,7 @@ def test_a_whole_campaign_game_through_the_pico(board: VirtualPico, store: Path,
         summary = table.read()
         play.the_game_as_it_ended(table, summary)
         assert [s.key for s in table.shown if s.inverse_key] == ["Undone"]  # since restart
+        assert table.gadget.ahead_missed == 0  # every NEXT showed the screen armed for it
         latencies += table.latencies
         ms = sorted(s * 1000 for s in latencies)
         print(f"\n{len(ms)} presses, inbox to frame on the OLED: p50 "

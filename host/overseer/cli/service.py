@@ -32,8 +32,8 @@ from PIL import Image
 from overseer.cli.config import Config, ConfigError, load
 from overseer.cli.doctor import seconds
 from overseer.cli.notify import Notifier
-from overseer.ports.events import SetLeds
-from overseer.ports.ports import Glass, Leds, light_modes
+from overseer.ports.events import Button, SetLeds
+from overseer.ports.ports import Glass, GlassAhead, Leds, light_modes
 
 log = logging.getLogger("overseer.gadget")
 
@@ -41,8 +41,9 @@ SEATS = (1, 2, 3, 4)
 PICO_WAIT = 5.0  # seconds to wait for the Pico's first answer before saying it is missing
 
 
-class Glasses:
-    """One Glass over several (the Pico's and a Pi-side OLED): each shows every image."""
+class Glasses(GlassAhead):
+    """One Glass over several (the Pico's and a Pi-side OLED): each shows every image; an
+    image armed goes to those that take one ahead (the Pico's)."""
 
     def __init__(self, *glasses: Glass) -> None:
         self.glasses = glasses
@@ -50,6 +51,11 @@ class Glasses:
     def show(self, image: Image.Image) -> None:
         for glass in self.glasses:
             glass.show(image)
+
+    def arm(self, image: Image.Image, button: Button) -> None:
+        for glass in self.glasses:
+            if isinstance(glass, GlassAhead):
+                glass.arm(image, button)
 
     def close(self) -> None:
         for glass in self.glasses:

@@ -82,6 +82,13 @@ class LinkCore:
 
     # -- the app's side
 
+    @property
+    def sent(self) -> bool:
+        """Every screen, arm and roll request asked for is acknowledged by the Pico."""
+        window = self._window
+        return not (window.in_flight or window.queued or self.screens.waiting
+                    or self.rolls.unsent_ids)
+
     def request_roll(self, die: p.Die, now: float) -> int:
         """A roll request's roll_id; it fails at once when the link has stopped."""
         if self.state not in STOPPED:

@@ -181,6 +181,11 @@ class PicoLink:
             self._core.screens.arm(bytes(image), int(button))
         self._wake()
 
+    def wait_sent(self, timeout: float) -> bool:
+        """True once the Pico acknowledged everything asked of it (``LinkCore.sent``)."""
+        with self._cond:
+            return self._wait_for(lambda: self._core.sent, timeout)
+
     def wait_shown(self, screen: int, timeout: float) -> bool:
         """True once the Pico acknowledged showing ``screen`` (or a newer one)."""
         with self._cond:

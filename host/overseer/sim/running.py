@@ -16,12 +16,14 @@ from PIL import Image
 
 from overseer.app.shell import Gadget
 from overseer.devices.pico import Pico
+from overseer.ports.events import Button
+from overseer.ports.ports import GlassAhead
 from overseer.sim.box import VirtualBox
 
 POLL = 0.05  # seconds the loop waits for an input before it looks at ``stop`` again
 
 
-class SentGlass:
+class SentGlass(GlassAhead):
     """The Pico's Glass, keeping the last image the gadget sent (tests compare the board's
     OLED with it)."""
 
@@ -32,6 +34,9 @@ class SentGlass:
     def show(self, image: Image.Image) -> None:
         self.sent = image  # (``render`` hands out a new copy at every show: nothing draws on it)
         self.pico.show(image)
+
+    def arm(self, image: Image.Image, button: Button) -> None:
+        self.pico.arm(image, button)
 
     def close(self) -> None:
         pass  # the Pico is the box's to close
