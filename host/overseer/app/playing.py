@@ -46,6 +46,9 @@ class Playing:
         self.kept_shown: int | None = None  # the step on the glass as the store keeps it
         self.hidden: frozenset[str] = frozenset()  # the moves this game's menu leaves out
         self._ahead: Ahead | None = None  # ``ahead``'s work, for the next call to take
+        # the last ``ahead`` worked out, and what it was worked out on (the last page of the
+        # steps and then the idle screen arm the same press)
+        self._ahead_kept: tuple[tuple[Any, ...], Ahead, GameView] | None = None
 
     def open(self, game_id: int | None, new: bool, aside: list[str]) -> dict[str, Any]:
         """Game ``game_id``, else (unless ``new``) the game played last (``kept.last_played``;
@@ -148,13 +151,19 @@ class Playing:
         self._ahead = None
         if session is None or self.forms.local is not None or set(begin.action) != {"do"}:
             return None
+        on = (id(session), session.turn, self.seen, begin.action["do"])
+        kept = self._ahead_kept
+        if kept is not None and kept[0] == on:  # the same game, screen after screen
+            self._ahead = kept[1]
+            return kept[2]
         ahead = session.ahead(dict(begin.action))
         if ahead is None:
             return None
         after = session.after(ahead)
         made = view.build(self.table, after, self.seen, self.seats, None, self.forms.remembered)
-        self._ahead = ahead
-        return self._numbered(made, (after.id, after.head))[0]
+        made = self._numbered(made, (after.id, after.head))[0]
+        self._ahead, self._ahead_kept = ahead, (on, ahead, made)
+        return made
 
     def keep_shown(self, app: App) -> None:
         """Keep which step's page is on the glass beside the game (when it changed), for a

@@ -160,7 +160,7 @@ class Gadget:
         the game's main move at its first edge, and the one screen is all it does before the
         next press (no roll asked of the Pico first). A fault here costs only the arm."""
         glass, app = self.glass, self.app
-        if not isinstance(glass, GlassAhead) or app is None \
+        if not isinstance(glass, GlassAhead) or app is None or app.view.next_action is None \
                 or Button.NEXT in controller.held_buttons(app):
             return
         pressed, effects = controller.handle(app, Press(Button.NEXT))
