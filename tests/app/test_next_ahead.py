@@ -5,24 +5,12 @@ out for it (no rules run again at the press)."""
 
 from __future__ import annotations
 
-from PIL import Image
-
-from overseer.app.sim import MemoryGlass
 from overseer.ports.events import Button
-from overseer.ports.ports import GlassAhead
 from overseer.screens.render import frame_bytes
 from overseer.session import session as session_module
 from tests.drivers import catacombs_table as play
+from tests.drivers.ahead_glass import AheadGlass
 from tools.table import NEXT, Table
-
-
-class AheadGlass(MemoryGlass, GlassAhead):
-    def __init__(self) -> None:
-        super().__init__()
-        self.armed: list[tuple[bytes, Button]] = []
-
-    def arm(self, image: Image.Image, button: Button) -> None:
-        self.armed.append((frame_bytes(image), button))
 
 
 def test_each_next_shows_the_screen_armed_for_it_from_the_game_worked_out_ahead(

@@ -26,6 +26,7 @@ import pytest
 from overseer.app.faults import faults
 from overseer.screens.render import Screen
 from tests.drivers import catacombs_table as play
+from tests.drivers.ahead_glass import AheadGlass
 from tools.table import NEXT, Table
 
 SECTOR = 4096
@@ -59,6 +60,7 @@ def _points(folder: Path, count: int) -> list[Point]:
     AI PIECE presses, each caught just before its fsync."""
     db = folder / "games.db"
     table = Table(db)
+    table.gadget.glass = AheadGlass()  # as on the box: NEXT drawn ahead, then taken
     play.new_campaign(table)
     play.first_stage(table)
     table.read()
@@ -125,6 +127,7 @@ def _restart(point: Point, wal: bytes, folder: Path) -> tuple[int, tuple[Screen,
     Path(f"{db}-wal").write_bytes(wal)  # the -shm is memory: a power cut leaves none
     already = len(faults)
     table = Table(db)
+    table.gadget.glass = AheadGlass()
     try:
         head = table.session.head
         assert head in (point.head_before, point.head_after)
