@@ -114,7 +114,8 @@ def resolve_hit(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedu
     tokens = []
     total, zero = 0, False
     for level in damage_tokens.levels(shot):
-        token = yield from damage_tokens.draw(battle, level, purpose, said)
+        token = yield damage_tokens.question(battle, level, purpose, said)
+        yield damage_tokens.drawn(battle, level, token)
         tokens.append(token)
         total += token.value
         zero = zero or token.value == 0
@@ -135,8 +136,13 @@ def resolve_hit(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedu
     pushed = taker or hero
     if (not zero or fear) and pushed.health > 0 and pushed.away is None:  # alive, on the mat
         fearful = " (fear)" if fear else ""
-        yield from clock.push(battle, pushed.id, f"hit by {piece.name}'s {label}{fearful}",
-                              ("hit by {piece}'s {label}" + fearful, hit))
+        why = f"hit by {piece.name}'s {label}{fearful}"
+        said = ("hit by {piece}'s {label}" + fearful, hit)
+        if pushed.riding:
+            yield from clock.push(battle, pushed.id, why, said)
+        else:  # the common push (``clock.push``'s move itself): the roll and its step alone
+            face = yield clock.roll(why, said)
+            yield clock.moved(pushed.id, pushed.name, clock.HERO_RULER, why, face)
     reset = damage_tokens.settle(battle, tokens)
     if reset is not None:
         yield reset
