@@ -94,7 +94,12 @@ def activate(battle: Battle, piece: Piece, why: str, depth: int) -> Procedure:
         yield from shots.perform(battle, piece, target, piece.sequences[index], depth,
                                  activate)
         return
-    index = yield from shot_choice.choose_sequence(battle, piece)
+    chosen = shot_choice.chosen(battle, piece)
+    if chosen is None:
+        index = yield from shot_choice.rolled(battle, piece)
+    else:
+        yield chosen
+        index = chosen.data["sequence"]
     yield from shots.perform(battle, piece, target, piece.sequences[index], depth, activate)
 
 

@@ -23,7 +23,14 @@ from overseer.core.procedure import (
 )
 from overseer.rules.catacombs import cards, clock, damage_tokens, rulebook
 from overseer.rules.catacombs.kinds import Key, StepKind, TargetKind
-from overseer.rules.catacombs.modifiers import apply_modifiers, bearer, not_applied, wound
+from overseer.rules.catacombs.modifiers import (
+    apply_modifiers,
+    bearer,
+    damage,
+    destroyed,
+    not_applied,
+    wound,
+)
 from overseer.rules.catacombs.shot_choice import RANGED
 from overseer.rules.catacombs.state import (
     BY_HAND,
@@ -121,7 +128,12 @@ def resolve_hit(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedu
         zero = zero or token.value == 0
     taker = bearer(battle, hero)  # before the damage: a rider it kills no longer rides
     if total > 0:
-        yield from wound(battle, hero, total, rulebook.TOKENS, ("{piece}'s {label}", hit))
+        if taker is hero:  # ``wound``'s common case, without its procedure: a hero takes it
+            yield damage(hero, total, rulebook.TOKENS, "{piece}'s {label}", hit)
+            if hero.health <= 0:
+                yield from destroyed(battle, hero, rulebook.TOKENS)
+        else:
+            yield from wound(battle, hero, total, rulebook.TOKENS, ("{piece}'s {label}", hit))
         if shot.modifiers:
             yield from apply_modifiers(battle, piece, taker or hero, shot, taker is None)
     else:
