@@ -133,7 +133,9 @@ def choose_target(battle: Battle, piece: Piece, advanced: bool) -> Procedure:
         # Steps 2 and 3 in one question: the first enemy in sight by the Direction tiles.
         found = yield from targeting.first_in_sight(battle, piece, enemies)
         return found
-    seen = yield from targeting.in_sight(battle, piece, [h.id for h in enemies], "enemies")
+    ids = [h.id for h in enemies]
+    check = targeting.sight_check(battle, piece, ids, "enemies")  # ``in_sight``, no procedure
+    seen = ids if check is None else (yield check)
     if not seen:
         return None
     found = yield from targeting.select_target(battle, piece,

@@ -337,7 +337,8 @@ def perform(battle: Battle, piece: Piece, target: Target, sequence: list[Shot],
     A shot whose condition fails ends the sequence (Ice Box: Conditional Shot Operators).
     Two character damage shots or more: what the template covers is kept between them
     (``Cover``)."""
-    cover = Cover() if len([s for s in sequence if s.kind in CHARACTER_DAMAGE]) > 1 else None
+    cover = Cover() if len(sequence) > 1 and len(
+        [s for s in sequence if s.kind in CHARACTER_DAMAGE]) > 1 else None  # one shot: not counted
     for n, shot in enumerate(sequence):
         if n and not piece.alive:
             return

@@ -33,16 +33,26 @@ class Target(NamedTuple):
 
 def in_sight(battle: Battle, piece: Piece, ids: list[str], what: str) -> Procedure:
     """Which of ``ids`` the piece can see. LOS not blocked: all of them. Blocked: the table
-    says, after a 360 degree check with the piece's ruler out to the playmat's edge."""
+    says, after a 360 degree check with the piece's ruler out to the playmat's edge
+    (``sight_check``)."""
+    question = sight_check(battle, piece, ids, what)
+    if question is None:
+        return list(ids)
+    seen = yield question
+    return list(seen)
+
+
+def sight_check(battle: Battle, piece: Piece, ids: list[str], what: str) -> ChooseSome | None:
+    """``in_sight``'s question, or None when the piece sees all of ``ids`` without one (asked
+    by an activation's own targeting too: ``activation.choose_target``)."""
     # Red Box: AI Player Behaviour, step 2 (errata): unblocked LOS sees every enemy.
     if not battle.options.los_blocked or not ids:
-        return list(ids)
+        return None
     ruler = battle.data.behaviour[piece.type].ruler
     facts = {"piece": piece.ref_id, "ruler": ruler, "what": what}
     prompt = (f"LOS check for {piece.name} ({piece.id}): Ruler {ruler}, 360 degrees, out to "
               f"the playmat's edge. Which {what} are in its line of sight?")  # = its template's
-    seen = yield ChooseSome(prompt, tuple(ids), LOS, LOS_SAID, facts)
-    return list(seen)
+    return ChooseSome(prompt, tuple(ids), LOS, LOS_SAID, facts)
 
 
 TIE = "tie"  # the last option of a ``closest`` question that has a next criterion
