@@ -332,13 +332,22 @@ class Cover:
 
 def perform(battle: Battle, piece: Piece, target: Target, sequence: list[Shot],
             depth: int, act: Act) -> Procedure:
-    """Perform each shot of the chosen sequence in order. A piece destroyed on the way stops
+    """Perform each shot of the chosen sequence in order (``sequence``). One shot without a
+    condition is the sequence: its procedure itself (the common sequence: no procedure of its
+    own around it)."""
+    if len(sequence) == 1 and sequence[0].must is None:
+        return perform_shot(battle, piece, target, sequence[0], depth, act)
+    return sequence_of(battle, piece, target, sequence, depth, act)
+
+
+def sequence_of(battle: Battle, piece: Piece, target: Target, sequence: list[Shot],
+                depth: int, act: Act) -> Procedure:
+    """Perform each shot of ``sequence`` in order. A piece destroyed on the way stops
     (its first shot is always performed: a reactive shot comes before the piece is removed).
     A shot whose condition fails ends the sequence (Ice Box: Conditional Shot Operators).
     Two character damage shots or more: what the template covers is kept between them
     (``Cover``)."""
-    cover = Cover() if len(sequence) > 1 and len(
-        [s for s in sequence if s.kind in CHARACTER_DAMAGE]) > 1 else None  # one shot: not counted
+    cover = Cover() if len([s for s in sequence if s.kind in CHARACTER_DAMAGE]) > 1 else None
     for n, shot in enumerate(sequence):
         if n and not piece.alive:
             return
