@@ -23,17 +23,19 @@ def random_move(battle: Battle, who: str, name: str, ruler: int, why: str,
     not depend on, so the step says both cases and the table lays it as it stands (nothing
     is asked). ``half``: a retreat on the half clock, away from the heroes (see ``_half``).
     ``said``: ``why`` as a template and its facts (the piece that hit, by its name)."""
-    face = yield roll(why, said)
+    if said is None:
+        face = yield roll(why)
+    else:
+        face = yield roll(why, {"purpose": f"clock template: {said[0]}"}, said[1])
     yield moved(who, name, ruler, why, face, half)
     return face
 
 
-def roll(why: str, said: tuple[str, Facts] | None = None) -> Roll:
-    """``random_move``'s D12."""
+def roll(why: str, said: dict[str, str] | None = None, facts: Facts | None = None) -> Roll:
+    """``random_move``'s D12; ``said``, its words' template (the question's), and ``facts``."""
     if said is None:
         return Roll(D12, f"clock template: {why}")
-    return Roll(D12, f"clock template: {why}", ROLL, {"purpose": f"clock template: {said[0]}"},
-                said[1])
+    return Roll(D12, f"clock template: {why}", ROLL, said, facts)
 
 
 def moved(who: str, name: str, ruler: int, why: str, face: int, half: bool = False) -> Step:

@@ -110,18 +110,24 @@ def rush(battle: Battle, piece: Piece, target: Target, why: str = "rush") -> Pro
                    {"piece": piece.ref, "wyvern": toward})
 
 
+# A hit's questions' words as templates (their ``said``), the same at every hit: made once.
+# The push's, by whether the fear modifier moves the character too.
+HIT_SAID = {"purpose": "{piece}: {label} on {hero}"}
+PUSH_SAID = {fear: {"purpose": "clock template: hit by {piece}'s {label}" + fearful}
+             for fear, fearful in ((False, ""), (True, " (fear)"))}
+
+
 def resolve_hit(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedure:
     """Draw the shot's damage tokens, inflict them, apply modifiers, push if no zero token
     came; a reset icon returns the discards afterwards. A mount is invulnerable: a hit on it
     goes to its rider, or does no damage when no one rides it (Ice Box: Mounts)."""
     label = shot.label
     hit = {"piece": piece.ref, "label": label, "hero": hero.ref}  # the facts of its sentences
-    said = "{piece}: {label} on {hero}", hit
     purpose = f"{piece.name}: {label} on {hero.name}"  # its template in the rules' words
     tokens = []
     total, zero = 0, False
     for level in damage_tokens.levels(shot):
-        token = yield damage_tokens.question(battle, level, purpose, said)
+        token = yield damage_tokens.question(battle, level, purpose, HIT_SAID, hit)
         yield damage_tokens.drawn(battle, level, token)
         tokens.append(token)
         total += token.value
@@ -149,11 +155,11 @@ def resolve_hit(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedu
     if (not zero or fear) and pushed.health > 0 and pushed.away is None:  # alive, on the mat
         fearful = " (fear)" if fear else ""
         why = f"hit by {piece.name}'s {label}{fearful}"
-        said = ("hit by {piece}'s {label}" + fearful, hit)
         if pushed.riding:
-            yield from clock.push(battle, pushed.id, why, said)
+            yield from clock.push(battle, pushed.id, why, ("hit by {piece}'s {label}" + fearful,
+                                                            hit))
         else:  # the common push (``clock.push``'s move itself): the roll and its step alone
-            face = yield clock.roll(why, said)
+            face = yield clock.roll(why, PUSH_SAID[fear], hit)
             yield clock.moved(pushed.id, pushed.name, clock.HERO_RULER, why, face)
     reset = damage_tokens.settle(battle, tokens)
     if reset is not None:
