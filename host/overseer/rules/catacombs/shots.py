@@ -75,7 +75,7 @@ def ruler_of(battle: Battle, piece: Piece) -> int:
 def target_ref(battle: Battle, target: Target) -> Ref:
     """The target as a fact of a sentence: by its name (a wyvern by its id)."""
     found = battle.heroes.get(target.id) or battle.pieces.get(target.id)
-    return (target.id, target.id if found is None else found.name)
+    return (target.id, target.id) if found is None else found.ref
 
 
 def rush_step(battle: Battle, piece: Piece, target: Target, why: str = "rush") -> Step:

@@ -182,8 +182,11 @@ def ties_after(battle: Battle, piece: Piece, n: int, heroes: list[Hero]) -> bool
     tied, so that only the Direction tiles split those a closest column leaves tied (a later
     closest column ties those equally close). A column that ties them all ties any of them."""
     row = battle.data.behaviour[piece.type]
-    later = (row.primary, row.secondary, row.tie_breaker)[n + 1:]
-    return all(c == "closest" or len(CRITERIA[c](heroes)) == len(heroes) for c in later)
+    for criterion in (row.primary, row.secondary, row.tie_breaker)[n + 1:]:  # a loop, not
+        # all(): this runs at most activations with LOS blocked
+        if criterion != "closest" and len(CRITERIA[criterion](heroes)) != len(heroes):
+            return False
+    return True
 
 
 def sight_question(battle: Battle, piece: Piece, enemies: list[Hero]) -> str | None:
