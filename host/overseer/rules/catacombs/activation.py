@@ -124,7 +124,7 @@ def choose_target(battle: Battle, piece: Piece, advanced: bool) -> Procedure:
         if battle.options.los_blocked and len(enemies) > 1 else None
     if merged == "closest":
         # Steps 2 and 3 in one question: the closest enemy in sight (targeting.closest_in_sight).
-        nearest = yield from targeting.closest_in_sight(battle, piece, [h.id for h in enemies])
+        nearest = yield from targeting.closest_in_sight(battle, piece, enemies)
         if not nearest:
             return None
         found = yield from targeting.select_target(battle, piece, enemies, nearest)

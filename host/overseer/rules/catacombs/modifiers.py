@@ -242,10 +242,15 @@ def _name(mod: str) -> str:
 
 
 def poison(battle: Battle, hero: Hero, count: int) -> Procedure:
-    """The poison modifier: one poison card, or as many as the number it carries."""
+    """The poison modifier: one poison card (its draw itself, no procedure of its own around
+    it), or as many as the number it carries."""
     if count == 1:
-        yield from draw_poison(battle, hero, "poison modifier")
-        return
+        return draw_poison(battle, hero, "poison modifier")
+    return poison_cards(battle, hero, count)
+
+
+def poison_cards(battle: Battle, hero: Hero, count: int) -> Procedure:
+    """``count`` poison cards for the poison modifier's number."""
     # The fan data writes "Poison (2)"; the books do not print what the number means.
     for n in range(1, count + 1):
         yield from draw_poison(battle, hero, f"poison ({count}) modifier, card {n} of {count}: "

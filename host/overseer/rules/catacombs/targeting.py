@@ -108,10 +108,10 @@ CLOSEST_IN_SIGHT_SPLIT_SAID = {
               "{scanning}; if it sees none, none in sight."}
 
 
-def closest_in_sight(battle: Battle, piece: Piece, ids: list[str]) -> Procedure:
+def closest_in_sight(battle: Battle, piece: Piece, enemies: list[Hero]) -> Procedure:
     """Step 2's LOS check and step 3's first closest column in one question, for a piece
-    whose columns before it leave all ``ids`` tied when obstacles block LOS
-    (``sight_question``): the closest of ``ids`` in its line of sight, ``tie`` when two or
+    whose columns before it leave all ``enemies`` tied when obstacles block LOS
+    (``sight_question``): the closest of them in its line of sight (by id), ``tie`` when two or
     more in sight are equally close, or ``none_in_sight`` (Red Box: AI Player Behaviour, steps
     2 and 3; Overseer's ruling: the closest enemy the piece can see is one fact on the table,
     so one question). When the columns after it tie them all too (``ties_after``), the
@@ -123,7 +123,8 @@ def closest_in_sight(battle: Battle, piece: Piece, ids: list[str]) -> Procedure:
     ruler = row.ruler
     facts = {"piece": piece.ref_id, "ruler": ruler}
     column = (row.primary, row.secondary, row.tie_breaker).index("closest")
-    if ties_after(battle, piece, column, [battle.heroes[i] for i in ids]):
+    ids = [h.id for h in enemies]
+    if ties_after(battle, piece, column, enemies):
         # Only the Direction tiles split equally close ones: they do it in the question.
         facts["scanning"] = scanning(battle)
         prompt = (f"LOS check for {piece.name} ({piece.id}): Ruler {ruler}, 360 degrees, out "
