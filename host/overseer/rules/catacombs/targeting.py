@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from operator import attrgetter
-from typing import NamedTuple
 
 from overseer.core.procedure import ChooseOne, ChooseSome, Procedure, Step, words
 from overseer.rules.catacombs import rulebook
@@ -22,13 +21,17 @@ ENEMY, FROZEN_TEAMMATE, REPEAT_TEAMMATE, WYVERN = (
 
 
 
-class Target(NamedTuple):
+class Target:
     """The Active Target: an enemy, or (advanced targeting) a frozen teammate, a teammate to
-    repeat, a wild wyvern. A named tuple: made on every activation, and a frozen dataclass
-    sets each field through ``object.__setattr__``."""
+    repeat, a wild wyvern. A class of slots: made on every activation and read at every shot
+    (a named tuple's fields are read through a descriptor call each, a slot's directly; a
+    frozen dataclass sets each field through ``object.__setattr__``)."""
 
-    id: str
-    kind: TargetKind
+    __slots__ = ("id", "kind")
+
+    def __init__(self, id: str, kind: TargetKind) -> None:
+        self.id = id
+        self.kind = kind
 
 
 def in_sight(battle: Battle, piece: Piece, ids: list[str], what: str) -> Procedure:
