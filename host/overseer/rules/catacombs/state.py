@@ -316,7 +316,12 @@ class Battle:
 
     def enemies(self) -> list[Hero]:
         """The Heroic Forces on the playmat (alive, not away)."""
-        return [h for h in self.heroes.values() if h.health > 0 and h.away is None]  # alive
+        enemies: list[Hero] = []
+        for hero in self.heroes.values():  # a loop, not a list comprehension (a function made
+            # and called): this runs at every activation
+            if hero.health > 0 and hero.away is None:  # alive
+                enemies.append(hero)
+        return enemies
 
     def suppressed_shots(self) -> list[str]:
         """Shots the heroes may not use now: the room's, and those of every suppressing

@@ -228,7 +228,11 @@ def advanced_candidates(battle: Battle, piece: Piece) -> list[tuple[TargetKind, 
     could be it (none is left out), and what the table is asked to look for."""
     # Red Box: AI Player Behaviour, Advanced Target Selection, 1: a frozen teammate.
     options: list[tuple[TargetKind, list[str], str]] = []
-    frozen = [p.id for p in battle.pieces.values() if p.frozen and p.alive and p.id != piece.id]
+    frozen: list[str] = []
+    for p in battle.pieces.values():  # a loop, not a list comprehension (a function made and
+        # called): this runs at every activation with advanced targeting
+        if p.frozen and p.alive and p.id != piece.id:
+            frozen.append(p.id)
     if frozen:
         options.append((FROZEN_TEAMMATE, frozen, "frozen teammates"))
     # 2: a teammate for the repeat shot, only if this character has one.
