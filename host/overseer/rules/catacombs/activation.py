@@ -7,7 +7,7 @@ from overseer.core.procedure import Procedure, RulesError, Step
 from overseer.rules.catacombs import end, order, rulebook, shot_choice, shots, targeting
 from overseer.rules.catacombs.kinds import StepKind, TargetKind
 from overseer.rules.catacombs.no_target import no_target
-from overseer.rules.catacombs.state import Battle, Piece
+from overseer.rules.catacombs.state import Battle, Piece, ids_of
 
 # The members the hot path reads, bound once: reading a member off an Enum class goes
 # through EnumType.__getattr__ in Python 3.11, several times slower than a global.
@@ -133,7 +133,7 @@ def choose_target(battle: Battle, piece: Piece, advanced: bool) -> Procedure:
         # Steps 2 and 3 in one question: the first enemy in sight by the Direction tiles.
         found = yield from targeting.first_in_sight(battle, piece, enemies)
         return found
-    ids = [h.id for h in enemies]
+    ids = ids_of(enemies)
     check = targeting.sight_check(battle, piece, ids, "enemies")  # ``in_sight``, no procedure
     seen = ids if check is None else (yield check)
     if not seen:

@@ -54,7 +54,10 @@ def roll_band(count: int, purpose: str) -> Procedure:
 
 def chosen_step(piece: Piece, index: int, how: str, text: str, data: dict[str, object]) -> Step:
     """The step naming the sequence chosen and how."""
-    shots = [s.label for s in piece.sequences[index]]
+    shots: list[str] = []
+    for shot in piece.sequences[index]:  # a loop, not a list comprehension (a function made
+        # and called): this runs at every activation
+        shots.append(shot.label)
     return Step(SHOT_SEQUENCE, rulebook.SHOT_CHOICE,
                 "{piece}: {shots} ({text})",
                 {"piece": piece.id, "sequence": index, "how": how, "shots": shots, **data},

@@ -368,6 +368,15 @@ class Battle:
         }
 
 
+def ids_of(ones: list[Hero]) -> list[str]:
+    """The ids of ``ones``, in order. A loop, not a list comprehension (a function made and
+    called each time): the targeting makes these at every activation."""
+    ids: list[str] = []
+    for one in ones:
+        ids.append(one.id)
+    return ids
+
+
 def hero_ids(battle: Battle) -> list[str]:
     """The heroes (not their familiars, allies, mounts or assistants)."""
     return [h.id for h in battle.heroes.values() if h.kind == "hero"]

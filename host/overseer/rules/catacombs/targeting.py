@@ -10,7 +10,7 @@ from overseer.core.procedure import ChooseOne, ChooseSome, Procedure, Step, word
 from overseer.rules.catacombs import rulebook
 from overseer.rules.catacombs.kinds import Key, StepKind, TargetKind
 from overseer.rules.catacombs.order import direction_question, scanning
-from overseer.rules.catacombs.state import Battle, Hero, Piece
+from overseer.rules.catacombs.state import Battle, Hero, Piece, ids_of
 
 # The members the hot path reads, bound once: reading a member off an Enum class goes
 # through EnumType.__getattr__ in Python 3.11, several times slower than a global.
@@ -126,7 +126,7 @@ def closest_in_sight(battle: Battle, piece: Piece, enemies: list[Hero]) -> Proce
     ruler = row.ruler
     facts = {"piece": piece.ref_id, "ruler": ruler}
     column = (row.primary, row.secondary, row.tie_breaker).index("closest")
-    ids = [h.id for h in enemies]
+    ids = ids_of(enemies)
     if ties_after(battle, piece, column, enemies):
         # Only the Direction tiles split equally close ones: they do it in the question.
         facts["scanning"] = scanning(battle)
@@ -167,7 +167,7 @@ def first_in_sight(battle: Battle, piece: Piece, enemies: list[Hero]) -> Procedu
     prompt = (f"LOS check for {piece.name} ({piece.id}): Ruler {ruler}, 360 degrees, out to "
               "the playmat's edge. Which enemy in its line of sight comes first "
               f"{facts['scanning']}? If it sees none, none in sight.")
-    ids = [h.id for h in enemies]
+    ids = ids_of(enemies)
     chosen = yield ChooseOne(prompt, (*ids, NONE_IN_SIGHT), Key.FIRST_IN_SIGHT,
                              FIRST_IN_SIGHT_SAID, facts)
     if chosen == NONE_IN_SIGHT:
@@ -328,7 +328,7 @@ def select_target(battle: Battle, piece: Piece, visible: list[Hero],
             yield Step(TARGET, rulebook.STEP3,
                        "{piece} targets {who}: {column} column, {criterion}",
                        {"piece": piece.id, "target": candidates[0].id, "column": column,
-                        "criterion": criterion, "candidates": [h.id for h in before],
+                        "criterion": criterion, "candidates": ids_of(before),
                         "verified": row.is_verified(column)},
                        {"piece": piece.ref, "who": candidates[0].ref,
                         "column": column.replace('_', ' '),
