@@ -269,7 +269,12 @@ def _numeric(key: Callable[[Hero], int], best: Callable[[list[int]], int]):
     def keep(heroes: list[Hero]) -> list[Hero]:
         values = list(map(key, heroes))
         value = best(values)
-        return [h for h, v in zip(heroes, values, strict=True) if v == value]
+        kept: list[Hero] = []
+        for hero, v in zip(heroes, values, strict=True):  # a loop, not a list comprehension (a
+            # function made and called): the targeting columns run at most activations
+            if v == value:
+                kept.append(hero)
+        return kept
     return keep
 
 
