@@ -7,7 +7,7 @@ from overseer.core.procedure import Procedure, RulesError, Step
 from overseer.rules.catacombs import end, order, rulebook, shot_choice, shots, targeting
 from overseer.rules.catacombs.kinds import StepKind, TargetKind
 from overseer.rules.catacombs.no_target import no_target
-from overseer.rules.catacombs.state import Battle, Piece, ids_of
+from overseer.rules.catacombs.state import Battle, Piece, heroes_of, ids_of
 
 # The members the hot path reads, bound once: reading a member off an Enum class goes
 # through EnumType.__getattr__ in Python 3.11, several times slower than a global.
@@ -135,9 +135,8 @@ def choose_target(battle: Battle, piece: Piece, advanced: bool) -> Procedure:
         return found
     ids = ids_of(enemies)
     check = targeting.sight_check(battle, piece, ids, "enemies")  # ``in_sight``, no procedure
-    seen = ids if check is None else (yield check)
-    if not seen:
+    visible = enemies if check is None else heroes_of(battle, (yield check))
+    if not visible:
         return None
-    found = yield from targeting.select_target(battle, piece,
-                                               [battle.heroes[i] for i in seen])
+    found = yield from targeting.select_target(battle, piece, visible)
     return found

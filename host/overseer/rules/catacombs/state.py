@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -375,6 +376,15 @@ def ids_of(ones: list[Hero]) -> list[str]:
     for one in ones:
         ids.append(one.id)
     return ids
+
+
+def heroes_of(battle: Battle, ids: Sequence[str]) -> list[Hero]:
+    """The heroes of ``ids``, in order: a loop, as ``ids_of``."""
+    heroes = battle.heroes
+    found: list[Hero] = []
+    for hero_id in ids:
+        found.append(heroes[hero_id])
+    return found
 
 
 def hero_ids(battle: Battle) -> list[str]:

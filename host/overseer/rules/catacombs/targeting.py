@@ -10,7 +10,7 @@ from overseer.core.procedure import ChooseOne, ChooseSome, Procedure, Step, word
 from overseer.rules.catacombs import rulebook
 from overseer.rules.catacombs.kinds import Key, StepKind, TargetKind
 from overseer.rules.catacombs.order import direction_question, scanning
-from overseer.rules.catacombs.state import Battle, Hero, Piece, ids_of
+from overseer.rules.catacombs.state import Battle, Hero, Piece, heroes_of, ids_of
 
 # The members the hot path reads, bound once: reading a member off an Enum class goes
 # through EnumType.__getattr__ in Python 3.11, several times slower than a global.
@@ -326,7 +326,7 @@ def select_target(battle: Battle, piece: Piece, visible: list[Hero],
         else:
             tied = None
         if tied is not None:
-            candidates = [battle.heroes[i] for i in tied]
+            candidates = heroes_of(battle, tied)
         else:
             candidates = CRITERIA[criterion](candidates)
         if len(candidates) == 1:
