@@ -353,7 +353,11 @@ def sequence_of(battle: Battle, piece: Piece, target: Target, sequence: list[Sho
     A shot whose condition fails ends the sequence (Ice Box: Conditional Shot Operators).
     Two character damage shots or more: what the template covers is kept between them
     (``Cover``)."""
-    cover = Cover() if len([s for s in sequence if s.kind in CHARACTER_DAMAGE]) > 1 else None
+    damaging = 0
+    for shot in sequence:  # a loop, not a list comprehension (a function made and called)
+        if shot.kind in CHARACTER_DAMAGE:
+            damaging += 1
+    cover = Cover() if damaging > 1 else None
     for n, shot in enumerate(sequence):
         if n and not piece.alive:
             return
