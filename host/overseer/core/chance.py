@@ -7,6 +7,7 @@ state in the game state for the same reason). The session stores the seed and th
 
 from __future__ import annotations
 
+from overseer.core.dice import DIE_FACES
 from overseer.core.procedure import DrawToken, Pick, Roll, Token
 
 _MASK = (1 << 64) - 1
@@ -58,19 +59,19 @@ class SeededChance:
         x = ((self.seed ^ self.count * 0xD1B54A32D192ED03) + 0x9E3779B97F4A7C15) & mask
         x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & mask
         x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & mask
-        state = (x ^ (x >> 31)) + 0x9E3779B97F4A7C15  # word i's state: this plus i
+        state = (x ^ (x >> 31)) + 0x9E3779B97F4A7C16  # word 1's state (word i's: plus i - 1)
         while True:
-            state += 1
             x = state & mask
             x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & mask
             candidate = (((x ^ (x >> 27)) * 0x94D049BB133111EB) & mask) >> shift
             if candidate < n:
                 return candidate
+            state += 1
 
     def __call__(self, question: Roll | DrawToken | Pick) -> int | Token | str:
         self.count += 1  # the n-th answer is drawn from the words of count n
         if isinstance(question, Roll):
-            return 1 + self._below(question.faces)
+            return 1 + self._below(DIE_FACES[question.die])  # ``faces``, without a property's call
         if isinstance(question, Pick):
             return question.options[self._below(len(question.options))]
         if not question.remaining:

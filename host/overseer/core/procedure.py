@@ -142,7 +142,7 @@ class Roll:
     def check(self, answer: Any) -> int:
         if isinstance(answer, bool) or not isinstance(answer, int):
             raise AnswerError(self, answer, f"a whole number from 1 to {self.faces}")
-        if not 1 <= answer <= self.faces:
+        if not 1 <= answer <= DIE_FACES[self.die]:  # ``faces``, without a property's call
             raise AnswerError(self, answer, f"a {self.die} face, 1 to {self.faces}")
         return answer
 

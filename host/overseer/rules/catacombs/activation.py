@@ -7,7 +7,7 @@ from overseer.core.procedure import Procedure, RulesError, Step
 from overseer.rules.catacombs import end, order, rulebook, shot_choice, shots, targeting
 from overseer.rules.catacombs.kinds import StepKind, TargetKind
 from overseer.rules.catacombs.no_target import no_target
-from overseer.rules.catacombs.state import Battle, Piece
+from overseer.rules.catacombs.state import Battle, Piece, heroes_of, ids_of
 
 # The members the hot path reads, bound once: reading a member off an Enum class goes
 # through EnumType.__getattr__ in Python 3.11, several times slower than a global.
@@ -94,7 +94,12 @@ def activate(battle: Battle, piece: Piece, why: str, depth: int) -> Procedure:
         yield from shots.perform(battle, piece, target, piece.sequences[index], depth,
                                  activate)
         return
-    index = yield from shot_choice.choose_sequence(battle, piece)
+    chosen = shot_choice.chosen(battle, piece)
+    if chosen is None:
+        index = yield from shot_choice.rolled(battle, piece)
+    else:
+        yield chosen
+        index = chosen.data["sequence"]
     yield from shots.perform(battle, piece, target, piece.sequences[index], depth, activate)
 
 
@@ -119,7 +124,7 @@ def choose_target(battle: Battle, piece: Piece, advanced: bool) -> Procedure:
         if battle.options.los_blocked and len(enemies) > 1 else None
     if merged == "closest":
         # Steps 2 and 3 in one question: the closest enemy in sight (targeting.closest_in_sight).
-        nearest = yield from targeting.closest_in_sight(battle, piece, [h.id for h in enemies])
+        nearest = yield from targeting.closest_in_sight(battle, piece, enemies)
         if not nearest:
             return None
         found = yield from targeting.select_target(battle, piece, enemies, nearest)
@@ -128,9 +133,10 @@ def choose_target(battle: Battle, piece: Piece, advanced: bool) -> Procedure:
         # Steps 2 and 3 in one question: the first enemy in sight by the Direction tiles.
         found = yield from targeting.first_in_sight(battle, piece, enemies)
         return found
-    seen = yield from targeting.in_sight(battle, piece, [h.id for h in enemies], "enemies")
-    if not seen:
+    ids = ids_of(enemies)
+    check = targeting.sight_check(battle, piece, ids, "enemies")  # ``in_sight``, no procedure
+    visible = enemies if check is None else heroes_of(battle, (yield check))
+    if not visible:
         return None
-    found = yield from targeting.select_target(battle, piece,
-                                               [battle.heroes[i] for i in seen])
+    found = yield from targeting.select_target(battle, piece, visible)
     return found

@@ -24,23 +24,34 @@ def random_move(battle: Battle, who: str, name: str, ruler: int, why: str,
     is asked). ``half``: a retreat on the half clock, away from the heroes (see ``_half``).
     ``said``: ``why`` as a template and its facts (the piece that hit, by its name)."""
     if said is None:
-        face = yield Roll(D12, f"clock template: {why}")
+        face = yield roll(why)
     else:
-        face = yield Roll(D12, f"clock template: {why}", ROLL,
-                          {"purpose": f"clock template: {said[0]}"}, said[1])
+        face = yield roll(why, {"purpose": f"clock template: {said[0]}"}, said[1])
+    yield moved(who, name, ruler, why, face, half)
+    return face
+
+
+def roll(why: str, said: dict[str, str] | None = None, facts: Facts | None = None) -> Roll:
+    """``random_move``'s D12; ``said``, its words' template (the question's), and ``facts``."""
+    if said is None:
+        return Roll(D12, f"clock template: {why}")
+    return Roll(D12, f"clock template: {why}", ROLL, said, facts)
+
+
+def moved(who: str, name: str, ruler: int, why: str, face: int, half: bool = False) -> Step:
+    """``random_move``'s step: the template laid and the move toward ``face``."""
     if half:
         template, side, facing = _half()
     else:
         template = "clock template"
         side, facing = "12 toward the Hero Start Zone", "hero_start_zone"
-    yield Step(CLOCK, rulebook.CLOCK,
-               "{who}: {template} {side}, or {edge}; move toward {face} o'clock with Ruler "
-               "{ruler}, stopping adjacent to any obstacle or piece in the way",
-               {"who": who, "face": face, "ruler": ruler, "why": why, "half": half,
-                "facing": facing, "at_edge_facing": "centre"},
-               {"who": (who, name), "template": template, "side": side, "edge": EDGE_CASE,
-                "face": face, "ruler": ruler})
-    return face
+    return Step(CLOCK, rulebook.CLOCK,
+                "{who}: {template} {side}, or {edge}; move toward {face} o'clock with Ruler "
+                "{ruler}, stopping adjacent to any obstacle or piece in the way",
+                {"who": who, "face": face, "ruler": ruler, "why": why, "half": half,
+                 "facing": facing, "at_edge_facing": "centre"},
+                {"who": (who, name), "template": template, "side": side, "edge": EDGE_CASE,
+                 "face": face, "ruler": ruler})
 
 
 # Red Box: Clock Template (errata): at the playmat's edge the template is flipped.

@@ -42,25 +42,38 @@ def draw(battle: Battle, level: int, purpose: str,
     """Draw and resolve one token of ``level``; return it. A reset token sends every discard
     back into its bag once it is resolved (the caller resolves it first: see ``settle``).
     ``said``: the purpose as a template and its facts (the pieces by the table's names)."""
+    token = yield question(battle, level, purpose, {"purpose": said[0]} if said else None,
+                           said[1] if said else None)
+    yield drawn(battle, level, token)
+    return token
+
+
+def question(battle: Battle, level: int, purpose: str, said: dict[str, str] | None = None,
+             facts: Facts | None = None) -> DrawToken:
+    """``draw``'s question: a token of ``level`` from its bag (refilled first when it is empty),
+    ``said`` its words' template (the question's) and ``facts``. Asked by a hit's own loop too
+    (``shots.resolve_hit``: no procedure a token, its template made once)."""
     bag = battle.damage[level]
     physical = battle.options.physical_tokens
     if not physical and not bag.contents:
         # All tokens of the level are in the discard pile: put them back (Overseer's ruling;
         # the book only reshuffles on a reset icon).
         bag.reshuffle()
-    token = yield DrawToken(f"level {level} damage token", purpose,
-                            () if physical else tuple(bag.contents),
-                            said={"purpose": said[0]} if said else None,
-                            facts=said[1] if said else None)
+    return DrawToken(f"level {level} damage token", purpose,
+                     () if physical else tuple(bag.contents), said=said, facts=facts)
+
+
+def drawn(battle: Battle, level: int, token: Token) -> Step:
+    """``draw``'s answer ``token`` taken out of its bag, and the step that says it."""
+    physical = battle.options.physical_tokens
     if not physical:
-        bag.take(token)
+        battle.damage[level].take(token)
     verified = physical or battle.data.tokens_verified
-    yield Step(TOKEN, rulebook.TOKENS,
-               f"level {level} damage token: {token.label()}"
-               f"{'' if verified else ' (unverified token values)'}",
-               {"level": level, "value": token.value, "reset": token.reset,
-                "verified": verified})
-    return token
+    return Step(TOKEN, rulebook.TOKENS,
+                f"level {level} damage token: {token.label()}"
+                f"{'' if verified else ' (unverified token values)'}",
+                {"level": level, "value": token.value, "reset": token.reset,
+                 "verified": verified})
 
 
 def settle(battle: Battle, tokens: list[Token]) -> Step | None:

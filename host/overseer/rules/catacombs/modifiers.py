@@ -62,19 +62,30 @@ def wound(battle: Battle, hero: Hero, amount: int, rule: str,
                    "{hero} is invulnerable: the damage passes to its rider, {taker}",
                    {"mount": hero.id, "rider": taker.id, "amount": amount},
                    {"hero": hero.ref, "taker": taker.ref})
+    yield damage(taker, amount, rule, because, facts)
+    if taker.health <= 0:  # not taker.alive
+        yield from destroyed(battle, taker, rule)
+
+
+def damage(taker: Hero, amount: int, rule: str, because: str, facts: Facts) -> Step:
+    """``wound``'s damage on the character that takes it (``amount`` above zero), and its
+    step. Made by a hit on a hero too (``shots.resolve_hit``: no procedure a hit)."""
     before = taker.health
     taker.health = max(0, taker.health - amount)
-    yield Step(DAMAGE, rule,
-               "{taker} loses {lost} health (" + because + "): {health} left",
-               {"target": taker.id, "amount": before - taker.health, "health": taker.health},
-               {"taker": taker.ref, "lost": before - taker.health, "health": taker.health,
-                **facts})
-    if taker.health <= 0:  # not taker.alive
-        yield Step(StepKind.HERO_DOWN, rule,
-                   "{taker} is destroyed",
-                   {"hero": taker.id},
-                   {"taker": taker.ref})
-        yield from remove_mount(battle, taker)
+    return Step(DAMAGE, rule,
+                "{taker} loses {lost} health (" + because + "): {health} left",
+                {"target": taker.id, "amount": before - taker.health, "health": taker.health},
+                {"taker": taker.ref, "lost": before - taker.health, "health": taker.health,
+                 **facts})
+
+
+def destroyed(battle: Battle, taker: Hero, rule: str) -> Procedure:
+    """``wound`` destroyed ``taker``: the step, and its Mount out of play with it."""
+    yield Step(StepKind.HERO_DOWN, rule,
+               "{taker} is destroyed",
+               {"hero": taker.id},
+               {"taker": taker.ref})
+    yield from remove_mount(battle, taker)
 
 
 def remove_mount(battle: Battle, rider: Hero) -> Procedure:
@@ -231,10 +242,15 @@ def _name(mod: str) -> str:
 
 
 def poison(battle: Battle, hero: Hero, count: int) -> Procedure:
-    """The poison modifier: one poison card, or as many as the number it carries."""
+    """The poison modifier: one poison card (its draw itself, no procedure of its own around
+    it), or as many as the number it carries."""
     if count == 1:
-        yield from draw_poison(battle, hero, "poison modifier")
-        return
+        return draw_poison(battle, hero, "poison modifier")
+    return poison_cards(battle, hero, count)
+
+
+def poison_cards(battle: Battle, hero: Hero, count: int) -> Procedure:
+    """``count`` poison cards for the poison modifier's number."""
     # The fan data writes "Poison (2)"; the books do not print what the number means.
     for n in range(1, count + 1):
         yield from draw_poison(battle, hero, f"poison ({count}) modifier, card {n} of {count}: "

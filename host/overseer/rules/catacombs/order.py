@@ -64,12 +64,17 @@ def first_in_order(battle: Battle) -> tuple[list[Piece], str]:
     for p in battle.pieces.values():
         if p.health <= 0 or p.frozen or p.id in acted:  # p.health <= 0: not p.alive
             continue
-        tile = p.order_tile
-        place = chars.index(tile) if tile in chars else len(chars)
+        # ``index`` alone, its ValueError for a tile not laid out (no ``in`` scan before)
+        try:
+            place = chars.index(p.order_tile)
+        except ValueError:
+            place = len(chars)
         if place > first_char:
             continue
-        kind = p.type
-        monster = monsters.index(kind) if kind in monsters else len(monsters)
+        try:
+            monster = monsters.index(p.type)
+        except ValueError:
+            monster = len(monsters)
         if place < first_char:
             first_char, first_monster, shared, tied = place, monster, 1, [p]
             continue

@@ -54,21 +54,39 @@ def roll_band(count: int, purpose: str) -> Procedure:
 
 def chosen_step(piece: Piece, index: int, how: str, text: str, data: dict[str, object]) -> Step:
     """The step naming the sequence chosen and how."""
-    shots = [s.label for s in piece.sequences[index]]
+    shots: list[str] = []
+    for shot in piece.sequences[index]:  # a loop, not a list comprehension (a function made
+        # and called): this runs at every activation
+        shots.append(shot.label)
     return Step(SHOT_SEQUENCE, rulebook.SHOT_CHOICE,
                 "{piece}: {shots} ({text})",
                 {"piece": piece.id, "sequence": index, "how": how, "shots": shots, **data},
                 {"piece": piece.ref, "shots": ' then '.join(shots), "text": text})
 
 
-def choose_sequence(battle: Battle, piece: Piece) -> Procedure:
-    """Return the index of the sequence to perform, with a trace step saying why."""
+def chosen(battle: Battle, piece: Piece) -> Step | None:
+    """The step naming the sequence to perform when no D12 decides it (the only one, the only
+    one preferred: its index is the step's ``sequence``), else None (``rolled``). Not a
+    procedure: most activations choose so, and ask nothing."""
     sequences = piece.sequences
     if len(sequences) == 1:
         how = "single" if len(sequences[0]) == 1 else "one_sequence"
         text = "its only shot" if how == "single" else "its only sequence"
-        yield chosen_step(piece, 0, how, text, {})
-        return 0
+        return chosen_step(piece, 0, how, text, {})
+    if piece.is_lord:
+        return None
+    row = battle.data.behaviour[piece.type]
+    preferred = [i for i, seq in enumerate(sequences) if prefers(row.shot_preference, seq)]
+    if len(preferred) != 1:
+        return None
+    return chosen_step(piece, preferred[0], "preferred", f"preferred: {row.shot_preference}",
+                       {"verified": row.is_verified("shot_preference")})
+
+
+def rolled(battle: Battle, piece: Piece) -> Procedure:
+    """Return the index of the sequence to perform where ``chosen`` is None: the D12 decides,
+    with a trace step saying why."""
+    sequences = piece.sequences
     if piece.is_lord:
         # A Catacomb Lord rolls the D12 over all its sequences.
         face, index = yield from roll_band(len(sequences), "Catacomb Lord's shot sequence")
@@ -78,10 +96,6 @@ def choose_sequence(battle: Battle, piece: Piece) -> Procedure:
     preference = row.shot_preference
     preferred = [i for i, seq in enumerate(sequences) if prefers(preference, seq)]
     verified = row.is_verified("shot_preference")
-    if len(preferred) == 1:
-        yield chosen_step(piece, preferred[0], "preferred", f"preferred: {row.shot_preference}",
-                          {"verified": verified})
-        return preferred[0]
     if len(preferred) > 1:
         # Several sequences hold the preferred shot: the D12 over those (Overseer's ruling).
         face, k = yield from roll_band(len(preferred), "shot sequence among the preferred")

@@ -23,7 +23,14 @@ from overseer.core.procedure import (
 )
 from overseer.rules.catacombs import cards, clock, damage_tokens, rulebook
 from overseer.rules.catacombs.kinds import Key, StepKind, TargetKind
-from overseer.rules.catacombs.modifiers import apply_modifiers, bearer, not_applied, wound
+from overseer.rules.catacombs.modifiers import (
+    apply_modifiers,
+    bearer,
+    damage,
+    destroyed,
+    not_applied,
+    wound,
+)
 from overseer.rules.catacombs.shot_choice import RANGED
 from overseer.rules.catacombs.state import (
     BY_HAND,
@@ -68,7 +75,7 @@ def ruler_of(battle: Battle, piece: Piece) -> int:
 def target_ref(battle: Battle, target: Target) -> Ref:
     """The target as a fact of a sentence: by its name (a wyvern by its id)."""
     found = battle.heroes.get(target.id) or battle.pieces.get(target.id)
-    return (target.id, target.id if found is None else found.name)
+    return (target.id, target.id) if found is None else found.ref
 
 
 def rush_step(battle: Battle, piece: Piece, target: Target, why: str = "rush") -> Step:
@@ -103,24 +110,36 @@ def rush(battle: Battle, piece: Piece, target: Target, why: str = "rush") -> Pro
                    {"piece": piece.ref, "wyvern": toward})
 
 
+# A hit's questions' words as templates (their ``said``), the same at every hit: made once.
+# The push's, by whether the fear modifier moves the character too.
+HIT_SAID = {"purpose": "{piece}: {label} on {hero}"}
+PUSH_SAID = {fear: {"purpose": "clock template: hit by {piece}'s {label}" + fearful}
+             for fear, fearful in ((False, ""), (True, " (fear)"))}
+
+
 def resolve_hit(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedure:
     """Draw the shot's damage tokens, inflict them, apply modifiers, push if no zero token
     came; a reset icon returns the discards afterwards. A mount is invulnerable: a hit on it
     goes to its rider, or does no damage when no one rides it (Ice Box: Mounts)."""
     label = shot.label
     hit = {"piece": piece.ref, "label": label, "hero": hero.ref}  # the facts of its sentences
-    said = "{piece}: {label} on {hero}", hit
     purpose = f"{piece.name}: {label} on {hero.name}"  # its template in the rules' words
     tokens = []
     total, zero = 0, False
     for level in damage_tokens.levels(shot):
-        token = yield from damage_tokens.draw(battle, level, purpose, said)
+        token = yield damage_tokens.question(battle, level, purpose, HIT_SAID, hit)
+        yield damage_tokens.drawn(battle, level, token)
         tokens.append(token)
         total += token.value
         zero = zero or token.value == 0
     taker = bearer(battle, hero)  # before the damage: a rider it kills no longer rides
     if total > 0:
-        yield from wound(battle, hero, total, rulebook.TOKENS, ("{piece}'s {label}", hit))
+        if taker is hero:  # ``wound``'s common case, without its procedure: a hero takes it
+            yield damage(hero, total, rulebook.TOKENS, "{piece}'s {label}", hit)
+            if hero.health <= 0:
+                yield from destroyed(battle, hero, rulebook.TOKENS)
+        else:
+            yield from wound(battle, hero, total, rulebook.TOKENS, ("{piece}'s {label}", hit))
         if shot.modifiers:
             yield from apply_modifiers(battle, piece, taker or hero, shot, taker is None)
     else:
@@ -135,8 +154,13 @@ def resolve_hit(battle: Battle, piece: Piece, hero: Hero, shot: Shot) -> Procedu
     pushed = taker or hero
     if (not zero or fear) and pushed.health > 0 and pushed.away is None:  # alive, on the mat
         fearful = " (fear)" if fear else ""
-        yield from clock.push(battle, pushed.id, f"hit by {piece.name}'s {label}{fearful}",
-                              ("hit by {piece}'s {label}" + fearful, hit))
+        why = f"hit by {piece.name}'s {label}{fearful}"
+        if pushed.riding:
+            yield from clock.push(battle, pushed.id, why, ("hit by {piece}'s {label}" + fearful,
+                                                            hit))
+        else:  # the common push (``clock.push``'s move itself): the roll and its step alone
+            face = yield clock.roll(why, PUSH_SAID[fear], hit)
+            yield clock.moved(pushed.id, pushed.name, clock.HERO_RULER, why, face)
     reset = damage_tokens.settle(battle, tokens)
     if reset is not None:
         yield reset
@@ -314,12 +338,26 @@ class Cover:
 
 def perform(battle: Battle, piece: Piece, target: Target, sequence: list[Shot],
             depth: int, act: Act) -> Procedure:
-    """Perform each shot of the chosen sequence in order. A piece destroyed on the way stops
+    """Perform each shot of the chosen sequence in order (``sequence``). One shot without a
+    condition is the sequence: its procedure itself (the common sequence: no procedure of its
+    own around it)."""
+    if len(sequence) == 1 and sequence[0].must is None:
+        return perform_shot(battle, piece, target, sequence[0], depth, act)
+    return sequence_of(battle, piece, target, sequence, depth, act)
+
+
+def sequence_of(battle: Battle, piece: Piece, target: Target, sequence: list[Shot],
+                depth: int, act: Act) -> Procedure:
+    """Perform each shot of ``sequence`` in order. A piece destroyed on the way stops
     (its first shot is always performed: a reactive shot comes before the piece is removed).
     A shot whose condition fails ends the sequence (Ice Box: Conditional Shot Operators).
     Two character damage shots or more: what the template covers is kept between them
     (``Cover``)."""
-    cover = Cover() if len([s for s in sequence if s.kind in CHARACTER_DAMAGE]) > 1 else None
+    damaging = 0
+    for shot in sequence:  # a loop, not a list comprehension (a function made and called)
+        if shot.kind in CHARACTER_DAMAGE:
+            damaging += 1
+    cover = Cover() if damaging > 1 else None
     for n, shot in enumerate(sequence):
         if n and not piece.alive:
             return

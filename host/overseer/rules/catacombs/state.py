@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -316,7 +317,12 @@ class Battle:
 
     def enemies(self) -> list[Hero]:
         """The Heroic Forces on the playmat (alive, not away)."""
-        return [h for h in self.heroes.values() if h.health > 0 and h.away is None]  # alive
+        enemies: list[Hero] = []
+        for hero in self.heroes.values():  # a loop, not a list comprehension (a function made
+            # and called): this runs at every activation
+            if hero.health > 0 and hero.away is None:  # alive
+                enemies.append(hero)
+        return enemies
 
     def suppressed_shots(self) -> list[str]:
         """Shots the heroes may not use now: the room's, and those of every suppressing
@@ -361,6 +367,24 @@ class Battle:
                        for level, bag in sorted(self.damage.items())},
             "adventure": self.adventure.as_dict(self.table_dict(), self.suppressed_shots()),
         }
+
+
+def ids_of(ones: list[Hero]) -> list[str]:
+    """The ids of ``ones``, in order. A loop, not a list comprehension (a function made and
+    called each time): the targeting makes these at every activation."""
+    ids: list[str] = []
+    for one in ones:
+        ids.append(one.id)
+    return ids
+
+
+def heroes_of(battle: Battle, ids: Sequence[str]) -> list[Hero]:
+    """The heroes of ``ids``, in order: a loop, as ``ids_of``."""
+    heroes = battle.heroes
+    found: list[Hero] = []
+    for hero_id in ids:
+        found.append(heroes[hero_id])
+    return found
 
 
 def hero_ids(battle: Battle) -> list[str]:

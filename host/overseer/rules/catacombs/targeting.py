@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from operator import attrgetter
-from typing import NamedTuple
 
 from overseer.core.procedure import ChooseOne, ChooseSome, Procedure, Step, words
 from overseer.rules.catacombs import rulebook
 from overseer.rules.catacombs.kinds import Key, StepKind, TargetKind
 from overseer.rules.catacombs.order import direction_question, scanning
-from overseer.rules.catacombs.state import Battle, Hero, Piece
+from overseer.rules.catacombs.state import Battle, Hero, Piece, heroes_of, ids_of
 
 # The members the hot path reads, bound once: reading a member off an Enum class goes
 # through EnumType.__getattr__ in Python 3.11, several times slower than a global.
@@ -22,27 +21,41 @@ ENEMY, FROZEN_TEAMMATE, REPEAT_TEAMMATE, WYVERN = (
 
 
 
-class Target(NamedTuple):
+class Target:
     """The Active Target: an enemy, or (advanced targeting) a frozen teammate, a teammate to
-    repeat, a wild wyvern. A named tuple: made on every activation, and a frozen dataclass
-    sets each field through ``object.__setattr__``."""
+    repeat, a wild wyvern. A class of slots: made on every activation and read at every shot
+    (a named tuple's fields are read through a descriptor call each, a slot's directly; a
+    frozen dataclass sets each field through ``object.__setattr__``)."""
 
-    id: str
-    kind: TargetKind
+    __slots__ = ("id", "kind")
+
+    def __init__(self, id: str, kind: TargetKind) -> None:
+        self.id = id
+        self.kind = kind
 
 
 def in_sight(battle: Battle, piece: Piece, ids: list[str], what: str) -> Procedure:
     """Which of ``ids`` the piece can see. LOS not blocked: all of them. Blocked: the table
-    says, after a 360 degree check with the piece's ruler out to the playmat's edge."""
+    says, after a 360 degree check with the piece's ruler out to the playmat's edge
+    (``sight_check``)."""
+    question = sight_check(battle, piece, ids, what)
+    if question is None:
+        return list(ids)
+    seen = yield question
+    return list(seen)
+
+
+def sight_check(battle: Battle, piece: Piece, ids: list[str], what: str) -> ChooseSome | None:
+    """``in_sight``'s question, or None when the piece sees all of ``ids`` without one (asked
+    by an activation's own targeting too: ``activation.choose_target``)."""
     # Red Box: AI Player Behaviour, step 2 (errata): unblocked LOS sees every enemy.
     if not battle.options.los_blocked or not ids:
-        return list(ids)
+        return None
     ruler = battle.data.behaviour[piece.type].ruler
     facts = {"piece": piece.ref_id, "ruler": ruler, "what": what}
     prompt = (f"LOS check for {piece.name} ({piece.id}): Ruler {ruler}, 360 degrees, out to "
               f"the playmat's edge. Which {what} are in its line of sight?")  # = its template's
-    seen = yield ChooseSome(prompt, tuple(ids), LOS, LOS_SAID, facts)
-    return list(seen)
+    return ChooseSome(prompt, tuple(ids), LOS, LOS_SAID, facts)
 
 
 TIE = "tie"  # the last option of a ``closest`` question that has a next criterion
@@ -98,10 +111,10 @@ CLOSEST_IN_SIGHT_SPLIT_SAID = {
               "{scanning}; if it sees none, none in sight."}
 
 
-def closest_in_sight(battle: Battle, piece: Piece, ids: list[str]) -> Procedure:
+def closest_in_sight(battle: Battle, piece: Piece, enemies: list[Hero]) -> Procedure:
     """Step 2's LOS check and step 3's first closest column in one question, for a piece
-    whose columns before it leave all ``ids`` tied when obstacles block LOS
-    (``sight_question``): the closest of ``ids`` in its line of sight, ``tie`` when two or
+    whose columns before it leave all ``enemies`` tied when obstacles block LOS
+    (``sight_question``): the closest of them in its line of sight (by id), ``tie`` when two or
     more in sight are equally close, or ``none_in_sight`` (Red Box: AI Player Behaviour, steps
     2 and 3; Overseer's ruling: the closest enemy the piece can see is one fact on the table,
     so one question). When the columns after it tie them all too (``ties_after``), the
@@ -113,7 +126,8 @@ def closest_in_sight(battle: Battle, piece: Piece, ids: list[str]) -> Procedure:
     ruler = row.ruler
     facts = {"piece": piece.ref_id, "ruler": ruler}
     column = (row.primary, row.secondary, row.tie_breaker).index("closest")
-    if ties_after(battle, piece, column, [battle.heroes[i] for i in ids]):
+    ids = ids_of(enemies)
+    if ties_after(battle, piece, column, enemies):
         # Only the Direction tiles split equally close ones: they do it in the question.
         facts["scanning"] = scanning(battle)
         prompt = (f"LOS check for {piece.name} ({piece.id}): Ruler {ruler}, 360 degrees, out "
@@ -153,7 +167,7 @@ def first_in_sight(battle: Battle, piece: Piece, enemies: list[Hero]) -> Procedu
     prompt = (f"LOS check for {piece.name} ({piece.id}): Ruler {ruler}, 360 degrees, out to "
               "the playmat's edge. Which enemy in its line of sight comes first "
               f"{facts['scanning']}? If it sees none, none in sight.")
-    ids = [h.id for h in enemies]
+    ids = ids_of(enemies)
     chosen = yield ChooseOne(prompt, (*ids, NONE_IN_SIGHT), Key.FIRST_IN_SIGHT,
                              FIRST_IN_SIGHT_SAID, facts)
     if chosen == NONE_IN_SIGHT:
@@ -172,8 +186,11 @@ def ties_after(battle: Battle, piece: Piece, n: int, heroes: list[Hero]) -> bool
     tied, so that only the Direction tiles split those a closest column leaves tied (a later
     closest column ties those equally close). A column that ties them all ties any of them."""
     row = battle.data.behaviour[piece.type]
-    later = (row.primary, row.secondary, row.tie_breaker)[n + 1:]
-    return all(c == "closest" or len(CRITERIA[c](heroes)) == len(heroes) for c in later)
+    for criterion in (row.primary, row.secondary, row.tie_breaker)[n + 1:]:  # a loop, not
+        # all(): this runs at most activations with LOS blocked
+        if criterion != "closest" and len(CRITERIA[criterion](heroes)) != len(heroes):
+            return False
+    return True
 
 
 def sight_question(battle: Battle, piece: Piece, enemies: list[Hero]) -> str | None:
@@ -211,7 +228,11 @@ def advanced_candidates(battle: Battle, piece: Piece) -> list[tuple[TargetKind, 
     could be it (none is left out), and what the table is asked to look for."""
     # Red Box: AI Player Behaviour, Advanced Target Selection, 1: a frozen teammate.
     options: list[tuple[TargetKind, list[str], str]] = []
-    frozen = [p.id for p in battle.pieces.values() if p.frozen and p.alive and p.id != piece.id]
+    frozen: list[str] = []
+    for p in battle.pieces.values():  # a loop, not a list comprehension (a function made and
+        # called): this runs at every activation with advanced targeting
+        if p.frozen and p.alive and p.id != piece.id:
+            frozen.append(p.id)
     if frozen:
         options.append((FROZEN_TEAMMATE, frozen, "frozen teammates"))
     # 2: a teammate for the repeat shot, only if this character has one.
@@ -248,7 +269,12 @@ def _numeric(key: Callable[[Hero], int], best: Callable[[list[int]], int]):
     def keep(heroes: list[Hero]) -> list[Hero]:
         values = list(map(key, heroes))
         value = best(values)
-        return [h for h, v in zip(heroes, values, strict=True) if v == value]
+        kept: list[Hero] = []
+        for hero, v in zip(heroes, values, strict=True):  # a loop, not a list comprehension (a
+            # function made and called): the targeting columns run at most activations
+            if v == value:
+                kept.append(hero)
+        return kept
     return keep
 
 
@@ -300,14 +326,14 @@ def select_target(battle: Battle, piece: Piece, visible: list[Hero],
         else:
             tied = None
         if tied is not None:
-            candidates = [battle.heroes[i] for i in tied]
+            candidates = heroes_of(battle, tied)
         else:
             candidates = CRITERIA[criterion](candidates)
         if len(candidates) == 1:
             yield Step(TARGET, rulebook.STEP3,
                        "{piece} targets {who}: {column} column, {criterion}",
                        {"piece": piece.id, "target": candidates[0].id, "column": column,
-                        "criterion": criterion, "candidates": [h.id for h in before],
+                        "criterion": criterion, "candidates": ids_of(before),
                         "verified": row.is_verified(column)},
                        {"piece": piece.ref, "who": candidates[0].ref,
                         "column": column.replace('_', ' '),
