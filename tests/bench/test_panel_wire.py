@@ -2,15 +2,33 @@
 
 from __future__ import annotations
 
+import importlib
 import sys
 from pathlib import Path
+from types import ModuleType
 
 from overseer.devices.frames import CHUNK_OVERHEAD
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "bench"))
+BENCH = ROOT / "bench"
 
-from panel_wire import SHOW_WIRE_BYTES, Wire  # noqa: E402
+
+def bench_module(name: str) -> ModuleType:
+    """A module of bench/, imported without leaving bench/ on the path or its modules under
+    their names (bench/link.py would hide the firmware's link.py from the firmware's tests)."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(str(BENCH))
+        for key, module in list(sys.modules.items()):
+            if (getattr(module, "__file__", None) or "").startswith(str(BENCH)):
+                del sys.modules[key]
+
+
+panel_wire = bench_module("panel_wire")
+press_instructions = bench_module("press_instructions")
+SHOW_WIRE_BYTES, Wire = panel_wire.SHOW_WIRE_BYTES, panel_wire.Wire
 
 
 def test_a_frames_bytes_are_the_chunks_sent_and_the_firmwares_i2c_writes():
@@ -30,8 +48,8 @@ def test_the_models_pico_part_is_what_the_rp2_port_measured():
     """docs/benchmarks.md, the rp2 port's third round: the first byte of a frame received to
     the panel's last byte, 3.9 ms for one slice changed and 34.6 ms for a whole frame (5.7 and
     15.4 ms at the most without the bus's 1.8 and 23.4 ms)."""
-    from press_instructions import PICO_FRAME_MS, PICO_US_PER_BYTE
-
+    PICO_FRAME_MS, PICO_US_PER_BYTE = (press_instructions.PICO_FRAME_MS,  # noqa: N806
+                                       press_instructions.PICO_US_PER_BYTE)
     wire = Wire(ROOT / "firmware")
     blank, full = bytes(1024), b"\xff" * 1024
     one = bytearray(blank)
