@@ -135,3 +135,20 @@ def test_lines_are_wrapped_as_textwrap_wraps_them():
         text = " ".join(rng.choices(words, k=rng.randint(0, 14)))
         for width in (10, 16, 25):
             assert wrap(text, width) == (textwrap.wrap(text, width) or [""]), text
+
+
+def test_plain_texts_are_cut_where_textwrap_cuts_them():
+    """The words cut at their spaces without textwrap's loop (``render._wrap``), and every
+    other text (runs of spaces, a space first or last, a word wider than the line, a hyphen)
+    as textwrap cuts it: the same lines at every width."""
+    from overseer.screens.render import _wrap
+
+    rng = random.Random(11)
+    words = ["a", "Orc", "Sewer", "Rat", "end.", "(3)", "hits:", "two-step", "-", "ab", ""]
+    for _ in range(3000):
+        picked = [w if w != "ab" else "x" * rng.randint(1, 28) for w in
+                  rng.choices(words, k=rng.randint(0, 12))]
+        text = "".join(w + rng.choice((" ", " ", " ", "  ")) for w in picked)
+        text = rng.choice((text, text.strip(), text.rstrip(), " " + text.strip()))
+        for width in (1, 3, 5, 10, 16, 25, 26):
+            assert _wrap(text, width) == textwrap.wrap(text, width), (text, width)

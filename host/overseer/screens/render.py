@@ -111,10 +111,23 @@ def _wrapped(text: str, width: int) -> tuple[str, ...]:
 
 
 def _wrap(text: str, width: int) -> list[str]:
-    """``textwrap.wrap(text, width)``: a text with no hyphen split at its spaces only (the
-    lines are the same; the hyphen-aware splitting, a long regular expression, cost a new
-    page's detail some 160,000 instructions)."""
-    return textwrap.wrap(text, width, break_on_hyphens="-" in text)
+    """``textwrap.wrap(text, width)`` of a plain text (``plain``: its only blank is the space).
+    The usual text, words of at most ``width`` characters with one space between them, is cut
+    at the last space that leaves a line of ``width`` or less, found by ``str.rfind`` (the
+    same lines: textwrap takes words and spaces while they fit and drops the spaces at a
+    cut; its Python loop over the words cost a new page's text some 100,000 instructions);
+    any other text goes through textwrap, split at its spaces only when it has no hyphen."""
+    if "-" in text or "  " in text or text[:1] == " " or text[-1:] == " " \
+            or max(map(len, text.split(" "))) > width:
+        return textwrap.wrap(text, width, break_on_hyphens="-" in text)
+    lines, start = [], 0
+    while len(text) - start > width:
+        cut = text.rfind(" ", start, start + width + 1)
+        lines.append(text[start:cut])
+        start = cut + 1
+    if start < len(text):
+        lines.append(text[start:])
+    return lines
 
 
 @dataclass(frozen=True)
