@@ -98,10 +98,11 @@ class Taps(Mapping[tuple[str, str], TapAction]):
         return f"Taps({dict(self._made())!r})"
 
 
-@dataclass(frozen=True)
+@dataclass
 class StepView:
     """A trace step and where it stands: ``index`` is its place in the whole trace;
-    ``verified`` is False when the step rests on data the books do not print."""
+    ``verified`` is False when the step rests on data the books do not print. Never changed
+    once made (not frozen, as ``GameView``)."""
 
     index: int
     step: Step
@@ -115,9 +116,13 @@ def new_steps(trace: Sequence[Step], start: int) -> tuple[StepView, ...]:
                  for n, step in enumerate(trace[start:], start))
 
 
-@dataclass(frozen=True)
+@dataclass
 class GameView:
-    """The game as the controller sees it after a change.
+    """The game as the controller sees it after a change: never changed once made. Not
+    frozen: a view is made at every change (and copied by the shell to number its question),
+    and a frozen dataclass sets each of its 31 fields through ``object.__setattr__``, five
+    times slower (some 40,000 instructions a view; the rules' questions are not frozen for
+    the same reason, core/procedure.py).
 
     - ``question``: the question waiting for the table (``Session.pending``), or ``None``;
     - ``menu``: the legal actions (the lead fills them from the game's legal actions);
