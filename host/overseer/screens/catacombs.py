@@ -491,17 +491,24 @@ def question_title(key: str, piece: str | None, target: str | None) -> str | Non
 def _titled(key: str, piece: str | None, target: str | None) -> str | None:
     """The first of the key's titles that fits (a shorter one after: its rows say the rest,
     "none in sight" the LOS check)."""
-    said: tuple[str, ...] = {
-        str(Key.CLOSEST): (f"Closest to {piece}?",) if piece else (),
-        str(Key.CLOSEST_IN_SIGHT): (f"{piece} sees closest?", f"{piece}: closest?")
-        if piece else (),
-        str(Key.FIRST_IN_SIGHT): (f"{piece} sees first?", f"{piece}: first?") if piece else (),
-        str(Key.TEMPLATE): (f"Template on {target}?",) if target else (),
-        str(Key.IN_RANGE): (f"{target} within R3?",) if target else (),
-        str(Key.LOS): (f"{piece} sees whom?",) if piece else (),
-        str(Key.UNDER_RULER): (f"{target} under ruler?",) if target else (),
-    }.get(key, ())
+    titles = _TITLES.get(key)
+    said = () if titles is None else titles(piece, target)
     return next((title for title in said if len(title) <= 23), None)
+
+
+# A question's titles by its key, of the piece acting and the hero aimed at (none without the
+# one it names): made only for the key asked.
+_TITLES: dict[str, Callable[[str | None, str | None], tuple[str, ...]]] = {
+    str(Key.CLOSEST): lambda piece, target: (f"Closest to {piece}?",) if piece else (),
+    str(Key.CLOSEST_IN_SIGHT): lambda piece, target: (
+        (f"{piece} sees closest?", f"{piece}: closest?") if piece else ()),
+    str(Key.FIRST_IN_SIGHT): lambda piece, target: (
+        (f"{piece} sees first?", f"{piece}: first?") if piece else ()),
+    str(Key.TEMPLATE): lambda piece, target: (f"Template on {target}?",) if target else (),
+    str(Key.IN_RANGE): lambda piece, target: (f"{target} within R3?",) if target else (),
+    str(Key.LOS): lambda piece, target: (f"{piece} sees whom?",) if piece else (),
+    str(Key.UNDER_RULER): lambda piece, target: (f"{target} under ruler?",) if target else (),
+}
 
 
 def reel_pages(steps: Sequence[tuple[int, Step, bool]], names: Mapping[str, str], title: str,
