@@ -152,3 +152,43 @@ def test_plain_texts_are_cut_where_textwrap_cuts_them():
         text = rng.choice((text, text.strip(), text.rstrip(), " " + text.strip()))
         for width in (1, 3, 5, 10, 16, 25, 26):
             assert _wrap(text, width) == textwrap.wrap(text, width), (text, width)
+
+
+def test_the_kinds_a_title_is_not_looked_for_in_set_no_title():
+    """``pages.title_before`` passes over the kinds of ``UNTITLED`` without their faces: none
+    of them sets a title, whatever its data."""
+    from overseer.core.procedure import Step
+    from overseer.screens.catacombs import UNTITLED, step_face
+
+    data = {"target": "elf", "shots": ["melee"], "shot": "melee", "ruler": 2, "rune": 1,
+            "value": 2, "reset": True, "amount": 1, "face": 3, "piece": "orc-1",
+            "who": "elf", "toward": "elf", "implemented": False}
+    for kind in UNTITLED:
+        for given in (data, {k: v for k, v in data.items() if k not in ("shots", "implemented")}):
+            found = step_face(Step(kind, "rule", "Orc A (orc-1): to Elf", given), str.upper)
+            assert found is None or found.title is None, kind
+
+
+def test_the_title_before_a_step_is_the_last_one_its_steps_faces_set():
+    """Over every Catacombs scenario's trace: the title ``title_before`` finds for each step
+    is the one the faces before it set (every face made, none passed over)."""
+    from overseer.screens import facet, pages
+
+    catacombs = facet.of("catacombs")
+    steps = 0
+    for path in sorted(os.listdir(SCENARIOS)):
+        scn = documents.load(os.path.join(SCENARIOS, path))
+        doc, game, state = scenario.checked({k: v for k, v in scn.items() if k != "_path"})
+        script = scenario.Script(doc)
+        runner = Runner(game, state, chance=script.chance)
+        for action in doc["script"]["actions"]:
+            for _ in range(action.get("times", 1)):
+                scenario.play(runner, script, action)
+        names = {k: v.name for k, v in {**state.heroes, **state.pieces}.items()}
+        trace, name = runner.trace, pages.namer(names)
+        for index in range(len(trace) + 1):
+            faces = (catacombs.face(step, name) for step in reversed(trace[:index]))
+            titled = next((f.title for f in faces if f is not None and f.title), "none")
+            assert pages.title_before("catacombs", trace, index, names, "none") == titled
+        steps += len(trace)
+    assert steps > 500  # the scenarios played

@@ -199,6 +199,16 @@ def step_face(step: Step, name: Callable[[str], str]) -> Face | None:
     return None
 
 
+# The kinds whose face never sets a title (an activation's target, shots, moves, tokens...):
+# a look back for the title the next steps take passes over them without making their faces
+# (``pages.title_before``). Each is checked against ``step_face`` (tests/screens).
+UNTITLED = frozenset({
+    K.TARGET, K.SHOT_SEQUENCE, K.SHOT, K.MOVE, K.MOVE_TO_RUNE, K.TOKEN, K.DAMAGE, K.CLOCK,
+    K.PORTAL_TRAP, K.INSTRUCTION, K.RESET, K.MISS, K.COVERED, K.NO_TARGET, K.NO_EFFECT,
+    K.REPEAT, K.REACTIVE, K.CONDITION, K.FIRST_ALIKE, K.REASK,
+})
+
+
 # The steps with no key word of their own: the glass shows their kind over their sentence
 # (``pages.step_face``). Every kind has a case in ``step_face`` or is here
 # (tests/test_shared_names.py).
@@ -534,4 +544,4 @@ def reel_pages(steps: Sequence[tuple[int, Step, bool]], names: Mapping[str, str]
 
 
 SCREENS = Screens(face=step_face, short=SHORT, question_title=question_title, reel=reel_pages,
-                  asks_inline=True, all_likely=frozenset({Key.LOS}))
+                  asks_inline=True, all_likely=frozenset({Key.LOS}), untitled=UNTITLED)

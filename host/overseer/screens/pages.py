@@ -154,7 +154,10 @@ def title_before(game: str, trace: Sequence[Step], index: int, names: Mapping[st
     it that sets one (the character acting, "Heroes' side", "Setup"), else ``default``."""
     name = namer(names)
     own = facet.of(game)
+    untitled = own.untitled
     for step in reversed(trace[max(0, index - LOOK_BACK):index]):
+        if step.kind in untitled:
+            continue  # its face sets none: not made
         found = own.face(step, name)
         if found is not None and found.title:
             return found.title
