@@ -85,7 +85,7 @@ def _said(value: object, name: Callable[[str], str]) -> str:
         return "yes" if value else "no"
     if value is None:
         return "none"
-    if isinstance(value, list | tuple):
+    if isinstance(value, (list, tuple)):
         return ", ".join(str(v) for v in value) if value else "none"
     return name(value) if isinstance(value, str) else str(value)
 
@@ -304,7 +304,7 @@ def question_screen(question: Question, names: dict[str, str] | None = None) -> 
     (the README's picture; the gadget's own question screens are in ``screens/pages.py``)."""
     names = names or {}
     rows = wrap(SHORT.get(question.key, describe(question)))
-    if isinstance(question, ChooseOne | ChooseSome):
+    if isinstance(question, (ChooseOne, ChooseSome)):
         rows += wrap(", ".join(names.get(o, o) for o in question.options))
     return Screen("Question", tuple(rows[-4:]), "?")
 

@@ -258,7 +258,7 @@ PROMPT_ROWS = 2  # the prompt's lines under a list of two rows
 def prompt_lines(game: str, question: Question, title: str) -> tuple[str, ...]:
     """The prompt under a question's screen, in a game whose questions carry it: under a
     number, and under a list of at most two rows (a longer list leaves it to NEXT)."""
-    if not asks_inline(game) or isinstance(question, Roll | DrawToken | ChooseSome):
+    if not asks_inline(game) or isinstance(question, (Roll, DrawToken, ChooseSome)):
         return ()
     prompt = full_prompt(question)
     if prompt == title:

@@ -136,13 +136,18 @@ def _wrap(text: str, width: int) -> list[str]:
     return lines
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class Screen:
     """One screen. Empty fields take no room. ``mark``: "?" for a question, "!" for a step that
     rests on data the books do not print (and for nothing else). ``selected`` is ``None`` for a
     single choice, else the indices of the ticked options; ``done`` is a last row with no tick
     box (the cursor may stand on it: index ``len(options)``). ``page`` is (this page, of
-    pages)."""
+    pages).
+
+    A value: never changed once made, compared and hashed by its fields (the drawings are kept
+    by screen). Not frozen: screens are made at every press, and a frozen dataclass sets each
+    of its 11 fields through ``object.__setattr__``, twice the cost of the making (as the
+    rules' questions, core/procedure.py)."""
 
     title: str
     lines: tuple[str, ...] = ()
@@ -168,10 +173,11 @@ class Screen:
         return (*self.options, self.done) if self.done else self.options
 
 
-@dataclass(frozen=True)
+@dataclass
 class Face:
     """How a trace step shows: its key word, its sentence under it, and the title from here on
-    when the step changes it (the active character)."""
+    when the step changes it (the active character). Never changed once made (not frozen, as
+    ``Screen``: a face is made for every step shown)."""
 
     key: str
     detail: str
