@@ -93,6 +93,8 @@ UNDONE_SHOWN = 2  # an undo's notice names this many of the steps it took back
 SINGLE = (ChooseOne, Pick)  # one option of a list
 OPTIONS = (ChooseOne, ChooseSome, Pick)  # options of a list
 LISTS = (ChooseOne, ChooseSome, Pick, YesNo)  # a list on the glass (yes / no one of two rows)
+HELD = frozenset({Button.BACK, Button.CHOICE, Button.ROLL})  # held everywhere (held_buttons)
+HELD_NUMBER = HELD | {Button.NEXT}  # ... and on a number's question
 
 # --------------------------------------------------------------------------- effects
 
@@ -872,10 +874,6 @@ def held_buttons(app: App) -> frozenset[Button]:
             or _is_list(question, app.entry):
         return HELD
     return HELD_NUMBER
-
-
-HELD = frozenset({Button.BACK, Button.CHOICE, Button.ROLL})  # the buttons held everywhere
-HELD_NUMBER = HELD | {Button.NEXT}  # ... and on a number's question
 
 
 def _target(app: App) -> str | None:

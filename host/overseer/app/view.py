@@ -60,8 +60,6 @@ class Menu(Sequence[MenuItem]):
     def __eq__(self, other: object) -> bool:
         return self._made() == (other._made() if isinstance(other, Menu) else other)
 
-    __hash__ = None  # type: ignore[assignment]  # equal to a tuple, as mutable as a list
-
     def __repr__(self) -> str:
         return f"Menu({self._made()!r})"
 
@@ -91,8 +89,6 @@ class Taps(Mapping[tuple[str, str], TapAction]):
 
     def __eq__(self, other: object) -> bool:
         return self._made() == (other._made() if isinstance(other, Taps) else other)
-
-    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return f"Taps({dict(self._made())!r})"
