@@ -197,11 +197,12 @@ class Entry:
     stage: int = 0  # DrawToken: 0 its value, 1 its reset icon
 
 
-@dataclass(frozen=True)
+@dataclass
 class Page:
     """One page of the reel: its screen, the last trace step it shows (-1: a question's
     prompt), the kinds of its steps, the hero its target step names, and its steps whole
-    (their sentences and rules: its detail page, CHOICE)."""
+    (their sentences and rules: its detail page, CHOICE). Never changed once made (not
+    frozen, as the view: pages are made at every answer)."""
 
     screen: Screen
     index: int

@@ -88,10 +88,11 @@ def step_pages(game: str, step: Step, verified: bool, names: Mapping[str, str],
     return text_pages(title, found.key, found.detail, "" if verified else "!"), title
 
 
-@dataclass(frozen=True)
+@dataclass
 class ReelPage:
     """A page of the steps: its screen, the last trace step it shows, the kinds of its steps,
-    the hero its target step names, and its steps whole (sentence and rule: the detail page)."""
+    the hero its target step names, and its steps whole (sentence and rule: the detail page).
+    Never changed once made (not frozen, as ``Screen``: pages are made at every answer)."""
 
     screen: Screen
     index: int
