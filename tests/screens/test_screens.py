@@ -192,3 +192,19 @@ def test_the_title_before_a_step_is_the_last_one_its_steps_faces_set():
             assert pages.title_before("catacombs", trace, index, names, "none") == titled
         steps += len(trace)
     assert steps > 500  # the scenarios played
+
+
+def test_the_kinds_given_a_setup_or_heroes_face_are_those_the_faces_match():
+    """``step_face`` asks ``_setup_face`` only of ``SETUP_FACES`` and ``_heroes_face`` only of
+    ``HEROES_FACES``: of every step kind, those two give a face to exactly these."""
+    from overseer.core.procedure import Step
+    from overseer.rules.catacombs.kinds import StepKind
+    from overseer.screens.catacombs import HEROES_FACES, SETUP_FACES, _heroes_face, _setup_face
+
+    data = {"hero": "elf", "monster": "Orc", "chosen": "Orc", "mercenary": "Orc",
+            "piece": "orc-1", "order": 1, "campaign": "pharaoh", "stage": 1,
+            "rooms": ["a", "b"], "reward": 2, "amount": 1, "gold": 3, "health": 4}
+    for kind in StepKind:
+        step = Step(kind, "rule", "Setup: Bholoth Cemetery (bholoth-cemetery)", data)
+        assert (_setup_face(step, str.upper) is not None) == (kind in SETUP_FACES), kind
+        assert (_heroes_face(step, str.upper) is not None) == (kind in HEROES_FACES), kind

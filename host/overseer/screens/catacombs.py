@@ -158,12 +158,23 @@ def _setup_face(step: Step, name: Callable[[str], str]) -> Face | None:
     return None
 
 
+# The kinds ``_setup_face`` and ``_heroes_face`` give a face (checked against them,
+# tests/screens): ``step_face`` asks each only of its own, not every step through both
+# ``match`` statements (an activation's step walked some 20 cases for nothing).
+SETUP_FACES = frozenset({K.ROOM, K.LORD, K.HERO_TARGET, K.MONSTER_METRE, K.MINION_CHOICE,
+                         K.MERCENARY, K.PLACE, K.CAMPAIGN, K.PLAYMAT, K.CAMPAIGN_STAGE,
+                         *SETUP_KEYS, *END_KEYS})
+HEROES_FACES = frozenset({K.PIECE_DAMAGED, K.PIECE_DOWN, K.GOLD, K.HERO_UPDATED, K.NO_DAMAGE,
+                          K.REWARD_GOLD, K.REWARD_SPELL})
+
+
 def step_face(step: Step, name: Callable[[str], str]) -> Face | None:
     """The key word of a Catacombs step (``None``: the kind and the sentence will do)."""
     d = step.data
-    found = _setup_face(step, name) or _heroes_face(step, name)
-    if found is not None:
-        return found
+    if step.kind in SETUP_FACES:
+        return _setup_face(step, name)
+    if step.kind in HEROES_FACES:
+        return _heroes_face(step, name)
     match step.kind:
         case K.CORRECTION:
             return Face("Correction", step.text, title=BOOKS_TITLE)
@@ -340,9 +351,8 @@ LONG_FIRST = frozenset({K.MOVE, K.CLOCK, K.RESET})
 
 def grouped(step: Step) -> bool:
     """Whether the step joins a group page (the setup's steps keep a page each)."""
-    return step.kind in PHASES or (step.kind not in SETUP_KEYS and step.kind not in END_KEYS
+    return step.kind in PHASES or (step.kind not in SETUP_FACES
                                    and step.kind != K.CORRECTION
-                                   and _setup_face(step, lambda s: s) is None
                                    and step.kind != K.REWARD_GOLD
                                    and step.kind != K.REWARD_SPELL)
 
