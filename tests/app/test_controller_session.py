@@ -161,3 +161,26 @@ def test_a_resumed_game_shows_its_waiting_question(tmp_path):
     while shell.app.reading:
         shell.press(Button.OK)
     assert c.screen(shell.app).mark == "?"
+
+
+def test_the_idle_views_menu_and_taps_are_made_when_first_read(tmp_path, monkeypatch):
+    """Each legal move's form asked, each card's tap: made for the menu opened or a card
+    tapped, not at every view; the same items as the table makes at once."""
+    registry.install()
+    session, flow = demo(tmp_path), table("catacombs")
+    made: list[str] = []
+
+    def counted(name):
+        make = getattr(flow, name)
+        return lambda *args: made.append(name) or make(*args)
+
+    for name in ("menu", "tap_actions"):
+        monkeypatch.setattr(flow, name, counted(name))
+    built = view.build(flow, session, 0, {})
+    assert built.question is None and built.next_action == NEXT and made == []
+    legal = flow.spec.legal_actions(session.state)
+    assert built.menu == flow.menu(session.state, legal, False) and made == ["menu"] * 2
+    assert built.tap_actions == flow.tap_actions(session.state, legal)
+    assert tuple(built.menu) == built.menu[:] and built.menu[0] in built.menu
+    assert built.tap_actions[("room", "bholoth-cemetery")] is not None
+    assert made == ["menu", "menu", "tap_actions", "tap_actions"]  # each made once

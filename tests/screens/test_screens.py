@@ -135,3 +135,76 @@ def test_lines_are_wrapped_as_textwrap_wraps_them():
         text = " ".join(rng.choices(words, k=rng.randint(0, 14)))
         for width in (10, 16, 25):
             assert wrap(text, width) == (textwrap.wrap(text, width) or [""]), text
+
+
+def test_plain_texts_are_cut_where_textwrap_cuts_them():
+    """The words cut at their spaces without textwrap's loop (``render._wrap``), and every
+    other text (runs of spaces, a space first or last, a word wider than the line, a hyphen)
+    as textwrap cuts it: the same lines at every width."""
+    from overseer.screens.render import _wrap
+
+    rng = random.Random(11)
+    words = ["a", "Orc", "Sewer", "Rat", "end.", "(3)", "hits:", "two-step", "-", "ab", ""]
+    for _ in range(3000):
+        picked = [w if w != "ab" else "x" * rng.randint(1, 28) for w in
+                  rng.choices(words, k=rng.randint(0, 12))]
+        text = "".join(w + rng.choice((" ", " ", " ", "  ")) for w in picked)
+        text = rng.choice((text, text.strip(), text.rstrip(), " " + text.strip()))
+        for width in (1, 3, 5, 10, 16, 25, 26):
+            assert _wrap(text, width) == textwrap.wrap(text, width), (text, width)
+
+
+def test_the_kinds_a_title_is_not_looked_for_in_set_no_title():
+    """``pages.title_before`` passes over the kinds of ``UNTITLED`` without their faces: none
+    of them sets a title, whatever its data."""
+    from overseer.core.procedure import Step
+    from overseer.screens.catacombs import UNTITLED, step_face
+
+    data = {"target": "elf", "shots": ["melee"], "shot": "melee", "ruler": 2, "rune": 1,
+            "value": 2, "reset": True, "amount": 1, "face": 3, "piece": "orc-1",
+            "who": "elf", "toward": "elf", "implemented": False}
+    for kind in UNTITLED:
+        for given in (data, {k: v for k, v in data.items() if k not in ("shots", "implemented")}):
+            found = step_face(Step(kind, "rule", "Orc A (orc-1): to Elf", given), str.upper)
+            assert found is None or found.title is None, kind
+
+
+def test_the_title_before_a_step_is_the_last_one_its_steps_faces_set():
+    """Over every Catacombs scenario's trace: the title ``title_before`` finds for each step
+    is the one the faces before it set (every face made, none passed over)."""
+    from overseer.screens import facet, pages
+
+    catacombs = facet.of("catacombs")
+    steps = 0
+    for path in sorted(os.listdir(SCENARIOS)):
+        scn = documents.load(os.path.join(SCENARIOS, path))
+        doc, game, state = scenario.checked({k: v for k, v in scn.items() if k != "_path"})
+        script = scenario.Script(doc)
+        runner = Runner(game, state, chance=script.chance)
+        for action in doc["script"]["actions"]:
+            for _ in range(action.get("times", 1)):
+                scenario.play(runner, script, action)
+        names = {k: v.name for k, v in {**state.heroes, **state.pieces}.items()}
+        trace, name = runner.trace, pages.namer(names)
+        for index in range(len(trace) + 1):
+            faces = (catacombs.face(step, name) for step in reversed(trace[:index]))
+            titled = next((f.title for f in faces if f is not None and f.title), "none")
+            assert pages.title_before("catacombs", trace, index, names, "none") == titled
+        steps += len(trace)
+    assert steps > 500  # the scenarios played
+
+
+def test_the_kinds_given_a_setup_or_heroes_face_are_those_the_faces_match():
+    """``step_face`` asks ``_setup_face`` only of ``SETUP_FACES`` and ``_heroes_face`` only of
+    ``HEROES_FACES``: of every step kind, those two give a face to exactly these."""
+    from overseer.core.procedure import Step
+    from overseer.rules.catacombs.kinds import StepKind
+    from overseer.screens.catacombs import HEROES_FACES, SETUP_FACES, _heroes_face, _setup_face
+
+    data = {"hero": "elf", "monster": "Orc", "chosen": "Orc", "mercenary": "Orc",
+            "piece": "orc-1", "order": 1, "campaign": "pharaoh", "stage": 1,
+            "rooms": ["a", "b"], "reward": 2, "amount": 1, "gold": 3, "health": 4}
+    for kind in StepKind:
+        step = Step(kind, "rule", "Setup: Bholoth Cemetery (bholoth-cemetery)", data)
+        assert (_setup_face(step, str.upper) is not None) == (kind in SETUP_FACES), kind
+        assert (_heroes_face(step, str.upper) is not None) == (kind in HEROES_FACES), kind

@@ -5,11 +5,13 @@ answers (a hero's card, a monster's card: its pieces), names short enough for th
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 
 from overseer import games
 from overseer.app.local import Ask, LocalProcedure
 from overseer.core.params import ask_of, fields
 from overseer.core.procedure import ChooseOne
+from overseer.rules.catacombs.carddata import CatacombsData
 from overseer.rules.catacombs.moves import MOVES
 from overseer.rules.catacombs.state import Battle
 from overseer.screens.pages import TITLE_COLUMNS
@@ -22,17 +24,26 @@ GROUP_SIZE = 8
 def monster_of(battle: Battle, piece_id: str) -> str | None:
     """The monster card (its id in the card data) a piece is one of."""
     piece = battle.pieces.get(piece_id)
-    if piece is None:
-        return None
-    return next((m for m, r in battle.data.monsters.items() if r["name"] == piece.name), None)
+    return None if piece is None else _monster_cards(battle.data).get(piece.name)
+
+
+@lru_cache(maxsize=8)
+def _monster_cards(data: CatacombsData) -> dict[str, str]:
+    """Each monster's name -> its card, the first of the data by that name (kept by the data,
+    one loaded value per folder: every view asks it of every piece)."""
+    cards: dict[str, str] = {}
+    for monster, record in data.monsters.items():
+        cards.setdefault(record["name"], monster)
+    return cards
 
 
 def monster_pieces(battle: Battle) -> dict[tuple[str, str], tuple[str, ...]]:
     """A tapped monster card -> its pieces on the playmat (it answers a question whose
     options include one of them)."""
+    cards = _monster_cards(battle.data)
     out: dict[tuple[str, str], list[str]] = {}
     for pid, piece in battle.pieces.items():
-        monster = monster_of(battle, pid)
+        monster = cards.get(piece.name)
         if monster is not None and piece.alive:
             out.setdefault(("monster", monster), []).append(pid)
     return {card: tuple(ids) for card, ids in out.items()}

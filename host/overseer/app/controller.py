@@ -88,6 +88,13 @@ DIE_STEP = 3  # ... and a die's face by this much
 REDO = "Redo"
 UNPRINTED = "!"  # a carried line's mark: its step rests on data the books do not print
 UNDONE_SHOWN = 2  # an undo's notice names this many of the steps it took back
+# The questions by how they are answered, as tuples for isinstance (a union such as
+# ``ChooseOne | Pick`` is made again at each call: some 2,000 instructions a check).
+SINGLE = (ChooseOne, Pick)  # one option of a list
+OPTIONS = (ChooseOne, ChooseSome, Pick)  # options of a list
+LISTS = (ChooseOne, ChooseSome, Pick, YesNo)  # a list on the glass (yes / no one of two rows)
+HELD = frozenset({Button.BACK, Button.CHOICE, Button.ROLL})  # held everywhere (held_buttons)
+HELD_NUMBER = HELD | {Button.NEXT}  # ... and on a number's question
 
 # --------------------------------------------------------------------------- effects
 
@@ -192,11 +199,12 @@ class Entry:
     stage: int = 0  # DrawToken: 0 its value, 1 its reset icon
 
 
-@dataclass(frozen=True)
+@dataclass
 class Page:
     """One page of the reel: its screen, the last trace step it shows (-1: a question's
     prompt), the kinds of its steps, the hero its target step names, and its steps whole
-    (their sentences and rules: its detail page, CHOICE)."""
+    (their sentences and rules: its detail page, CHOICE). Never changed once made (not
+    frozen, as the view: pages are made at every answer)."""
 
     screen: Screen
     index: int
@@ -357,7 +365,7 @@ def _carried(view: GameView, page: Page, acting: str | None,
 
 def _two_rows(question: Question) -> bool:
     return isinstance(question, YesNo) or (
-        isinstance(question, ChooseOne | Pick) and len(question.options) == 2)
+        isinstance(question, SINGLE) and len(question.options) == 2)
 
 
 def _kinds(game: str) -> games.StepKinds:
@@ -563,7 +571,7 @@ def _first_entry(view: GameView, named: str | None = None) -> Entry:
     every row ticked where the game says all is likely)."""
     question, start = view.question, view.number_start
     cursor = view.cursor_start
-    if isinstance(question, ChooseOne | ChooseSome | Pick | YesNo) \
+    if isinstance(question, LISTS) \
             and 0 < cursor < _list_length(question):
         return Entry(cursor=cursor)  # where the game says the likely answer is (none ticked)
     if isinstance(question, EnterNumber):
@@ -577,20 +585,20 @@ def _first_entry(view: GameView, named: str | None = None) -> Entry:
     if isinstance(question, ChooseSome) and pages.all_likely(view.game, question.key):
         return Entry(cursor=len(question.options),
                      ticked=frozenset(range(len(question.options))))
-    if isinstance(question, ChooseOne | Pick) and named in question.options:
+    if isinstance(question, SINGLE) and named in question.options:
         return Entry(cursor=question.options.index(named))
     return Entry()
 
 
 def _is_list(question: Question, entry: Entry) -> bool:
-    return isinstance(question, ChooseOne | ChooseSome | Pick | YesNo) or (
+    return isinstance(question, LISTS) or (
         isinstance(question, DrawToken) and entry.stage == 1)
 
 
 def _list_length(question: Question) -> int:
     if isinstance(question, ChooseSome):
         return len(question.options) + 1  # the last row is Done
-    if isinstance(question, ChooseOne | Pick):
+    if isinstance(question, SINGLE):
         return len(question.options)
     return 2  # yes, no
 
@@ -651,9 +659,9 @@ def _step_number(app: App, question: Question, step: int) -> App:
 
 
 def _ok(app: App, question: Question, entry: Entry) -> Result:
-    if isinstance(question, ChooseOne | Pick) and not question.options:
+    if isinstance(question, SINGLE) and not question.options:
         return _out(_say(app, "Tap a card", "This question is answered by tapping a card."))
-    if isinstance(question, ChooseOne | Pick):
+    if isinstance(question, SINGLE):
         if not 0 <= entry.cursor < len(question.options):  # an empty list: nothing to choose
             return _out(_say(app, "Nothing here", "There is nothing to choose here: BACK."))
         return _call(app, Answer(question.options[entry.cursor]))
@@ -731,7 +739,7 @@ def _tap(app: App, tap: Tap) -> Result:
         return _tap_idle(replace(app, at=len(app.reel)) if app.settled else app, tap)
     if app.reading and not _prompt_left(app):
         return _out(_say(app, "Read on", "Read the steps first (OK), then tap."))
-    if not isinstance(question, ChooseOne | ChooseSome | Pick):
+    if not isinstance(question, OPTIONS):
         return _out(_say(app, "Not a card", "This question is not answered with a card."))
     option = view.cards.get((tap.kind, tap.card), tap.card)
     if option in view.tap_answers and not isinstance(question, ChooseSome):
@@ -740,7 +748,7 @@ def _tap(app: App, tap: Tap) -> Result:
                if o in question.options]
     if option not in question.options and len(several) == 1:
         option = several[0]
-    elif option not in question.options and several and isinstance(question, ChooseOne | Pick):
+    elif option not in question.options and several and isinstance(question, SINGLE):
         entry = replace(app.entry, cursor=question.options.index(several[0]))
         return _out(replace(_dismiss(app), entry=entry, at=len(app.reel)))
     if option not in question.options:
@@ -823,7 +831,7 @@ def _question_screen(app: App) -> Screen:
         room = pages.PROMPT_ROWS - len(app.carried)
         said = (*app.carried, *(fit(" ".join(said), COLUMNS),)[:room]) \
             if said and room else app.carried
-    if isinstance(question, ChooseOne | Pick):
+    if isinstance(question, SINGLE):
         return pages.choice_screen(title, pages.option_labels(question, view.names),
                                    entry.cursor, lines=said)
     if isinstance(question, ChooseSome):
@@ -864,12 +872,11 @@ def held_buttons(app: App) -> frozenset[Button]:
     (docs/buttons.md): a source that reports a press at its first edge must wait for these to
     know which. BACK held undoes everywhere, CHOICE held steps back; NEXT held steps a number
     down by five, on a number's question only."""
-    held = {Button.BACK, Button.CHOICE, Button.ROLL}
     question = app.view.question
-    if not (app.notice or app.reading or app.menu is not None or question is None
-            or _is_list(question, app.entry)):
-        held.add(Button.NEXT)
-    return frozenset(held)
+    if app.notice or app.reading or app.menu is not None or question is None \
+            or _is_list(question, app.entry):
+        return HELD
+    return HELD_NUMBER
 
 
 def _target(app: App) -> str | None:
@@ -895,7 +902,7 @@ def _lights(app: App, target: str | None) -> tuple[SeatLight, ...]:
     question = app.view.question
     if not app.reading and app.menu is None and not app.notice and question is not None:
         option = None
-        if isinstance(question, ChooseOne | ChooseSome | Pick) \
+        if isinstance(question, OPTIONS) \
                 and app.entry.cursor < len(question.options):
             option = question.options[app.entry.cursor]
         if option is not None and option in seats:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import dataclasses
 import typing
-from collections.abc import Generator
+from collections.abc import Callable, Generator, Sequence
+from functools import cache
 from typing import Any
 
 from overseer.core.moves import Move
@@ -29,12 +30,15 @@ def _is_int(tp: Any) -> bool:
 
 def askable(move: Move[Any], state: Any) -> bool:
     """Every required field has something to choose from now."""
-    for f in fields(move.params):
-        ask = ask_of(f)
-        if f.default is dataclasses.MISSING and ask.options is not None \
-                and not list(ask.options(state)):
-            return False
-    return True
+    return all(list(options(state)) for options in _required_options(move.params))
+
+
+@cache
+def _required_options(params: type) -> tuple[Callable[[Any], Sequence[str]], ...]:
+    """The options of a move's required fields that have options, in the fields' order (kept
+    by the parameters' class: the menu asks every legal move at every idle view)."""
+    asks = [ask_of(f) for f in fields(params) if f.default is dataclasses.MISSING]
+    return tuple(ask.options for ask in asks if ask.options is not None)
 
 
 def form(move: Move[Any], state: Any) -> Form:

@@ -8,9 +8,10 @@ effects; the shell applies them and hands it the view ``build`` makes next.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from functools import cache
+from typing import TYPE_CHECKING, Any, overload
 
 from overseer.app.menu import MenuItem, OpensForm
 from overseer.core import procedure
@@ -20,15 +21,84 @@ from overseer.screens import pages
 if TYPE_CHECKING:  # what build reads, not imported when only the view's shape is
     from overseer.app.flow import Table
     from overseer.app.local import Local
+    from overseer.core.moves import Move
     from overseer.session.session import Session
 
-__all__ = ["GameView", "MenuItem", "OpensForm", "StepView", "build"]
+__all__ = ["GameView", "Menu", "MenuItem", "OpensForm", "StepView", "Taps", "build"]
+
+TapAction = Mapping[str, Any] | OpensForm | str
 
 
-@dataclass(frozen=True)
+class Menu(Sequence[MenuItem]):
+    """A view's menu, made when it is first read (the menu opened, the web page's list), not
+    at every view: each legal move asked whether its form has something to choose costs more
+    than the rest of an idle view. Equal to a tuple of the same items."""
+
+    def __init__(self, make: Callable[[], tuple[MenuItem, ...]]) -> None:
+        self._make: Callable[[], tuple[MenuItem, ...]] | None = make
+        self._items: tuple[MenuItem, ...] = ()
+
+    def _made(self) -> tuple[MenuItem, ...]:
+        if self._make is not None:
+            self._items, self._make = self._make(), None
+        return self._items
+
+    @overload
+    def __getitem__(self, index: int) -> MenuItem: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[MenuItem, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> MenuItem | tuple[MenuItem, ...]:
+        return self._made()[index]
+
+    def __len__(self) -> int:
+        return len(self._made())
+
+    def __iter__(self) -> Iterator[MenuItem]:
+        return iter(self._made())
+
+    def __eq__(self, other: object) -> bool:
+        return self._made() == (other._made() if isinstance(other, Menu) else other)
+
+    def __repr__(self) -> str:
+        return f"Menu({self._made()!r})"
+
+
+class Taps(Mapping[tuple[str, str], TapAction]):
+    """What each card's tap would begin, made when a card is first tapped with no question
+    waiting (a view's every Room, Lord, hero and monster card: too dear for every view).
+    Equal to a dict of the same items."""
+
+    def __init__(self, make: Callable[[], Mapping[tuple[str, str], TapAction]]) -> None:
+        self._make: Callable[[], Mapping[tuple[str, str], TapAction]] | None = make
+        self._taps: Mapping[tuple[str, str], TapAction] = {}
+
+    def _made(self) -> Mapping[tuple[str, str], TapAction]:
+        if self._make is not None:
+            self._taps, self._make = self._make(), None
+        return self._taps
+
+    def __getitem__(self, card: tuple[str, str]) -> TapAction:
+        return self._made()[card]
+
+    def __len__(self) -> int:
+        return len(self._made())
+
+    def __iter__(self) -> Iterator[tuple[str, str]]:
+        return iter(self._made())
+
+    def __eq__(self, other: object) -> bool:
+        return self._made() == (other._made() if isinstance(other, Taps) else other)
+
+    def __repr__(self) -> str:
+        return f"Taps({dict(self._made())!r})"
+
+
+@dataclass
 class StepView:
     """A trace step and where it stands: ``index`` is its place in the whole trace;
-    ``verified`` is False when the step rests on data the books do not print."""
+    ``verified`` is False when the step rests on data the books do not print. Never changed
+    once made (not frozen, as ``GameView``)."""
 
     index: int
     step: Step
@@ -42,9 +112,13 @@ def new_steps(trace: Sequence[Step], start: int) -> tuple[StepView, ...]:
                  for n, step in enumerate(trace[start:], start))
 
 
-@dataclass(frozen=True)
+@dataclass
 class GameView:
-    """The game as the controller sees it after a change.
+    """The game as the controller sees it after a change: never changed once made. Not
+    frozen: a view is made at every change (and copied by the shell to number its question),
+    and a frozen dataclass sets each of its 31 fields through ``object.__setattr__``, five
+    times slower (some 40,000 instructions a view; the rules' questions are not frozen for
+    the same reason, core/procedure.py).
 
     - ``question``: the question waiting for the table (``Session.pending``), or ``None``;
     - ``menu``: the legal actions (the lead fills them from the game's legal actions);
@@ -85,11 +159,12 @@ class GameView:
     ``menu``, ``next_action``, ``next_refusal``, ``status``, ``idle_key`` and ``tap_actions``
     are read only when no question waits (the menu, NEXT AI PIECE and the idle
     screen belong there): a shell may leave them at their defaults while one does.
+    ``build`` makes the menu and the taps when they are first read (``Menu``, ``Taps``).
     """
 
     game: str
     question: Question | None = None
-    menu: tuple[MenuItem, ...] = ()
+    menu: Sequence[MenuItem] = ()
     next_action: Mapping[str, Any] | None = None
     next_refusal: str = ""
     steps: tuple[StepView, ...] = ()
@@ -108,8 +183,7 @@ class GameView:
     number_start: int | None = None
     cursor_start: int = 0
     back_leaves: bool = False
-    tap_actions: Mapping[tuple[str, str], Mapping[str, Any] | OpensForm | str] = field(
-        default_factory=dict)
+    tap_actions: Mapping[tuple[str, str], TapAction] = field(default_factory=dict)
     lights: Mapping[int, str] = field(default_factory=dict)
     undo_refusal: str = "the game is at its start"
     card_options: Mapping[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
@@ -179,21 +253,29 @@ def build(table: Table, session: Session | None, seen: int, seats: Mapping[str, 
 def _idle(table: Table, session: Session, names: Mapping[str, str], last: str | None
           ) -> dict[str, Any]:
     """The view's fields the controller reads only when no question waits (the menu, NEXT AI
-    PIECE, the idle screen, what a tapped card begins)."""
-    battle = session.state
-    legal = [] if session.finished else table.spec.legal_actions(battle)
-    main = table.spec.main_move
-    next_action = {"do": main} if main and any(m.name == main for m in legal) else None
+    PIECE, the idle screen, what a tapped card begins). The menu and the taps are made when
+    first read, of the session as it is then: the state this view shows while it is the
+    controller's (a refused call leaves the session folded to the same log), and the legal
+    moves are listed for them alone (NEXT AI PIECE asks its own move)."""
+    battle, over = session.state, session.finished
+    moves, main = table.spec.moves.moves, table.spec.main_move
+
+    @cache
+    def legal() -> list[Move[Any]]:
+        return [] if over else table.spec.legal_actions(session.state)
+
+    next_action = {"do": main} if main and not over and moves[main].available(battle) \
+        else None
     if main is None:
         refusal = f"{table.label} has no AI piece: OK opens the menu"
     elif next_action is None:
-        refusal = table.spec.moves.moves[main].refused(battle).drawn(names)
+        refusal = moves[main].refused(battle).drawn(names)
     else:
         refusal = ""
-    return {"menu": table.menu(battle, legal, session.finished), "next_action": next_action,
-            "next_refusal": refusal, "status": table.status(battle, names),
-            "idle_key": table.idle_key(battle, last),
-            "tap_actions": table.tap_actions(battle, legal)}
+    return {"menu": Menu(lambda: table.menu(session.state, legal(), over)),
+            "next_action": next_action, "next_refusal": refusal,
+            "status": table.status(battle, names), "idle_key": table.idle_key(battle, last),
+            "tap_actions": Taps(lambda: table.tap_actions(session.state, legal()))}
 
 
 def _options(question: Question) -> tuple[str, ...]:

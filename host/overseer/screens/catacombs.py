@@ -85,7 +85,7 @@ def _said(value: object, name: Callable[[str], str]) -> str:
         return "yes" if value else "no"
     if value is None:
         return "none"
-    if isinstance(value, list | tuple):
+    if isinstance(value, (list, tuple)):
         return ", ".join(str(v) for v in value) if value else "none"
     return name(value) if isinstance(value, str) else str(value)
 
@@ -158,12 +158,23 @@ def _setup_face(step: Step, name: Callable[[str], str]) -> Face | None:
     return None
 
 
+# The kinds ``_setup_face`` and ``_heroes_face`` give a face (checked against them,
+# tests/screens): ``step_face`` asks each only of its own, not every step through both
+# ``match`` statements (an activation's step walked some 20 cases for nothing).
+SETUP_FACES = frozenset({K.ROOM, K.LORD, K.HERO_TARGET, K.MONSTER_METRE, K.MINION_CHOICE,
+                         K.MERCENARY, K.PLACE, K.CAMPAIGN, K.PLAYMAT, K.CAMPAIGN_STAGE,
+                         *SETUP_KEYS, *END_KEYS})
+HEROES_FACES = frozenset({K.PIECE_DAMAGED, K.PIECE_DOWN, K.GOLD, K.HERO_UPDATED, K.NO_DAMAGE,
+                          K.REWARD_GOLD, K.REWARD_SPELL})
+
+
 def step_face(step: Step, name: Callable[[str], str]) -> Face | None:
     """The key word of a Catacombs step (``None``: the kind and the sentence will do)."""
     d = step.data
-    found = _setup_face(step, name) or _heroes_face(step, name)
-    if found is not None:
-        return found
+    if step.kind in SETUP_FACES:
+        return _setup_face(step, name)
+    if step.kind in HEROES_FACES:
+        return _heroes_face(step, name)
     match step.kind:
         case K.CORRECTION:
             return Face("Correction", step.text, title=BOOKS_TITLE)
@@ -197,6 +208,16 @@ def step_face(step: Step, name: Callable[[str], str]) -> Face | None:
         case K.INSTRUCTION:
             return Face("Do this", step.text)
     return None
+
+
+# The kinds whose face never sets a title (an activation's target, shots, moves, tokens...):
+# a look back for the title the next steps take passes over them without making their faces
+# (``pages.title_before``). Each is checked against ``step_face`` (tests/screens).
+UNTITLED = frozenset({
+    K.TARGET, K.SHOT_SEQUENCE, K.SHOT, K.MOVE, K.MOVE_TO_RUNE, K.TOKEN, K.DAMAGE, K.CLOCK,
+    K.PORTAL_TRAP, K.INSTRUCTION, K.RESET, K.MISS, K.COVERED, K.NO_TARGET, K.NO_EFFECT,
+    K.REPEAT, K.REACTIVE, K.CONDITION, K.FIRST_ALIKE, K.REASK,
+})
 
 
 # The steps with no key word of their own: the glass shows their kind over their sentence
@@ -294,7 +315,7 @@ def question_screen(question: Question, names: dict[str, str] | None = None) -> 
     (the README's picture; the gadget's own question screens are in ``screens/pages.py``)."""
     names = names or {}
     rows = wrap(SHORT.get(question.key, describe(question)))
-    if isinstance(question, ChooseOne | ChooseSome):
+    if isinstance(question, (ChooseOne, ChooseSome)):
         rows += wrap(", ".join(names.get(o, o) for o in question.options))
     return Screen("Question", tuple(rows[-4:]), "?")
 
@@ -330,9 +351,8 @@ LONG_FIRST = frozenset({K.MOVE, K.CLOCK, K.RESET})
 
 def grouped(step: Step) -> bool:
     """Whether the step joins a group page (the setup's steps keep a page each)."""
-    return step.kind in PHASES or (step.kind not in SETUP_KEYS and step.kind not in END_KEYS
+    return step.kind in PHASES or (step.kind not in SETUP_FACES
                                    and step.kind != K.CORRECTION
-                                   and _setup_face(step, lambda s: s) is None
                                    and step.kind != K.REWARD_GOLD
                                    and step.kind != K.REWARD_SPELL)
 
@@ -491,17 +511,24 @@ def question_title(key: str, piece: str | None, target: str | None) -> str | Non
 def _titled(key: str, piece: str | None, target: str | None) -> str | None:
     """The first of the key's titles that fits (a shorter one after: its rows say the rest,
     "none in sight" the LOS check)."""
-    said: tuple[str, ...] = {
-        str(Key.CLOSEST): (f"Closest to {piece}?",) if piece else (),
-        str(Key.CLOSEST_IN_SIGHT): (f"{piece} sees closest?", f"{piece}: closest?")
-        if piece else (),
-        str(Key.FIRST_IN_SIGHT): (f"{piece} sees first?", f"{piece}: first?") if piece else (),
-        str(Key.TEMPLATE): (f"Template on {target}?",) if target else (),
-        str(Key.IN_RANGE): (f"{target} within R3?",) if target else (),
-        str(Key.LOS): (f"{piece} sees whom?",) if piece else (),
-        str(Key.UNDER_RULER): (f"{target} under ruler?",) if target else (),
-    }.get(key, ())
+    titles = _TITLES.get(key)
+    said = () if titles is None else titles(piece, target)
     return next((title for title in said if len(title) <= 23), None)
+
+
+# A question's titles by its key, of the piece acting and the hero aimed at (none without the
+# one it names): made only for the key asked.
+_TITLES: dict[str, Callable[[str | None, str | None], tuple[str, ...]]] = {
+    str(Key.CLOSEST): lambda piece, target: (f"Closest to {piece}?",) if piece else (),
+    str(Key.CLOSEST_IN_SIGHT): lambda piece, target: (
+        (f"{piece} sees closest?", f"{piece}: closest?") if piece else ()),
+    str(Key.FIRST_IN_SIGHT): lambda piece, target: (
+        (f"{piece} sees first?", f"{piece}: first?") if piece else ()),
+    str(Key.TEMPLATE): lambda piece, target: (f"Template on {target}?",) if target else (),
+    str(Key.IN_RANGE): lambda piece, target: (f"{target} within R3?",) if target else (),
+    str(Key.LOS): lambda piece, target: (f"{piece} sees whom?",) if piece else (),
+    str(Key.UNDER_RULER): lambda piece, target: (f"{target} under ruler?",) if target else (),
+}
 
 
 def reel_pages(steps: Sequence[tuple[int, Step, bool]], names: Mapping[str, str], title: str,
@@ -527,4 +554,4 @@ def reel_pages(steps: Sequence[tuple[int, Step, bool]], names: Mapping[str, str]
 
 
 SCREENS = Screens(face=step_face, short=SHORT, question_title=question_title, reel=reel_pages,
-                  asks_inline=True, all_likely=frozenset({Key.LOS}))
+                  asks_inline=True, all_likely=frozenset({Key.LOS}), untitled=UNTITLED)

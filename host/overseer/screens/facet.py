@@ -10,7 +10,9 @@ screens/catacombs.py, ...).
   arguments and result; Catacombs: who acts, the move and shot, the result, a page); None: a
   step a page;
 - ``asks_inline``: its questions carry their prompt on their own screen (no page before it);
-- ``all_likely``: the question keys whose likely answer is every row ticked.
+- ``all_likely``: the question keys whose likely answer is every row ticked;
+- ``untitled``: step kinds whose face never sets a title (``pages.title_before`` passes
+  over them without making their faces).
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ class Screens:
     reel: Callable[..., Any] | None = None
     asks_inline: bool = False
     all_likely: frozenset[str] = frozenset()
+    untitled: frozenset[str] = frozenset()
 
 
 PLAIN = Screens()  # a game without screens of its own: every step keyed by its kind

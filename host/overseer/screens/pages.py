@@ -88,10 +88,11 @@ def step_pages(game: str, step: Step, verified: bool, names: Mapping[str, str],
     return text_pages(title, found.key, found.detail, "" if verified else "!"), title
 
 
-@dataclass(frozen=True)
+@dataclass
 class ReelPage:
     """A page of the steps: its screen, the last trace step it shows, the kinds of its steps,
-    the hero its target step names, and its steps whole (sentence and rule: the detail page)."""
+    the hero its target step names, and its steps whole (sentence and rule: the detail page).
+    Never changed once made (not frozen, as ``Screen``: pages are made at every answer)."""
 
     screen: Screen
     index: int
@@ -154,7 +155,10 @@ def title_before(game: str, trace: Sequence[Step], index: int, names: Mapping[st
     it that sets one (the character acting, "Heroes' side", "Setup"), else ``default``."""
     name = namer(names)
     own = facet.of(game)
+    untitled = own.untitled
     for step in reversed(trace[max(0, index - LOOK_BACK):index]):
+        if step.kind in untitled:
+            continue  # its face sets none: not made
         found = own.face(step, name)
         if found is not None and found.title:
             return found.title
@@ -255,7 +259,7 @@ PROMPT_ROWS = 2  # the prompt's lines under a list of two rows
 def prompt_lines(game: str, question: Question, title: str) -> tuple[str, ...]:
     """The prompt under a question's screen, in a game whose questions carry it: under a
     number, and under a list of at most two rows (a longer list leaves it to NEXT)."""
-    if not asks_inline(game) or isinstance(question, Roll | DrawToken | ChooseSome):
+    if not asks_inline(game) or isinstance(question, (Roll, DrawToken, ChooseSome)):
         return ()
     prompt = full_prompt(question)
     if prompt == title:

@@ -76,12 +76,18 @@ def _glyphs(size: str) -> tuple[dict[str, bytes], tuple[int, int]]:
     return columns, cell
 
 
-def _text(ink: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, size: str,
-          fill: int) -> None:
-    """``ink.text(xy, text, font=face(size), fill=fill)`` for one line of a bitmap face, the
-    same pixels without ImageDraw.text's general path (anchors, lines, strokes, colour fonts),
-    which costs several times the drawing itself."""
-    ink.draw.draw_bitmap(xy, _mask(size, text), fill)
+# Pillow's core drawing of an image (``Image.core.draw(image.im, 0)``), what ``ImageDraw``'s
+# methods call: for a mode "1" image the ink is the pixel's value, 0 or 1, and a shape's last
+# argument says whether it is filled (1) or outlined (0). ``ImageDraw.Draw`` and its Python
+# layer (the inks looked up at each shape) cost some 40,000 instructions a new screen.
+Ink = Any
+
+
+def _text(ink: Ink, xy: tuple[int, int], text: str, size: str, fill: int) -> None:
+    """``ImageDraw.text(xy, text, font=face(size), fill=fill)`` for one line of a bitmap face,
+    the same pixels without its general path (anchors, lines, strokes, colour fonts), which
+    costs several times the drawing itself."""
+    ink.draw_bitmap(xy, _mask(size, text), fill)
 
 
 def plain(text: str) -> str:
@@ -111,19 +117,37 @@ def _wrapped(text: str, width: int) -> tuple[str, ...]:
 
 
 def _wrap(text: str, width: int) -> list[str]:
-    """``textwrap.wrap(text, width)``: a text with no hyphen split at its spaces only (the
-    lines are the same; the hyphen-aware splitting, a long regular expression, cost a new
-    page's detail some 160,000 instructions)."""
-    return textwrap.wrap(text, width, break_on_hyphens="-" in text)
+    """``textwrap.wrap(text, width)`` of a plain text (``plain``: its only blank is the space).
+    The usual text, words of at most ``width`` characters with one space between them, is cut
+    at the last space that leaves a line of ``width`` or less, found by ``str.rfind`` (the
+    same lines: textwrap takes words and spaces while they fit and drops the spaces at a
+    cut; its Python loop over the words cost a new page's text some 100,000 instructions);
+    any other text goes through textwrap, split at its spaces only when it has no hyphen."""
+    if "-" in text or "  " in text or text[:1] == " " or text[-1:] == " " \
+            or max(map(len, text.split(" "))) > width:
+        return textwrap.wrap(text, width, break_on_hyphens="-" in text)
+    lines, start = [], 0
+    while len(text) - start > width:
+        cut = text.rfind(" ", start, start + width + 1)
+        lines.append(text[start:cut])
+        start = cut + 1
+    if start < len(text):
+        lines.append(text[start:])
+    return lines
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class Screen:
     """One screen. Empty fields take no room. ``mark``: "?" for a question, "!" for a step that
     rests on data the books do not print (and for nothing else). ``selected`` is ``None`` for a
     single choice, else the indices of the ticked options; ``done`` is a last row with no tick
     box (the cursor may stand on it: index ``len(options)``). ``page`` is (this page, of
-    pages)."""
+    pages).
+
+    A value: never changed once made, compared and hashed by its fields (the drawings are kept
+    by screen). Not frozen: screens are made at every press, and a frozen dataclass sets each
+    of its 11 fields through ``object.__setattr__``, twice the cost of the making (as the
+    rules' questions, core/procedure.py)."""
 
     title: str
     lines: tuple[str, ...] = ()
@@ -149,10 +173,11 @@ class Screen:
         return (*self.options, self.done) if self.done else self.options
 
 
-@dataclass(frozen=True)
+@dataclass
 class Face:
     """How a trace step shows: its key word, its sentence under it, and the title from here on
-    when the step changes it (the active character)."""
+    when the step changes it (the active character). Never changed once made (not frozen, as
+    ``Screen``: a face is made for every step shown)."""
 
     key: str
     detail: str
@@ -226,12 +251,12 @@ def rows_under(key: str) -> int:
 # --------------------------------------------------------------------------- drawing
 
 
-def _bar(ink: ImageDraw.ImageDraw, screen: Screen) -> None:
-    ink.rectangle((0, 0, WIDTH - 1, BAR - 1), fill=1)
+def _bar(ink: Ink, screen: Screen) -> None:
+    ink.draw_rectangle((0, 0, WIDTH - 1, BAR - 1), 1, 1)
     right = WIDTH
     if screen.mark:  # white on a black tab at the bar's right end
         right -= 9
-        ink.rectangle((right, 0, WIDTH - 1, BAR - 1), fill=0)
+        ink.draw_rectangle((right, 0, WIDTH - 1, BAR - 1), 0, 1)
         _text(ink, (right + 2, 1), screen.mark, "5x8", 1)
     if screen.page is not None and screen.page[1] > 1:
         label = f"{screen.page[0]}/{screen.page[1]}"
@@ -240,31 +265,31 @@ def _bar(ink: ImageDraw.ImageDraw, screen: Screen) -> None:
     _text(ink, (2, 1), fit(plain(screen.title), (right - 4) // 5), "5x8", 0)
 
 
-def _key(ink: ImageDraw.ImageDraw, screen: Screen, y: int) -> int:
+def _key(ink: Ink, screen: Screen, y: int) -> int:
     size, rows = key_lines(screen.key)
     height = 24 if size == "12x24" else 16
     if screen.inverse_key:
-        ink.rectangle((0, y, WIDTH - 1, y + height * len(rows)), fill=1)
+        ink.draw_rectangle((0, y, WIDTH - 1, y + height * len(rows)), 1, 1)
     for row in rows:
         _text(ink, (1, y), row, size, 0 if screen.inverse_key else 1)
         y += height
     return y + 2
 
 
-def _number(ink: ImageDraw.ImageDraw, screen: Screen, y: int) -> int:
+def _number(ink: Ink, screen: Screen, y: int) -> int:
     text = str(screen.number)
     width = 12 * len(text)
     x = (WIDTH - width) // 2
-    ink.rectangle((x - 8, y, x + width + 7, y + 25), outline=1)
+    ink.draw_rectangle((x - 8, y, x + width + 7, y + 25), 1, 0, 1)
     _text(ink, (x, y + 1), text, "12x24", 1)
     # arrows at the box's right: CHOICE steps the number up, NEXT down
     ax = x + width + 12
-    ink.polygon([(ax, y + 11), (ax + 6, y + 11), (ax + 3, y + 5)], fill=1)
-    ink.polygon([(ax, y + 15), (ax + 6, y + 15), (ax + 3, y + 21)], fill=1)
+    ink.draw_polygon([(ax, y + 11), (ax + 6, y + 11), (ax + 3, y + 5)], 1, 1)
+    ink.draw_polygon([(ax, y + 15), (ax + 6, y + 15), (ax + 3, y + 21)], 1, 1)
     return y + 28
 
 
-def _options(ink: ImageDraw.ImageDraw, screen: Screen, y: int) -> int:
+def _options(ink: Ink, screen: Screen, y: int) -> int:
     rows = screen.rows
     shown = _option_rows(screen)
     size, row = option_face(screen)
@@ -272,13 +297,14 @@ def _options(ink: ImageDraw.ImageDraw, screen: Screen, y: int) -> int:
     for n in range(first, first + shown):
         on = n == screen.cursor
         if on:
-            ink.rectangle((0, y, WIDTH - (5 if shown < len(rows) else 1), y + row - 1), fill=1)
+            ink.draw_rectangle((0, y, WIDTH - (5 if shown < len(rows) else 1), y + row - 1),
+                               1, 1)
         x = 2
         if screen.selected is not None and n < len(screen.options):
             box = y + row // 2 - 4
-            ink.rectangle((x, box, x + 7, box + 7), outline=0 if on else 1)
+            ink.draw_rectangle((x, box, x + 7, box + 7), 0 if on else 1, 0, 1)
             if screen.selected and n in screen.selected:
-                ink.rectangle((x + 2, box + 2, x + 5, box + 5), fill=0 if on else 1)
+                ink.draw_rectangle((x + 2, box + 2, x + 5, box + 5), 0 if on else 1, 1)
             x += 11
         columns = _row_columns(screen, int(size.split("x")[0]))
         _text(ink, (x, y), fit(plain(rows[n]), columns), size, 0 if on else 1)
@@ -286,10 +312,10 @@ def _options(ink: ImageDraw.ImageDraw, screen: Screen, y: int) -> int:
     if shown < len(rows):  # a scroll bar: where the window is in the list
         top, bottom = TOP + _key_height(screen), y - 1
         span = bottom - top
-        ink.line((WIDTH - 2, top, WIDTH - 2, bottom), fill=1)
+        ink.draw_lines((WIDTH - 2, top, WIDTH - 2, bottom), 1, 1)
         start = top + span * first // len(rows)
         end = top + span * (first + shown) // len(rows)
-        ink.rectangle((WIDTH - 3, start, WIDTH - 1, end), fill=1)
+        ink.draw_rectangle((WIDTH - 3, start, WIDTH - 1, end), 1, 1)
     return y
 
 
@@ -310,7 +336,7 @@ def render(screen: Screen) -> Image.Image:
 
 def _draw(screen: Screen) -> Image.Image:
     image = Image.new("1", (WIDTH, HEIGHT), 0)
-    ink = ImageDraw.Draw(image)
+    ink = Image.core.draw(image.im, 0)
     _bar(ink, screen)
     y = TOP
     if screen.key:
