@@ -135,9 +135,10 @@ class Playing:
         question numbered: a new one, a new number), what its question was asked on, and the
         question's number."""
         if made.question is None:
-            if self.hidden and any(item.action.get("do") in self.hidden for item in made.menu):
-                made = replace(made, menu=tuple(item for item in made.menu
-                                                if item.action.get("do") not in self.hidden))
+            if self.hidden:  # left out when the menu is first read (it is made then)
+                menu, hidden = made.menu, self.hidden
+                made = replace(made, menu=view.Menu(lambda: tuple(
+                    item for item in menu if item.action.get("do") not in hidden)))
             return made, None, self.asked
         asked = self.asked + (on != self._question)
         return replace(made, asked=asked), on, asked
