@@ -171,10 +171,11 @@ class Counted(Bench):
         self.fired = False  # the board had put the armed screen up when its NEXT came
         gadget = running.gadget
         gadget.store.db.set_trace_callback(lambda sql: self._count(sql))
-        real_arm, requests = gadget._arm, threads.requests
+        real_arm, requests = getattr(gadget, "_arm", None), threads.requests
 
         def arm() -> None:  # its own share, dumped apart (the shell's thread, in the interval)
             label = self.interval
+            assert real_arm is not None
             if label is None:
                 real_arm()
                 return
@@ -183,12 +184,14 @@ class Counted(Bench):
             requests.dump(f"{label} ahead {len(self.aheads)}")
             self.aheads.append(gadget.ahead is not None)
 
-        gadget._arm = arm  # type: ignore[method-assign]
+        if real_arm is not None:  # (a revision before NEXT was drawn ahead has none)
+            gadget._arm = arm  # type: ignore[method-assign]
         inbox, real_put = running.inbox, running.inbox.put
 
         def put(item: Any) -> None:  # the link's thread: the board's OLED as the press comes
             if item == Press(Button.NEXT):
-                self.fired = gadget.ahead is not None and self.box.oled() == gadget.ahead
+                armed = getattr(gadget, "ahead", None)
+                self.fired = armed is not None and self.box.oled() == armed
             real_put(item)
 
         inbox.put = put  # type: ignore[method-assign]
