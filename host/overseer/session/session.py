@@ -220,30 +220,31 @@ def _files(root: str) -> list[str]:
 # name) instead of pickling it, and a resume puts back the very value a fresh build would use.
 
 
-class _Pickler(pickle.Pickler):
-    def __init__(self, file: io.BytesIO, spec: GameSpec) -> None:
-        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
-        self.spec = spec
-        self.shared = spec.data.default() if spec.data.shared else None
-
-    def persistent_id(self, obj: Any) -> str | None:
-        if self.shared is None or type(obj) is not type(self.shared):
-            return None
-        if obj is not self.shared:
-            raise pickle.PicklingError(f"the state holds {self.spec.name} data from another "
-                                       "folder")
-        return self.spec.name
+def _card_data(game: str) -> object:
+    """The loaded card data a snapshot names (``_pickled``): the very value a build uses."""
+    spec = game_spec(game)
+    if not spec.data.shared:
+        raise pickle.UnpicklingError(f"a snapshot names card data of {game}, which has none")
+    return spec.data.default()
 
 
-class _Unpickler(pickle.Unpickler):
-    def __init__(self, file: io.BytesIO, spec: GameSpec) -> None:
-        super().__init__(file)
-        self.spec = spec
+def _pickled(value: object, spec: GameSpec) -> bytes:
+    """``value`` pickled with the game's card data named, not kept: the C pickler finds the
+    data's type in its dispatch table (no Python call for any other object)."""
+    out = io.BytesIO()
+    pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+    if spec.data.shared:
+        shared = spec.data.default()
 
-    def persistent_load(self, pid: Any) -> object:
-        if pid != self.spec.name or not self.spec.data.shared:
-            raise pickle.UnpicklingError(f"a snapshot names unknown data {pid!r}")
-        return self.spec.data.default()
+        def named(obj: object) -> tuple[Callable[[str], object], tuple[str]]:
+            if obj is not shared:
+                raise pickle.PicklingError(f"the state holds {spec.name} data from another "
+                                           "folder")
+            return _card_data, (spec.name,)
+
+        pickler.dispatch_table = {type(shared): named}  # type: ignore[assignment]
+    pickler.dump(value)
+    return out.getvalue()
 
 
 def snapshot_of(result: Fold, spec: GameSpec) -> bytes:
@@ -252,17 +253,15 @@ def snapshot_of(result: Fold, spec: GameSpec) -> bytes:
     game); the card data it carries is named, not kept (``GameSpec.data``)."""
     runner = result.runner
     assert not runner.busy, "a running action (a suspended generator) cannot be kept"
-    out = io.BytesIO()
-    _Pickler(out, spec).dump(
-        (runner.state, len(runner.trace), runner.result, result.dice, result.chance_count))
-    return out.getvalue()
+    return _pickled(
+        (runner.state, len(runner.trace), runner.result, result.dice, result.chance_count), spec)
 
 
 def from_snapshot(spec: GameSpec, data: bytes, seed: int | None,
                   early: Callable[[int], Sequence[Step]]) -> Fold:
     """The fold a snapshot kept, its card data the loaded one; ``early(n)`` gives the n trace
     steps before it (on demand)."""
-    state, length, last, dice, count = _Unpickler(io.BytesIO(data), spec).load()
+    state, length, last, dice, count = pickle.loads(data)
     runner = Runner(spec, state)
     runner.result = last
     # Runner only appends to its trace; its readers (views, the terminal) take any Sequence.
