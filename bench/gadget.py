@@ -94,11 +94,15 @@ class Bench:
             time.sleep(0.0002)
 
     def settled(self) -> bool:
-        """The gadget acted on every input, and the board holds its last frame."""
+        """The gadget acted on every input, the board holds its last frame, and the Pico has
+        everything the host sent it (NEXT's screen armed ahead included: a table reads the
+        screen far longer than the Pi takes to work that out and send it)."""
         with self.running.reading():
             sent = self.running.glass.sent
             idle = self.running.idle
-        return idle and sent is not None and self.box.oled() == frame_bytes(sent)
+        link = self.running.glass.pico.link
+        return idle and sent is not None and self.box.oled() == frame_bytes(sent) and \
+            getattr(link, "wait_sent", lambda _: True)(0.0)
 
     def put(self, item: Input) -> None:
         """An input straight into the inbox (setting the game up, not timed)."""
