@@ -37,6 +37,7 @@ def test_mpy_compiles_all_but_boot_and_main() -> None:
     assert len(compiled) == len(names)
     for name in names:
         assert f"{name}.mpy" in out
+        assert f" -s {name}.py " in out  # its own name on the Pico's heap, not a host path
     for source in ("boot.py", "main.py"):  # MicroPython runs these two only as source
         assert f" {FIRMWARE / source} " in out
 

@@ -114,8 +114,8 @@ def build_image(out: Path, firmware: Path = FIRMWARE, main: bool = True,
             name, data = src.name, src.read_bytes()
         else:
             target = build / (src.stem + ".mpy")
-            subprocess.run([cross, "-march=armv6m", "-o", str(target), str(src)], check=True,
-                           capture_output=True)
+            subprocess.run([cross, "-march=armv6m", "-s", src.name, "-o", str(target),
+                            str(src)], check=True, capture_output=True)  # -s: no host path
             name, data = target.name, target.read_bytes()
         with fs.open(name, "wb") as f:
             f.write(data)
