@@ -45,10 +45,11 @@ class Playing:
         self._question: tuple[Any, ...] | None = None  # what that question was asked on
         self.kept_shown: int | None = None  # the step on the glass as the store keeps it
         self.hidden: frozenset[str] = frozenset()  # the moves this game's menu leaves out
-        self._ahead: Ahead | None = None  # ``ahead``'s work, for the next call to take
-        # the last ``ahead`` worked out, and what it was worked out on (the last page of the
-        # steps and then the idle screen arm the same press)
-        self._ahead_kept: tuple[tuple[Any, ...], Ahead, GameView] | None = None
+        # the last ``ahead`` worked out, what it was worked out on (the session, its turn, the
+        # steps seen, the move: the last page of the steps and then the idle screen arm the
+        # same press) and its view; a Begin offers it to the session, which takes it only
+        # while it holds (``Session.begin``)
+        self._ahead: tuple[tuple[Any, ...], Ahead, GameView] | None = None
 
     def open(self, game_id: int | None, new: bool, aside: list[str]) -> dict[str, Any]:
         """Game ``game_id``, else (unless ``new``) the game played last (``kept.last_played``;
@@ -97,7 +98,8 @@ class Playing:
 
     def call(self, call: SessionCall) -> Refused | Told | None:
         """Apply one controller call; see the module's docstring."""
-        session, ahead, self._ahead = self.session, self._ahead, None
+        session, kept = self.session, self._ahead
+        ahead = kept[1] if kept is not None and kept[0][0] is session else None
         if self.forms.local is not None:
             answer = self.forms.call(call, self._perform, session is not None)
         elif isinstance(call, Begin):
@@ -145,17 +147,16 @@ class Playing:
 
     def ahead(self, begin: Begin) -> GameView | None:
         """The view ``view`` will give once ``begin`` is applied, worked out on a copy of the
-        game (``Session.ahead``) and kept for that call, which then takes it as it is: the
-        gadget draws NEXT AI PIECE's screen before the press. Nothing changes; None when it
-        cannot be worked out apart (a form is up, the rules refuse it, an action runs)."""
+        game (``Session.ahead``) and kept: the Begin that follows takes it as it is while the
+        game has not changed (``Session.begin``): the gadget draws NEXT AI PIECE's screen
+        before the press. Nothing changes; None when it cannot be worked out apart (a form is
+        up, the rules refuse it, an action runs)."""
         session = self.session
-        self._ahead = None
         if session is None or self.forms.local is not None or set(begin.action) != {"do"}:
             return None
-        on = (id(session), session.turn, self.seen, begin.action["do"])
-        kept = self._ahead_kept
+        on = (session, session.turn, self.seen, begin.action["do"])
+        kept = self._ahead
         if kept is not None and kept[0] == on:  # the same game, screen after screen
-            self._ahead = kept[1]
             return kept[2]
         ahead = session.ahead(dict(begin.action))
         if ahead is None:
@@ -163,7 +164,7 @@ class Playing:
         after = session.after(ahead)
         made = view.build(self.table, after, self.seen, self.seats, None, self.forms.remembered)
         made = self._numbered(made, (after.id, after.head))[0]
-        self._ahead, self._ahead_kept = ahead, (on, ahead, made)
+        self._ahead = (on, ahead, made)
         return made
 
     def keep_shown(self, app: App) -> None:
@@ -198,10 +199,6 @@ class Playing:
             return list(steps)
         names = self.table.labels(self.session.state)
         return [step.at_table(names) for step in steps]
-
-    def ahead_dropped(self) -> None:
-        """What ``ahead`` worked out will not be taken."""
-        self._ahead = None
 
     def _begin(self, action: dict[str, Any], answered: Mapping[str, Any],
                card: tuple[str, str] | None, synced: bool, ahead: Ahead | None

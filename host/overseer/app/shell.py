@@ -174,13 +174,11 @@ class Gadget:
             shows = [e for e in effects if isinstance(e, Show)]
             if len(shows) != 1 or any(isinstance(e, (RequestRoll, *SESSION_CALLS))
                                       for e in effects):
-                self.playing.ahead_dropped()
                 return
             image = render(shows[0].screen)
             glass.arm(image, Button.NEXT)
         except Exception as err:  # noqa: BLE001 - drawing ahead never stops the table
             log.error("NEXT AI PIECE could not be drawn ahead", exc_info=err)
-            self.playing.ahead_dropped()
             return
         self.ahead = frame(shows[0].screen)
 
