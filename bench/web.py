@@ -13,13 +13,21 @@ three ways:
   only the gadget's process is under callgrind, its server thread included. The presses
   begin once every phone's stream has joined the fan-out (a phone's joining is not a press's).
 
-Each count is the process's total for N presses less the same process for 0 presses (the
-imports, the set-up, the room). The instruction model of the Pi budget: a Cortex-A53 at 1.0 GHz
-at 0.6-0.8 instructions a cycle on CPython, so 0.6e9 instructions a second at worst: a press's
-instructions with 8 phones, all of them, is an upper bound of the time a step takes to reach
-the page (the press's own work comes first, then the server's).
+The gadget's glass is the box's own (``--glass pico``, the default): the real firmware on a
+virtual Pico over a pty (``sim.box.VirtualBox``, MicroPython's Unix port when found), so a press
+costs what it costs on the box (its frame packed once for the Pico, NEXT drawn and armed ahead)
+and the page's picture is that same frame, packed once a screen for both; ``--glass memory``:
+the tests' in-memory glass, which packs nothing, so the page packs every picture itself. The
+Pico link's own thread is not counted (the phones do not touch it): a press's share here is
+the gadget's thread and the server's.
 
-    PYTHONPATH=host .venv/bin/python bench/web.py [--presses 40]
+Each count is the gadget's and the server's threads over the N counted presses (callgrind's
+counters zeroed before them, dumped after them). The instruction model of the Pi budget: a
+Cortex-A53 at 1.0 GHz at 0.6-0.8 instructions a cycle on CPython, so 0.6e9 instructions a
+second at worst: a press's instructions with 8 phones, all of them, is an upper bound of the
+time a step takes to reach the page (the press's own work comes first, then the server's).
+
+    PYTHONPATH=host .venv/bin/python bench/web.py [--presses 40] [--glass pico|memory]
 
 Aims (issue 25): a step on the page within 200 ms by the model; 8 phones add at most 10% to
 a press's host instructions. Writes bench/results/web.json.
@@ -64,21 +72,28 @@ def presses(table, n: int, first: int = 0) -> None:
             table.press(NEXT)
 
 
-def gadget_process(n: int, phones: int | None, folder: Path) -> None:
+def gadget_process(n: int, phones: int | None, folder: Path, glass: str) -> None:
     """The measured process: the room, a few presses to warm up, then ``n`` presses counted
     (callgrind's counters zeroed before them and dumped after them, in the gadget's thread
-    and in the server's); ``phones`` None: no page."""
+    and in the server's); ``phones`` None: no page; ``glass`` "pico": the virtual box's."""
+    from overseer.devices.virtual_pico import find_micropython
+    from overseer.sim.box import VirtualBox
     from tests.drivers import web_table
     from tests.drivers.web_table import into_the_battle
     from tools.table import Table
 
     requests = callgrind.Requests(folder)
+    box = pico = None
+    if glass == "pico":
+        box = VirtualBox(find_micropython())
+        pico = box.power_on()
+        box.wait_ready()
     with tempfile.TemporaryDirectory() as store:
         followed = phone = None
         if phones is None:
-            table = Table(Path(store) / "games.db")
+            table = Table(Path(store) / "games.db", glass=pico)
         else:
-            followed = web_table.follow(Path(store) / "games.db")
+            followed = web_table.follow(Path(store) / "games.db", glass=pico)
             table = followed.table
             phone = subprocess.Popen([sys.executable, __file__, "--phones", str(phones),
                                       str(followed.page.server.port)], stdout=subprocess.PIPE,
@@ -108,6 +123,8 @@ def gadget_process(n: int, phones: int | None, folder: Path) -> None:
             followed.close()
         else:
             table.gadget.close()
+    if box is not None:
+        box.close()
 
 
 def phones_process(count: int, port: int) -> None:
@@ -141,11 +158,12 @@ def phones_process(count: int, port: int) -> None:
         thread.join()
 
 
-def instructions(n: int, phones: int | None) -> dict[str, int]:
+def instructions(n: int, phones: int | None, glass: str) -> dict[str, int]:
     """The instructions of ``n`` presses, by thread (``gadget``, ``server``), under callgrind."""
     with callgrind.scratch() as name:
         folder = Path(name)
-        args = ["--only", str(n)] + ([] if phones is None else ["--web", str(phones)])
+        args = ["--only", str(n), "--glass", glass]
+        args += [] if phones is None else ["--web", str(phones)]
         run = callgrind.run([__file__, *args, "--folder", str(folder)], folder)
         if run.returncode != 0:
             raise SystemExit(f"the measured process failed:\n{run.stderr[-3000:]}")
@@ -156,6 +174,9 @@ def instructions(n: int, phones: int | None) -> dict[str, int]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--presses", type=int, default=200)
+    parser.add_argument("--glass", choices=("pico", "memory"), default="pico",
+                        help="the gadget's glass: the virtual box's Pico (default) or the "
+                             "tests' in-memory one")
     parser.add_argument("--only", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--web", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--folder", type=Path, help=argparse.SUPPRESS)
@@ -165,16 +186,17 @@ def main() -> int:
         phones_process(*args.phones)
         return 0
     if args.only is not None:
-        gadget_process(args.only, args.web, args.folder)
+        gadget_process(args.only, args.web, args.folder, args.glass)
         return 0
     why = callgrind.missing()
     if why is not None:
         raise SystemExit(f"bench/web.py: {why}")
     os.environ["PYTHONHASHSEED"] = "0"  # the same dicts' order in every run
     n = args.presses
+    print(f"the glass: {args.glass}", flush=True)
     rows: dict[str, dict[str, float]] = {}
     for name, phones in (("off", None), ("on, 0 phones", 0), (f"on, {PHONES} phones", PHONES)):
-        counts = instructions(n, phones)
+        counts = instructions(n, phones, args.glass)
         row = rows[name] = {part: count / n for part, count in counts.items()}
         row["all"] = row["gadget"] + row["server"]
         print(f"{name:>14}: {row['all'] / 1e6:6.3f} M instructions a press (the gadget's "
@@ -187,7 +209,8 @@ def main() -> int:
           "the model (aim: <= 200 ms)")
     Path(ROOT / "bench" / "results").mkdir(exist_ok=True)
     (ROOT / "bench" / "results" / "web.json").write_text(json.dumps(
-        {"presses": n, "instructions_per_press": rows, "model_ips": IPS}, indent=2))
+        {"presses": n, "glass": args.glass, "instructions_per_press": rows, "model_ips": IPS},
+        indent=2))
     return 0
 
 

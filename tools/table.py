@@ -12,6 +12,7 @@ from overseer.app.controller import App
 from overseer.app.shell import Gadget
 from overseer.app.sim import MemoryGlass, SimLeds
 from overseer.ports.events import Button, Press, Tap
+from overseer.ports.ports import Glass
 from overseer.screens.render import Screen
 from overseer.session.session import Session
 
@@ -99,12 +100,15 @@ class TableMoves:
 
 
 class Table(TableMoves):
-    """The table at a Gadget on ``store`` (MemoryGlass, SimLeds, the given dice)."""
+    """The table at a Gadget on ``store`` (MemoryGlass, SimLeds, the given dice; ``glass``: the
+    Gadget's glass instead of the memory one, whose ``shown`` then stays empty: a bench's
+    Pico)."""
 
-    def __init__(self, store: Path, seed: int = SEED, dice=None, game_id: int | None = None
-                 ) -> None:
+    def __init__(self, store: Path, seed: int = SEED, dice=None, game_id: int | None = None,
+                 glass: Glass | None = None) -> None:
         self.glass, self.leds = MemoryGlass(), SimLeds()
-        self.gadget = Gadget(store, self.glass, self.leds, dice=dice, seed=seed)
+        self.gadget = Gadget(store, self.glass if glass is None else glass, self.leds,
+                             dice=dice, seed=seed)
         self.shown: list[Screen] = []
         self.gadget.open(game_id)
         self._note()

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from overseer import web
+from overseer.ports.ports import Glass
 from tests.drivers import catacombs_table as play
 from tools.table import Table
 
@@ -40,9 +41,10 @@ class Followed:
         self.table.gadget.close()
 
 
-def follow(store: Path, answers: bool = True) -> Followed:
-    """A new gadget on ``store`` and its page on loopback (any free port)."""
-    table = Table(store)
+def follow(store: Path, answers: bool = True, glass: Glass | None = None) -> Followed:
+    """A new gadget on ``store`` (``glass``: its glass, else the memory one) and its page on
+    loopback (any free port)."""
+    table = Table(store, glass=glass)
     page = web.follow(table.gadget, [LOOPBACK], 0, answers)
     assert page.server.started()
     return Followed(table, page)

@@ -176,20 +176,23 @@ def test_overseer_web_is_a_command_of_its_own(capsys):
     assert "page for the table's phones" in said
 
 
-def test_the_glass_bits_are_the_pictures_rows_packed():
+def test_the_glass_bits_are_the_picos_own_frame():
     import base64
 
-    from overseer.screens.render import Screen, render
+    from overseer.screens.render import Screen, frame, render
     from overseer.web.watch import picture
 
-    image = render(Screen(title="Turn 1", lines=("Tap a card: 5 in hand",), key="Player 1"))
+    screen = Screen(title="Turn 1", lines=("Tap a card: 5 in hand",), key="Player 1")
+    image = render(screen)
     bits = base64.b64decode(picture(image))
-    assert len(bits) == 1024 and bits == image.tobytes()
-    # pixel (x, y) is bit 7 - x % 8 of byte y * 16 + x // 8
+    assert bits == frame(screen)  # the frame kept for the Pico: not packed again
+    # pixel (x, y) is bit y % 8 of byte (y // 8) * 128 + x (MONO_VLSB, as the page reads it)
     lit = [(x, y) for y in range(64) for x in range(128)
-           if bits[y * 16 + x // 8] & (0x80 >> (x % 8))]
+           if bits[(y // 8) * 128 + x] & (1 << (y % 8))]
     assert lit and all(image.getpixel(xy) for xy in lit)
     assert len(lit) == sum(1 for y in range(64) for x in range(128) if image.getpixel((x, y)))
+    drawn = image.copy()  # a picture without its kept frame (a copy carries none) is packed
+    assert not hasattr(drawn, "mono_vlsb") and base64.b64decode(picture(drawn)) == bits
 
 
 _TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=30)  # quotes, controls too

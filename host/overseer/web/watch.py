@@ -48,7 +48,7 @@ from overseer.core.procedure import (
 )
 from overseer.ports.events import Input, Press, Remote, Rolled, Tap
 from overseer.screens import pages
-from overseer.screens.render import Screen, render
+from overseer.screens.render import Screen, frame_of, render
 from overseer.session.events import Event
 from overseer.web import party, wire
 from overseer.web.feed import Feed
@@ -142,31 +142,11 @@ def answer_label(question: dict[str, Any] | None, value: Any) -> str:
 
 
 def picture(image: Image.Image) -> str:
-    """The glass's picture as its bits: 128x64, one bit a pixel, a row after the other, the
-    leftmost pixel in a byte's top bit (Pillow's mode "1"), in base64: the page draws it on a
-    canvas (a PNG would cost the box seven times as much)."""
-    if image.mode != "1":
-        image = image.convert("1")
-    return binascii.b2a_base64(_packed(image), newline=False).decode()
-
-
-def _packed(image: Image.Image) -> bytes:
-    """``image.tobytes()`` of a mode "1" image: its rows packed by Pillow's raw encoder, called
-    straight into a buffer of the picture's size (``tobytes`` looks its encoder up through a
-    KeyError, imports a module and packs into 64 kB: a fifth of a picture's instructions);
-    ``tobytes`` itself where Pillow's core has not that encoder."""
-    make = getattr(Image.core, "raw_encoder", None)
-    if make is None:
-        return image.tobytes()
-    image.load()
-    encoder = make("1", "1")
-    try:
-        encoder.setimage(image.im, (0, 0, *image.size))
-        size = (image.width + 7) // 8 * image.height
-        _, done, data = encoder.encode(size)
-    finally:
-        encoder.cleanup()
-    return data if done == 1 and len(data) == size else image.tobytes()
+    """The glass's picture as its bits, in base64: the Pico's own frame (MONO_VLSB, 8 pages of
+    128 bytes, bit 0 of a page's byte its top row; ``render.frame_of``), packed once a screen
+    for the Pico and the page alike; the page draws it on a canvas (a PNG would cost the box
+    seven times as much)."""
+    return binascii.b2a_base64(frame_of(image), newline=False).decode()
 
 
 def pairing_text(code: str, where: str | None) -> str:

@@ -209,8 +209,9 @@
   });
   on("cut", cut);
   on("ask", showQuestion);
-  // The glass: its bits from the event (128x64, a bit a pixel, rows of 16 bytes, the top bit
-  // leftmost), else its picture from the box. Only the last of a burst of events is drawn.
+  // The glass: its bits from the event (the Pico's own frame: 8 pages of 128 bytes, a page's
+  // byte a column of 8 pixels, bit 0 the top one), else its picture from the box. Only the
+  // last of a burst of events is drawn.
   let picture = null;
   function draw(canvas, g) {
     const ctx = canvas.getContext("2d");
@@ -224,7 +225,7 @@
     const pixels = ctx.createImageData(128, 64);
     for (let y = 0; y < 64; y++) {
       for (let x = 0; x < 128; x++) {
-        const on = bytes[y * 16 + (x >> 3)] & (0x80 >> (x & 7));
+        const on = bytes[(y >> 3) * 128 + x] & (1 << (y & 7));
         const i = (y * 128 + x) * 4;
         pixels.data[i] = pixels.data[i + 1] = pixels.data[i + 2] = on ? 255 : 0;
         pixels.data[i + 3] = 255;
