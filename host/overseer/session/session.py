@@ -658,7 +658,10 @@ class Session:
         if spare is not None:
             seq, fold = spare
             fold.runner.trace = []  # the steps made again: not into the trace the table read
-            return replay(fold, self.log.slice(seq, self.head), seq)
+            fold.seed = None  # its seeded chance was checked when this game first folded it
+            replay(fold, self.log.slice(seq, self.head), seq)
+            fold.seed = self.seed
+            return fold
         try:
             kept = snapshot_of(self.fold, self.spec)
         except (pickle.PicklingError, TypeError, AttributeError) as err:
