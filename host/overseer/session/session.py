@@ -683,6 +683,8 @@ class Session:
 
     def _checked(self, action: dict[str, Any]) -> dict[str, Any]:
         """The action as the store will hold it; ``SessionError`` when it is not one."""
+        if type(action) is dict and len(action) == 1 and type(action.get("do")) is str:
+            return {"do": action["do"]}  # a move by its name alone (NEXT): its JSON's own value
         if not isinstance(action, dict) or "do" not in action:
             got = "an object without 'do'" if isinstance(action, dict) else \
                 f"a {type(action).__name__}"
