@@ -5,12 +5,13 @@ out for it (no rules run again at the press)."""
 
 from __future__ import annotations
 
+from overseer.app import controller
 from overseer.ports.events import Button
 from overseer.screens.render import frame_bytes
 from overseer.session import session as session_module
 from tests.drivers import catacombs_table as play
 from tests.drivers.ahead_glass import AheadGlass
-from tools.table import NEXT, Table
+from tools.table import NEXT, OK, Table
 
 
 def test_each_next_shows_the_screen_armed_for_it_from_the_game_worked_out_ahead(
@@ -53,3 +54,36 @@ def test_nothing_is_armed_where_next_does_not_begin_the_next_piece(tmp_path):
     table.press(NEXT)
     assert table.session.pending is not None  # a question on the glass: nothing to arm
     assert len(glass.armed) == armed
+
+
+def test_the_idle_screen_arms_the_screen_worked_out_on_the_last_page_as_it_would_anew(
+        tmp_path, monkeypatch):
+    """The last page of the steps and then the idle screen arm the same screen: the second
+    is the first's (the controller is not run again on the same view), and it is the one
+    worked out anew."""
+    table = Table(tmp_path / "games.db")
+    glass = table.gadget.glass = AheadGlass()
+    refreshes = []
+    real = controller.refresh
+    monkeypatch.setattr(controller, "refresh",
+                        lambda app, view: (refreshes.append(view), real(app, view))[1])
+    play.new_campaign(table)
+    play.first_stage(table)
+    for _ in range(4):
+        while table.gadget.app.at < len(table.gadget.app.reel) - 1:
+            table.press(OK)
+        armed, refreshes[:] = len(glass.armed), []
+        table.press(OK)  # the idle screen
+        assert table.gadget.app.view.question is None and not table.gadget.app.reading
+        assert len(glass.armed) == armed + 1 and glass.armed[-1] == glass.armed[-2]
+        assert refreshes == []  # the last page's screen armed again
+        kept = glass.armed[-1]
+        table.gadget._armed = None  # worked out anew
+        table.gadget._arm()
+        assert glass.armed[-1] == kept
+        table.press(NEXT)
+        table.read()
+        while table.session.pending is not None:
+            play.answer(table)
+            table.read()
+    assert table.gadget.ahead_missed == 0

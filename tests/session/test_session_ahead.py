@@ -7,7 +7,8 @@ from __future__ import annotations
 import random
 
 from overseer.app import registry
-from overseer.session.session import Session, snapshot_of
+from overseer.session import session as session_module
+from overseer.session.session import Ahead, Session, snapshot_of
 from overseer.session.store import Store
 from tests.drivers.table_script import answer_for, setup_of
 
@@ -68,3 +69,43 @@ def test_an_ahead_holds_only_while_the_game_has_not_changed(tmp_path):
         session.redo()  # back where it was, but not the same turn
         assert stale is not None and stale.turn != session.turn
         assert session.ahead({"do": "no such action"}) is None  # the rules refuse it
+
+
+def _same(one: Ahead, other: Ahead, spec) -> None:
+    assert one.new == other.new
+    assert list(one.fold.runner.trace) == list(other.fold.runner.trace)
+    if not one.fold.runner.busy:
+        assert snapshot_of(one.fold, spec) == snapshot_of(other.fold, spec)
+
+
+def test_an_ahead_from_the_fold_the_last_one_left_is_the_one_a_copy_makes(tmp_path, monkeypatch):
+    """Once an ahead is taken, the next one is worked out on the fold it replaced, brought to
+    the head by the log (no copy of the state); it is the one a copy of the game makes, and
+    an undo drops that fold (the log before it may change)."""
+    registry.install()
+    copies = []
+    real = session_module.from_snapshot
+    monkeypatch.setattr(session_module, "from_snapshot",
+                        lambda *args: (copies.append(1), real(*args))[1])
+    game, setup = setup_of("catacombs/los_blocked")
+    with Store(tmp_path / "games.db") as store:
+        session = Session.new(store, game, setup, seed=5)
+        rng = random.Random(5)
+        activations = 0
+        while not session.finished and activations < 12:
+            if session.pending is not None:
+                session.answer(answer_for(session.pending, rng))
+                continue
+            copies[:] = []
+            ahead = session.ahead(NEXT)  # from the fold the last ahead taken left ...
+            copied = session.ahead(NEXT)  # ... which it used: this one is a copy's
+            assert ahead is not None and copied is not None
+            assert len(copies) == (2 if activations in (0, 6) else 1)
+            _same(ahead, copied, session.spec)
+            session.begin(NEXT, ahead=ahead)
+            activations += 1
+            if activations == 6:  # an answer undone, then given again: no fold left over
+                while session.pending is not None:
+                    session.answer(answer_for(session.pending, rng))
+                session.undo()
+        assert activations == 12

@@ -3,9 +3,12 @@ name: one clear message naming the action and the key, and nothing is stored."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from overseer.core.procedure import RulesError
+from overseer.session.events import canonical
 from overseer.session.session import Session
 from overseer.session.store import Store
 
@@ -31,3 +34,12 @@ def test_a_bad_action_is_refused_and_nothing_is_stored(tmp_path, action, message
             session.begin(action)
         assert str(refused.value) == message
         assert session.head == 0 and store.events(session.id) == []
+
+
+@pytest.mark.parametrize("name", ["next_ai_piece", "", "é ü", "a\x00b\n", "\ud800", "x" * 10_000])
+def test_a_move_by_its_name_alone_is_held_as_its_json_gives_it_back(tmp_path, name):
+    with Store(tmp_path / "games.sqlite3") as store:
+        session = Session.new(store, "catacombs", SETUP, seed=1)
+        action = {"do": name}
+        checked = session._checked(action)
+        assert checked == json.loads(canonical(action)) and checked is not action

@@ -45,6 +45,7 @@ from overseer.app.controller import (
 from overseer.app.faults import fault_text, faults
 from overseer.app.flow import tables
 from overseer.app.playing import SEATS, Playing
+from overseer.app.view import GameView
 from overseer.ports.events import Button, Input, Press, RequestRoll, RollRefused, SetLeds
 from overseer.ports.inbox import Inbox
 from overseer.ports.ports import Dice, EarlyButtons, Glass, GlassAhead, Leds, Source
@@ -81,6 +82,7 @@ class Gadget:
         self.ahead: bytes | None = None  # the frame armed for NEXT AI PIECE (``_arm``)
         self.ahead_missed = 0  # NEXT showed another frame than the one armed for it
         self._expect: bytes | None = None  # the frame this NEXT's first screen must be
+        self._armed: tuple[GameView, dict[str, object], Screen] | None = None  # (``_arm``)
         self.watchers: list[Callable[[Gadget, Input | None], None]] = []
         self.takers: list[Callable[[Gadget, Input], bool]] = []
         for source in self.sources:
@@ -170,17 +172,28 @@ class Gadget:
             made = self.playing.ahead(effects[0])
             if made is None:
                 return
-            effects = controller.refresh(pressed, made)[1]
-            shows = [e for e in effects if isinstance(e, Show)]
-            if len(shows) != 1 or any(isinstance(e, (RequestRoll, *SESSION_CALLS))
-                                      for e in effects):
-                return
-            image = render(shows[0].screen)
-            glass.arm(image, Button.NEXT)
+            # The controller after NEXT, but for the screen it has shown, which only decides
+            # whether a Show is due: the last page of the steps and then the idle screen give
+            # the same, and the view is kept (``Playing.ahead``): NEXT's screen is the same.
+            state = {**vars(pressed), "shown": None}
+            armed = self._armed
+            if armed is not None and armed[0] is made and armed[1] == state:
+                screen = armed[2]
+            else:
+                effects = controller.refresh(pressed, made)[1]
+                shows = [e for e in effects if isinstance(e, Show)]
+                if len(shows) != 1 or any(isinstance(e, (RequestRoll, *SESSION_CALLS))
+                                          for e in effects):
+                    return
+                screen = shows[0].screen
+                self._armed = (made, state, screen)
+            if screen == pressed.shown:
+                return  # (no Show: NEXT would not move the glass)
+            glass.arm(render(screen), Button.NEXT)
         except Exception as err:  # noqa: BLE001 - drawing ahead never stops the table
             log.error("NEXT AI PIECE could not be drawn ahead", exc_info=err)
             return
-        self.ahead = frame(shows[0].screen)
+        self.ahead = frame(screen)
 
     def _sync(self) -> None:
         """The screen has moved: a step whose commit did not wait for the disk (NEXT AI PIECE,

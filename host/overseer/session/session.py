@@ -434,6 +434,9 @@ class Session:
         self._build = build_id()
         self._snapshots = store.snapshot_seqs(info.id, self._build)
         self.turn = 0  # how many times the fold changed: an ``Ahead`` holds for one turn
+        # the fold an ahead taken left (``_input``), of the log's first ``seq`` events, apart
+        # from ``fold``: the next ahead's copy (``_copy``); dropped at every refold
+        self._spare: tuple[int, Fold] | None = None
         self._open()
 
     # ------------------------------------------------------------------ opening
@@ -501,6 +504,7 @@ class Session:
         """The fold of the log up to the head, from the last snapshot at or before it. With
         ``keep``, snapshots are taken on the way wherever the store lacks them (a resume)."""
         self.turn += 1
+        self._spare = None  # (an undo: the log before it may change from the new head on)
         start = self._snapshot_at(self.head)
         first, result = start if start is not None else (
             0, built(self.spec, self.setup, self.dice_at_start, self.seed))
@@ -632,21 +636,38 @@ class Session:
         if self.finished or self.runner.busy:
             return None
         action = self._checked(action)
-        trace = self.runner.trace
-        try:
-            kept = snapshot_of(self.fold, self.spec)
-        except (pickle.PicklingError, TypeError, AttributeError) as err:
-            log.warning("game #%d: the state does not pickle (%s): nothing ahead", self.id, err)
-            return None
-        fold = from_snapshot(self.spec, kept, self.seed, lambda _: trace)
-        fold.runner.trace = cast(list[Step], _continued(trace))
         new = [Event("action", action)]
         try:
+            fold = self._copy()
+            if fold is None:
+                return None
+            fold.runner.trace = cast(list[Step], _continued(self.runner.trace))
             apply_event(fold, new[0])
             self._settle(new, fold)
         except (RulesError, AnswerError, LogError):
             return None
         return Ahead(action, self.turn, fold, tuple(new))
+
+    def _copy(self) -> Fold | None:
+        """The fold as it is, apart from it (its trace aside), for ``ahead``: the spare, the
+        fold the last ahead taken left behind, brought to the head by the log's events since
+        (the rules of the inputs since: an activation's, some 0.2 M instructions), else the
+        state pickled and loaded as a snapshot is (1.2 M). None when the state does not
+        pickle."""
+        spare, self._spare = self._spare, None
+        if spare is not None:
+            seq, fold = spare
+            fold.runner.trace = []  # the steps made again: not into the trace the table read
+            fold.seed = None  # its seeded chance was checked when this game first folded it
+            replay(fold, self.log.slice(seq, self.head), seq)
+            fold.seed = self.seed
+            return fold
+        try:
+            kept = snapshot_of(self.fold, self.spec)
+        except (pickle.PicklingError, TypeError, AttributeError) as err:
+            log.warning("game #%d: the state does not pickle (%s): nothing ahead", self.id, err)
+            return None
+        return from_snapshot(self.spec, kept, self.seed, lambda _: ())
 
     def after(self, ahead: Ahead) -> Session:
         """The game as it will be once ``ahead`` is taken, to read (``view.build``) and never
@@ -662,6 +683,8 @@ class Session:
 
     def _checked(self, action: dict[str, Any]) -> dict[str, Any]:
         """The action as the store will hold it; ``SessionError`` when it is not one."""
+        if type(action) is dict and len(action) == 1 and type(action.get("do")) is str:
+            return {"do": action["do"]}  # a move by its name alone (NEXT): its JSON's own value
         if not isinstance(action, dict) or "do" not in action:
             got = "an object without 'do'" if isinstance(action, dict) else \
                 f"a {type(action).__name__}"
@@ -705,8 +728,10 @@ class Session:
         self.turn += 1
         new = [event]
         steps = len(self.runner.trace)
+        spare = None
         try:
             if ahead is not None:  # worked out already, from this very fold
+                spare = (self.head, self.fold)  # once this input holds, the next ahead's copy
                 self.fold, new = ahead.fold, list(ahead.new)
             else:
                 apply_event(self.fold, event)
@@ -730,6 +755,8 @@ class Session:
             self._snapshots.append(end)
         self.head = end
         self.finished = finished
+        if spare is not None:
+            self._spare = spare
         return self.pending
 
     def _milestone(self, since: int) -> bool:
