@@ -53,6 +53,7 @@ STOPPED = (LinkState.REFUSED, LinkState.CLOSED)
 # Python 3.11, and the link's loop compares its state at every pass.
 _READY, _HANDSHAKING, _REFUSED = LinkState.READY, LinkState.HANDSHAKING, LinkState.REFUSED
 _PICO_ACK = int(p.MsgType.PICO_ACK)
+_EVENTS = (p.ButtonEvent, p.RollResult)  # the Pico's reliable messages
 
 
 def _is_frame(message: p.Message) -> bool:
@@ -186,7 +187,7 @@ class LinkCore:
             self.stats.retransmits = window.retransmits
         if now >= self._heartbeat_at:
             noisy = self.errors.rate >= NOISY_ERROR
-            out += (FLUSH if noisy else b"") + p.encode(p.HostHeartbeat())
+            out += (FLUSH if noisy else b"") + p.HOST_HEARTBEAT
             self._heartbeat_at = now + HEARTBEAT_INTERVAL
         return out
 
@@ -218,8 +219,12 @@ class LinkCore:
         message = p.decode_message(block)
         if isinstance(message, p.Ident):
             self._on_ident(message)
-        elif self.state is not LinkState.READY:
+        elif self.state is not _READY:
             pass  # until IDENT, the Pico's numbering is not ours to follow
+        elif isinstance(message, _EVENTS):  # (the commonest first: a press's, a heartbeat)
+            if self._receiver.accept(block.seq):
+                self._deliver(message)
+            return p.HOST_ACKS[self._receiver.last]
         elif isinstance(message, p.PicoHeartbeat):
             if message.boot_id != self._boot_id:
                 log.info("the Pico restarted (boot id %04x)", message.boot_id)
@@ -228,10 +233,6 @@ class LinkCore:
             self._on_ack(message.seq, now)
         elif isinstance(message, p.Error):
             self._on_error(message.code)
-        elif isinstance(message, p.ButtonEvent | p.RollResult):
-            if self._receiver.accept(block.seq):
-                self._deliver(message)
-            return p.HOST_ACKS[self._receiver.last]
         return b""
 
     def _on_ident(self, ident: p.Ident) -> None:

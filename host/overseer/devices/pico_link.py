@@ -229,15 +229,17 @@ class PicoLink:
                 self._core.outbox = []
             if self._waiting:
                 self._cond.notify_all()
-        if not out:
-            return result
+        if out:
+            self._hand_on(out)
+        return result
+
+    def _hand_on(self, out: list[LinkState | PicoEvent]) -> None:
         for item in out:
             if isinstance(item, LinkState):
                 if self._on_state is not None:
                     self._on_state(item)
             else:
                 self._sink(item)
-        return result
 
     def _wake(self) -> None:
         try:
@@ -274,16 +276,24 @@ class PicoLink:
         core, transport = self._core, self._transport
         self._call(core.opened, self._clock())
         fd = transport.fileno()
-        refused = LinkState.REFUSED
+        lock, refused = self._lock, LinkState.REFUSED
         data: bytes | None = None  # what the last pass read
         while not self._stop.is_set():
             now = self._clock()
-            if data is None:
-                out, silent, deadline = self._call(core.turn, now)
-            else:  # the reply to what came, then the pass's bytes: one write
-                out, silent, deadline = self._call(core.answer, data, now)
-                if core.state is refused:
-                    return
+            with lock:  # ``_call``, inline: a press's link work is some ten passes of this loop
+                if data is None:
+                    out, silent, deadline = core.turn(now)
+                else:  # the reply to what came, then the pass's bytes: one write
+                    out, silent, deadline = core.answer(data, now)
+                handed = core.outbox
+                if handed:
+                    core.outbox = []
+                if self._waiting:
+                    self._cond.notify_all()
+            if handed:
+                self._hand_on(handed)
+            if core.state is refused:
+                return
             if out:
                 transport.write(out)
             if silent:

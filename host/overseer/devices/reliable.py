@@ -37,17 +37,17 @@ def next_seq(seq: int) -> int:
 
 @dataclass(slots=True)
 class Outgoing:
-    """A reliable message: queued (seq 0), then in flight until acknowledged.
+    """A reliable message in flight, until acknowledged.
 
     ``note`` is the sender's own: it comes back with the message once the message is
     acknowledged (the link notes which screen a FRAME_SHOW shows).
     """
 
     message: p.Message
-    note: object = None
-    seq: int = 0
-    sent_at: float = 0.0
-    sends: int = 0
+    note: object
+    seq: int
+    sent_at: float
+    sends: int
 
 
 class SendWindow:
@@ -56,7 +56,8 @@ class SendWindow:
     def __init__(self, size: int = p.WINDOW) -> None:
         self.size = size
         self.in_flight: deque[Outgoing] = deque()
-        self.queued: deque[Outgoing] = deque()  # waiting for room in the window
+        # waiting for room in the window, (message, note): an ``Outgoing`` once it is sent
+        self.queued: deque[tuple[p.Message, object]] = deque()
         self.srtt = INITIAL_SRTT  # smoothed round trip of a reliable message
         self.retransmits = 0  # go-back-N rounds, over every session
         self._seq = 0
@@ -76,18 +77,18 @@ class SendWindow:
         return RETRANSMIT_TIMEOUT * self.backoff
 
     def put(self, message: p.Message, note: object = None) -> None:
-        self.queued.append(Outgoing(message, note))
+        self.queued.append((message, note))
 
     def put_all(self, messages: Iterable[tuple[p.Message, object]]) -> None:
         """``put`` each (message, note), in order (a screen's dozen chunks and its show)."""
-        self.queued.extend([Outgoing(message, note) for message, note in messages])
+        self.queued.extend(messages)
 
     def has_queued(self, test: Callable[[p.Message], bool]) -> bool:
-        return any(test(entry.message) for entry in self.queued)
+        return any(test(message) for message, _ in self.queued)
 
     def drop_queued(self, test: Callable[[p.Message], bool]) -> None:
         """Take back the queued messages (not those in flight) for which ``test`` holds."""
-        self.queued = deque(e for e in self.queued if not test(e.message))
+        self.queued = deque(e for e in self.queued if not test(e[0]))
 
     def forget_notes(self) -> None:
         """The messages in flight come back from ``on_ack`` without their notes."""
@@ -97,27 +98,26 @@ class SendWindow:
     def pump(self, now: float, copies: int = 1) -> bytes:
         """The blocks to write now: the window again if its time came, then queued messages
         while there is room. Each block goes ``copies`` times (twice on a noisy cable)."""
-        out = bytearray()
         in_flight = self.in_flight
+        out: list[tuple[p.Message, int]] = []  # encoded at the end, in one pass
         fast = self.fast_at is not None and now >= self.fast_at
         if in_flight and (fast or now - in_flight[0].sent_at >= self.timeout()):
             self.retransmits += 1
             if not fast:
                 self.backoff = min(2 * self.backoff, MAX_BACKOFF)
             for entry in in_flight:
-                out += p.encode(entry.message, entry.seq) * copies
+                out.append((entry.message, entry.seq))
                 entry.sent_at = now
                 entry.sends += 1
             self.fast_at = None
-        queued, size, seq, encode = self.queued, self.size, self._seq, p.encode
+        queued, size, seq = self.queued, self.size, self._seq
         while queued and len(in_flight) < size:
-            entry = queued.popleft()
+            message, note = queued.popleft()
             seq = 1 if seq >= 255 else seq + 1  # next_seq, inline: once a block sent
-            entry.seq, entry.sent_at, entry.sends = seq, now, 1
-            in_flight.append(entry)
-            out += encode(entry.message, seq) * copies
+            in_flight.append(Outgoing(message, note, seq, now, 1))
+            out.append((message, seq))
         self._seq = seq
-        return bytes(out)
+        return p.encode_all(out, copies) if out else b""
 
     def on_ack(self, seq: int, now: float) -> list[Outgoing]:
         """An ACK of ``seq`` (cumulative): the messages it settled, oldest first."""

@@ -99,8 +99,8 @@ class ScreenBook:
                 ) -> list[tuple[p.Message, Shows | None]]:
         wire = p.wire_id(screen)
         chunk, new = p.FrameChunk, tuple.__new__  # (a named tuple made as the tuple it is)
-        return [(new(chunk, (wire, *place)), None)
-                for place in changed_chunks(self._base, image, chunk_size)]
+        return [(new(chunk, (wire, offset, data)), None)
+                for offset, data in changed_chunks(self._base, image, chunk_size)]
 
     def acked(self, shows: Shows) -> None:
         """The Pico acknowledged this FRAME_SHOW (the newest an ACK settled)."""
