@@ -122,12 +122,9 @@ class SendWindow:
     def on_ack(self, seq: int, now: float) -> list[Outgoing]:
         """An ACK of ``seq`` (cumulative): the messages it settled, oldest first."""
         in_flight = self.in_flight
-        index = None
-        for i, entry in enumerate(in_flight):
-            if entry.seq == seq:
-                index = i
-                break
-        if index is None:
+        # the SEQs in flight follow each other (1 to 255, then 1 again): where ``seq`` would be
+        index = (seq - in_flight[0].seq) % 255 if in_flight and seq else len(in_flight)
+        if index >= len(in_flight) or in_flight[index].seq != seq:
             # A repeated ACK of what came just before the oldest message in flight: the Pico
             # got something after a gap, so that message was lost. Resend one smoothed round
             # trip after its last send rather than at the retransmit timeout.
@@ -143,12 +140,11 @@ class SendWindow:
 
     def deadline(self) -> float | None:
         """When ``pump`` has something to send again without being asked, if ever."""
-        times = []
-        if self.in_flight:
-            times.append(self.in_flight[0].sent_at + self.timeout())
-        if self.fast_at is not None:
-            times.append(self.fast_at)
-        return min(times, default=None)
+        fast = self.fast_at
+        if not self.in_flight:
+            return fast
+        resend = self.in_flight[0].sent_at + RETRANSMIT_TIMEOUT * self.backoff  # timeout()
+        return resend if fast is None or resend <= fast else fast
 
     def _fast_timeout(self) -> float:
         return min(RETRANSMIT_TIMEOUT, max(FAST_RETRANSMIT_FLOOR, 2 * self.srtt))

@@ -19,15 +19,15 @@ asked for before the arm went drops it (the Pico drops one that went)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from overseer.devices import protocol as p
 from overseer.devices.frames import changed_chunks
 
 
-@dataclass(frozen=True)
-class Shows:
-    """The note on a FRAME_SHOW: the screen number and image it shows."""
+class Shows(NamedTuple):
+    """The note on a FRAME_SHOW: the screen number and image it shows (a named tuple: one a
+    screen, made as the tuple it is)."""
 
     screen: int
     image: bytes
@@ -84,7 +84,9 @@ class ScreenBook:
         if asked[0] != self._queued:
             screen, image = asked
             out = self._chunks(screen, image, chunk_size)
-            out.append((p.FrameShow(p.wire_id(screen), p.crc32(image)), Shows(screen, image)))
+            new = tuple.__new__
+            out.append((new(p.FrameShow, (p.wire_id(screen), p.crc32(image))),
+                        new(Shows, (screen, image))))
             self._queued, self._base = screen, image
         armed = self._armed
         if armed is not None and not self._arm_queued and armed[3] == self._queued:
