@@ -194,10 +194,11 @@ class LinkCore:
     def incoming(self, data: bytes, now: float) -> bytes:
         """What the Pico sent: the reply to write (ACKs). Stops at a refusing IDENT."""
         decoder = self._decoder
-        reply = bytearray()
-        damaged = decoder.stats.bad_crc + decoder.stats.bad_length
+        stats = decoder.stats
+        reply = b""  # (most reads: none; an ACK of the Pico's events, seldom two)
+        damaged = stats.bad_crc + stats.bad_length
         blocks = decoder.feed(data)
-        self.errors.note(len(data), decoder.stats.bad_crc + decoder.stats.bad_length - damaged)
+        self.errors.note(len(data), stats.bad_crc + stats.bad_length - damaged)
         for block in blocks:
             self._heard_at = now
             if block.type == _PICO_ACK and self.state is _READY:  # most blocks: a frame's ACKs
@@ -206,7 +207,7 @@ class LinkCore:
             reply += self._handle(block, now)
             if self.state is _REFUSED:
                 return b""
-        return bytes(reply)
+        return reply
 
     # -- incoming blocks
 

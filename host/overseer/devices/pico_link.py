@@ -275,7 +275,10 @@ class PicoLink:
     def _serve(self) -> None:
         core, transport = self._core, self._transport
         self._call(core.opened, self._clock())
-        fd = transport.fileno()
+        fd, wake = transport.fileno(), self._wake_r
+        poll = select.poll()  # (registered once: select's lists are made again at every pass)
+        poll.register(fd, select.POLLIN)
+        poll.register(wake, select.POLLIN)
         lock, refused = self._lock, LinkState.REFUSED
         data: bytes | None = None  # what the last pass read
         while not self._stop.is_set():
@@ -299,10 +302,12 @@ class PicoLink:
             if silent:
                 raise _LinkLost(f"nothing valid from the Pico for {LINK_TIMEOUT} s")
             # (on a slower clock than the wall's, this wakes early and looks again)
-            readable, _, _ = select.select([fd, self._wake_r], [], [], max(0.0, deadline - now))
-            if self._wake_r in readable:
-                try:
-                    os.read(self._wake_r, 4096)
-                except BlockingIOError:
-                    pass
-            data = transport.read() if fd in readable else None
+            data = None
+            for ready, _ in poll.poll(max(0.0, deadline - now) * 1000.0):
+                if ready == fd:  # readable, or hung up: the read says which
+                    data = transport.read()
+                else:
+                    try:
+                        os.read(wake, 4096)
+                    except BlockingIOError:
+                        pass

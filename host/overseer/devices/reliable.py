@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from collections import deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from overseer.devices import protocol as p
 
@@ -35,9 +35,9 @@ def next_seq(seq: int) -> int:
     return 1 if seq >= 255 else seq + 1
 
 
-@dataclass(slots=True)
-class Outgoing:
-    """A reliable message in flight, until acknowledged.
+class Outgoing(NamedTuple):
+    """A reliable message in flight, until acknowledged: a named tuple, made as the tuple it is
+    (one a block sent) and made again when it is sent again.
 
     ``note`` is the sender's own: it comes back with the message once the message is
     acknowledged (the link notes which screen a FRAME_SHOW shows).
@@ -48,6 +48,9 @@ class Outgoing:
     seq: int
     sent_at: float
     sends: int
+
+
+_new = tuple.__new__
 
 
 class SendWindow:
@@ -92,8 +95,7 @@ class SendWindow:
 
     def forget_notes(self) -> None:
         """The messages in flight come back from ``on_ack`` without their notes."""
-        for entry in self.in_flight:
-            entry.note = None
+        self.in_flight = deque(entry._replace(note=None) for entry in self.in_flight)
 
     def pump(self, now: float, copies: int = 1) -> bytes:
         """The blocks to write now: the window again if its time came, then queued messages
@@ -105,16 +107,15 @@ class SendWindow:
             self.retransmits += 1
             if not fast:
                 self.backoff = min(2 * self.backoff, MAX_BACKOFF)
-            for entry in in_flight:
-                out.append((entry.message, entry.seq))
-                entry.sent_at = now
-                entry.sends += 1
+            out = [(entry.message, entry.seq) for entry in in_flight]
+            self.in_flight = in_flight = deque(
+                entry._replace(sent_at=now, sends=entry.sends + 1) for entry in in_flight)
             self.fast_at = None
         queued, size, seq = self.queued, self.size, self._seq
         while queued and len(in_flight) < size:
             message, note = queued.popleft()
             seq = 1 if seq >= 255 else seq + 1  # next_seq, inline: once a block sent
-            in_flight.append(Outgoing(message, note, seq, now, 1))
+            in_flight.append(_new(Outgoing, (message, note, seq, now, 1)))
             out.append((message, seq))
         self._seq = seq
         return p.encode_all(out, copies) if out else b""
