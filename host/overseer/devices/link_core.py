@@ -160,12 +160,14 @@ class LinkCore:
             deadline = min(deadline, self.rolls.deadline())
         if self.state is _HANDSHAKING:
             return min(deadline, self._hello_at)
-        deadline = min(deadline, self._heartbeat_at)
+        beat = self._heartbeat_at  # (``min`` inline, here and below: once a pass)
+        if beat < deadline:
+            deadline = beat
         window = self._window
         if not window.in_flight and window.fast_at is None:  # most passes: nothing to resend
             return deadline
         resend_at = window.deadline()
-        return deadline if resend_at is None else min(deadline, resend_at)
+        return deadline if resend_at is None or deadline <= resend_at else resend_at
 
     def outgoing(self, now: float) -> bytes:
         """The bytes to write now: a HELLO while handshaking; else the newest screen and the

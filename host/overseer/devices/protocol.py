@@ -470,19 +470,18 @@ _FRAME_CHUNK = int(MsgType.FRAME_CHUNK)
 def encode_all(messages: list[tuple[Message, int]], copies: int = 1) -> bytes:
     """``encode`` of each (message, seq), in order, each block ``copies`` times, in one pass: a
     window's blocks go out together (a changed screen is a dozen chunks), and a chunk's header
-    is packed whole, without its ``payload()`` call."""
-    out = bytearray()
+    is packed whole, without its ``payload()`` call. A SEQ over 255 raises ``struct.error``."""
+    out: list[bytes] = []
     for message, seq in messages:
-        if isinstance(message, FrameChunk) and len(message.data) <= MAX_CHUNK \
-                and 0 <= seq <= 255:
-            data = message.data
-            body = _pack_chunk_head(len(data) + 4, seq, _FRAME_CHUNK, message.screen_id,
-                                    message.offset) + data
-            block = _SYNC_BYTE + body + _pack_crc(_crc32(body))
-        else:
-            block = encode(message, seq)
-        out += block * copies
-    return bytes(out)
+        if isinstance(message, FrameChunk):
+            screen_id, offset, data = message
+            size = len(data) + 4
+            if size <= MAX_PAYLOAD:
+                body = _pack_chunk_head(size, seq, _FRAME_CHUNK, screen_id, offset) + data
+                out += (_SYNC_BYTE, body, _pack_crc(_crc32(body))) * copies
+                continue
+        out += (encode(message, seq),) * copies  # (raises for a payload too large)
+    return b"".join(out)
 
 
 # The host's ACK of each SEQ, made once: one goes out for every BUTTON or ROLL_RESULT block.

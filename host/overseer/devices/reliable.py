@@ -174,13 +174,11 @@ class ByteErrors:
     def __init__(self) -> None:
         self._bytes = 0.0  # bytes received, and damaged blocks among them, both decaying
         self._damaged = 0.0  # with every ERROR_WINDOW bytes received
+        self.rate = 0.0  # their ratio, kept (the link reads it at every pass that sends)
 
     def note(self, size: int, damaged: int) -> None:
         """``size`` bytes arrived, in which the decoder found ``damaged`` bad blocks."""
         decay = math.exp(-size / ERROR_WINDOW)
-        self._bytes = self._bytes * decay + size
+        self._bytes = total = self._bytes * decay + size
         self._damaged = self._damaged * decay + damaged
-
-    @property
-    def rate(self) -> float:
-        return self._damaged / max(self._bytes, 1.0)
+        self.rate = self._damaged / max(total, 1.0)
