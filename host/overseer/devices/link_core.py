@@ -279,7 +279,7 @@ class LinkCore:
                                           if isinstance(e.message, p.RollRequest)))
         for entry in reversed(done):  # the newest FRAME_SHOW settled
             note = entry.note
-            if isinstance(note, Shows):
+            if note is not None and isinstance(note, Shows):  # (most: a chunk's, None)
                 self.screens.acked(note)
                 break
 

@@ -190,6 +190,10 @@ class Decoder:
     # Reads that were one good unreliable block, and that block: most of the host's reads are
     # one ACK or heartbeat of the Pico's, and those come again byte for byte.
     _known: dict[bytes, Block] = field(default_factory=dict)
+    _sizes: dict[int, tuple[int, int]] = field(init=False)  # PAYLOAD_SIZES of those accepted
+
+    def __post_init__(self) -> None:
+        self._sizes = {kind: PAYLOAD_SIZES[kind] for kind in self.accept if kind in PAYLOAD_SIZES}
 
     @property
     def buffered(self) -> int:
@@ -271,16 +275,16 @@ class Decoder:
     def _parse_from(self, data: bytes, out: list[Block]) -> int:
         """``_parse`` over ``data`` in place while it holds whole good blocks from its start:
         where the rest begins (``len(data)``: nothing is left for ``_parse``)."""
-        at, size, stats, accept = 0, len(data), self.stats, self.accept
+        at, size, stats, sizes_of = 0, len(data), self.stats, self._sizes
         while size - at >= HEADER_SIZE + CRC_SIZE and data[at] == SYNC:
             length = data[at + 1]
             end = at + HEADER_SIZE + length
             if length > MAX_PAYLOAD or end + CRC_SIZE > size \
-                    or zlib.crc32(data[at + 1:end]) != _unpack_crc(data, end)[0]:
+                    or _crc32(data[at + 1:end]) != _unpack_crc(data, end)[0]:
                 break  # (``_parse`` counts it, resynchronises or waits for the rest)
             kind = data[at + 3]
-            sizes = PAYLOAD_SIZES.get(kind)
-            if kind not in accept or sizes is None:
+            sizes = sizes_of.get(kind)
+            if sizes is None:
                 stats.unknown_type += 1
             elif not sizes[0] <= length <= sizes[1]:
                 stats.bad_size += 1
