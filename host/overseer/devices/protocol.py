@@ -21,7 +21,7 @@ HEADER_SIZE = 4  # SYNC, LEN, SEQ, TYPE
 CRC_SIZE = 4
 MAX_BLOCK = HEADER_SIZE + MAX_PAYLOAD + CRC_SIZE
 DECODER_LIMIT = 2 * MAX_BLOCK  # bytes of unparsed input a decoder may hold
-KNOWN_READS = 512  # reads of one unreliable block a decoder remembers (256 ACKs, heartbeats)
+KNOWN_READS = 512  # reads of one unreliable block a decoder remembers (the 256 ACKs first)
 FRAME_SIZE = 1024  # 128 x 64 pixels, 1 bit each, framebuf.MONO_VLSB
 MAX_CHUNK = 64
 MAX_FIRMWARE_NAME = 32
@@ -164,6 +164,14 @@ def encode_block(seq: int, msg_type: int, payload: bytes) -> bytes:
     return _SYNC_BYTE + body + _pack_crc(zlib.crc32(body))  # (zlib's CRC-32 is unsigned)
 
 
+# The Pico's ACK of each SEQ, the one block most of the host's reads hold (the Pico acknowledges
+# each read of its own), and the block the decoder makes of it.
+_PICO_ACK_READS = {
+    encode_block(0, MsgType.PICO_ACK, bytes((seq,))):
+        _new(Block, (0, int(MsgType.PICO_ACK), bytes((seq,)))) for seq in range(256)
+}
+
+
 @dataclass
 class DecoderStats:
     """What a decoder threw away, by reason."""
@@ -189,11 +197,15 @@ class Decoder:
     _buf: bytearray = field(default_factory=bytearray)
     # Reads that were one good unreliable block, and that block: most of the host's reads are
     # one ACK or heartbeat of the Pico's, and those come again byte for byte.
-    _known: dict[bytes, Block] = field(default_factory=dict)
-    _sizes: dict[int, tuple[int, int]] = field(init=False)  # PAYLOAD_SIZES of those accepted
+    _known: dict[bytes, Block] = field(default_factory=dict, repr=False, compare=False)
+    # PAYLOAD_SIZES of the TYPEs accepted; the reads known from the start (the Pico's ACKs)
+    _sizes: dict[int, tuple[int, int]] = field(init=False, repr=False, compare=False)
+    _preset: dict[bytes, Block] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self._sizes = {kind: PAYLOAD_SIZES[kind] for kind in self.accept if kind in PAYLOAD_SIZES}
+        self._preset = _PICO_ACK_READS if MsgType.PICO_ACK in self.accept else {}
+        self._known.update(self._preset)
 
     @property
     def buffered(self) -> int:
@@ -219,6 +231,7 @@ class Decoder:
                 known = self._known  # (that block alone: nothing else was counted)
                 if len(known) >= KNOWN_READS:
                     known.clear()
+                    known.update(self._preset)
                 known[data] = out[0]
             return out
         if len(data) <= DECODER_LIMIT - len(self._buf):  # a few blocks, all taken
