@@ -52,7 +52,7 @@ STOPPED = (LinkState.REFUSED, LinkState.CLOSED)
 # Bound once: a member read off an Enum class goes through ``EnumType.__getattr__``'s hook in
 # Python 3.11, and the link's loop compares its state at every pass.
 _READY, _HANDSHAKING, _REFUSED = LinkState.READY, LinkState.HANDSHAKING, LinkState.REFUSED
-_PICO_ACK = int(p.MsgType.PICO_ACK)
+_PICO_ACK, _PICO_HEARTBEAT = int(p.MsgType.PICO_ACK), int(p.MsgType.PICO_HEARTBEAT)
 _EVENTS = (p.ButtonEvent, p.RollResult)  # the Pico's reliable messages
 
 
@@ -203,10 +203,19 @@ class LinkCore:
         self.errors.note(len(data), stats.bad_crc + stats.bad_length - damaged)
         for block in blocks:
             self._heard_at = now
-            if block.type == _PICO_ACK and self.state is _READY:  # most blocks: a frame's ACKs
-                self._on_ack(block.payload[0], now)
-                continue
-            reply += self._handle(block, now)
+            if self.state is _READY:  # most blocks: a frame's ACKs, a heartbeat every 250 ms
+                kind = block.type
+                if kind == _PICO_ACK:
+                    self._on_ack(block.payload[0], now)
+                    continue
+                if kind == _PICO_HEARTBEAT:
+                    payload = block.payload
+                    boot_id = payload[0] | payload[1] << 8  # (little-endian, as ``<H``)
+                    if boot_id != self._boot_id:
+                        log.info("the Pico restarted (boot id %04x)", boot_id)
+                        self._begin_handshake()
+                    continue
+            reply += self._handle(block)
             if self.state is _REFUSED:
                 return b""
         return reply
@@ -218,22 +227,16 @@ class LinkCore:
         self._window.reset()
         self.rolls.forget_refusals()
 
-    def _handle(self, block: p.Block, now: float) -> bytes:
+    def _handle(self, block: p.Block) -> bytes:
         message = p.decode_message(block)
         if isinstance(message, p.Ident):
             self._on_ident(message)
         elif self.state is not _READY:
             pass  # until IDENT, the Pico's numbering is not ours to follow
-        elif isinstance(message, _EVENTS):  # (the commonest first: a press's, a heartbeat)
+        elif isinstance(message, _EVENTS):  # (a ready link's ACKs and heartbeats: ``incoming``)
             if self._receiver.accept(block.seq):
                 self._deliver(message)
             return p.HOST_ACKS[self._receiver.last]
-        elif isinstance(message, p.PicoHeartbeat):
-            if message.boot_id != self._boot_id:
-                log.info("the Pico restarted (boot id %04x)", message.boot_id)
-                self._begin_handshake()
-        elif isinstance(message, p.PicoAck):
-            self._on_ack(message.seq, now)
         elif isinstance(message, p.Error):
             self._on_error(message.code)
         return b""
