@@ -279,10 +279,11 @@ class PicoLink:
         poll = select.poll()  # (registered once: select's lists are made again at every pass)
         poll.register(fd, select.POLLIN)
         poll.register(wake, select.POLLIN)
-        lock, refused = self._lock, LinkState.REFUSED
+        lock, refused, stopped, clock = self._lock, LinkState.REFUSED, self._stop.is_set, \
+            self._clock
         data: bytes | None = None  # what the last pass read
-        while not self._stop.is_set():
-            now = self._clock()
+        while not stopped():
+            now = clock()
             with lock:  # ``_call``, inline: a press's link work is some ten passes of this loop
                 if data is None:
                     out, silent, deadline = core.turn(now)

@@ -226,8 +226,9 @@ class Decoder:
             if rest < len(data):
                 self._buf += data[rest:]
                 self._parse(out)
-            elif len(out) == 1 and len(data) == HEADER_SIZE + CRC_SIZE + len(out[0].payload) \
-                    and out[0].type not in RELIABLE and data.__class__ is bytes:
+            elif len(out) == 1 and out[0].type not in RELIABLE \
+                    and len(data) == HEADER_SIZE + CRC_SIZE + len(out[0].payload) \
+                    and data.__class__ is bytes:
                 known = self._known  # (that block alone: nothing else was counted)
                 if len(known) >= KNOWN_READS:
                     known.clear()
