@@ -102,3 +102,34 @@ def test_bad_chunk_sizes_and_frames_are_refused() -> None:
         changed_chunks(None, bytes(p.FRAME_SIZE), 65)
     with pytest.raises(ValueError, match="frames of 10 and 1024 bytes"):
         changed_chunks(bytes(10), bytes(p.FRAME_SIZE))
+
+
+def reference_chunks(old: bytes, new: bytes, size: int) -> list[tuple[int, bytes]]:
+    """changed_chunks byte by byte: the runs of differing bytes, gaps under the overhead
+    joined, each run cut at ``size``."""
+    runs: list[list[int]] = []
+    for i in range(len(new)):
+        if old[i] != new[i]:
+            if runs and i - runs[-1][1] < CHUNK_OVERHEAD:
+                runs[-1][1] = i + 1
+            else:
+                runs.append([i, i + 1])
+    return [(o, new[o : min(o + size, end)]) for start, end in runs for o in range(start, end, size)]
+
+
+def test_the_chunks_are_those_of_the_byte_by_byte_diff() -> None:
+    # (each new frame is the next one's old, as the screen book diffs them, and also not)
+    rng = random.Random(24)
+    old = rng.randbytes(p.FRAME_SIZE)
+    for case in range(3000):
+        new = bytearray(old)
+        for _ in range(rng.choice([0, 1, 3, 10, 40, 400])):
+            at = rng.randrange(p.FRAME_SIZE)
+            data = rng.randbytes(rng.randrange(1, 30))[: p.FRAME_SIZE - at]
+            new[at : at + len(data)] = data
+        new = bytes(new)
+        if case % 3 == 0:
+            old = bytes(bytearray(old))  # an equal frame, not the one diffed last
+        size = rng.choice([16, 32, 64])
+        assert changed_chunks(old, new, size) == reference_chunks(old, new, size), case
+        old = new

@@ -53,25 +53,31 @@ def changed_chunks(old: bytes | None, new: bytes, size: int = MAX_CHUNK) -> list
     return chunks
 
 
-_DIFFERS = bytes([0]) + bytes([1]) * 255  # bytes.translate: 0 where two frames agree, 1 where not
 _GAP = bytes(CHUNK_OVERHEAD)  # a run ends where this many bytes in a row agree
+# The newest frame diffed and its integer: the next screen's diff starts from it (its ``old``),
+# and ``int.from_bytes`` of a frame is a fifth of a diff. One tuple, read and set whole.
+_newest: tuple[bytes, int] = (b"", 0)
 
 
 def _runs(old: bytes, new: bytes) -> list[tuple[int, int]]:
     """[start, end) spans where the frames differ, gaps under CHUNK_OVERHEAD bridged.
 
-    In bulk, in C: the two frames XORed as integers, each byte of that turned into 0 (the same)
-    or 1 (differs), and the runs found with ``bytes.find`` (a differing byte, then the next gap
-    of CHUNK_OVERHEAD agreeing bytes), never byte by byte in Python."""
+    In bulk, in C: the two frames XORed as integers (0 bytes where they agree), the runs found
+    with ``bytes.find`` (the next gap of CHUNK_OVERHEAD zero bytes) and ``lstrip``/``rstrip``
+    of zero bytes (the first and last differing byte), never byte by byte in Python."""
+    global _newest
     size = len(new)
-    mask = (int.from_bytes(old) ^ int.from_bytes(new)).to_bytes(size).translate(_DIFFERS)
+    frame, number = _newest
+    new_number = int.from_bytes(new)
+    _newest = (new, new_number)
+    xor = ((number if old is frame else int.from_bytes(old)) ^ new_number).to_bytes(size)
     runs: list[tuple[int, int]] = []
-    start = mask.find(1)
-    while start >= 0:
-        gap = mask.find(_GAP, start)
+    start = size - len(xor.lstrip(b"\0"))
+    while start < size:
+        gap = xor.find(_GAP, start)
         if gap < 0:
-            runs.append((start, mask.rfind(1) + 1))
+            runs.append((start, len(xor.rstrip(b"\0"))))
             break
         runs.append((start, gap))
-        start = mask.find(1, gap)
+        start = size - len(xor[gap:].lstrip(b"\0"))
     return runs

@@ -52,7 +52,8 @@ STOPPED = (LinkState.REFUSED, LinkState.CLOSED)
 # Bound once: a member read off an Enum class goes through ``EnumType.__getattr__``'s hook in
 # Python 3.11, and the link's loop compares its state at every pass.
 _READY, _HANDSHAKING, _REFUSED = LinkState.READY, LinkState.HANDSHAKING, LinkState.REFUSED
-_PICO_ACK = int(p.MsgType.PICO_ACK)
+_PICO_ACK, _PICO_HEARTBEAT = int(p.MsgType.PICO_ACK), int(p.MsgType.PICO_HEARTBEAT)
+_EVENTS = (p.ButtonEvent, p.RollResult)  # the Pico's reliable messages
 
 
 def _is_frame(message: p.Message) -> bool:
@@ -159,12 +160,14 @@ class LinkCore:
             deadline = min(deadline, self.rolls.deadline())
         if self.state is _HANDSHAKING:
             return min(deadline, self._hello_at)
-        deadline = min(deadline, self._heartbeat_at)
+        beat = self._heartbeat_at  # (``min`` inline, here and below: once a pass)
+        if beat < deadline:
+            deadline = beat
         window = self._window
         if not window.in_flight and window.fast_at is None:  # most passes: nothing to resend
             return deadline
         resend_at = window.deadline()
-        return deadline if resend_at is None else min(deadline, resend_at)
+        return deadline if resend_at is None or deadline <= resend_at else resend_at
 
     def outgoing(self, now: float) -> bytes:
         """The bytes to write now: a HELLO while handshaking; else the newest screen and the
@@ -186,26 +189,36 @@ class LinkCore:
             self.stats.retransmits = window.retransmits
         if now >= self._heartbeat_at:
             noisy = self.errors.rate >= NOISY_ERROR
-            out += (FLUSH if noisy else b"") + p.encode(p.HostHeartbeat())
+            out += (FLUSH if noisy else b"") + p.HOST_HEARTBEAT
             self._heartbeat_at = now + HEARTBEAT_INTERVAL
         return out
 
     def incoming(self, data: bytes, now: float) -> bytes:
         """What the Pico sent: the reply to write (ACKs). Stops at a refusing IDENT."""
         decoder = self._decoder
-        reply = bytearray()
-        damaged = decoder.stats.bad_crc + decoder.stats.bad_length
+        stats = decoder.stats
+        reply = b""  # (most reads: none; an ACK of the Pico's events, seldom two)
+        damaged = stats.bad_crc + stats.bad_length
         blocks = decoder.feed(data)
-        self.errors.note(len(data), decoder.stats.bad_crc + decoder.stats.bad_length - damaged)
+        self.errors.note(len(data), stats.bad_crc + stats.bad_length - damaged)
         for block in blocks:
             self._heard_at = now
-            if block.type == _PICO_ACK and self.state is _READY:  # most blocks: a frame's ACKs
-                self._on_ack(block.payload[0], now)
-                continue
-            reply += self._handle(block, now)
+            if self.state is _READY:  # most blocks: a frame's ACKs, a heartbeat every 250 ms
+                kind = block.type
+                if kind == _PICO_ACK:
+                    self._on_ack(block.payload[0], now)
+                    continue
+                if kind == _PICO_HEARTBEAT:
+                    payload = block.payload
+                    boot_id = payload[0] | payload[1] << 8  # (little-endian, as ``<H``)
+                    if boot_id != self._boot_id:
+                        log.info("the Pico restarted (boot id %04x)", boot_id)
+                        self._begin_handshake()
+                    continue
+            reply += self._handle(block)
             if self.state is _REFUSED:
                 return b""
-        return bytes(reply)
+        return reply
 
     # -- incoming blocks
 
@@ -214,24 +227,18 @@ class LinkCore:
         self._window.reset()
         self.rolls.forget_refusals()
 
-    def _handle(self, block: p.Block, now: float) -> bytes:
+    def _handle(self, block: p.Block) -> bytes:
         message = p.decode_message(block)
         if isinstance(message, p.Ident):
             self._on_ident(message)
-        elif self.state is not LinkState.READY:
+        elif self.state is not _READY:
             pass  # until IDENT, the Pico's numbering is not ours to follow
-        elif isinstance(message, p.PicoHeartbeat):
-            if message.boot_id != self._boot_id:
-                log.info("the Pico restarted (boot id %04x)", message.boot_id)
-                self._begin_handshake()
-        elif isinstance(message, p.PicoAck):
-            self._on_ack(message.seq, now)
-        elif isinstance(message, p.Error):
-            self._on_error(message.code)
-        elif isinstance(message, p.ButtonEvent | p.RollResult):
+        elif isinstance(message, _EVENTS):  # (a ready link's ACKs and heartbeats: ``incoming``)
             if self._receiver.accept(block.seq):
                 self._deliver(message)
             return p.HOST_ACKS[self._receiver.last]
+        elif isinstance(message, p.Error):
+            self._on_error(message.code)
         return b""
 
     def _on_ident(self, ident: p.Ident) -> None:
@@ -275,7 +282,7 @@ class LinkCore:
                                           if isinstance(e.message, p.RollRequest)))
         for entry in reversed(done):  # the newest FRAME_SHOW settled
             note = entry.note
-            if isinstance(note, Shows):
+            if note is not None and isinstance(note, Shows):  # (most: a chunk's, None)
                 self.screens.acked(note)
                 break
 

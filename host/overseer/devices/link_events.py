@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import NamedTuple
 
 from overseer.devices import protocol as p
 
@@ -31,15 +32,18 @@ class ProtocolMismatch(RuntimeError):
     """The Pico runs a protocol version this host does not speak."""
 
 
-@dataclass(frozen=True)
-class PressedButton:
+class PressedButton(NamedTuple):
     """What a button did, as the Pico reported it (each report exactly once): ``press`` is
-    DOWN when the switch closed, then LONG or SHORT (docs/protocol.md, Buttons)."""
+    DOWN when the switch closed, then LONG or SHORT (docs/protocol.md, Buttons). A named
+    tuple (two or three a press) that equals only another ``PressedButton``."""
 
     button: p.Button
     press: p.Press
     boot_id: int
     event_id: int
+    __eq__ = p._same  # type: ignore[assignment]
+    __ne__ = p._not_same  # type: ignore[assignment]
+    __hash__ = tuple.__hash__  # type: ignore[assignment]
 
 
 @dataclass(frozen=True)
@@ -111,7 +115,7 @@ def event_of(message: p.ButtonEvent | p.RollResult, boot_id: int
         button, press = _BUTTONS.get(message.button), _PRESSES.get(message.press)
         if button is None or press is None:
             return None
-        return PressedButton(button, press, boot_id, message.event_id)
+        return _new(PressedButton, (button, press, boot_id, message.event_id))
     die = _DICE.get(message.die)
     if die is None or not 1 <= message.face <= p.FACES[die]:
         return None
@@ -122,3 +126,4 @@ def event_of(message: p.ButtonEvent | p.RollResult, boot_id: int
 _BUTTONS = {int(b): b for b in p.Button}
 _PRESSES = {int(b): b for b in p.Press}
 _DICE = {int(d): d for d in p.Die}
+_new = tuple.__new__  # a named tuple made as the tuple it is (its ``__new__`` is a Python call)

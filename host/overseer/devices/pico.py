@@ -71,6 +71,7 @@ WIRE_DICE = {die: wire for wire, die in DICE.items()}
 
 
 WIRE_BUTTONS = {button: wire for wire, button in BUTTONS.items()}
+_DOWN, _LONG = p.Press.DOWN, p.Press.LONG  # (bound once: read at every report)
 
 
 def _frame(image: Image.Image) -> bytes:
@@ -89,7 +90,7 @@ class Presses:
 
     def report(self, button: Button, press: p.Press) -> Press | None:
         """The ``Press`` this report settles, else None."""
-        if press is p.Press.DOWN:
+        if press is _DOWN:
             if button in self.held:
                 self._waiting.add(button)
                 return None
@@ -98,7 +99,7 @@ class Presses:
         if button not in self._waiting:
             return None  # its Press went in at DOWN
         self._waiting.discard(button)
-        return Press(button, press is p.Press.LONG)
+        return Press(button, press is _LONG)
 
 
 class Pico(EarlyButtons, GlassAhead):

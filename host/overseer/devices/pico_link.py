@@ -229,15 +229,17 @@ class PicoLink:
                 self._core.outbox = []
             if self._waiting:
                 self._cond.notify_all()
-        if not out:
-            return result
+        if out:
+            self._hand_on(out)
+        return result
+
+    def _hand_on(self, out: list[LinkState | PicoEvent]) -> None:
         for item in out:
             if isinstance(item, LinkState):
                 if self._on_state is not None:
                     self._on_state(item)
             else:
                 self._sink(item)
-        return result
 
     def _wake(self) -> None:
         try:
@@ -273,26 +275,40 @@ class PicoLink:
     def _serve(self) -> None:
         core, transport = self._core, self._transport
         self._call(core.opened, self._clock())
-        fd = transport.fileno()
-        refused = LinkState.REFUSED
+        fd, wake = transport.fileno(), self._wake_r
+        poll = select.poll()  # (registered once: select's lists are made again at every pass)
+        poll.register(fd, select.POLLIN)
+        poll.register(wake, select.POLLIN)
+        lock, refused, stopped, clock = self._lock, LinkState.REFUSED, self._stop.is_set, \
+            self._clock
         data: bytes | None = None  # what the last pass read
-        while not self._stop.is_set():
-            now = self._clock()
-            if data is None:
-                out, silent, deadline = self._call(core.turn, now)
-            else:  # the reply to what came, then the pass's bytes: one write
-                out, silent, deadline = self._call(core.answer, data, now)
-                if core.state is refused:
-                    return
+        while not stopped():
+            now = clock()
+            with lock:  # ``_call``, inline: a press's link work is some ten passes of this loop
+                if data is None:
+                    out, silent, deadline = core.turn(now)
+                else:  # the reply to what came, then the pass's bytes: one write
+                    out, silent, deadline = core.answer(data, now)
+                handed = core.outbox
+                if handed:
+                    core.outbox = []
+                if self._waiting:
+                    self._cond.notify_all()
+            if handed:
+                self._hand_on(handed)
+            if core.state is refused:
+                return
             if out:
                 transport.write(out)
             if silent:
                 raise _LinkLost(f"nothing valid from the Pico for {LINK_TIMEOUT} s")
             # (on a slower clock than the wall's, this wakes early and looks again)
-            readable, _, _ = select.select([fd, self._wake_r], [], [], max(0.0, deadline - now))
-            if self._wake_r in readable:
-                try:
-                    os.read(self._wake_r, 4096)
-                except BlockingIOError:
-                    pass
-            data = transport.read() if fd in readable else None
+            data = None
+            for ready, _ in poll.poll(max(0.0, deadline - now) * 1000.0):
+                if ready == fd:  # readable, or hung up: the read says which
+                    data = transport.read()
+                else:
+                    try:
+                        os.read(wake, 4096)
+                    except BlockingIOError:
+                        pass

@@ -21,6 +21,7 @@ HEADER_SIZE = 4  # SYNC, LEN, SEQ, TYPE
 CRC_SIZE = 4
 MAX_BLOCK = HEADER_SIZE + MAX_PAYLOAD + CRC_SIZE
 DECODER_LIMIT = 2 * MAX_BLOCK  # bytes of unparsed input a decoder may hold
+KNOWN_READS = 512  # reads of one unreliable block a decoder remembers (the 256 ACKs first)
 FRAME_SIZE = 1024  # 128 x 64 pixels, 1 bit each, framebuf.MONO_VLSB
 MAX_CHUNK = 64
 MAX_FIRMWARE_NAME = 32
@@ -146,6 +147,8 @@ _pack_crc = struct.Struct("<I").pack
 _unpack_crc = struct.Struct("<I").unpack_from
 _pack_head = struct.Struct("<BBB").pack  # LEN, SEQ, TYPE
 _pack_place = struct.Struct("<HH").pack  # a chunk's screen_id and offset
+_pack_chunk_head = struct.Struct("<BBBHH").pack  # a chunk's LEN, SEQ, TYPE, screen_id, offset
+_crc32 = zlib.crc32
 # A named tuple made in a hot path as the tuple it is (its own ``__new__`` is a Python call,
 # seven times the cost): ``_new(Block, (seq, type, payload))``.
 _new = tuple.__new__
@@ -159,6 +162,14 @@ def encode_block(seq: int, msg_type: int, payload: bytes) -> bytes:
         raise ValueError(f"SEQ {seq} and TYPE {msg_type} must each fit in a byte")
     body = _pack_head(len(payload), seq, msg_type) + payload
     return _SYNC_BYTE + body + _pack_crc(zlib.crc32(body))  # (zlib's CRC-32 is unsigned)
+
+
+# The Pico's ACK of each SEQ, the one block most of the host's reads hold (the Pico acknowledges
+# each read of its own), and the block the decoder makes of it.
+_PICO_ACK_READS = {
+    encode_block(0, MsgType.PICO_ACK, bytes((seq,))):
+        _new(Block, (0, int(MsgType.PICO_ACK), bytes((seq,)))) for seq in range(256)
+}
 
 
 @dataclass
@@ -184,6 +195,17 @@ class Decoder:
     accept: frozenset[int] = PICO_TO_HOST
     stats: DecoderStats = field(default_factory=DecoderStats)
     _buf: bytearray = field(default_factory=bytearray)
+    # Reads that were one good unreliable block, and that block: most of the host's reads are
+    # one ACK or heartbeat of the Pico's, and those come again byte for byte.
+    _known: dict[bytes, Block] = field(default_factory=dict, repr=False, compare=False)
+    # PAYLOAD_SIZES of the TYPEs accepted; the reads known from the start (the Pico's ACKs)
+    _sizes: dict[int, tuple[int, int]] = field(init=False, repr=False, compare=False)
+    _preset: dict[bytes, Block] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self._sizes = {kind: PAYLOAD_SIZES[kind] for kind in self.accept if kind in PAYLOAD_SIZES}
+        self._preset = _PICO_ACK_READS if MsgType.PICO_ACK in self.accept else {}
+        self._known.update(self._preset)
 
     @property
     def buffered(self) -> int:
@@ -194,12 +216,24 @@ class Decoder:
         """Take any bytes; return the good blocks completed by them, in order."""
         out: list[Block] = []
         if not self._buf and data and len(data) <= DECODER_LIMIT:
+            known = self._known.get(data) if data.__class__ is bytes else None
+            if known is not None:  # (decoding is a function of the bytes, nothing held)
+                self.stats.blocks += 1
+                return [known]
             # most reads: whole blocks and nothing held, parsed where they are (what is left
             # of a block cut by the read is kept)
             rest = self._parse_from(data, out)
             if rest < len(data):
                 self._buf += data[rest:]
                 self._parse(out)
+            elif len(out) == 1 and out[0].type not in RELIABLE \
+                    and len(data) == HEADER_SIZE + CRC_SIZE + len(out[0].payload) \
+                    and data.__class__ is bytes:
+                known = self._known  # (that block alone: nothing else was counted)
+                if len(known) >= KNOWN_READS:
+                    known.clear()
+                    known.update(self._preset)
+                known[data] = out[0]
             return out
         if len(data) <= DECODER_LIMIT - len(self._buf):  # a few blocks, all taken
             if data:
@@ -255,16 +289,16 @@ class Decoder:
     def _parse_from(self, data: bytes, out: list[Block]) -> int:
         """``_parse`` over ``data`` in place while it holds whole good blocks from its start:
         where the rest begins (``len(data)``: nothing is left for ``_parse``)."""
-        at, size, stats, accept = 0, len(data), self.stats, self.accept
+        at, size, stats, sizes_of = 0, len(data), self.stats, self._sizes
         while size - at >= HEADER_SIZE + CRC_SIZE and data[at] == SYNC:
             length = data[at + 1]
             end = at + HEADER_SIZE + length
             if length > MAX_PAYLOAD or end + CRC_SIZE > size \
-                    or zlib.crc32(data[at + 1:end]) != _unpack_crc(data, end)[0]:
+                    or _crc32(data[at + 1:end]) != _unpack_crc(data, end)[0]:
                 break  # (``_parse`` counts it, resynchronises or waits for the rest)
             kind = data[at + 3]
-            sizes = PAYLOAD_SIZES.get(kind)
-            if kind not in accept or sizes is None:
+            sizes = sizes_of.get(kind)
+            if sizes is None:
                 stats.unknown_type += 1
             elif not sizes[0] <= length <= sizes[1]:
                 stats.bad_size += 1
@@ -373,12 +407,16 @@ class Ident:
         return struct.pack("<BH", self.protocol, self.boot_id) + self.firmware.encode("ascii")
 
 
-@dataclass(frozen=True)
-class ButtonEvent:
+class ButtonEvent(NamedTuple):
+    """A named tuple, as ``Block``: two or three come at every press."""
+
     event_id: int
     button: int
     press: int  # a Press; the decoder keeps whatever number came, PicoLink checks it
     type = MsgType.BUTTON
+    __eq__ = _same  # type: ignore[assignment]
+    __ne__ = _not_same  # type: ignore[assignment]
+    __hash__ = tuple.__hash__  # type: ignore[assignment]
 
     def payload(self) -> bytes:
         return struct.pack("<HBB", self.event_id, self.button, self.press)
@@ -396,11 +434,15 @@ class RollResult:
         return struct.pack("<HHBB", self.event_id, self.roll_id, self.die, self.face)
 
 
-@dataclass(frozen=True)
-class PicoHeartbeat:
+class PicoHeartbeat(NamedTuple):
+    """A named tuple, as ``Block``: one comes every 250 ms."""
+
     boot_id: int
     screen_id: int
     type = MsgType.PICO_HEARTBEAT
+    __eq__ = _same  # type: ignore[assignment]
+    __ne__ = _not_same  # type: ignore[assignment]
+    __hash__ = tuple.__hash__  # type: ignore[assignment]
 
     def payload(self) -> bytes:
         return struct.pack("<HH", self.boot_id, self.screen_id)
@@ -440,10 +482,33 @@ def encode(message: Message, seq: int = 0) -> bytes:
     return _SYNC_BYTE + body + _pack_crc(zlib.crc32(body))
 
 
+_FRAME_CHUNK = int(MsgType.FRAME_CHUNK)
+
+
+def encode_all(messages: list[tuple[Message, int]], copies: int = 1) -> bytes:
+    """``encode`` of each (message, seq), in order, each block ``copies`` times, in one pass: a
+    window's blocks go out together (a changed screen is a dozen chunks), and a chunk's header
+    is packed whole, without its ``payload()`` call. A SEQ over 255 raises ``struct.error``."""
+    out: list[bytes] = []
+    for message, seq in messages:
+        if isinstance(message, FrameChunk):
+            screen_id, offset, data = message
+            size = len(data) + 4
+            if size <= MAX_PAYLOAD:
+                body = _pack_chunk_head(size, seq, _FRAME_CHUNK, screen_id, offset) + data
+                out += (_SYNC_BYTE, body, _pack_crc(_crc32(body))) * copies
+                continue
+        out += (encode(message, seq),) * copies  # (raises for a payload too large)
+    return b"".join(out)
+
+
 # The host's ACK of each SEQ, made once: one goes out for every BUTTON or ROLL_RESULT block.
 HOST_ACKS = tuple(encode(HostAck(seq)) for seq in range(256))
+HOST_HEARTBEAT = encode(HostHeartbeat())  # made once: one goes out every 250 ms
 
 
+_unpack_heartbeat = struct.Struct("<HH").unpack
+_unpack_button = struct.Struct("<HBB").unpack
 # The TYPEs the host decodes at every press, as plain ints (no enum lookup per comparison).
 _PICO_ACK, _PICO_HEARTBEAT, _BUTTON = int(MsgType.PICO_ACK), int(MsgType.PICO_HEARTBEAT), \
     int(MsgType.BUTTON)
@@ -457,9 +522,9 @@ def decode_message(block: Block) -> Message:
     if t == _PICO_ACK:
         return PicoAck(p[0])
     if t == _PICO_HEARTBEAT:
-        return PicoHeartbeat(*struct.unpack("<HH", p))
+        return _new(PicoHeartbeat, _unpack_heartbeat(p))
     if t == _BUTTON:
-        return ButtonEvent(*struct.unpack("<HBB", p))
+        return _new(ButtonEvent, _unpack_button(p))
     if t == MsgType.ROLL_RESULT:
         return RollResult(*struct.unpack("<HHBB", p))
     if t == MsgType.IDENT:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from collections import deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from overseer.devices import protocol as p
 
@@ -35,19 +35,22 @@ def next_seq(seq: int) -> int:
     return 1 if seq >= 255 else seq + 1
 
 
-@dataclass(slots=True)
-class Outgoing:
-    """A reliable message: queued (seq 0), then in flight until acknowledged.
+class Outgoing(NamedTuple):
+    """A reliable message in flight, until acknowledged: a named tuple, made as the tuple it is
+    (one a block sent) and made again when it is sent again.
 
     ``note`` is the sender's own: it comes back with the message once the message is
     acknowledged (the link notes which screen a FRAME_SHOW shows).
     """
 
     message: p.Message
-    note: object = None
-    seq: int = 0
-    sent_at: float = 0.0
-    sends: int = 0
+    note: object
+    seq: int
+    sent_at: float
+    sends: int
+
+
+_new = tuple.__new__
 
 
 class SendWindow:
@@ -56,7 +59,8 @@ class SendWindow:
     def __init__(self, size: int = p.WINDOW) -> None:
         self.size = size
         self.in_flight: deque[Outgoing] = deque()
-        self.queued: deque[Outgoing] = deque()  # waiting for room in the window
+        # waiting for room in the window, (message, note): an ``Outgoing`` once it is sent
+        self.queued: deque[tuple[p.Message, object]] = deque()
         self.srtt = INITIAL_SRTT  # smoothed round trip of a reliable message
         self.retransmits = 0  # go-back-N rounds, over every session
         self._seq = 0
@@ -76,58 +80,52 @@ class SendWindow:
         return RETRANSMIT_TIMEOUT * self.backoff
 
     def put(self, message: p.Message, note: object = None) -> None:
-        self.queued.append(Outgoing(message, note))
+        self.queued.append((message, note))
 
     def put_all(self, messages: Iterable[tuple[p.Message, object]]) -> None:
         """``put`` each (message, note), in order (a screen's dozen chunks and its show)."""
-        self.queued.extend([Outgoing(message, note) for message, note in messages])
+        self.queued.extend(messages)
 
     def has_queued(self, test: Callable[[p.Message], bool]) -> bool:
-        return any(test(entry.message) for entry in self.queued)
+        return any(test(message) for message, _ in self.queued)
 
     def drop_queued(self, test: Callable[[p.Message], bool]) -> None:
         """Take back the queued messages (not those in flight) for which ``test`` holds."""
-        self.queued = deque(e for e in self.queued if not test(e.message))
+        self.queued = deque(e for e in self.queued if not test(e[0]))
 
     def forget_notes(self) -> None:
         """The messages in flight come back from ``on_ack`` without their notes."""
-        for entry in self.in_flight:
-            entry.note = None
+        self.in_flight = deque(entry._replace(note=None) for entry in self.in_flight)
 
     def pump(self, now: float, copies: int = 1) -> bytes:
         """The blocks to write now: the window again if its time came, then queued messages
         while there is room. Each block goes ``copies`` times (twice on a noisy cable)."""
-        out = bytearray()
         in_flight = self.in_flight
+        out: list[tuple[p.Message, int]] = []  # encoded at the end, in one pass
         fast = self.fast_at is not None and now >= self.fast_at
         if in_flight and (fast or now - in_flight[0].sent_at >= self.timeout()):
             self.retransmits += 1
             if not fast:
                 self.backoff = min(2 * self.backoff, MAX_BACKOFF)
-            for entry in in_flight:
-                out += p.encode(entry.message, entry.seq) * copies
-                entry.sent_at = now
-                entry.sends += 1
+            out = [(entry.message, entry.seq) for entry in in_flight]
+            self.in_flight = in_flight = deque(
+                entry._replace(sent_at=now, sends=entry.sends + 1) for entry in in_flight)
             self.fast_at = None
-        queued, size, seq, encode = self.queued, self.size, self._seq, p.encode
+        queued, size, seq = self.queued, self.size, self._seq
         while queued and len(in_flight) < size:
-            entry = queued.popleft()
+            message, note = queued.popleft()
             seq = 1 if seq >= 255 else seq + 1  # next_seq, inline: once a block sent
-            entry.seq, entry.sent_at, entry.sends = seq, now, 1
-            in_flight.append(entry)
-            out += encode(entry.message, seq) * copies
+            in_flight.append(_new(Outgoing, (message, note, seq, now, 1)))
+            out.append((message, seq))
         self._seq = seq
-        return bytes(out)
+        return p.encode_all(out, copies) if out else b""
 
     def on_ack(self, seq: int, now: float) -> list[Outgoing]:
         """An ACK of ``seq`` (cumulative): the messages it settled, oldest first."""
         in_flight = self.in_flight
-        index = None
-        for i, entry in enumerate(in_flight):
-            if entry.seq == seq:
-                index = i
-                break
-        if index is None:
+        # the SEQs in flight follow each other (1 to 255, then 1 again): where ``seq`` would be
+        index = (seq - in_flight[0].seq) % 255 if in_flight and seq else len(in_flight)
+        if index >= len(in_flight) or in_flight[index].seq != seq:
             # A repeated ACK of what came just before the oldest message in flight: the Pico
             # got something after a gap, so that message was lost. Resend one smoothed round
             # trip after its last send rather than at the retransmit timeout.
@@ -143,12 +141,11 @@ class SendWindow:
 
     def deadline(self) -> float | None:
         """When ``pump`` has something to send again without being asked, if ever."""
-        times = []
-        if self.in_flight:
-            times.append(self.in_flight[0].sent_at + self.timeout())
-        if self.fast_at is not None:
-            times.append(self.fast_at)
-        return min(times, default=None)
+        fast = self.fast_at
+        if not self.in_flight:
+            return fast
+        resend = self.in_flight[0].sent_at + RETRANSMIT_TIMEOUT * self.backoff  # timeout()
+        return resend if fast is None or resend <= fast else fast
 
     def _fast_timeout(self) -> float:
         return min(RETRANSMIT_TIMEOUT, max(FAST_RETRANSMIT_FLOOR, 2 * self.srtt))
@@ -177,13 +174,11 @@ class ByteErrors:
     def __init__(self) -> None:
         self._bytes = 0.0  # bytes received, and damaged blocks among them, both decaying
         self._damaged = 0.0  # with every ERROR_WINDOW bytes received
+        self.rate = 0.0  # their ratio, kept (the link reads it at every pass that sends)
 
     def note(self, size: int, damaged: int) -> None:
         """``size`` bytes arrived, in which the decoder found ``damaged`` bad blocks."""
         decay = math.exp(-size / ERROR_WINDOW)
-        self._bytes = self._bytes * decay + size
+        self._bytes = total = self._bytes * decay + size
         self._damaged = self._damaged * decay + damaged
-
-    @property
-    def rate(self) -> float:
-        return self._damaged / max(self._bytes, 1.0)
+        self.rate = self._damaged / max(total, 1.0)

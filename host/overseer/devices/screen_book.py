@@ -19,15 +19,15 @@ asked for before the arm went drops it (the Pico drops one that went)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from overseer.devices import protocol as p
 from overseer.devices.frames import changed_chunks
 
 
-@dataclass(frozen=True)
-class Shows:
-    """The note on a FRAME_SHOW: the screen number and image it shows."""
+class Shows(NamedTuple):
+    """The note on a FRAME_SHOW: the screen number and image it shows (a named tuple: one a
+    screen, made as the tuple it is)."""
 
     screen: int
     image: bytes
@@ -45,17 +45,18 @@ class ScreenBook:
         self._numbered = 0  # the last screen number given (asked for or armed)
         self._armed: tuple[int, bytes, int, int] | None = None  # number, image, button, on
         self._arm_queued = False  # its messages are queued or in flight
+        # a screen was asked for whose messages are not queued yet (``take`` has some)
+        self.waiting = False
 
     @property
     def screen(self) -> int:
         """The number of the newest screen asked for (0 before the first)."""
         return 0 if self.asked is None else self.asked[0]
 
-    @property
-    def waiting(self) -> bool:
-        """A screen was asked for whose messages are not queued yet (``take`` has some)."""
+    def _note(self) -> None:
+        """``waiting`` again, after each change (the link reads it at every pass)."""
         asked = self.asked
-        return asked is not None and (asked[0] != self._queued or (
+        self.waiting = asked is not None and (asked[0] != self._queued or (
             self._armed is not None and not self._arm_queued))
 
     def ask(self, image: bytes) -> int:
@@ -63,6 +64,7 @@ class ScreenBook:
         if self.asked is None or self.asked[1] != image:
             self._numbered += 1
             self.asked, self._armed = (self._numbered, image), None
+            self._note()
         return self.asked[0]
 
     def arm(self, image: bytes, button: int) -> None:
@@ -71,9 +73,10 @@ class ScreenBook:
         asked = self.asked
         if asked is None or asked[1] == image:
             self._armed = None
-            return
-        self._numbered += 1
-        self._armed, self._arm_queued = (self._numbered, image, button, asked[0]), False
+        else:
+            self._numbered += 1
+            self._armed, self._arm_queued = (self._numbered, image, button, asked[0]), False
+        self._note()
 
     def take(self, chunk_size: int) -> list[tuple[p.Message, Shows | None]]:
         """The messages that show the newest screen, once (none when it is on its way)."""
@@ -84,7 +87,9 @@ class ScreenBook:
         if asked[0] != self._queued:
             screen, image = asked
             out = self._chunks(screen, image, chunk_size)
-            out.append((p.FrameShow(p.wire_id(screen), p.crc32(image)), Shows(screen, image)))
+            new = tuple.__new__
+            out.append((new(p.FrameShow, (p.wire_id(screen), p.crc32(image))),
+                        new(Shows, (screen, image))))
             self._queued, self._base = screen, image
         armed = self._armed
         if armed is not None and not self._arm_queued and armed[3] == self._queued:
@@ -93,14 +98,15 @@ class ScreenBook:
             out.append((p.FrameArm(p.wire_id(screen), p.crc32(image), button, p.wire_id(on)),
                         None))
             self._arm_queued = True  # what the Pico holds once through: still ``_base``
+        self._note()
         return out
 
     def _chunks(self, screen: int, image: bytes, chunk_size: int
                 ) -> list[tuple[p.Message, Shows | None]]:
         wire = p.wire_id(screen)
         chunk, new = p.FrameChunk, tuple.__new__  # (a named tuple made as the tuple it is)
-        return [(new(chunk, (wire, *place)), None)
-                for place in changed_chunks(self._base, image, chunk_size)]
+        return [(new(chunk, (wire, offset, data)), None)
+                for offset, data in changed_chunks(self._base, image, chunk_size)]
 
     def acked(self, shows: Shows) -> None:
         """The Pico acknowledged this FRAME_SHOW (the newest an ACK settled)."""
@@ -113,8 +119,10 @@ class ScreenBook:
         self.shown = self._queued = 0
         self._base = self._acked if same_boot else None
         self._armed = None  # a HELLO drops what the Pico held armed
+        self._note()
 
     def refused(self) -> None:
         """The Pico refused a FRAME_SHOW: the next screen goes whole."""
         self._queued = 0
         self._base = self._acked = self._armed = None
+        self._note()

@@ -25,6 +25,7 @@ class SerialTransport:
         self._path = port
         self._finder = finder
         self._serial: serial.Serial | None = None
+        self._fd = -1  # the open port's descriptor (-1: none; os.read and os.write say so)
         self.opens = 0  # ports opened so far
 
     @property
@@ -44,7 +45,7 @@ class SerialTransport:
             except (serial.SerialException, OSError):
                 continue
             port.reset_input_buffer()
-            self._serial = port
+            self._serial, self._fd = port, port.fileno()
             self.opens += 1
             return True
         return False
@@ -64,9 +65,8 @@ class SerialTransport:
         the size first (an ioctl) and wait in a loop of its own, several times the
         instructions of a press's whole link work. Readable with nothing to read is the
         device gone, as pyserial says it."""
-        port = self._port()
         try:
-            data = os.read(port.fileno(), READ_SIZE)
+            data = os.read(self._fd, READ_SIZE)
         except BlockingIOError:
             return b""
         if not data:
@@ -77,16 +77,15 @@ class SerialTransport:
     def write(self, data: bytes) -> None:
         """All of ``data``: one ``os.write`` when the port takes it whole (as USB does), else
         pyserial's write for the rest (it waits up to ``WRITE_TIMEOUT``)."""
-        port = self._port()
         try:
-            done = os.write(port.fileno(), data)
+            done = os.write(self._fd, data)
         except BlockingIOError:
             done = 0
         if done < len(data):
-            port.write(data[done:])
+            self._port().write(data[done:])
 
     def close(self) -> None:
-        port, self._serial = self._serial, None
+        port, self._serial, self._fd = self._serial, None, -1
         if port is not None:
             try:
                 port.close()
