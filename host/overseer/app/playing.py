@@ -13,7 +13,6 @@ is kept beside the game before the next screen shows.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from overseer.app import calls, controller, flows, kept, view
@@ -139,11 +138,11 @@ class Playing:
         if made.question is None:
             if self.hidden:  # left out when the menu is first read (it is made then)
                 menu, hidden = made.menu, self.hidden
-                made = replace(made, menu=view.Menu(lambda: tuple(
+                made = controller.replace(made, menu=view.Menu(lambda: tuple(
                     item for item in menu if item.action.get("do") not in hidden)))
             return made, None, self.asked
         asked = self.asked + (on != self._question)
-        return replace(made, asked=asked), on, asked
+        return controller.replace(made, asked=asked), on, asked
 
     def ahead(self, begin: Begin) -> GameView | None:
         """The view ``view`` will give once ``begin`` is applied, worked out on a copy of the
