@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from overseer.app.menu import MenuItem, OpensForm
 from overseer.core import procedure
@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # what build reads, not imported when only the view's shape i
     from overseer.core.moves import Move
     from overseer.session.session import Session
 
-__all__ = ["GameView", "Menu", "MenuItem", "OpensForm", "StepView", "Taps", "build"]
+__all__ = ["GameView", "Made", "Menu", "MenuItem", "OpensForm", "StepView", "build"]
 
 TapAction = Mapping[str, Any] | OpensForm | str
 
@@ -64,34 +64,39 @@ class Menu(Sequence[MenuItem]):
         return f"Menu({self._made()!r})"
 
 
-class Taps(Mapping[tuple[str, str], TapAction]):
-    """What each card's tap would begin, made when a card is first tapped with no question
-    waiting (a view's every Room, Lord, hero and monster card: too dear for every view).
-    Equal to a dict of the same items."""
+K = TypeVar("K")
+V = TypeVar("V")
 
-    def __init__(self, make: Callable[[], Mapping[tuple[str, str], TapAction]]) -> None:
-        self._make: Callable[[], Mapping[tuple[str, str], TapAction]] | None = make
-        self._taps: Mapping[tuple[str, str], TapAction] = {}
 
-    def _made(self) -> Mapping[tuple[str, str], TapAction]:
+class Made(Mapping[K, V]):
+    """A view's mapping made when it is first read: what each card's tap would begin (a
+    view's every Room, Lord, hero and monster card), and which party member or pieces a
+    tapped card names, are read only when a card is tapped, and cost more than the rest of
+    an answer's view. Equal to a dict of the same items."""
+
+    def __init__(self, make: Callable[[], Mapping[K, V]]) -> None:
+        self._make: Callable[[], Mapping[K, V]] | None = make
+        self._items: Mapping[K, V] = {}
+
+    def _made(self) -> Mapping[K, V]:
         if self._make is not None:
-            self._taps, self._make = self._make(), None
-        return self._taps
+            self._items, self._make = self._make(), None
+        return self._items
 
-    def __getitem__(self, card: tuple[str, str]) -> TapAction:
-        return self._made()[card]
+    def __getitem__(self, key: K) -> V:
+        return self._made()[key]
 
     def __len__(self) -> int:
         return len(self._made())
 
-    def __iter__(self) -> Iterator[tuple[str, str]]:
+    def __iter__(self) -> Iterator[K]:
         return iter(self._made())
 
     def __eq__(self, other: object) -> bool:
-        return self._made() == (other._made() if isinstance(other, Taps) else other)
+        return self._made() == (other._made() if isinstance(other, Made) else other)
 
     def __repr__(self) -> str:
-        return f"Taps({dict(self._made())!r})"
+        return f"Made({dict(self._made())!r})"
 
 
 @dataclass
@@ -159,7 +164,8 @@ class GameView:
     ``menu``, ``next_action``, ``next_refusal``, ``status``, ``idle_key`` and ``tap_actions``
     are read only when no question waits (the menu, NEXT AI PIECE and the idle
     screen belong there): a shell may leave them at their defaults while one does.
-    ``build`` makes the menu and the taps when they are first read (``Menu``, ``Taps``).
+    ``build`` makes the menu, the taps and what a tapped card names (``cards``,
+    ``card_options``) when they are first read (``Menu``, ``Made``).
     """
 
     game: str
@@ -238,12 +244,12 @@ def build(table: Table, session: Session | None, seen: int, seats: Mapping[str, 
         question = shown
     return GameView(
         table.game, question=question, steps=steps, trace_length=len(trace), names=names,
-        cards=table.cards(battle), seats=seats, can_undo=session.can_undo,
+        cards=Made(lambda: table.cards(battle)), seats=seats, can_undo=session.can_undo,
         can_redo=session.can_redo, over=session.finished,
         result=table.result(battle, names) if session.finished else "",
         step_title=step_title, title=title,
         lights=table.lights(battle, seats, session.pending),
-        card_options=table.card_options(battle), own_dice=session.dice == "table",
+        card_options=Made(lambda: table.card_options(battle)), own_dice=session.dice == "table",
         tap_answers=hidden, taps_skip_reading=table.taps_skip_reading, taps_skip=table.taps_skip,
         back_leaves=question is not None and table.back_leaves(last),
         cursor_start=0 if session.pending is None else table.likely(battle, session.pending),
@@ -275,7 +281,7 @@ def _idle(table: Table, session: Session, names: Mapping[str, str], last: str | 
     return {"menu": Menu(lambda: table.menu(session.state, legal(), over)),
             "next_action": next_action, "next_refusal": refusal,
             "status": table.status(battle, names), "idle_key": table.idle_key(battle, last),
-            "tap_actions": Taps(lambda: table.tap_actions(session.state, legal()))}
+            "tap_actions": Made(lambda: table.tap_actions(session.state, legal()))}
 
 
 def _options(question: Question) -> tuple[str, ...]:
