@@ -44,7 +44,7 @@ these pages (a party screen, a summary) over the current screen.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -212,7 +212,7 @@ class Page:
     index: int
     kinds: tuple[str, ...] = ()
     target: str | None = None
-    detail: tuple[str, ...] = ()
+    detail: Sequence[str] = ()  # (``pages.Details``: written when first read)
     first: int = -1  # the first trace step it shows
 
     @property

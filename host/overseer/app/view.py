@@ -99,6 +99,41 @@ class Made(Mapping[K, V]):
         return f"Made({dict(self._made())!r})"
 
 
+class AtTable(Step):
+    """``step.at_table(names)`` worked out when first read: the glass reads few of an answer's
+    new sentences (a shot, a token, the health left are drawn of their data; the sentences
+    are the detail page's, CHOICE away), and ``at_table`` drew each and wrote it in the rules'
+    words too (some 10,000 instructions a step). Reads as the step ``at_table`` gives: its
+    sentence with the table's names, and the step's own template and facts where that
+    sentence is the rules' (``at_table`` gives the step itself), none where it is not (its
+    copy). Never changed once made."""
+
+    __slots__ = ("_step", "_names")
+
+    def __init__(self, step: Step, names: Mapping[str, str]) -> None:
+        self.kind, self.rule, self.data = step.kind, step.rule, step.data
+        self._step, self._names, self._text = step, names, None
+
+    @property
+    def text(self) -> str:
+        text = self._text
+        if text is None:
+            text = self._text = self._step.drawn(self._names)
+        return text
+
+    @property
+    def template(self) -> str:  # pyright: ignore[reportIncompatibleVariableOverride]
+        return self._step.template if self._same() else self.text
+
+    @property
+    def facts(self) -> procedure.Facts | None:  # pyright: ignore[reportIncompatibleVariableOverride]
+        return self._step.facts if self._same() else None
+
+    def _same(self) -> bool:
+        """The sentence at the table is the rules' own (``at_table`` gives the step itself)."""
+        return self.text == self._step.text
+
+
 @dataclass
 class StepView:
     """A trace step and where it stands: ``index`` is its place in the whole trace;
@@ -230,7 +265,7 @@ def build(table: Table, session: Session | None, seen: int, seats: Mapping[str, 
     assert session is not None
     battle, trace = session.state, session.runner.trace
     since = min(seen, len(trace))
-    steps = tuple(StepView(n, step.at_table(names),
+    steps = tuple(StepView(n, step if step.facts is None else AtTable(step, names),
                            step.data.get("verified") is not False)
                   for n, step in enumerate(trace[since:], since) if table.on_glass(step))
     title = table.title(battle)
