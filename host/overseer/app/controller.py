@@ -181,11 +181,9 @@ S = TypeVar("S")
 
 
 def replace(state: S, /, **changes: Any) -> S:
-    """``dataclasses.replace`` for the controller's own frozen states (App, Entry) and the
-    views it gets (``GameView``: its question numbered): no ``__post_init__``, no init-only
-    fields. The copy's fields are set at once, without the per-field checks and the
-    generated ``__init__`` (a press makes several copies of App; a view's 31 fields cost
-    some 60,000 instructions through ``dataclasses.replace``)."""
+    """``dataclasses.replace`` for the controller's own frozen states (App, Entry: no
+    ``__post_init__``, no init-only fields): the copy's fields set at once, without the
+    per-field checks and the generated ``__init__`` (a press makes several copies of App)."""
     new = object.__new__(type(state))
     new.__dict__.update(state.__dict__, **changes)
     return new

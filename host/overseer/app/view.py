@@ -154,11 +154,12 @@ def new_steps(trace: Sequence[Step], start: int) -> tuple[StepView, ...]:
 
 @dataclass
 class GameView:
-    """The game as the controller sees it after a change: never changed once made. Not
-    frozen: a view is made at every change (and copied by the shell to number its question),
-    and a frozen dataclass sets each of its 31 fields through ``object.__setattr__``, five
-    times slower (some 40,000 instructions a view; the rules' questions are not frozen for
-    the same reason, core/procedure.py).
+    """The game as the controller sees it after a change: never changed once read (the shell
+    numbers its question, and leaves hidden moves off its menu, on the view it has just
+    built, app/playing.py). Not frozen: a view is made at every change, and a frozen
+    dataclass sets each of its 31 fields through ``object.__setattr__``, five times slower
+    (some 40,000 instructions a view; the rules' questions are not frozen for the same
+    reason, core/procedure.py).
 
     - ``question``: the question waiting for the table (``Session.pending``), or ``None``;
     - ``menu``: the legal actions (the lead fills them from the game's legal actions);
