@@ -46,6 +46,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, TypeVar
 
 from overseer import games
@@ -909,7 +910,14 @@ def _lights(app: App, target: str | None) -> tuple[SeatLight, ...]:
             lit[seats[option]] = "pulse"
         elif target is not None and target in seats:
             lit[seats[target]] = "pulse"
-    return tuple(SeatLight(seat, mode) for seat, mode in sorted(lit.items()))
+    return tuple(_light(seat, mode) for seat, mode in sorted(lit.items()))
+
+
+@cache
+def _light(seat: int, mode: str) -> SeatLight:
+    """One seat's light, made once (a frozen value): each press's lights are the same few,
+    and a tuple of the same objects compares equal at once."""
+    return SeatLight(seat, mode)
 
 
 def _out(app: App, force: bool = False) -> Result:
