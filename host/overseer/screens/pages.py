@@ -127,16 +127,22 @@ class Details(Sequence[str]):
 
 @dataclass
 class ReelPage:
-    """A page of the steps: its screen, the last trace step it shows, the kinds of its steps,
-    the hero its target step names, and its steps whole (sentence and rule: the detail page).
-    Never changed once made (not frozen, as ``Screen``: pages are made at every answer)."""
+    """A page of the reel (the controller's ``Page``): its screen, the last trace step it
+    shows (-1: a question's prompt), the kinds of its steps, the hero its target step names,
+    and its steps whole (sentence and rule: its detail page, CHOICE). Never changed once made
+    (not frozen, as ``Screen``: pages are made at every answer)."""
 
     screen: Screen
     index: int
-    kinds: tuple[str, ...]
-    target: str | None
-    detail: Sequence[str]
+    kinds: tuple[str, ...] = ()
+    target: str | None = None
+    detail: Sequence[str] = ()  # (``Details``: written when first read)
     first: int = -1  # the first trace step it shows (-1: ``index`` alone)
+
+    @property
+    def steps(self) -> range:
+        """The trace steps this page shows."""
+        return range(self.first if self.first >= 0 else self.index, self.index + 1)
 
 
 def reel_pages(game: str, steps: Sequence[tuple[int, Step, bool]], names: Mapping[str, str],
