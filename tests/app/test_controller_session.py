@@ -18,6 +18,7 @@ from overseer.app.view import MenuItem
 from overseer.core.procedure import ChooseOne, ChooseSome, DrawToken, EnterNumber, Pick, Roll
 from overseer.core.records import DATA_DIR
 from overseer.ports.events import Button, Press, RequestRoll, Rolled
+from overseer.screens import pages
 from overseer.session.session import Session
 from overseer.session.store import Store
 
@@ -184,3 +185,39 @@ def test_the_idle_views_menu_and_taps_are_made_when_first_read(tmp_path, monkeyp
     assert tuple(built.menu) == built.menu[:] and built.menu[0] in built.menu
     assert built.tap_actions[("room", "bholoth-cemetery")] is not None
     assert made == ["menu", "menu", "tap_actions", "tap_actions"]  # each made once
+    cards, options = flow.cards(session.state), flow.card_options(session.state)
+    for name in ("cards", "card_options"):  # what a tapped card names: made when read
+        monkeypatch.setattr(flow, name, counted(name))
+    built, made[:] = view.build(flow, session, 0, {}), []
+    assert made == [] and built.cards == cards and built.card_options == options
+    assert dict(built.card_options) == options and built.cards.get(("hero", "none")) is None
+    assert made == ["cards", "card_options"]  # each made once
+
+
+def test_a_views_steps_and_details_read_as_at_table_and_detail_text_give_them(tmp_path):
+    """``view.AtTable`` draws a step with the table's names when first read; it reads as
+    ``Step.at_table`` gives it (the step itself where that changes nothing: its template and
+    facts; else a copy without them), over every step of three activations. A page's
+    ``pages.Details`` are its steps' ``detail_text``, written when first read."""
+    registry.install()
+    session, flow = demo(tmp_path), table("catacombs")
+    shell = Shell(session)
+    for _ in range(3):
+        shell.play_one(pico=False)
+    names = flow.labels(session.state)
+    other = {ident: f"{name}!" for ident, name in names.items()}
+    steps = session.runner.trace
+    assert any(s.at_table(names) is not s for s in steps)  # some are drawn with new names
+    assert any(s.facts is not None and s.at_table(names) is s for s in steps)  # some not
+    for step in steps:
+        made, lazy = step.at_table(names), view.AtTable(step, names)
+        assert lazy == made and repr(lazy) == repr(made) and lazy.as_dict() == made.as_dict()
+        assert (lazy.kind, lazy.rule, lazy.text, lazy.template, lazy.facts, lazy.data) == (
+            made.kind, made.rule, made.text, made.template, made.facts, made.data)
+        assert lazy.drawn(other) == made.drawn(other)
+        assert lazy.at_table(other) == made.at_table(other)
+    details = pages.Details(steps)
+    assert len(details) == len(steps) and bool(details)
+    assert details == tuple(pages.detail_text(s) for s in steps) == tuple(details)
+    assert details[1:3] == tuple(pages.detail_text(s) for s in steps[1:3])
+    assert pages.Details([]) == () and not pages.Details([])

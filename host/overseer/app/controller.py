@@ -46,6 +46,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, TypeVar
 
 from overseer import games
@@ -185,7 +186,9 @@ def replace(state: S, /, **changes: Any) -> S:
     ``__post_init__``, no init-only fields): the copy's fields set at once, without the
     per-field checks and the generated ``__init__`` (a press makes several copies of App)."""
     new = object.__new__(type(state))
-    new.__dict__.update(state.__dict__, **changes)
+    fields = new.__dict__
+    fields.update(state.__dict__)
+    fields.update(changes)  # (not ``**changes``: a second dict of them)
     return new
 
 
@@ -199,24 +202,10 @@ class Entry:
     stage: int = 0  # DrawToken: 0 its value, 1 its reset icon
 
 
-@dataclass
-class Page:
-    """One page of the reel: its screen, the last trace step it shows (-1: a question's
-    prompt), the kinds of its steps, the hero its target step names, and its steps whole
-    (their sentences and rules: its detail page, CHOICE). Never changed once made (not
-    frozen, as the view: pages are made at every answer)."""
+NO_ENTRY = Entry()  # nothing entered yet: one value, shared (making a frozen one costs 7,000)
 
-    screen: Screen
-    index: int
-    kinds: tuple[str, ...] = ()
-    target: str | None = None
-    detail: tuple[str, ...] = ()
-    first: int = -1  # the first trace step it shows
 
-    @property
-    def steps(self) -> range:
-        """The trace steps this page shows."""
-        return range(self.first if self.first >= 0 else self.index, self.index + 1)
+Page = pages.ReelPage  # one page of the reel, as ``pages.reel_pages`` makes it (not copied)
 
 
 @dataclass(frozen=True)
@@ -277,8 +266,9 @@ def refresh(app: App, view: GameView) -> Result:
     call = app.waiting
     if call is None and view == app.view:
         return _out(app)
-    gone = tuple(dict.fromkeys(p.screen.key for p in app.reel
-                               if p.index >= view.trace_length and p.screen.key))
+    gone = tuple(dict.fromkeys(p.screen.key for p in app.reel  # (what an undo says it took)
+                               if p.index >= view.trace_length and p.screen.key)) \
+        if isinstance(call, Undo) else ()
     kept = tuple(p for p in app.reel if 0 <= p.index < view.trace_length)
     title = view.step_title if view.step_title is not None else next(
         (p.screen.title for p in reversed(kept)), app.title)
@@ -286,7 +276,7 @@ def refresh(app: App, view: GameView) -> Result:
     new = [(s.index, s.step, s.verified) for s in view.steps
            if s.index not in known and s.index < view.trace_length]
     made, title, seen = pages.reel_pages(view.game, new, view.names, title, app.seen)
-    fresh = [Page(p.screen, p.index, p.kinds, p.target, p.detail, p.first) for p in made]
+    fresh = list(made)
     said = range(0)
     acting = None if isinstance(call, Begin) else app.acting
     actor = _kinds(view.game).actor_kind
@@ -587,7 +577,7 @@ def _first_entry(view: GameView, named: str | None = None) -> Entry:
                      ticked=frozenset(range(len(question.options))))
     if isinstance(question, SINGLE) and named in question.options:
         return Entry(cursor=question.options.index(named))
-    return Entry()
+    return NO_ENTRY
 
 
 def _is_list(question: Question, entry: Entry) -> bool:
@@ -909,7 +899,14 @@ def _lights(app: App, target: str | None) -> tuple[SeatLight, ...]:
             lit[seats[option]] = "pulse"
         elif target is not None and target in seats:
             lit[seats[target]] = "pulse"
-    return tuple(SeatLight(seat, mode) for seat, mode in sorted(lit.items()))
+    return tuple(_light(seat, mode) for seat, mode in sorted(lit.items()))
+
+
+@cache
+def _light(seat: int, mode: str) -> SeatLight:
+    """One seat's light, made once (a frozen value): each press's lights are the same few,
+    and a tuple of the same objects compares equal at once."""
+    return SeatLight(seat, mode)
 
 
 def _out(app: App, force: bool = False) -> Result:

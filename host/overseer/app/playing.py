@@ -13,7 +13,6 @@ is kept beside the game before the next screen shows.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from overseer.app import calls, controller, flows, kept, view
@@ -133,17 +132,18 @@ class Playing:
 
     def _numbered(self, made: GameView, on: tuple[Any, ...] | None
                   ) -> tuple[GameView, tuple[Any, ...] | None, int]:
-        """The view as the controller gets it (the menu without this game's hidden moves, a
-        question numbered: a new one, a new number), what its question was asked on, and the
-        question's number."""
+        """The view just built, as the controller gets it (the menu without this game's
+        hidden moves, a question numbered: a new one, a new number), what its question was
+        asked on, and the question's number. Set on the view itself: no one has read it yet
+        (a copy of its 31 fields cost an answer some 20,000 instructions)."""
         if made.question is None:
             if self.hidden:  # left out when the menu is first read (it is made then)
                 menu, hidden = made.menu, self.hidden
-                made = replace(made, menu=view.Menu(lambda: tuple(
-                    item for item in menu if item.action.get("do") not in hidden)))
+                made.menu = view.Menu(lambda: tuple(
+                    item for item in menu if item.action.get("do") not in hidden))
             return made, None, self.asked
-        asked = self.asked + (on != self._question)
-        return replace(made, asked=asked), on, asked
+        made.asked = asked = self.asked + (on != self._question)
+        return made, on, asked
 
     def ahead(self, begin: Begin) -> GameView | None:
         """The view ``view`` will give once ``begin`` is applied, worked out on a copy of the

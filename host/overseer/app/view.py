@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from overseer.app.menu import MenuItem, OpensForm
 from overseer.core import procedure
@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # what build reads, not imported when only the view's shape i
     from overseer.core.moves import Move
     from overseer.session.session import Session
 
-__all__ = ["GameView", "Menu", "MenuItem", "OpensForm", "StepView", "Taps", "build"]
+__all__ = ["GameView", "Made", "Menu", "MenuItem", "OpensForm", "StepView", "build"]
 
 TapAction = Mapping[str, Any] | OpensForm | str
 
@@ -64,34 +64,74 @@ class Menu(Sequence[MenuItem]):
         return f"Menu({self._made()!r})"
 
 
-class Taps(Mapping[tuple[str, str], TapAction]):
-    """What each card's tap would begin, made when a card is first tapped with no question
-    waiting (a view's every Room, Lord, hero and monster card: too dear for every view).
-    Equal to a dict of the same items."""
+K = TypeVar("K")
+V = TypeVar("V")
 
-    def __init__(self, make: Callable[[], Mapping[tuple[str, str], TapAction]]) -> None:
-        self._make: Callable[[], Mapping[tuple[str, str], TapAction]] | None = make
-        self._taps: Mapping[tuple[str, str], TapAction] = {}
 
-    def _made(self) -> Mapping[tuple[str, str], TapAction]:
+class Made(Mapping[K, V]):
+    """A view's mapping made when it is first read: what each card's tap would begin (a
+    view's every Room, Lord, hero and monster card), and which party member or pieces a
+    tapped card names, are read only when a card is tapped, and cost more than the rest of
+    an answer's view. Equal to a dict of the same items."""
+
+    def __init__(self, make: Callable[[], Mapping[K, V]]) -> None:
+        self._make: Callable[[], Mapping[K, V]] | None = make
+        self._items: Mapping[K, V] = {}
+
+    def _made(self) -> Mapping[K, V]:
         if self._make is not None:
-            self._taps, self._make = self._make(), None
-        return self._taps
+            self._items, self._make = self._make(), None
+        return self._items
 
-    def __getitem__(self, card: tuple[str, str]) -> TapAction:
-        return self._made()[card]
+    def __getitem__(self, key: K) -> V:
+        return self._made()[key]
 
     def __len__(self) -> int:
         return len(self._made())
 
-    def __iter__(self) -> Iterator[tuple[str, str]]:
+    def __iter__(self) -> Iterator[K]:
         return iter(self._made())
 
     def __eq__(self, other: object) -> bool:
-        return self._made() == (other._made() if isinstance(other, Taps) else other)
+        return self._made() == (other._made() if isinstance(other, Made) else other)
 
     def __repr__(self) -> str:
-        return f"Taps({dict(self._made())!r})"
+        return f"Made({dict(self._made())!r})"
+
+
+class AtTable(Step):
+    """``step.at_table(names)`` worked out when first read: the glass reads few of an answer's
+    new sentences (a shot, a token, the health left are drawn of their data; the sentences
+    are the detail page's, CHOICE away), and ``at_table`` drew each and wrote it in the rules'
+    words too (some 10,000 instructions a step). Reads as the step ``at_table`` gives: its
+    sentence with the table's names, and the step's own template and facts where that
+    sentence is the rules' (``at_table`` gives the step itself), none where it is not (its
+    copy). Never changed once made."""
+
+    __slots__ = ("_step", "_names")
+
+    def __init__(self, step: Step, names: Mapping[str, str]) -> None:
+        self.kind, self.rule, self.data = step.kind, step.rule, step.data
+        self._step, self._names, self._text = step, names, None
+
+    @property
+    def text(self) -> str:
+        text = self._text
+        if text is None:
+            text = self._text = self._step.drawn(self._names)
+        return text
+
+    @property
+    def template(self) -> str:  # pyright: ignore[reportIncompatibleVariableOverride]
+        return self._step.template if self._same() else self.text
+
+    @property
+    def facts(self) -> procedure.Facts | None:  # pyright: ignore[reportIncompatibleVariableOverride]
+        return self._step.facts if self._same() else None
+
+    def _same(self) -> bool:
+        """The sentence at the table is the rules' own (``at_table`` gives the step itself)."""
+        return self.text == self._step.text
 
 
 @dataclass
@@ -114,11 +154,12 @@ def new_steps(trace: Sequence[Step], start: int) -> tuple[StepView, ...]:
 
 @dataclass
 class GameView:
-    """The game as the controller sees it after a change: never changed once made. Not
-    frozen: a view is made at every change (and copied by the shell to number its question),
-    and a frozen dataclass sets each of its 31 fields through ``object.__setattr__``, five
-    times slower (some 40,000 instructions a view; the rules' questions are not frozen for
-    the same reason, core/procedure.py).
+    """The game as the controller sees it after a change: never changed once read (the shell
+    numbers its question, and leaves hidden moves off its menu, on the view it has just
+    built, app/playing.py). Not frozen: a view is made at every change, and a frozen
+    dataclass sets each of its 31 fields through ``object.__setattr__``, five times slower
+    (some 40,000 instructions a view; the rules' questions are not frozen for the same
+    reason, core/procedure.py).
 
     - ``question``: the question waiting for the table (``Session.pending``), or ``None``;
     - ``menu``: the legal actions (the lead fills them from the game's legal actions);
@@ -159,7 +200,8 @@ class GameView:
     ``menu``, ``next_action``, ``next_refusal``, ``status``, ``idle_key`` and ``tap_actions``
     are read only when no question waits (the menu, NEXT AI PIECE and the idle
     screen belong there): a shell may leave them at their defaults while one does.
-    ``build`` makes the menu and the taps when they are first read (``Menu``, ``Taps``).
+    ``build`` makes the menu, the taps and what a tapped card names (``cards``,
+    ``card_options``) when they are first read (``Menu``, ``Made``).
     """
 
     game: str
@@ -224,7 +266,7 @@ def build(table: Table, session: Session | None, seen: int, seats: Mapping[str, 
     assert session is not None
     battle, trace = session.state, session.runner.trace
     since = min(seen, len(trace))
-    steps = tuple(StepView(n, step.at_table(names),
+    steps = tuple(StepView(n, step if step.facts is None else AtTable(step, names),
                            step.data.get("verified") is not False)
                   for n, step in enumerate(trace[since:], since) if table.on_glass(step))
     title = table.title(battle)
@@ -238,12 +280,12 @@ def build(table: Table, session: Session | None, seen: int, seats: Mapping[str, 
         question = shown
     return GameView(
         table.game, question=question, steps=steps, trace_length=len(trace), names=names,
-        cards=table.cards(battle), seats=seats, can_undo=session.can_undo,
+        cards=Made(lambda: table.cards(battle)), seats=seats, can_undo=session.can_undo,
         can_redo=session.can_redo, over=session.finished,
         result=table.result(battle, names) if session.finished else "",
         step_title=step_title, title=title,
         lights=table.lights(battle, seats, session.pending),
-        card_options=table.card_options(battle), own_dice=session.dice == "table",
+        card_options=Made(lambda: table.card_options(battle)), own_dice=session.dice == "table",
         tap_answers=hidden, taps_skip_reading=table.taps_skip_reading, taps_skip=table.taps_skip,
         back_leaves=question is not None and table.back_leaves(last),
         cursor_start=0 if session.pending is None else table.likely(battle, session.pending),
@@ -275,7 +317,7 @@ def _idle(table: Table, session: Session, names: Mapping[str, str], last: str | 
     return {"menu": Menu(lambda: table.menu(session.state, legal(), over)),
             "next_action": next_action, "next_refusal": refusal,
             "status": table.status(battle, names), "idle_key": table.idle_key(battle, last),
-            "tap_actions": Taps(lambda: table.tap_actions(session.state, legal()))}
+            "tap_actions": Made(lambda: table.tap_actions(session.state, legal()))}
 
 
 def _options(question: Question) -> tuple[str, ...]:

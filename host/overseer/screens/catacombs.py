@@ -13,7 +13,7 @@ from types import SimpleNamespace
 from overseer.core.procedure import ChooseOne, ChooseSome, Question, Step, describe
 from overseer.rules.catacombs.kinds import Key, StepKind
 from overseer.screens.facet import Screens
-from overseer.screens.pages import ReelPage, detail_text, namer, packed, row_pages
+from overseer.screens.pages import Details, ReelPage, namer, packed, row_pages
 from overseer.screens.render import COLUMNS, Face, Screen, key_lines, wrap
 
 # The step kinds through a plain namespace, the same members: a member read off an Enum class
@@ -547,7 +547,7 @@ def reel_pages(steps: Sequence[tuple[int, Step, bool]], names: Mapping[str, str]
         kinds = tuple(m[1].kind for m in members)
         target = next((m[1].data.get("target") for m in members
                        if m[1].kind == K.TARGET), None)
-        detail = tuple(detail_text(m[1]) for m in members)
+        detail = Details([m[1] for m in members])
         out += [ReelPage(s, members[-1][0], kinds, target, detail, members[0][0])
                 for s in row_pages(title, face.key, rows, mark)]
     return out, title, seen

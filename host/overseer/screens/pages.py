@@ -10,8 +10,9 @@ step, keyed by its kind.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import overload
 
 from overseer import games
 from overseer.core.procedure import (
@@ -88,18 +89,60 @@ def step_pages(game: str, step: Step, verified: bool, names: Mapping[str, str],
     return text_pages(title, found.key, found.detail, "" if verified else "!"), title
 
 
+class Details(Sequence[str]):
+    """A page's steps whole (``detail_text``: their sentences and rules), written when first
+    read: its detail page is CHOICE away, and each sentence written costs more than the
+    page's own line for it. Equal to a tuple of the same texts."""
+
+    def __init__(self, steps: Sequence[Step]) -> None:
+        self._steps: Sequence[Step] | None = steps
+        self._texts: tuple[str, ...] = ()
+        self._count = len(steps)
+
+    def _made(self) -> tuple[str, ...]:
+        if self._steps is not None:
+            self._texts, self._steps = tuple(detail_text(step) for step in self._steps), None
+        return self._texts
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[str, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> str | tuple[str, ...]:
+        return self._made()[index]
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._made())
+
+    def __eq__(self, other: object) -> bool:
+        return self._made() == (other._made() if isinstance(other, Details) else other)
+
+    def __repr__(self) -> str:
+        return f"Details({self._made()!r})"
+
+
 @dataclass
 class ReelPage:
-    """A page of the steps: its screen, the last trace step it shows, the kinds of its steps,
-    the hero its target step names, and its steps whole (sentence and rule: the detail page).
-    Never changed once made (not frozen, as ``Screen``: pages are made at every answer)."""
+    """A page of the reel (the controller's ``Page``): its screen, the last trace step it
+    shows (-1: a question's prompt), the kinds of its steps, the hero its target step names,
+    and its steps whole (sentence and rule: its detail page, CHOICE). Never changed once made
+    (not frozen, as ``Screen``: pages are made at every answer)."""
 
     screen: Screen
     index: int
-    kinds: tuple[str, ...]
-    target: str | None
-    detail: tuple[str, ...]
+    kinds: tuple[str, ...] = ()
+    target: str | None = None
+    detail: Sequence[str] = ()  # (``Details``: written when first read)
     first: int = -1  # the first trace step it shows (-1: ``index`` alone)
+
+    @property
+    def steps(self) -> range:
+        """The trace steps this page shows."""
+        return range(self.first if self.first >= 0 else self.index, self.index + 1)
 
 
 def reel_pages(game: str, steps: Sequence[tuple[int, Step, bool]], names: Mapping[str, str],
@@ -116,7 +159,8 @@ def reel_pages(game: str, steps: Sequence[tuple[int, Step, bool]], names: Mappin
     for index, step, verified in steps:
         screens, title = step_pages(game, step, verified, names, title)
         target = step.data.get("target") if step.kind == target_kind else None
-        out += [ReelPage(s, index, (step.kind,), target, (detail_text(step),)) for s in screens]
+        detail = Details((step,))
+        out += [ReelPage(s, index, (step.kind,), target, detail) for s in screens]
     return out, title, seen
 
 

