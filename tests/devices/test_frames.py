@@ -133,3 +133,11 @@ def test_the_chunks_are_those_of_the_byte_by_byte_diff() -> None:
         size = rng.choice([16, 32, 64])
         assert changed_chunks(old, new, size) == reference_chunks(old, new, size), case
         old = new
+
+
+def test_a_frame_changed_in_place_is_diffed_as_it_is_now() -> None:
+    # (the diff keeps the newest frame's integer for the next diff: a bytes frame's only)
+    frame = bytearray(p.FRAME_SIZE)
+    changed_chunks(bytes([1]) * p.FRAME_SIZE, frame)
+    frame[5] = 7
+    assert changed_chunks(frame, bytes(p.FRAME_SIZE)) == [(5, bytes(1))]

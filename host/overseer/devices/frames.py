@@ -69,7 +69,8 @@ def _runs(old: bytes, new: bytes) -> list[tuple[int, int]]:
     size = len(new)
     frame, number = _newest
     new_number = int.from_bytes(new)
-    _newest = (new, new_number)
+    if new.__class__ is bytes:  # (kept by identity: only a frame that cannot change)
+        _newest = (new, new_number)
     xor = ((number if old is frame else int.from_bytes(old)) ^ new_number).to_bytes(size)
     runs: list[tuple[int, int]] = []
     start = size - len(xor.lstrip(b"\0"))
