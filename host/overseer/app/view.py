@@ -8,13 +8,14 @@ effects; the shell applies them and hands it the view ``build`` makes next.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING, Any, TypeVar, overload
+from typing import TYPE_CHECKING, Any
 
 from overseer.app.menu import MenuItem, OpensForm
 from overseer.core import procedure
+from overseer.core.made import Made, MadeTuple
 from overseer.core.procedure import Question, Step
 from overseer.screens import pages
 
@@ -29,74 +30,10 @@ __all__ = ["GameView", "Made", "Menu", "MenuItem", "OpensForm", "StepView", "bui
 TapAction = Mapping[str, Any] | OpensForm | str
 
 
-class Menu(Sequence[MenuItem]):
+class Menu(MadeTuple[MenuItem]):
     """A view's menu, made when it is first read (the menu opened, the web page's list), not
     at every view: each legal move asked whether its form has something to choose costs more
     than the rest of an idle view. Equal to a tuple of the same items."""
-
-    def __init__(self, make: Callable[[], tuple[MenuItem, ...]]) -> None:
-        self._make: Callable[[], tuple[MenuItem, ...]] | None = make
-        self._items: tuple[MenuItem, ...] = ()
-
-    def _made(self) -> tuple[MenuItem, ...]:
-        if self._make is not None:
-            self._items, self._make = self._make(), None
-        return self._items
-
-    @overload
-    def __getitem__(self, index: int) -> MenuItem: ...
-    @overload
-    def __getitem__(self, index: slice) -> tuple[MenuItem, ...]: ...
-
-    def __getitem__(self, index: int | slice) -> MenuItem | tuple[MenuItem, ...]:
-        return self._made()[index]
-
-    def __len__(self) -> int:
-        return len(self._made())
-
-    def __iter__(self) -> Iterator[MenuItem]:
-        return iter(self._made())
-
-    def __eq__(self, other: object) -> bool:
-        return self._made() == (other._made() if isinstance(other, Menu) else other)
-
-    def __repr__(self) -> str:
-        return f"Menu({self._made()!r})"
-
-
-K = TypeVar("K")
-V = TypeVar("V")
-
-
-class Made(Mapping[K, V]):
-    """A view's mapping made when it is first read: what each card's tap would begin (a
-    view's every Room, Lord, hero and monster card), and which party member or pieces a
-    tapped card names, are read only when a card is tapped, and cost more than the rest of
-    an answer's view. Equal to a dict of the same items."""
-
-    def __init__(self, make: Callable[[], Mapping[K, V]]) -> None:
-        self._make: Callable[[], Mapping[K, V]] | None = make
-        self._items: Mapping[K, V] = {}
-
-    def _made(self) -> Mapping[K, V]:
-        if self._make is not None:
-            self._items, self._make = self._make(), None
-        return self._items
-
-    def __getitem__(self, key: K) -> V:
-        return self._made()[key]
-
-    def __len__(self) -> int:
-        return len(self._made())
-
-    def __iter__(self) -> Iterator[K]:
-        return iter(self._made())
-
-    def __eq__(self, other: object) -> bool:
-        return self._made() == (other._made() if isinstance(other, Made) else other)
-
-    def __repr__(self) -> str:
-        return f"Made({dict(self._made())!r})"
 
 
 class AtTable(Step):

@@ -10,11 +10,11 @@ step, keyed by its kind.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import overload
 
 from overseer import games
+from overseer.core.made import MadeTuple
 from overseer.core.procedure import (
     ChooseOne,
     ChooseSome,
@@ -89,40 +89,13 @@ def step_pages(game: str, step: Step, verified: bool, names: Mapping[str, str],
     return text_pages(title, found.key, found.detail, "" if verified else "!"), title
 
 
-class Details(Sequence[str]):
+class Details(MadeTuple[str]):
     """A page's steps whole (``detail_text``: their sentences and rules), written when first
     read: its detail page is CHOICE away, and each sentence written costs more than the
     page's own line for it. Equal to a tuple of the same texts."""
 
     def __init__(self, steps: Sequence[Step]) -> None:
-        self._steps: Sequence[Step] | None = steps
-        self._texts: tuple[str, ...] = ()
-        self._count = len(steps)
-
-    def _made(self) -> tuple[str, ...]:
-        if self._steps is not None:
-            self._texts, self._steps = tuple(detail_text(step) for step in self._steps), None
-        return self._texts
-
-    @overload
-    def __getitem__(self, index: int) -> str: ...
-    @overload
-    def __getitem__(self, index: slice) -> tuple[str, ...]: ...
-
-    def __getitem__(self, index: int | slice) -> str | tuple[str, ...]:
-        return self._made()[index]
-
-    def __len__(self) -> int:
-        return self._count
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._made())
-
-    def __eq__(self, other: object) -> bool:
-        return self._made() == (other._made() if isinstance(other, Details) else other)
-
-    def __repr__(self) -> str:
-        return f"Details({self._made()!r})"
+        super().__init__(lambda: tuple(detail_text(step) for step in steps), len(steps))
 
 
 @dataclass
