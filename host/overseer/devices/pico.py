@@ -51,7 +51,7 @@ from overseer.ports.events import (
     RollRefused,
 )
 from overseer.ports.inbox import Inbox
-from overseer.ports.ports import EarlyButtons, GlassAhead, check_glass_image
+from overseer.ports.ports import EarlyButtons, GlassAhead, check_glass_image, kept_frame
 
 log = logging.getLogger(__name__)
 
@@ -76,9 +76,8 @@ _DOWN, _LONG = p.Press.DOWN, p.Press.LONG  # (bound once: read at every report)
 
 def _frame(image: Image.Image) -> bytes:
     """An image in MONO_VLSB: a screen's picture carries its frame, any other is packed."""
-    packed = getattr(image, "mono_vlsb", None)
-    frame = packed() if callable(packed) else None
-    return frame if isinstance(frame, bytes) else vlsb(check_glass_image(image))
+    frame = kept_frame(image)
+    return frame if frame is not None else vlsb(check_glass_image(image))
 
 
 class Presses:

@@ -33,6 +33,14 @@ class Glass(Protocol):
     def close(self) -> None: ...
 
 
+def kept_frame(image: Image.Image) -> bytes | None:
+    """The MONO_VLSB frame a screen's picture from ``render`` carries (``image.mono_vlsb()``,
+    see ``Glass.show``), else None: the image is to be packed."""
+    packed = getattr(image, "mono_vlsb", None)
+    frame = packed() if callable(packed) else None
+    return frame if isinstance(frame, bytes) else None
+
+
 class Source(Protocol):
     """Something that puts inputs into the inbox from ``start`` until ``close``."""
 

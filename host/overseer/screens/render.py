@@ -397,15 +397,6 @@ def frame_bytes(image: Image.Image) -> bytes:
     return b"".join([columns[page::PAGES] for page in range(PAGES)])
 
 
-def frame_of(image: Image.Image) -> bytes:
-    """The image's MONO_VLSB frame: the one kept for its screen when it is a picture of
-    ``render`` (``image.mono_vlsb()``: packed once a screen, for the Pico and the phones'
-    page alike), else ``frame_bytes``."""
-    packed = getattr(image, "mono_vlsb", None)
-    kept = packed() if callable(packed) else None
-    return kept if isinstance(kept, bytes) else frame_bytes(image)
-
-
 @lru_cache(maxsize=64)
 def frame(screen: Screen) -> bytes:
     """``frame_bytes(render(screen))``, kept as the drawings are (a CHOICE cycling a list sends

@@ -47,8 +47,9 @@ from overseer.core.procedure import (
     YesNo,
 )
 from overseer.ports.events import Input, Press, Remote, Rolled, Tap
+from overseer.ports.ports import kept_frame
 from overseer.screens import pages
-from overseer.screens.render import Screen, frame_of, render
+from overseer.screens.render import Screen, frame_bytes, render
 from overseer.session.events import Event
 from overseer.web import party, wire
 from overseer.web.feed import Feed
@@ -143,10 +144,12 @@ def answer_label(question: dict[str, Any] | None, value: Any) -> str:
 
 def picture(image: Image.Image) -> str:
     """The glass's picture as its bits, in base64: the Pico's own frame (MONO_VLSB, 8 pages of
-    128 bytes, bit 0 of a page's byte its top row; ``render.frame_of``), packed once a screen
-    for the Pico and the page alike; the page draws it on a canvas (a PNG would cost the box
-    seven times as much)."""
-    return binascii.b2a_base64(frame_of(image), newline=False).decode()
+    128 bytes, bit 0 of a page's byte its top row), the one a screen's picture carries
+    (``ports.kept_frame``: packed once a screen for the Pico and the page alike), else packed
+    here; the page draws it on a canvas (a PNG would cost the box seven times as much)."""
+    frame = kept_frame(image)
+    return binascii.b2a_base64(frame if frame is not None else frame_bytes(image),
+                               newline=False).decode()
 
 
 def pairing_text(code: str, where: str | None) -> str:
