@@ -224,14 +224,20 @@ class PicoLink:
         (outside the lock, in order)."""
         with self._lock:
             result = do(*args, **kwargs)
-            out = self._core.outbox
-            if out:  # most calls: nothing for the app
-                self._core.outbox = []
-            if self._waiting:
-                self._cond.notify_all()
+            out = self._taken()
         if out:
             self._hand_on(out)
         return result
+
+    def _taken(self) -> list[LinkState | PicoEvent]:
+        """Under the lock, after a call of the core: what it has for the app, taken from it
+        (most calls: nothing), the threads waiting on the link woken."""
+        out = self._core.outbox
+        if out:
+            self._core.outbox = []
+        if self._waiting:
+            self._cond.notify_all()
+        return out
 
     def _hand_on(self, out: list[LinkState | PicoEvent]) -> None:
         for item in out:
@@ -284,16 +290,12 @@ class PicoLink:
         data: bytes | None = None  # what the last pass read
         while not stopped():
             now = clock()
-            with lock:  # ``_call``, inline: a press's link work is some ten passes of this loop
+            with lock:  # (``_call`` without its generic call: a press is some ten passes of this)
                 if data is None:
                     out, silent, deadline = core.turn(now)
                 else:  # the reply to what came, then the pass's bytes: one write
                     out, silent, deadline = core.answer(data, now)
-                handed = core.outbox
-                if handed:
-                    core.outbox = []
-                if self._waiting:
-                    self._cond.notify_all()
+                handed = self._taken()
             if handed:
                 self._hand_on(handed)
             if core.state is refused:
