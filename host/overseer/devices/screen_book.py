@@ -45,18 +45,17 @@ class ScreenBook:
         self._numbered = 0  # the last screen number given (asked for or armed)
         self._armed: tuple[int, bytes, int, int] | None = None  # number, image, button, on
         self._arm_queued = False  # its messages are queued or in flight
-        # a screen was asked for whose messages are not queued yet (``take`` has some)
-        self.waiting = False
 
     @property
     def screen(self) -> int:
         """The number of the newest screen asked for (0 before the first)."""
         return 0 if self.asked is None else self.asked[0]
 
-    def _note(self) -> None:
-        """``waiting`` again, after each change (the link reads it at every pass)."""
+    @property
+    def waiting(self) -> bool:
+        """A screen was asked for whose messages are not queued yet (``take`` has some)."""
         asked = self.asked
-        self.waiting = asked is not None and (asked[0] != self._queued or (
+        return asked is not None and (asked[0] != self._queued or (
             self._armed is not None and not self._arm_queued))
 
     def ask(self, image: bytes) -> int:
@@ -64,7 +63,6 @@ class ScreenBook:
         if self.asked is None or self.asked[1] != image:
             self._numbered += 1
             self.asked, self._armed = (self._numbered, image), None
-            self._note()
         return self.asked[0]
 
     def arm(self, image: bytes, button: int) -> None:
@@ -73,10 +71,9 @@ class ScreenBook:
         asked = self.asked
         if asked is None or asked[1] == image:
             self._armed = None
-        else:
-            self._numbered += 1
-            self._armed, self._arm_queued = (self._numbered, image, button, asked[0]), False
-        self._note()
+            return
+        self._numbered += 1
+        self._armed, self._arm_queued = (self._numbered, image, button, asked[0]), False
 
     def take(self, chunk_size: int) -> list[tuple[p.Message, Shows | None]]:
         """The messages that show the newest screen, once (none when it is on its way)."""
@@ -98,7 +95,6 @@ class ScreenBook:
             out.append((p.FrameArm(p.wire_id(screen), p.crc32(image), button, p.wire_id(on)),
                         None))
             self._arm_queued = True  # what the Pico holds once through: still ``_base``
-        self._note()
         return out
 
     def _chunks(self, screen: int, image: bytes, chunk_size: int
@@ -119,10 +115,8 @@ class ScreenBook:
         self.shown = self._queued = 0
         self._base = self._acked if same_boot else None
         self._armed = None  # a HELLO drops what the Pico held armed
-        self._note()
 
     def refused(self) -> None:
         """The Pico refused a FRAME_SHOW: the next screen goes whole."""
         self._queued = 0
         self._base = self._acked = self._armed = None
-        self._note()
