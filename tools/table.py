@@ -100,9 +100,9 @@ class TableMoves:
 
 
 class Table(TableMoves):
-    """The table at a Gadget on ``store`` (MemoryGlass, SimLeds, the given dice; ``glass``: the
-    Gadget's glass instead of the memory one, whose ``shown`` then stays empty: a bench's
-    Pico)."""
+    """The table at a Gadget on ``store`` (MemoryGlass, SimLeds, the given dice). ``glass``:
+    the Gadget's glass instead of the memory one (a bench's Pico); ``self.glass`` then gets
+    nothing, ``shown`` still keeps every screen."""
 
     def __init__(self, store: Path, seed: int = SEED, dice=None, game_id: int | None = None,
                  glass: Glass | None = None) -> None:
