@@ -6,24 +6,42 @@ first reader; equal to the tuple or dict of the same items."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import TypeVar, overload
+from typing import Any, Generic, TypeVar, overload
 
 K = TypeVar("K")
 V = TypeVar("V")
 T = TypeVar("T")
+C = TypeVar("C", bound=Mapping[Any, Any] | tuple[Any, ...])
 
 
-class Made(Mapping[K, V]):
-    """A mapping made by ``make()`` when it is first read."""
+class _Later(Generic[C]):
+    """``make()`` called at the first read, its value kept (and ``make`` let go)."""
 
-    def __init__(self, make: Callable[[], Mapping[K, V]]) -> None:
-        self._make: Callable[[], Mapping[K, V]] | None = make
-        self._items: Mapping[K, V] = {}
+    def __init__(self, make: Callable[[], C], empty: C) -> None:
+        self._make: Callable[[], C] | None = make
+        self._items = empty
 
-    def _made(self) -> Mapping[K, V]:
+    def _made(self) -> C:
         if self._make is not None:
             self._items, self._make = self._make(), None
         return self._items
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._made())
+
+    def __eq__(self, other: object) -> bool:
+        return self._made() == (other._made() if isinstance(other, _Later) else other)
+
+    def __repr__(self) -> str:
+        made = self._made()
+        return f"{type(self).__name__}({dict(made) if isinstance(made, Mapping) else made!r})"
+
+
+class Made(_Later[Mapping[K, V]], Mapping[K, V]):
+    """A mapping made by ``make()`` when it is first read."""
+
+    def __init__(self, make: Callable[[], Mapping[K, V]]) -> None:
+        super().__init__(make, {})
 
     def __getitem__(self, key: K) -> V:
         return self._made()[key]
@@ -31,29 +49,14 @@ class Made(Mapping[K, V]):
     def __len__(self) -> int:
         return len(self._made())
 
-    def __iter__(self) -> Iterator[K]:
-        return iter(self._made())
 
-    def __eq__(self, other: object) -> bool:
-        return self._made() == (other._made() if isinstance(other, Made) else other)
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({dict(self._made())!r})"
-
-
-class MadeTuple(Sequence[T]):
+class MadeTuple(_Later[tuple[T, ...]], Sequence[T]):
     """A tuple made by ``make()`` when it is first read; ``length``, when known beforehand,
     answers ``len`` without making it."""
 
     def __init__(self, make: Callable[[], tuple[T, ...]], length: int | None = None) -> None:
-        self._make: Callable[[], tuple[T, ...]] | None = make
-        self._items: tuple[T, ...] = ()
+        super().__init__(make, ())
         self._length = length
-
-    def _made(self) -> tuple[T, ...]:
-        if self._make is not None:
-            self._items, self._make = self._make(), None
-        return self._items
 
     @overload
     def __getitem__(self, index: int) -> T: ...
@@ -65,12 +68,3 @@ class MadeTuple(Sequence[T]):
 
     def __len__(self) -> int:
         return self._length if self._length is not None else len(self._made())
-
-    def __iter__(self) -> Iterator[T]:
-        return iter(self._made())
-
-    def __eq__(self, other: object) -> bool:
-        return self._made() == (other._made() if isinstance(other, MadeTuple) else other)
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self._made()!r})"
