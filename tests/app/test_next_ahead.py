@@ -5,8 +5,8 @@ out for it (no rules run again at the press)."""
 
 from __future__ import annotations
 
-from overseer.app import controller
-from overseer.ports.events import Button
+from overseer.app import controller, view
+from overseer.ports.events import Button, SetLeds
 from overseer.screens.render import frame_bytes
 from overseer.session import session as session_module
 from tests.drivers import catacombs_table as play
@@ -87,3 +87,37 @@ def test_the_idle_screen_arms_the_screen_worked_out_on_the_last_page_as_it_would
             play.answer(table)
             table.read()
     assert table.gadget.ahead_missed == 0
+
+
+def test_next_takes_the_view_and_the_controllers_state_worked_out_ahead(tmp_path, monkeypatch):
+    """At NEXT AI PIECE's press the view and the controller's answer to it are the ones
+    worked out ahead (no view built, no refresh run), and the game shows every screen and
+    light as a gadget on a glass that takes nothing ahead shows them."""
+    plain = Table(tmp_path / "plain.db")
+    table = Table(tmp_path / "ahead.db")
+    table.gadget.glass = AheadGlass()
+    lights: dict[Table, list[SetLeds]] = {plain: [], table: []}
+    for each in (plain, table):
+        real_set = each.leds.set
+        each.gadget.leds.set = lambda lit, real_set=real_set, log=lights[each]: (  # type: ignore[method-assign]
+            log.append(lit), real_set(lit))[1]
+        play.new_campaign(each)
+        play.first_stage(each)
+        each.read()
+    built, refreshed = [], []
+    real_build, real_refresh = view.build, controller.refresh
+    monkeypatch.setattr(view, "build", lambda *a, **k: (built.append(a), real_build(*a, **k))[1])
+    monkeypatch.setattr(controller, "refresh",
+                        lambda app, made: (refreshed.append(made), real_refresh(app, made))[1])
+    for _ in range(4):
+        for each in (plain, table):
+            built[:], refreshed[:] = [], []
+            each.press(NEXT)
+            if each is table:
+                assert built == [] and refreshed == []
+            each.read()
+            while each.session.pending is not None:
+                play.answer(each)
+                each.read()
+        assert table.shown == plain.shown and lights[table] == lights[plain]
+        assert vars(table.gadget.app) == vars(plain.gadget.app)

@@ -49,6 +49,9 @@ class Playing:
         # same press) and its view; a Begin offers it to the session, which takes it only
         # while it holds (``Session.begin``)
         self._ahead: tuple[tuple[Any, ...], Ahead, GameView] | None = None
+        # the ahead's view, and the head it was worked out for, once a Begin took the ahead:
+        # the next ``view`` is that one, not built again
+        self._taken: tuple[GameView, int] | None = None
 
     def open(self, game_id: int | None, new: bool, aside: list[str]) -> dict[str, Any]:
         """Game ``game_id``, else (unless ``new``) the game played last (``kept.last_played``;
@@ -104,6 +107,9 @@ class Playing:
         elif isinstance(call, Begin):
             answer = self._begin(dict(call.action), call.answered, call.card, call.synced,
                                  ahead)
+            if ahead is not None and kept is not None and answer is None \
+                    and session is not None and session.fold is ahead.fold:
+                self._taken = (kept[2], session.head)  # the game is the ahead's now
         elif session is None:
             answer = Refused("there is no game here yet")
         elif isinstance(call, Cancel):
@@ -122,11 +128,23 @@ class Playing:
     def view(self) -> GameView:
         """The view now (``view.build``), its question numbered (a new one, a new number)."""
         local, session = self.forms.local, self.session
+        on = (id(local), len(local.answers)) if local is not None else (
+            (session.id, session.head) if session is not None else None)
+        taken, self._taken = self._taken, None
+        if taken is not None and local is None and session is not None \
+                and session.head == taken[1]:
+            made = taken[0]  # NEXT AI PIECE's view, built ahead on the game it is now
+            asked = self.asked + (on != self._question)
+            if made.question is None or asked == made.asked:  # numbered as it is numbered now
+                self.seen = made.trace_length
+                if made.question is None:
+                    self._question = None
+                else:
+                    self._question, self.asked = on, asked
+                return made
         made = view.build(self.table, session, self.seen, self.seats, local,
                           self.forms.remembered)
         self.seen = made.trace_length
-        on = (id(local), len(local.answers)) if local is not None else (
-            (session.id, session.head) if session is not None else None)
         made, self._question, self.asked = self._numbered(made, on)
         return made
 

@@ -27,6 +27,7 @@ import logging
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 from PIL import Image
 
@@ -57,6 +58,24 @@ from overseer.session.store import Store, StoreError
 log = logging.getLogger("overseer.gadget")
 
 
+NEXT = Press(Button.NEXT)
+
+
+class _Armed(NamedTuple):
+    """NEXT AI PIECE worked out ahead (``Gadget._arm``) on the controller's state ``app``: its
+    press's state and one effect (``controller.handle``), the view after it
+    (``Playing.ahead``), and the controller's answer to that view (``controller.refresh``)
+    for a pressed state equal to ``state`` (``pressed``'s fields, the screen shown left out):
+    the press takes them as they are while ``app`` is the state on the glass."""
+
+    app: App
+    pressed: App
+    begin: Begin
+    made: GameView
+    state: dict[str, object]
+    refreshed: tuple[App, tuple[Effect, ...]]
+
+
 class Gadget:
     """The box: ports, inbox, controller and the game store. See the module's docstring."""
 
@@ -82,7 +101,7 @@ class Gadget:
         self.ahead: bytes | None = None  # the frame armed for NEXT AI PIECE (``_arm``)
         self.ahead_missed = 0  # NEXT showed another frame than the one armed for it
         self._expect: bytes | None = None  # the frame this NEXT's first screen must be
-        self._armed: tuple[GameView, dict[str, object], Screen] | None = None  # (``_arm``)
+        self._armed: _Armed | None = None  # NEXT AI PIECE worked out ahead (``_arm``)
         self.watchers: list[Callable[[Gadget, Input | None], None]] = []
         self.takers: list[Callable[[Gadget, Input], bool]] = []
         for source in self.sources:
@@ -139,11 +158,15 @@ class Gadget:
         with its traceback, the game taken again from the store as it stands, the glass says so."""
         if self.app is None:
             raise RuntimeError("open() the gadget first")
-        self._expect = self.ahead if item == Press(Button.NEXT) else None
+        self._expect = self.ahead if item == NEXT else None
         self.ahead = None
         try:
             if not any(taker(self, item) for taker in self.takers):
-                self.app, effects = controller.handle(self.app, item)
+                armed = self._armed
+                if armed is not None and armed.app is self.app and item == NEXT:
+                    self.app, effects = armed.pressed, (armed.begin,)  # worked out ahead
+                else:
+                    self.app, effects = controller.handle(self.app, item)
                 self._apply(effects)
                 self.playing.end_read(self.app)
         except Exception as err:  # noqa: BLE001 - the guard: the box never dies on an input
@@ -157,40 +180,50 @@ class Gadget:
     def _arm(self) -> None:
         """Draw ahead the screen NEXT AI PIECE would show now, for a glass that puts it up
         itself the moment NEXT goes down (``GlassAhead``: the Pico): its screen is on the glass
-        before the host has heard of the press, and the press then takes the game worked out
-        for it (``Playing.ahead``) instead of working it out again. Only where NEXT begins
-        the game's main move at its first edge, and the one screen is all it does before the
-        next press (no roll asked of the Pico first). A fault here costs only the arm."""
+        before the host has heard of the press, and the press then takes the game, the view
+        and the controller's state worked out for it (``Playing.ahead``, ``_Armed``) instead
+        of working them out again. Only where NEXT begins the game's main move at its first
+        edge, and the one screen is all it does before the next press (no roll asked of the
+        Pico first). A fault here costs only the arm."""
         glass, app = self.glass, self.app
         if not isinstance(glass, GlassAhead) or app is None or app.view.next_action is None \
                 or Button.NEXT in controller.held_buttons(app):
+            self._armed = None
             return
-        pressed, effects = controller.handle(app, Press(Button.NEXT))
-        if len(effects) != 1 or not isinstance(effects[0], Begin) or effects[0].synced:
+        pressed, effects = controller.handle(app, NEXT)
+        begin = effects[0] if len(effects) == 1 else None
+        if not isinstance(begin, Begin) or begin.synced:
+            self._armed = None
             return
         try:
-            made = self.playing.ahead(effects[0])
+            made = self.playing.ahead(begin)
             if made is None:
+                self._armed = None
                 return
             # The controller after NEXT, but for the screen it has shown, which only decides
             # whether a Show is due: the last page of the steps and then the idle screen give
             # the same, and the view is kept (``Playing.ahead``): NEXT's screen is the same.
             state = {**vars(pressed), "shown": None}
             armed = self._armed
-            if armed is not None and armed[0] is made and armed[1] == state:
-                screen = armed[2]
+            if armed is not None and armed.made is made and armed.state == state:
+                refreshed = armed.refreshed
             else:
-                effects = controller.refresh(pressed, made)[1]
+                refreshed = controller.refresh(pressed, made)
+                effects = refreshed[1]
                 shows = [e for e in effects if isinstance(e, Show)]
                 if len(shows) != 1 or any(isinstance(e, (RequestRoll, *SESSION_CALLS))
                                           for e in effects):
+                    self._armed = None
                     return
-                screen = shows[0].screen
-                self._armed = (made, state, screen)
+            screen = refreshed[0].shown
+            assert screen is not None
+            self._armed = _Armed(app, pressed, begin, made, state, refreshed)
             if screen == pressed.shown:
+                self._armed = None
                 return  # (no Show: NEXT would not move the glass)
             glass.arm(render(screen), Button.NEXT)
         except Exception as err:  # noqa: BLE001 - drawing ahead never stops the table
+            self._armed = None
             log.error("NEXT AI PIECE could not be drawn ahead", exc_info=err)
             return
         self.ahead = frame(screen)
@@ -276,6 +309,15 @@ class Gadget:
         answer = self.playing.call(call)
         if isinstance(answer, Refused | Told):
             self.app, effects = controller.handle(self.app, answer)
+            return effects
+        view, armed = self.playing.view(), self._armed
+        if armed is not None and armed.made is view and armed.pressed is self.app \
+                and call is armed.begin:
+            # NEXT AI PIECE took the game worked out ahead (``Playing.view`` gives the view
+            # built then): the controller's answer to it is the one worked out then (a pure
+            # function of the same state and view; the state it was worked out for differs
+            # at most in the screen shown, and both show the new one)
+            self.app, effects = armed.refreshed
         else:
-            self.app, effects = controller.refresh(self.app, self.playing.view())
+            self.app, effects = controller.refresh(self.app, view)
         return effects
