@@ -121,7 +121,8 @@ def test_a_line_is_drawn_with_the_pixels_pillows_getmask_gives(size):
                                                          for n in range(1, 30))]
     for text in texts:
         ours, theirs = Image.new("1", (400, 24)), Image.new("1", (400, 24))
-        ImageDraw.Draw(ours).draw.draw_bitmap((1, 0), _mask(size, text), 1)
+        ImageDraw.Draw(ours).draw.draw_bitmap((1, 0), _mask(size, text).transpose(
+            Image.Transpose.TRANSPOSE), 1)  # (kept in the canvas's column order)
         ImageDraw.Draw(theirs).draw.draw_bitmap((1, 0), face(size).font.getmask(text, "1"), 1)
         assert ours.tobytes() == theirs.tobytes(), text
 
@@ -208,3 +209,21 @@ def test_the_kinds_given_a_setup_or_heroes_face_are_those_the_faces_match():
         step = Step(kind, "rule", "Setup: Bholoth Cemetery (bholoth-cemetery)", data)
         assert (_setup_face(step, str.upper) is not None) == (kind in SETUP_FACES), kind
         assert (_heroes_face(step, str.upper) is not None) == (kind in HEROES_FACES), kind
+
+
+def test_a_pictures_pixels_are_made_when_first_read_and_its_frame_without_them():
+    """``render``'s picture (``Picture``): a glass that takes its frame (the Pico's) never
+    makes its pixels; read, they are the screen's, and drawing on them changes no other
+    picture of it."""
+    from PIL import ImageDraw
+
+    from overseer.ports.ports import kept_frame
+
+    screen = Screen("Wraith Commander", ("target: primary column",), key="Elf", page=(1, 2))
+    picture = render(screen)
+    frame = kept_frame(picture)
+    assert picture._pixels is None and frame is not None  # type: ignore[attr-defined]
+    assert frame_bytes(picture) == frame and picture.getbbox() is not None
+    ImageDraw.Draw(picture).rectangle((0, 0, 127, 63), fill=0)
+    assert picture.getbbox() is None and render(screen).tobytes() != picture.tobytes()
+    assert frame_bytes(render(screen)) == frame and kept_frame(picture.copy()) is None

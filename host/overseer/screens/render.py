@@ -46,20 +46,20 @@ def face(size: str) -> ImageFont.ImageFont:
 
 @lru_cache(maxsize=1024)
 def _mask(size: str, text: str) -> Any:
-    """The mask of ``text`` in a face: the pixels ``ImageFont.getmask`` gives (Pillow's core
-    image; never changed once made, so kept: titles, labels and names come back press after
-    press). The faces are monospaced, every cell the same size: the mask is the glyphs'
-    columns one after the other (one join), turned upright, where ``getmask`` crops and pastes
-    each glyph in Pillow (some 3,000 instructions a character, half of a new page's drawing)."""
+    """The mask of ``text`` in a face, in the canvas's column order (``_canvas``: the pixels
+    ``ImageFont.getmask`` gives, transposed; Pillow's core image, never changed once made, so
+    kept: titles, labels and names come back press after press). The faces are monospaced,
+    every cell the same size: the mask is the glyphs' columns one after the other (one join),
+    where ``getmask`` crops and pastes each glyph in Pillow (some 3,000 instructions a
+    character, half of a new page's drawing)."""
     columns, (width, height) = _glyphs(size)
     try:
         data = b"".join(map(columns.__getitem__, text))  # (no Python loop: 3x cheaper)
     except KeyError:  # a character the table has not (plain text has them all)
         data = b""
     if not data:
-        return face(size).font.getmask(text, "1")
-    upright = Image.core.map_buffer(data, (height, width * len(text)), "raw", 0, ("L", 0, 1))
-    return upright.transpose(Image.Transpose.TRANSPOSE)
+        return face(size).font.getmask(text, "1").transpose(Image.Transpose.TRANSPOSE)
+    return Image.core.map_buffer(data, (height, width * len(text)), "raw", 0, ("L", 0, 1))
 
 
 @cache
@@ -80,14 +80,16 @@ def _glyphs(size: str) -> tuple[dict[str, bytes], tuple[int, int]]:
 # methods call: for a mode "1" image the ink is the pixel's value, 0 or 1, and a shape's last
 # argument says whether it is filled (1) or outlined (0). ``ImageDraw.Draw`` and its Python
 # layer (the inks looked up at each shape) cost some 40,000 instructions a new screen.
+# The screen is drawn on its canvas transposed (``_canvas``): every shape's x and y swapped.
 Ink = Any
 
 
 def _text(ink: Ink, xy: tuple[int, int], text: str, size: str, fill: int) -> None:
-    """``ImageDraw.text(xy, text, font=face(size), fill=fill)`` for one line of a bitmap face,
-    the same pixels without its general path (anchors, lines, strokes, colour fonts), which
-    costs several times the drawing itself."""
-    ink.draw_bitmap(xy, _mask(size, text), fill)
+    """``ImageDraw.text(xy, text, font=face(size), fill=fill)`` for one line of a bitmap face
+    on the screen's canvas (``xy`` the screen's, swapped here), the same pixels without its
+    general path (anchors, lines, strokes, colour fonts), which costs several times the
+    drawing itself."""
+    ink.draw_bitmap((xy[1], xy[0]), _mask(size, text), fill)
 
 
 def plain(text: str) -> str:
@@ -252,11 +254,11 @@ def rows_under(key: str) -> int:
 
 
 def _bar(ink: Ink, screen: Screen) -> None:
-    ink.draw_rectangle((0, 0, WIDTH - 1, BAR - 1), 1, 1)
+    ink.draw_rectangle((0, 0, BAR - 1, WIDTH - 1), 1, 1)
     right = WIDTH
     if screen.mark:  # white on a black tab at the bar's right end
         right -= 9
-        ink.draw_rectangle((right, 0, WIDTH - 1, BAR - 1), 0, 1)
+        ink.draw_rectangle((0, right, BAR - 1, WIDTH - 1), 0, 1)
         _text(ink, (right + 2, 1), screen.mark, "5x8", 1)
     if screen.page is not None and screen.page[1] > 1:
         label = f"{screen.page[0]}/{screen.page[1]}"
@@ -269,7 +271,7 @@ def _key(ink: Ink, screen: Screen, y: int) -> int:
     size, rows = key_lines(screen.key)
     height = 24 if size == "12x24" else 16
     if screen.inverse_key:
-        ink.draw_rectangle((0, y, WIDTH - 1, y + height * len(rows)), 1, 1)
+        ink.draw_rectangle((y, 0, y + height * len(rows), WIDTH - 1), 1, 1)
     for row in rows:
         _text(ink, (1, y), row, size, 0 if screen.inverse_key else 1)
         y += height
@@ -280,12 +282,12 @@ def _number(ink: Ink, screen: Screen, y: int) -> int:
     text = str(screen.number)
     width = 12 * len(text)
     x = (WIDTH - width) // 2
-    ink.draw_rectangle((x - 8, y, x + width + 7, y + 25), 1, 0, 1)
+    ink.draw_rectangle((y, x - 8, y + 25, x + width + 7), 1, 0, 1)
     _text(ink, (x, y + 1), text, "12x24", 1)
     # arrows at the box's right: CHOICE steps the number up, NEXT down
     ax = x + width + 12
-    ink.draw_polygon([(ax, y + 11), (ax + 6, y + 11), (ax + 3, y + 5)], 1, 1)
-    ink.draw_polygon([(ax, y + 15), (ax + 6, y + 15), (ax + 3, y + 21)], 1, 1)
+    ink.draw_polygon([(y + 11, ax), (y + 11, ax + 6), (y + 5, ax + 3)], 1, 1)
+    ink.draw_polygon([(y + 15, ax), (y + 15, ax + 6), (y + 21, ax + 3)], 1, 1)
     return y + 28
 
 
@@ -297,14 +299,14 @@ def _options(ink: Ink, screen: Screen, y: int) -> int:
     for n in range(first, first + shown):
         on = n == screen.cursor
         if on:
-            ink.draw_rectangle((0, y, WIDTH - (5 if shown < len(rows) else 1), y + row - 1),
+            ink.draw_rectangle((y, 0, y + row - 1, WIDTH - (5 if shown < len(rows) else 1)),
                                1, 1)
         x = 2
         if screen.selected is not None and n < len(screen.options):
             box = y + row // 2 - 4
-            ink.draw_rectangle((x, box, x + 7, box + 7), 0 if on else 1, 0, 1)
+            ink.draw_rectangle((box, x, box + 7, x + 7), 0 if on else 1, 0, 1)
             if screen.selected and n in screen.selected:
-                ink.draw_rectangle((x + 2, box + 2, x + 5, box + 5), 0 if on else 1, 1)
+                ink.draw_rectangle((box + 2, x + 2, box + 5, x + 5), 0 if on else 1, 1)
             x += 11
         columns = _row_columns(screen, int(size.split("x")[0]))
         _text(ink, (x, y), fit(plain(rows[n]), columns), size, 0 if on else 1)
@@ -312,31 +314,59 @@ def _options(ink: Ink, screen: Screen, y: int) -> int:
     if shown < len(rows):  # a scroll bar: where the window is in the list
         top, bottom = TOP + _key_height(screen), y - 1
         span = bottom - top
-        ink.draw_lines((WIDTH - 2, top, WIDTH - 2, bottom), 1, 1)
+        ink.draw_lines((top, WIDTH - 2, bottom, WIDTH - 2), 1, 1)
         start = top + span * first // len(rows)
         end = top + span * (first + shown) // len(rows)
-        ink.draw_rectangle((WIDTH - 3, start, WIDTH - 1, end), 1, 1)
+        ink.draw_rectangle((start, WIDTH - 3, end, WIDTH - 1), 1, 1)
     return y
 
 
 def render(screen: Screen) -> Image.Image:
-    """The screen as a 128x64 image in mode "1" (1 = a lit pixel): a copy of the one drawn
-    for an equal screen before (a CHOICE moving the cursor comes back to the same screens).
-    The copy carries its frame (``image.mono_vlsb()``: the screen's kept ``frame``), which a
-    glass sending frames takes rather than packing the picture again: draw on a copy of it,
-    never on it (a copy carries no frame)."""
+    """The screen as a 128x64 image in mode "1" (1 = a lit pixel). The picture carries its
+    frame (``image.mono_vlsb()``: the screen's kept ``frame``), which a glass sending frames
+    takes rather than packing the picture: on such a glass (the Pico) its pixels are never
+    made (``Picture``). A new image at every call: the caller may draw on it."""
     try:
         hash(screen)
     except TypeError:  # a field given as a list: drawn, not kept
-        return _draw(screen)
-    image = _drawn(screen).copy()
-    image.mono_vlsb = partial(frame, screen)  # pyright: ignore[reportAttributeAccessIssue]
-    return image
+        return _canvas(screen).transpose(Image.Transpose.TRANSPOSE)
+    return Picture(screen)
 
 
-def _draw(screen: Screen) -> Image.Image:
-    image = Image.new("1", (WIDTH, HEIGHT), 0)
-    ink = Image.core.draw(image.im, 0)
+class Picture(Image.Image):
+    """A screen's picture whose pixels are made when first read (the screen's kept canvas
+    turned upright: some 90,000 instructions), not when it is handed to a glass: the Pico's
+    glass takes its frame (``mono_vlsb``), packed from the canvas without them. Everything
+    that reads pixels (``load``, ``tobytes``, ``copy``, drawing, saving) goes through
+    Pillow's ``_im``, which makes them."""
+
+    def __init__(self, screen: Screen) -> None:
+        self._screen, self._pixels = screen, None
+        super().__init__()
+        self._mode, self._size = "1", (WIDTH, HEIGHT)
+        self.mono_vlsb = partial(frame, screen)
+
+    @property
+    def _im(self) -> Any:  # pyright: ignore[reportIncompatibleVariableOverride]
+        pixels = self._pixels
+        if pixels is None:
+            pixels = self._pixels = _canvases(self._screen).im.transpose(
+                Image.Transpose.TRANSPOSE)
+        return pixels
+
+    @_im.setter
+    def _im(self, im: Any) -> None:  # pyright: ignore[reportIncompatibleVariableOverride]
+        if im is not None or self._pixels is not None:  # (``Image.__init__`` sets None)
+            self._pixels = im
+
+
+def _canvas(screen: Screen) -> Image.Image:
+    """The screen drawn transposed, 64 pixels wide and 128 tall (the screen's pixel (x, y) at
+    (y, x)): each of its rows is a column of the panel, which the SSD1306's pages pack (a
+    frame is packed from it without turning it: ``frame``), and a text's mask is drawn as its
+    glyphs' columns are kept (``_mask``)."""
+    canvas = Image.new("1", (HEIGHT, WIDTH), 0)
+    ink = Image.core.draw(canvas.im, 0)
     _bar(ink, screen)
     y = TOP
     if screen.key:
@@ -348,10 +378,10 @@ def _draw(screen: Screen) -> Image.Image:
     for line in screen.lines[: max((HEIGHT - y) // LINE, 0)]:
         _text(ink, (1, y), fit(plain(line), COLUMNS), "5x8", 1)
         y += LINE
-    return image
+    return canvas
 
 
-_drawn = lru_cache(maxsize=64)(_draw)  # kept: never changed once made; render hands out copies
+_canvases = lru_cache(maxsize=64)(_canvas)  # kept: never changed once made (nothing draws on it)
 
 
 def draw(screen: Screen, device=None) -> Image.Image:
@@ -373,20 +403,22 @@ PAGES = HEIGHT // 8
 
 
 def frame_bytes(image: Image.Image) -> bytes:
-    """The image in MONO_VLSB: 8 pages of 128 bytes, bit 0 the page's top row.
-
-    Transposed, each image column is a row of 64 pixels; packed least significant bit first
-    ("1;R") that row is the column's 8 page bytes. Regrouping by page is one slice per page.
-    Pillow's core image is transposed and packed directly (``Image.transpose`` and
-    ``tobytes`` wrap the same two calls in some 70,000 instructions of Python: a copy for
-    ``convert``, a new ``Image``, an encoder loop)."""
+    """The image in MONO_VLSB: 8 pages of 128 bytes, bit 0 the page's top row."""
     if image.size != (WIDTH, HEIGHT):
         raise ValueError(f"a frame is {WIDTH}x{HEIGHT}, not {image.size[0]}x{image.size[1]}")
     if image.mode != "1":
         image = image.convert("1")
     image.load()
+    return _packed(image.im.transpose(Image.Transpose.TRANSPOSE))
+
+
+def _packed(columns_image: Any) -> bytes:
+    """A transposed 1-bit core image (each row a column of the panel, ``_canvas``) in
+    MONO_VLSB. Packed least significant bit first ("1;R"), each row of 64 pixels is the
+    column's 8 page bytes; regrouping by page is one slice per page. Pillow's core image is
+    packed directly (``tobytes`` wraps the same call in Python: an encoder loop)."""
     encoder = Image.core.raw_encoder("1", "1;R", 0, 1)
-    encoder.setimage(image.im.transpose(Image.Transpose.TRANSPOSE), (0, 0, HEIGHT, WIDTH))
+    encoder.setimage(columns_image, (0, 0, HEIGHT, WIDTH))
     parts = []
     while True:
         _, done, data = encoder.encode(FRAME)
@@ -399,9 +431,10 @@ def frame_bytes(image: Image.Image) -> bytes:
 
 @lru_cache(maxsize=64)
 def frame(screen: Screen) -> bytes:
-    """``frame_bytes(render(screen))``, kept as the drawings are (a CHOICE cycling a list sends
-    the same frames again: packing one costs more than the controller's whole step)."""
-    return frame_bytes(_drawn(screen))
+    """``frame_bytes(render(screen))``, packed from the screen's canvas and kept as the
+    canvases are (a CHOICE cycling a list sends the same frames again: packing one costs
+    more than the controller's whole step)."""
+    return _packed(_canvases(screen).im)
 
 
 def from_frame_bytes(frame: bytes) -> Image.Image:

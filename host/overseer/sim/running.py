@@ -32,7 +32,7 @@ class SentGlass(GlassAhead):
         self.sent: Image.Image | None = None
 
     def show(self, image: Image.Image) -> None:
-        self.sent = image  # (``render`` hands out a new copy at every show: nothing draws on it)
+        self.sent = image  # (``render`` hands out a new picture at every show: nothing draws on it)
         self.pico.show(image)
 
     def arm(self, image: Image.Image, button: Button) -> None:
