@@ -6,12 +6,12 @@ out for it (no rules run again at the press)."""
 from __future__ import annotations
 
 from overseer.app import controller, view
-from overseer.ports.events import Button, SetLeds
+from overseer.ports.events import Button, Press, SetLeds
 from overseer.screens.render import frame_bytes
 from overseer.session import session as session_module
 from tests.drivers import catacombs_table as play
 from tests.drivers.ahead_glass import AheadGlass
-from tools.table import NEXT, OK, Table
+from tools.table import BACK, NEXT, OK, Table
 
 
 def test_each_next_shows_the_screen_armed_for_it_from_the_game_worked_out_ahead(
@@ -121,3 +121,29 @@ def test_next_takes_the_view_and_the_controllers_state_worked_out_ahead(tmp_path
                 each.read()
         assert table.shown == plain.shown and lights[table] == lights[plain]
         assert vars(table.gadget.app) == vars(plain.gadget.app)
+
+
+def test_next_begins_nothing_where_the_controller_says_it_may_not(tmp_path):
+    """``controller.next_may_begin``, which spares the ahead the controller's whole press
+    where NEXT reads on: in every state of a game (pages, questions, the menu, notices) where
+    it is false, NEXT gives no Begin; where NEXT gives one, it is true."""
+    table = Table(tmp_path / "games.db")
+    table.gadget.glass = AheadGlass()
+    states = []
+    table.gadget.watchers.append(lambda gadget, item: states.append(gadget.app))
+    play.new_campaign(table)
+    play.first_stage(table)
+    table.read()
+    table.press(OK)  # the menu
+    table.press(BACK)
+    table.press(BACK, long=True)  # a notice (undone)
+    table.press(OK)
+    for _ in range(2):
+        play.ai_turn(table)
+    begins = 0
+    for app in states:
+        effects = controller.handle(app, Press(Button.NEXT))[1]
+        begun = any(isinstance(e, controller.Begin) for e in effects)
+        begins += begun
+        assert controller.next_may_begin(app) or not begun
+    assert begins > 2 and not all(controller.next_may_begin(app) for app in states)

@@ -857,6 +857,18 @@ def screen(app: App) -> Screen:
     return pages.idle_screen(view.title, view.idle_key, (hint, *view.status))
 
 
+def next_may_begin(app: App) -> bool:
+    """NEXT AI PIECE pressed in this state may begin the game's main move (``_press``'s way
+    to ``_on_idle``): no notice over the screen, the steps read to their last page, no
+    question (or the menu open over the idle screen). False: it reads on, pages a notice or
+    steps a number, and begins nothing."""
+    if app.notice:
+        return False
+    if app.reading:
+        return app.settled
+    return app.menu is not None or app.view.question is None
+
+
 def held_buttons(app: App) -> frozenset[Button]:
     """The buttons whose held press means another thing than a short one in this state
     (docs/buttons.md): a source that reports a press at its first edge must wait for these to

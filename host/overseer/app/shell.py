@@ -187,6 +187,7 @@ class Gadget:
         Pico first). A fault here costs only the arm."""
         glass, app = self.glass, self.app
         if not isinstance(glass, GlassAhead) or app is None or app.view.next_action is None \
+                or not controller.next_may_begin(app) \
                 or Button.NEXT in controller.held_buttons(app):
             self._armed = None
             return
