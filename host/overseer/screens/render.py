@@ -329,7 +329,9 @@ def render(screen: Screen) -> Image.Image:
     try:
         hash(screen)
     except TypeError:  # a field given as a list: drawn, not kept
-        return _canvas(screen).transpose(Image.Transpose.TRANSPOSE)
+        image = Image.new("1", (WIDTH, HEIGHT))
+        image.im = _canvas(screen).transpose(Image.Transpose.TRANSPOSE)
+        return image
     return Picture(screen)
 
 
@@ -350,7 +352,7 @@ class Picture(Image.Image):
     def _im(self) -> Any:  # pyright: ignore[reportIncompatibleVariableOverride]
         pixels = self._pixels
         if pixels is None:
-            pixels = self._pixels = _canvases(self._screen).im.transpose(
+            pixels = self._pixels = _canvases(self._screen).transpose(
                 Image.Transpose.TRANSPOSE)
         return pixels
 
@@ -360,13 +362,15 @@ class Picture(Image.Image):
             self._pixels = im
 
 
-def _canvas(screen: Screen) -> Image.Image:
+def _canvas(screen: Screen) -> Any:
     """The screen drawn transposed, 64 pixels wide and 128 tall (the screen's pixel (x, y) at
     (y, x)): each of its rows is a column of the panel, which the SSD1306's pages pack (a
     frame is packed from it without turning it: ``frame``), and a text's mask is drawn as its
-    glyphs' columns are kept (``_mask``)."""
-    canvas = Image.new("1", (HEIGHT, WIDTH), 0)
-    ink = Image.core.draw(canvas.im, 0)
+    glyphs' columns are kept (``_mask``). Pillow's core image, not an ``Image``: only the
+    picture (``Picture``) and the frame read it (``Image.new``'s Python layer costs some
+    20,000 instructions)."""
+    canvas = Image.core.fill("1", (HEIGHT, WIDTH), 0)
+    ink = Image.core.draw(canvas, 0)
     _bar(ink, screen)
     y = TOP
     if screen.key:
@@ -434,7 +438,7 @@ def frame(screen: Screen) -> bytes:
     """``frame_bytes(render(screen))``, packed from the screen's canvas and kept as the
     canvases are (a CHOICE cycling a list sends the same frames again: packing one costs
     more than the controller's whole step)."""
-    return _packed(_canvases(screen).im)
+    return _packed(_canvases(screen))
 
 
 def from_frame_bytes(frame: bytes) -> Image.Image:
