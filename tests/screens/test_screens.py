@@ -1,6 +1,7 @@
 """Screens: drawn with luma.core on its dummy device, packed for the Pico, built from facts."""
 
 import os
+import pickle
 import random
 import textwrap
 
@@ -227,3 +228,5 @@ def test_a_pictures_pixels_are_made_when_first_read_and_its_frame_without_them()
     ImageDraw.Draw(picture).rectangle((0, 0, 127, 63), fill=0)
     assert picture.getbbox() is None and render(screen).tobytes() != picture.tobytes()
     assert frame_bytes(render(screen)) == frame and kept_frame(picture.copy()) is None
+    again = pickle.loads(pickle.dumps(render(screen)))
+    assert again.tobytes() == render(screen).tobytes() and frame_bytes(again) == frame

@@ -358,8 +358,8 @@ class Picture(Image.Image):
 
     @_im.setter
     def _im(self, im: Any) -> None:  # pyright: ignore[reportIncompatibleVariableOverride]
-        if im is not None or self._pixels is not None:  # (``Image.__init__`` sets None)
-            self._pixels = im
+        if im is not None or getattr(self, "_pixels", None) is not None:
+            self._pixels = im  # (``Image.__init__`` sets None: a new picture's, or unpickled)
 
 
 def _canvas(screen: Screen) -> Any:
