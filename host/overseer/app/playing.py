@@ -49,9 +49,10 @@ class Playing:
         # same press) and its view; a Begin offers it to the session, which takes it only
         # while it holds (``Session.begin``)
         self._ahead: tuple[tuple[Any, ...], Ahead, GameView] | None = None
-        # the ahead's view, and the head it was worked out for, once a Begin took the ahead:
-        # the next ``view`` is that one, not built again
-        self._taken: tuple[GameView, int] | None = None
+        # the ahead's view, the session and the head it was worked out for, once a Begin took
+        # the ahead: the next ``view`` of that session at that head is that one, not built
+        # again (a restart drops it)
+        self._taken: tuple[GameView, Session, int] | None = None
 
     def open(self, game_id: int | None, new: bool, aside: list[str]) -> dict[str, Any]:
         """Game ``game_id``, else (unless ``new``) the game played last (``kept.last_played``;
@@ -93,7 +94,7 @@ class Playing:
         if session is not None:
             session = Session.resume(self.store, session.id)
         self.forms.drop()
-        self.session, self.queued = session, []
+        self.session, self.queued, self._taken = session, [], None
         self.seen = len(session.runner.trace) if session is not None else 0
         if session is None:
             self._wizard()
@@ -109,7 +110,7 @@ class Playing:
                                  ahead)
             if ahead is not None and kept is not None and answer is None \
                     and session is not None and session.fold is ahead.fold:
-                self._taken = (kept[2], session.head)  # the game is the ahead's now
+                self._taken = (kept[2], session, session.head)  # the game is the ahead's
         elif session is None:
             answer = Refused("there is no game here yet")
         elif isinstance(call, Cancel):
@@ -131,8 +132,8 @@ class Playing:
         on = (id(local), len(local.answers)) if local is not None else (
             (session.id, session.head) if session is not None else None)
         taken, self._taken = self._taken, None
-        if taken is not None and local is None and session is not None \
-                and session.head == taken[1]:
+        if taken is not None and local is None and session is taken[1] \
+                and session is not None and session.head == taken[2]:
             made = taken[0]  # NEXT AI PIECE's view, built ahead on the game it is now
             asked = self.asked + (on != self._question)
             if made.question is None or asked == made.asked:  # numbered as it is numbered now
