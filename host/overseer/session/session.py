@@ -765,14 +765,19 @@ class Session:
         return bool(kinds) and any(step.kind in kinds for step in self.runner.trace[since:])
 
     def _settle(self, new: list[Event], fold: Fold) -> None:
-        """Answer the chance questions the gadget answers itself, logging each first."""
-        question = fold.runner.pending
-        while isinstance(question, Roll | DrawToken | Pick) and auto_answered(question, fold.dice):
-            value = SeededChance(self.seed, fold.chance_count)(question)
-            event = Event("chance", {"key": question.key, "value": encode_answer(value)})
-            new.append(event)
-            apply_event(fold, event)
-            question = fold.runner.pending
+        """Answer the chance questions the gadget answers itself, logging each first. The
+        value is the seed's, for the question asked: it goes to the runner as it is, not
+        through ``apply_event``, whose checks (the seed's draw made again among them) are for
+        events read back from the log."""
+        runner = fold.runner
+        question = runner.pending
+        while question is not None and auto_answered(question, fold.dice):
+            value = SeededChance(self.seed, fold.chance_count)(
+                cast(Roll | DrawToken | Pick, question))
+            new.append(Event("chance", {"key": question.key, "value": encode_answer(value)}))
+            runner.answer(value)
+            fold.chance_count += 1
+            question = runner.pending
 
     # ------------------------------------------------------------------ undo, redo
 
