@@ -25,6 +25,7 @@ them (``Trace``).
 
 from __future__ import annotations
 
+import bisect
 import functools
 import hashlib
 import io
@@ -432,7 +433,7 @@ class Session:
         self.finished = info.finished
         self.notice: str | None = None  # what the table should know about this game
         self._build = build_id()
-        self._snapshots = store.snapshot_seqs(info.id, self._build)
+        self._snapshots = store.snapshot_seqs(info.id, self._build)  # in order
         self.turn = 0  # how many times the fold changed: an ``Ahead`` holds for one turn
         # the fold an ahead taken left (``_input``), of the log's first ``seq`` events, apart
         # from ``fold``: the next ahead's copy (``_copy``); dropped at every refold
@@ -572,7 +573,9 @@ class Session:
         """A snapshot to keep with the input that brings the head to ``end``, if one is due."""
         if self.runner.busy:
             return None
-        last = max((seq for seq in self._snapshots if seq <= self.head), default=0)
+        kept = self._snapshots  # in order: the last at or before the head, by halving
+        before = bisect.bisect_right(kept, self.head)
+        last = kept[before - 1] if before else 0
         if end - last < SNAPSHOT_EVERY:
             return None
         try:
@@ -750,7 +753,8 @@ class Session:
             self._refold()
             raise
         self.log.replace_from(self.head, new)
-        self._snapshots = [seq for seq in self._snapshots if seq <= self.head]
+        kept = self._snapshots  # (a new list: ``after``'s copies share the old one)
+        self._snapshots = kept[:bisect.bisect_right(kept, self.head)]  # the undone tail's go
         if snapshot is not None:
             self._snapshots.append(end)
         self.head = end
@@ -762,7 +766,11 @@ class Session:
     def _milestone(self, since: int) -> bool:
         """Whether the steps from ``since`` on end a stretch of play (the spec's milestones)."""
         kinds = self.spec.milestones
-        return bool(kinds) and any(step.kind in kinds for step in self.runner.trace[since:])
+        if kinds:
+            for step in self.runner.trace[since:]:
+                if step.kind in kinds:
+                    return True
+        return False
 
     def _settle(self, new: list[Event], fold: Fold) -> None:
         """Answer the chance questions the gadget answers itself, logging each first. The
