@@ -138,6 +138,7 @@ class GameInfo:
 
 
 _minute = (-1, "")  # the last minute ``_now`` wrote, and its text
+_SECONDS = tuple(f"{n:02d}" for n in range(60))  # (half the cost of a format spec)
 
 
 def _now() -> str:
@@ -151,7 +152,7 @@ def _now() -> str:
     kept = _minute  # read once: another thread may write it meanwhile
     if kept[0] != minute:
         kept = _minute = (minute, time.strftime("%Y-%m-%dT%H:%M:", time.gmtime(seconds)))
-    return f"{kept[1]}{second:02d}.{micros:06d}Z"
+    return f"{kept[1]}{_SECONDS[second]}.{str(1_000_000 + micros)[1:]}Z"
 
 
 def _aside_name(path: Path) -> Path:
