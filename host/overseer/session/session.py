@@ -324,8 +324,10 @@ class Trace(Sequence[Step]):
 
 
 def _continued(trace: Sequence[Step]) -> list[Step] | Trace:
-    """A trace's steps in a new trace that can go on apart from it (``Session.ahead``)."""
-    return trace.copy() if isinstance(trace, Trace) else list(trace)
+    """A trace's steps in a new trace that can go on apart from it (``Session.ahead``). (A
+    list or a ``Trace``: told apart by the list's type, as ``isinstance`` of an abstract
+    ``Sequence``'s subclass asks ``ABCMeta`` in Python.)"""
+    return list(trace) if type(trace) is list else cast(Trace, trace).copy()
 
 
 @dataclass(frozen=True, slots=True)
@@ -361,13 +363,16 @@ class Log:
 
     def slice(self, start: int, stop: int) -> list[Event]:
         stop = min(stop, self.length)
-        missing = [seq for seq in range(start, stop) if seq not in self._cache]
-        if missing:
-            first = missing[0] - missing[0] % self.CHUNK if len(missing) < self.CHUNK else \
-                missing[0]
-            rows = self._store.events(self._id, first, missing[-1] + 1)
-            self._cache.update(enumerate(rows, first))
-        return [self._cache[seq] for seq in range(start, stop)]
+        cache = self._cache
+        try:  # (most often every one is read already: one pass)
+            return [cache[seq] for seq in range(start, stop)]
+        except KeyError:
+            pass
+        missing = [seq for seq in range(start, stop) if seq not in cache]
+        first = missing[0] - missing[0] % self.CHUNK if len(missing) < self.CHUNK else missing[0]
+        rows = self._store.events(self._id, first, missing[-1] + 1)
+        cache.update(enumerate(rows, first))
+        return [cache[seq] for seq in range(start, stop)]
 
     def __getitem__(self, seq: int) -> Event:
         if not 0 <= seq < self.length:
