@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import sqlite3
+import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
-from overseer.session.events import Event
+from overseer.session.events import Event, canonical, json_writer
 from overseer.session.migrations import APPLICATION_ID, LATEST, migrate
-from overseer.session.store import NoStore, NotAStore, Store, StoreDamaged, StoreError
+from overseer.session.store import NoStore, NotAStore, Store, StoreDamaged, StoreError, _now
 
 
 def _sha(path: Path) -> str:
@@ -343,3 +346,57 @@ def test_a_gadget_object_kept_later_goes_in_with_the_next_write_or_at_close(tmp_
     store.set_gadget_later(game, {"shown": 7})
     store.close()
     assert _on_disk(path, game) == '{"shown": 7}'  # a clean stop writes it
+
+
+def test_the_gadget_object_is_read_back_as_its_row_holds_it_without_a_select(tmp_path):
+    path = tmp_path / "g.sqlite3"
+    with Store(path) as store:
+        game = store.create_game("catacombs", {}, 1, "seeded")
+        reads: list[str] = []
+        store.db.set_trace_callback(
+            lambda sql: reads.append(sql) if sql.startswith("SELECT data FROM gadget") else None)
+        store.set_gadget_later(game, {"shown": (3, 1), "seats": {2: "elf"}})
+        store.append(game, 0, [Event("action", {"do": "x"})], finished=False)
+        on_disk = _on_disk(path, game)
+        assert on_disk is not None
+        assert store.gadget(game) == json.loads(on_disk) == {"seats": {"2": "elf"},
+                                                              "shown": [3, 1]}
+        store.set_gadget(game, {"shown": 4})
+        store.gadget(game)["shown"] = 9  # the answer is the caller's to change
+        assert store.gadget(game) == {"shown": 4} and reads == []
+        store.set_gadget_later(game, {"shown": 5})
+        with pytest.raises(StoreError):  # the transaction it went in with rolled back
+            store.append(game, 0, [Event("action", {"do": "y"})], finished=False, tail=False)
+        assert _on_disk(path, game) == '{"shown": 4}' and store.gadget(game) == {"shown": 5}
+        store.delete_game(game)
+        assert store.gadget(game) == {} and len(reads) == 1  # read from the store
+
+
+@pytest.mark.parametrize("value", [
+    {"key": "first_by_direction", "value": "orc-2", "source": "table"},
+    {"b": [1.5, float("nan"), float("-inf"), None, True, -0.0, 10 ** 30], "a": {"z": ("t", 1)}},
+    "é \u2028 \"quoted\" \\", 3, [], {}])
+def test_the_stored_json_is_what_json_dumps_writes(value):
+    assert canonical(value) == json.dumps(value, sort_keys=True, separators=(",", ":"),
+                                          ensure_ascii=False)
+    assert json_writer((", ", ": "), ensure_ascii=True)(value) == json.dumps(value,
+                                                                             sort_keys=True)
+
+
+def test_the_stored_json_refuses_what_json_dumps_refuses():
+    circle: dict = {}
+    circle["again"] = circle
+    for bad, error in (({"a": object()}, TypeError), ({1: 2, "a": 3}, TypeError),
+                       (circle, ValueError)):
+        for _ in range(2):  # the markers that found the circle are not kept for the next
+            with pytest.raises(error):
+                canonical(bad)
+    assert canonical({"again": {}}) == '{"again":{}}'
+
+
+def test_the_time_written_is_strftime_s(monkeypatch):
+    for ns in (1_764_800_000_123_456_789, 1_764_800_059_999_999_000, 1_764_800_060_000_001_000,
+               946_684_799_000_000_000):
+        monkeypatch.setattr(time, "time_ns", lambda ns=ns: ns)
+        at = datetime.fromtimestamp(ns // 1000 / 1e6, UTC)
+        assert _now() == at.strftime("%Y-%m-%dT%H:%M:%S.%fZ")

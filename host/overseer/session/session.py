@@ -25,6 +25,7 @@ them (``Trace``).
 
 from __future__ import annotations
 
+import bisect
 import functools
 import hashlib
 import io
@@ -323,8 +324,10 @@ class Trace(Sequence[Step]):
 
 
 def _continued(trace: Sequence[Step]) -> list[Step] | Trace:
-    """A trace's steps in a new trace that can go on apart from it (``Session.ahead``)."""
-    return trace.copy() if isinstance(trace, Trace) else list(trace)
+    """A trace's steps in a new trace that can go on apart from it (``Session.ahead``). (A
+    list or a ``Trace``: told apart by the list's type, as ``isinstance`` of an abstract
+    ``Sequence``'s subclass asks ``ABCMeta`` in Python.)"""
+    return list(trace) if type(trace) is list else cast(Trace, trace).copy()
 
 
 @dataclass(frozen=True, slots=True)
@@ -360,13 +363,16 @@ class Log:
 
     def slice(self, start: int, stop: int) -> list[Event]:
         stop = min(stop, self.length)
-        missing = [seq for seq in range(start, stop) if seq not in self._cache]
-        if missing:
-            first = missing[0] - missing[0] % self.CHUNK if len(missing) < self.CHUNK else \
-                missing[0]
-            rows = self._store.events(self._id, first, missing[-1] + 1)
-            self._cache.update(enumerate(rows, first))
-        return [self._cache[seq] for seq in range(start, stop)]
+        cache = self._cache
+        try:  # (most often every one is read already: one pass)
+            return [cache[seq] for seq in range(start, stop)]
+        except KeyError:
+            pass
+        missing = [seq for seq in range(start, stop) if seq not in cache]
+        first = missing[0] - missing[0] % self.CHUNK if len(missing) < self.CHUNK else missing[0]
+        rows = self._store.events(self._id, first, missing[-1] + 1)
+        cache.update(enumerate(rows, first))
+        return [cache[seq] for seq in range(start, stop)]
 
     def __getitem__(self, seq: int) -> Event:
         if not 0 <= seq < self.length:
@@ -432,7 +438,7 @@ class Session:
         self.finished = info.finished
         self.notice: str | None = None  # what the table should know about this game
         self._build = build_id()
-        self._snapshots = store.snapshot_seqs(info.id, self._build)
+        self._snapshots = store.snapshot_seqs(info.id, self._build)  # in order
         self.turn = 0  # how many times the fold changed: an ``Ahead`` holds for one turn
         # the fold an ahead taken left (``_input``), of the log's first ``seq`` events, apart
         # from ``fold``: the next ahead's copy (``_copy``); dropped at every refold
@@ -572,7 +578,9 @@ class Session:
         """A snapshot to keep with the input that brings the head to ``end``, if one is due."""
         if self.runner.busy:
             return None
-        last = max((seq for seq in self._snapshots if seq <= self.head), default=0)
+        kept = self._snapshots  # in order: the last at or before the head, by halving
+        before = bisect.bisect_right(kept, self.head)
+        last = kept[before - 1] if before else 0
         if end - last < SNAPSHOT_EVERY:
             return None
         try:
@@ -750,7 +758,8 @@ class Session:
             self._refold()
             raise
         self.log.replace_from(self.head, new)
-        self._snapshots = [seq for seq in self._snapshots if seq <= self.head]
+        kept = self._snapshots  # (a new list: ``after``'s copies share the old one)
+        self._snapshots = kept[:bisect.bisect_right(kept, self.head)]  # the undone tail's go
         if snapshot is not None:
             self._snapshots.append(end)
         self.head = end
@@ -762,17 +771,26 @@ class Session:
     def _milestone(self, since: int) -> bool:
         """Whether the steps from ``since`` on end a stretch of play (the spec's milestones)."""
         kinds = self.spec.milestones
-        return bool(kinds) and any(step.kind in kinds for step in self.runner.trace[since:])
+        if kinds:
+            for step in self.runner.trace[since:]:
+                if step.kind in kinds:
+                    return True
+        return False
 
     def _settle(self, new: list[Event], fold: Fold) -> None:
-        """Answer the chance questions the gadget answers itself, logging each first."""
-        question = fold.runner.pending
-        while isinstance(question, Roll | DrawToken | Pick) and auto_answered(question, fold.dice):
-            value = SeededChance(self.seed, fold.chance_count)(question)
-            event = Event("chance", {"key": question.key, "value": encode_answer(value)})
-            new.append(event)
-            apply_event(fold, event)
-            question = fold.runner.pending
+        """Answer the chance questions the gadget answers itself, logging each first. The
+        value is the seed's, for the question asked: it goes to the runner as it is, not
+        through ``apply_event``, whose checks (the seed's draw made again among them) are for
+        events read back from the log."""
+        runner = fold.runner
+        question = runner.pending
+        while question is not None and auto_answered(question, fold.dice):
+            value = SeededChance(self.seed, fold.chance_count)(
+                cast(Roll | DrawToken | Pick, question))
+            new.append(Event("chance", {"key": question.key, "value": encode_answer(value)}))
+            runner.answer(value)
+            fold.chance_count += 1
+            question = runner.pending
 
     # ------------------------------------------------------------------ undo, redo
 

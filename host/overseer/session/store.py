@@ -25,6 +25,7 @@ import json
 import logging
 import os
 import sqlite3
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -33,7 +34,7 @@ from typing import Any
 
 from overseer import RULES_VERSION
 from overseer.session import salvage
-from overseer.session.events import Event
+from overseer.session.events import Event, json_writer
 from overseer.session.migrations import APPLICATION_ID, LATEST, TABLES, migrate
 
 _HEADER = b"SQLite format 3\x00"
@@ -136,8 +137,22 @@ class GameInfo:
                 "rules_version": self.rules}
 
 
+_minute = (-1, "")  # the last minute ``_now`` wrote, and its text
+_SECONDS = tuple(f"{n:02d}" for n in range(60))  # (half the cost of a format spec)
+
+
 def _now() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    """The time in UTC as the store writes it, ``2026-05-09T07:34:55.123456Z`` (what
+    ``strftime("%Y-%m-%dT%H:%M:%S.%fZ")`` writes): the text up to the minute made once a
+    minute, the seconds and microseconds after it written out (``strftime`` was most of a
+    step's write in Python)."""
+    global _minute
+    seconds, micros = divmod(time.time_ns() // 1000, 1_000_000)
+    minute, second = divmod(seconds, 60)
+    kept = _minute  # read once: another thread may write it meanwhile
+    if kept[0] != minute:
+        kept = _minute = (minute, time.strftime("%Y-%m-%dT%H:%M:", time.gmtime(seconds)))
+    return f"{kept[1]}{_SECONDS[second]}.{str(1_000_000 + micros)[1:]}Z"
 
 
 def _aside_name(path: Path) -> Path:
@@ -342,6 +357,9 @@ class Store:
         self._unsynced = False  # an append(synced=False) is in the WAL, not yet on disk
         self._checkpoint_due = False  # a checkpoint it asked for, made at ``sync``
         self._later: dict[int, dict[str, Any]] = {}  # gadget objects for the next transaction
+        # the gadget text of a game's row as this store last wrote it (``gadget`` reads it
+        # here, not in a SELECT: the store is this process's alone, ``session/lock.py``)
+        self._stored: dict[int, str] = {}
         if self.path.exists() and not self.path.is_file():
             raise StoreError(f"{self.path}: not a regular file; choose another store file")
         if not self.path.exists():
@@ -357,6 +375,7 @@ class Store:
                                "a new store now. If it held games, they were lost before this "
                                "start (a backup of the file brings them back)")
         self.db = self._open()
+        self._cursor = self.db.cursor()  # the writes': ``Connection.execute`` makes one a call
         self._unsaved = 0
 
     def _make_folder(self) -> None:
@@ -555,7 +574,7 @@ class Store:
             self._check(self.path)
             db = self._open()
             self.db.close()
-            self.db = db
+            self.db, self._cursor = db, db.cursor()
             self._reopen = self.read_only
         if self.read_only:
             raise _save_error(self.path, sqlite3.OperationalError("read-only"), _SQLITE_READONLY)
@@ -601,7 +620,7 @@ class Store:
         return next((gid for (gid,) in rows if self.events(gid) == wanted), None)
 
     def _insert(self, game_id: int, start: int, events: list[Event]) -> None:
-        self.db.executemany(
+        self._cursor.executemany(
             "INSERT INTO events (game_id, seq, kind, data, seen) VALUES (?, ?, ?, ?, ?)",
             [(game_id, start + i, e.kind, e.payload(), int(e.seen))
              for i, e in enumerate(events)])
@@ -622,14 +641,12 @@ class Store:
         now = _now()
         with self._transaction(synced):
             if tail:
-                self.db.execute(
-                    "INSERT INTO retracted (game_id, seq, kind, data, retracted_at)"
-                    " SELECT game_id, seq, kind, data, ? FROM events"
-                    " WHERE game_id = ? AND seq >= ? AND seen = 1", (now, game_id, head))
-                self.db.execute("DELETE FROM events WHERE game_id = ? AND seq >= ?",
-                                (game_id, head))
-                self.db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq > ?",
-                                (game_id, head))
+                write = self._cursor.execute
+                write("INSERT INTO retracted (game_id, seq, kind, data, retracted_at)"
+                      " SELECT game_id, seq, kind, data, ? FROM events"
+                      " WHERE game_id = ? AND seq >= ? AND seen = 1", (now, game_id, head))
+                write("DELETE FROM events WHERE game_id = ? AND seq >= ?", (game_id, head))
+                write("DELETE FROM snapshots WHERE game_id = ? AND seq > ?", (game_id, head))
             self._insert(game_id, head, events)
             if snapshot is not None:
                 self._put_snapshot(game_id, end, *snapshot)
@@ -644,7 +661,7 @@ class Store:
 
     def _touch(self, game_id: int, head: int, finished: bool, rules: bool = False,
                now: str | None = None) -> None:
-        cur = self.db.execute(
+        cur = self._cursor.execute(
             _TOUCH_RULES if rules else _TOUCH, (head, int(finished), now or _now(), game_id))
         if cur.rowcount != 1:
             raise StoreError(f"no saved game #{game_id}")
@@ -654,10 +671,12 @@ class Store:
         object per game, replaced whole, durable on return (in place of one held by
         ``set_gadget_later``)."""
         self._later.pop(game_id, None)
+        text = _gadget_text(data)
         with self._transaction():
             if self.db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
                 raise StoreError(f"no saved game #{game_id}")  # a game that is not there
-            self.db.execute(_SET_GADGET, (game_id, json.dumps(data, sort_keys=True)))
+            self.db.execute(_SET_GADGET, (game_id, text))
+        self._stored[game_id] = text
 
     def set_gadget_later(self, game_id: int, data: dict[str, Any]) -> None:
         """``set_gadget`` without a transaction of its own: the object is held and written
@@ -668,15 +687,19 @@ class Store:
         now on: encoded when it is written, once, not at every page turned."""
         self._later[game_id] = data
 
-    def _write_later(self) -> None:
-        """Inside a transaction: the gadget objects ``set_gadget_later`` holds."""
+    def _write_later(self) -> dict[int, str]:
+        """Inside a transaction: the gadget objects ``set_gadget_later`` holds; their text, by
+        game, for ``gadget`` once the transaction is committed."""
+        written: dict[int, str] = {}
         for game_id, data in self._later.items():
             try:
-                text = json.dumps(data, sort_keys=True)
+                text = _gadget_text(data)
             except (TypeError, ValueError) as err:  # not plain JSON: the gadget's object is
                 log.error("game #%d: the gadget's object not kept: %s", game_id, err)
                 continue  # lost, never the step it goes in with
-            self.db.execute(_SET_GADGET_IF_GAME, (game_id, text, game_id))
+            if self._cursor.execute(_SET_GADGET_IF_GAME, (game_id, text, game_id)).rowcount:
+                written[game_id] = text  # (none for a game that is gone)
+        return written
 
     def gadget(self, game_id: int) -> dict[str, Any]:
         """What ``set_gadget`` (or ``set_gadget_later``) kept for this game (an empty object
@@ -684,6 +707,9 @@ class Store:
         held = self._later.get(game_id)
         if held is not None:  # a new object to change: its values are replaced, never changed
             return dict(held)
+        text = self._stored.get(game_id)
+        if text is not None:  # what the row holds, read back as a SELECT would read it
+            return json.loads(text)
         try:
             row = self.db.execute("SELECT data FROM gadget WHERE game_id = ?",
                                   (game_id,)).fetchone()
@@ -707,6 +733,7 @@ class Store:
                 self._put_snapshot(game_id, seq, build, state)
 
     def delete_game(self, game_id: int) -> None:
+        self._stored.pop(game_id, None)  # (its row goes with the game's)
         with self._transaction():
             if self.db.execute("DELETE FROM games WHERE id = ?", (game_id,)).rowcount != 1:
                 raise StoreError(f"no saved game #{game_id}")
@@ -775,6 +802,7 @@ class Store:
                 for seq, kind, data, at in rows]
 
 
+_gadget_text = json_writer((", ", ": "), ensure_ascii=True)  # json.dumps(data, sort_keys=True)
 _SET_GADGET = ("INSERT INTO gadget (game_id, data) VALUES (?, ?) ON CONFLICT (game_id)"
                " DO UPDATE SET data = excluded.data")
 _SET_GADGET_IF_GAME = ("INSERT INTO gadget (game_id, data) SELECT ?, ? WHERE EXISTS"
@@ -789,6 +817,7 @@ class _Transaction:
     def __init__(self, store: Store, synced: bool = True) -> None:
         self.store = store
         self.db = store.db
+        self.write = store._cursor.execute
         self.synced = synced  # False: COMMIT without its fsync (synchronous=NORMAL for it)
 
     def _failed(self, err: sqlite3.Error) -> StoreError:
@@ -799,8 +828,8 @@ class _Transaction:
     def __enter__(self) -> None:
         try:
             if not self.synced:
-                self.db.execute("PRAGMA synchronous = NORMAL")
-            self.db.execute("BEGIN IMMEDIATE")
+                self.write("PRAGMA synchronous = NORMAL")
+            self.write("BEGIN IMMEDIATE")
         except sqlite3.Error as err:
             self._full()
             raise self._failed(err) from err
@@ -808,7 +837,7 @@ class _Transaction:
     def _full(self) -> None:
         """Every other write is FULL again (the pragma holds for the connection)."""
         if not self.synced:
-            self.db.execute("PRAGMA synchronous = FULL")
+            self.write("PRAGMA synchronous = FULL")
 
     def __exit__(self, kind, value, tb) -> None:
         try:
@@ -820,15 +849,16 @@ class _Transaction:
         later = self.store._later
         try:
             if kind is None:
-                if later:
-                    self.store._write_later()
-                self.db.execute("COMMIT")
+                written = self.store._write_later() if later else None
+                self.write("COMMIT")
                 later.clear()
+                if written:
+                    self.store._stored.update(written)
             elif self.db.in_transaction:  # SQLite may have rolled back already (a full disk)
-                self.db.execute("ROLLBACK")
+                self.write("ROLLBACK")
         except sqlite3.Error as err:
             if self.db.in_transaction:
-                self.db.execute("ROLLBACK")
+                self.write("ROLLBACK")
             raise self._failed(err) from err
         if isinstance(value, sqlite3.Error):
             raise self._failed(value) from value
