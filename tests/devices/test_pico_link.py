@@ -107,10 +107,11 @@ def test_unacknowledged_messages_are_sent_again_in_order(
 ) -> None:
     pico.acking = False
     screen = link.show(IMAGE_A)
-    # Go-back-N: the first 8 go out, then all 8 again, in order, with their SEQs.
-    assert pico.wait(lambda: len(pico.of_type(p.FrameChunk)) >= 16)
-    seqs = [seq for seq, _ in pico.of_type(p.FrameChunk)][:16]
-    assert seqs == list(range(1, 9)) * 2
+    # Go-back-N: the screen's 16 chunks and its show go out (a clean cable's window), then all
+    # again, in order, with their SEQs.
+    assert pico.wait(lambda: len(pico.of_type(p.FrameChunk)) >= 32)
+    seqs = [seq for seq, _ in pico.of_type(p.FrameChunk)][:32]
+    assert seqs == list(range(1, 17)) * 2
     pico.acking = True
     assert link.wait_shown(screen, timeout=3)
     assert pico.shown == IMAGE_A

@@ -17,6 +17,7 @@ go in smaller chunks, each block twice."""
 from __future__ import annotations
 
 import logging
+import struct
 
 from overseer.devices import protocol as p
 from overseer.devices.link_events import (
@@ -53,6 +54,9 @@ STOPPED = (LinkState.REFUSED, LinkState.CLOSED)
 # Python 3.11, and the link's loop compares its state at every pass.
 _READY, _HANDSHAKING, _REFUSED = LinkState.READY, LinkState.HANDSHAKING, LinkState.REFUSED
 _PICO_ACK, _PICO_HEARTBEAT = int(p.MsgType.PICO_ACK), int(p.MsgType.PICO_HEARTBEAT)
+_BUTTON = int(p.MsgType.BUTTON)
+_unpack_button = struct.Struct("<HBB").unpack  # BUTTON's event_id, button, press
+_new = tuple.__new__  # a named tuple made as the tuple it is (its ``__new__`` is a Python call)
 _EVENTS = (p.ButtonEvent, p.RollResult)  # the Pico's reliable messages
 
 
@@ -185,6 +189,8 @@ class LinkCore:
                 self._window.put(p.RollRequest(roll_id, int(die)))
         window = self._window
         if window.in_flight or window.queued:  # else ``pump`` has nothing to send
+            # (a clean cable's window is wider: fewer ACK rounds; a noisy one's resends less)
+            window.size = p.WINDOW if self.errors.rate >= NOISY_ERROR else p.CLEAN_WINDOW
             out = window.pump(now, self._copies())
             self.stats.retransmits = window.retransmits
         if now >= self._heartbeat_at:
@@ -214,6 +220,12 @@ class LinkCore:
                     if boot_id != self._boot_id:
                         log.info("the Pico restarted (boot id %04x)", boot_id)
                         self._begin_handshake()
+                    continue
+                if kind == _BUTTON:  # a press's two reports: ``_handle``'s, without its tests
+                    receiver = self._receiver
+                    if receiver.accept(block.seq):
+                        self._deliver(_new(p.ButtonEvent, _unpack_button(block.payload)))
+                    reply += p.HOST_ACKS[receiver.last]
                     continue
             reply += self._handle(block)
             if self.state is _REFUSED:

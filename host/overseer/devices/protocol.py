@@ -25,7 +25,12 @@ KNOWN_READS = 512  # reads of one unreliable block a decoder remembers (the 256 
 FRAME_SIZE = 1024  # 128 x 64 pixels, 1 bit each, framebuf.MONO_VLSB
 MAX_CHUNK = 64
 MAX_FIRMWARE_NAME = 32
-WINDOW = 8  # reliable messages in flight
+WINDOW = 8  # reliable messages in flight (the Pico's; the host's on a noisy cable)
+# The host's on a clean cable: a changed screen (most often 8 to 17 chunks and its FRAME_SHOW)
+# in one round of the Pico's ACKs, not two or three (docs/protocol.md, Reliability). On the rp2
+# port 24 blocks are some 40 ms of decoding: their ACK still comes well inside the retransmit
+# timeout while the panel takes a frame.
+CLEAN_WINDOW = 24
 
 
 class MsgType(IntEnum):

@@ -137,6 +137,10 @@ class SendWindow:
         if in_flight[index].sends == 1:  # round trip samples only from unrepeated sends
             sample = now - in_flight[index].sent_at
             self.srtt = 0.875 * self.srtt + 0.125 * sample
+        if index + 1 == len(in_flight):  # most ACKs: everything in flight (one read's worth)
+            done = list(in_flight)
+            in_flight.clear()
+            return done
         return [in_flight.popleft() for _ in range(index + 1)]
 
     def deadline(self) -> float | None:

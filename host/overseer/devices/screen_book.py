@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from overseer.devices import protocol as p
-from overseer.devices.frames import changed_chunks
+from overseer.devices.frames import changed_runs
 
 
 class Shows(NamedTuple):
@@ -99,10 +99,17 @@ class ScreenBook:
 
     def _chunks(self, screen: int, image: bytes, chunk_size: int
                 ) -> list[tuple[p.Message, Shows | None]]:
+        """Its FRAME_CHUNKs from ``_base``: ``frames.changed_chunks``'s, each made at once from
+        the run it is cut from (no (offset, data) pair made and taken apart again)."""
         wire = p.wire_id(screen)
         chunk, new = p.FrameChunk, tuple.__new__  # (a named tuple made as the tuple it is)
-        return [(new(chunk, (wire, offset, data)), None)
-                for offset, data in changed_chunks(self._base, image, chunk_size)]
+        out: list[tuple[p.Message, Shows | None]] = []
+        for start, end in changed_runs(self._base, image):
+            for offset in range(start, end, chunk_size):
+                stop = offset + chunk_size
+                out.append((new(chunk, (wire, offset, image[offset : stop if stop < end else end])),
+                            None))
+        return out
 
     def acked(self, shows: Shows) -> None:
         """The Pico acknowledged this FRAME_SHOW (the newest an ACK settled)."""
