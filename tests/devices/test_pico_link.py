@@ -76,7 +76,8 @@ def test_another_protocol_version_is_refused_and_nothing_else_is_sent() -> None:
         link.close()
         peer.close()
     assert str(refused.value) == (
-        "the Pico runs protocol 2; this host speaks 3: flash the firmware (scripts/flash)"
+        f"the Pico runs protocol 2; this host speaks {p.PROTOCOL_VERSION}: flash the firmware "
+        "(scripts/flash)"
     )
     assert link.state is LinkState.REFUSED
     assert {type(m) for _, m in peer.received} == {p.Hello}

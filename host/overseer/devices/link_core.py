@@ -35,7 +35,7 @@ from overseer.devices.link_events import (
 )
 from overseer.devices.reliable import ByteErrors, Receiver, SendWindow
 from overseer.devices.roll_book import RollBook
-from overseer.devices.screen_book import ScreenBook, Shows
+from overseer.devices.screen_book import Arms, ScreenBook, Shows
 
 log = logging.getLogger("overseer.devices.pico_link")
 
@@ -292,11 +292,17 @@ class LinkCore:
         if self.rolls.refusals:  # (with none heard, ``settled`` finds nothing)
             self._fail(self.rolls.settled(e.message.roll_id for e in done
                                           if isinstance(e.message, p.RollRequest)))
-        for entry in reversed(done):  # the newest FRAME_SHOW settled
+        armed = False
+        for entry in reversed(done):  # the newest FRAME_SHOW settled, a FRAME_ARM after it
             note = entry.note
-            if note is not None and isinstance(note, Shows):  # (most: a chunk's, None)
+            if note is None:  # (most: a chunk's)
+                continue
+            if isinstance(note, Shows):
                 self.screens.acked(note)
                 break
+            if isinstance(note, Arms) and not armed:
+                armed = True
+                self.screens.arm_acked(note)
 
     def _on_error(self, code: int) -> None:
         self.stats.pico_errors[code] = self.stats.pico_errors.get(code, 0) + 1

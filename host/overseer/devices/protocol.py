@@ -1,4 +1,4 @@
-"""The Pico link protocol, version 3 (docs/protocol.md): blocks, messages and a streaming decoder.
+"""The Pico link protocol, version 4 (docs/protocol.md): blocks, messages and a streaming decoder.
 
 A block is ``SYNC LEN SEQ TYPE PAYLOAD CRC32``. ``encode_block`` builds one; ``Decoder`` turns
 any stream of bytes into the good blocks it contains, resynchronising on garbage and never
@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import NamedTuple
 
-PROTOCOL_VERSION = 3  # 3: FRAME_ARM, an image the Pico shows at a press (2: BUTTON DOWN)
+PROTOCOL_VERSION = 4  # 4: the armed image kept (3: FRAME_ARM; 2: BUTTON DOWN)
 SYNC = 0x7E
 MAX_PAYLOAD = 96
 HEADER_SIZE = 4  # SYNC, LEN, SEQ, TYPE

@@ -15,7 +15,11 @@ screen is on its way (its chunks, then FRAME_ARM on that screen): the Pico puts 
 when the button goes down on that screen. It takes a number but is not asked for: what the
 Pico holds for the next screen stays the newest screen's image (had the Pico put the armed one
 up, the next screen's chunks from there still make it, and its CRC is checked). A new screen
-asked for before the arm went drops it (the Pico drops one that went)."""
+asked for before the arm went drops it (the Pico drops one that went). The Pico keeps the image
+of the last FRAME_ARM it accepted past the screens after it (protocol version 4): arming that
+image again (as every new screen read on to does, NEXT's screen the same) takes its number again
+and sends its FRAME_ARM alone, no chunk. What it keeps is known from the FRAME_ARM's ACK (its
+note, ``Arms``); a handshake or a refusal forgets it."""
 
 from __future__ import annotations
 
@@ -33,6 +37,15 @@ class Shows(NamedTuple):
     image: bytes
 
 
+class Arms(NamedTuple):
+    """The note on a FRAME_ARM: the screen number, image and CRC it arms (the Pico keeps that
+    image once the FRAME_ARM is acknowledged)."""
+
+    screen: int
+    image: bytes
+    crc: int
+
+
 class ScreenBook:
     """The screens of one link; see the module's docstring."""
 
@@ -45,6 +58,7 @@ class ScreenBook:
         self._numbered = 0  # the last screen number given (asked for or armed)
         self._armed: tuple[int, bytes, int, int] | None = None  # number, image, button, on
         self._arm_queued = False  # its messages are queued or in flight
+        self._kept: Arms | None = None  # the armed image the Pico keeps (an acknowledged arm)
 
     @property
     def screen(self) -> int:
@@ -72,15 +86,20 @@ class ScreenBook:
         if asked is None or asked[1] == image:
             self._armed = None
             return
-        self._numbered += 1
-        self._armed, self._arm_queued = (self._numbered, image, button, asked[0]), False
+        kept = self._kept
+        if kept is not None and kept.image == image:  # the Pico keeps it: its number again
+            number = kept.screen
+        else:
+            self._numbered += 1
+            number = self._numbered
+        self._armed, self._arm_queued = (number, image, button, asked[0]), False
 
-    def take(self, chunk_size: int) -> list[tuple[p.Message, Shows | None]]:
+    def take(self, chunk_size: int) -> list[tuple[p.Message, Shows | Arms | None]]:
         """The messages that show the newest screen, once (none when it is on its way)."""
         asked = self.asked  # one read: the app may ask for another screen meanwhile
         if asked is None:
             return []
-        out: list[tuple[p.Message, Shows | None]] = []
+        out: list[tuple[p.Message, Shows | Arms | None]] = []
         if asked[0] != self._queued:
             screen, image = asked
             out = self._chunks(screen, image, chunk_size)
@@ -91,19 +110,25 @@ class ScreenBook:
         armed = self._armed
         if armed is not None and not self._arm_queued and armed[3] == self._queued:
             screen, image, button, on = armed
-            out += self._chunks(screen, image, chunk_size)
-            out.append((p.FrameArm(p.wire_id(screen), p.crc32(image), button, p.wire_id(on)),
-                        None))
+            kept = self._kept
+            if kept is not None and kept.screen == screen:  # kept: the FRAME_ARM alone
+                crc = kept.crc
+            else:  # its chunks from ``_base``; the Pico keeps another image once they are through
+                self._kept = None
+                out += self._chunks(screen, image, chunk_size)
+                crc = p.crc32(image)
+            out.append((p.FrameArm(p.wire_id(screen), crc, button, p.wire_id(on)),
+                        Arms(screen, image, crc)))
             self._arm_queued = True  # what the Pico holds once through: still ``_base``
         return out
 
     def _chunks(self, screen: int, image: bytes, chunk_size: int
-                ) -> list[tuple[p.Message, Shows | None]]:
+                ) -> list[tuple[p.Message, Shows | Arms | None]]:
         """Its FRAME_CHUNKs from ``_base``: ``frames.changed_chunks``'s, each made at once from
         the run it is cut from (no (offset, data) pair made and taken apart again)."""
         wire = p.wire_id(screen)
         chunk, new = p.FrameChunk, tuple.__new__  # (a named tuple made as the tuple it is)
-        out: list[tuple[p.Message, Shows | None]] = []
+        out: list[tuple[p.Message, Shows | Arms | None]] = []
         for start, end in changed_runs(self._base, image):
             for offset in range(start, end, chunk_size):
                 stop = offset + chunk_size
@@ -116,14 +141,18 @@ class ScreenBook:
         self._acked = shows.image
         self.shown = max(self.shown, shows.screen)
 
+    def arm_acked(self, arms: Arms) -> None:
+        """The Pico acknowledged this FRAME_ARM (the newest an ACK settled): it keeps its image."""
+        self._kept = arms
+
     def handshake(self, same_boot: bool) -> None:
         """A handshake: nothing shown in it yet; the newest screen goes again, only what differs
         from the image the Pico acknowledged when it is the same boot, else whole."""
         self.shown = self._queued = 0
         self._base = self._acked if same_boot else None
-        self._armed = None  # a HELLO drops what the Pico held armed
+        self._armed = self._kept = None  # a HELLO drops what the Pico held armed and kept
 
     def refused(self) -> None:
         """The Pico refused a FRAME_SHOW: the next screen goes whole."""
         self._queued = 0
-        self._base = self._acked = self._armed = None
+        self._base = self._acked = self._armed = self._kept = None
