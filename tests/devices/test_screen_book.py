@@ -10,8 +10,8 @@ IMAGE_A = bytes((37 * i + 11) % 256 for i in range(p.FRAME_SIZE))
 IMAGE_B = bytes([IMAGE_A[0] ^ 1]) + IMAGE_A[1:]
 
 
-def offsets(messages: list[tuple[p.Message, object]]) -> list[int]:
-    return [m.offset for m, _ in messages if isinstance(m, p.FrameChunk)]
+def offsets(messages: list[tuple[p.Sendable, object]]) -> list[int]:
+    return [c.offset for m, _ in messages if isinstance(m, p.FrameChunks) for c in m]
 
 
 def test_a_new_image_gets_the_next_number_the_same_one_keeps_it() -> None:

@@ -60,8 +60,12 @@ _new = tuple.__new__  # a named tuple made as the tuple it is (its ``__new__`` i
 _EVENTS = (p.ButtonEvent, p.RollResult)  # the Pico's reliable messages
 
 
-def _is_frame(message: p.Message) -> bool:
-    return isinstance(message, p.FrameChunk | p.FrameShow | p.FrameArm)
+def _is_frame(message: p.Sendable) -> bool:
+    return isinstance(message, p.FrameChunks | p.FrameShow | p.FrameArm)
+
+
+def _is_screen(note: object) -> bool:
+    return isinstance(note, Shows | Arms)
 
 
 class LinkCore:
@@ -186,7 +190,8 @@ class LinkCore:
             self._window.put_all(self.screens.take(self._chunk_size()))
         if self.rolls.unsent_ids:  # most passes: none
             for roll_id, die in self.rolls.unsent():
-                self._window.put(p.RollRequest(roll_id, int(die)))
+                request = p.RollRequest(roll_id, int(die))
+                self._window.put(request, request)  # (noted: its ACK settles a refusal)
         window = self._window
         if window.in_flight or window.queued:  # else ``pump`` has nothing to send
             # (a clean cable's window is wider: fewer ACK rounds; a noisy one's resends less)
@@ -286,17 +291,13 @@ class LinkCore:
         log.info("Pico ready: %s, boot id %04x", ident.firmware, ident.boot_id)
 
     def _on_ack(self, seq: int, now: float) -> None:
-        done = self._window.on_ack(seq, now)
+        done = self._window.on_ack(seq, now)  # the notes of what it settled
         # The Pico sends an ERROR while it acts on a message and the ACK after the read it came
         # in: a roll refusal belongs to a roll request this ACK settles.
         if self.rolls.refusals:  # (with none heard, ``settled`` finds nothing)
-            self._fail(self.rolls.settled(e.message.roll_id for e in done
-                                          if isinstance(e.message, p.RollRequest)))
+            self._fail(self.rolls.settled(n.roll_id for n in done if isinstance(n, p.RollRequest)))
         armed = False
-        for entry in reversed(done):  # the newest FRAME_SHOW settled, a FRAME_ARM after it
-            note = entry.note
-            if note is None:  # (most: a chunk's)
-                continue
+        for note in reversed(done):  # the newest FRAME_SHOW settled, a FRAME_ARM after it
             if isinstance(note, Shows):
                 self.screens.acked(note)
                 break
@@ -309,7 +310,7 @@ class LinkCore:
         if code in (p.ErrorCode.FRAME_CRC, p.ErrorCode.BAD_CHUNK):
             # The Pico refused a FRAME_SHOW (it sends ERROR before the ACK): the ACKs of the
             # shows now in flight must not count as shown, and the next screen goes whole.
-            self._window.forget_notes()
+            self._window.forget_notes(_is_screen)
             self._window.drop_queued(_is_frame)
             self.screens.refused()
         elif code == p.ErrorCode.BAD_ROLL:

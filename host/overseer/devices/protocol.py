@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import struct
 import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import NamedTuple
@@ -154,6 +155,7 @@ _pack_head = struct.Struct("<BBB").pack  # LEN, SEQ, TYPE
 _pack_place = struct.Struct("<HH").pack  # a chunk's screen_id and offset
 _pack_chunk_head = struct.Struct("<BBBHH").pack  # a chunk's LEN, SEQ, TYPE, screen_id, offset
 _crc32 = zlib.crc32
+_FRAME_CHUNK = int(MsgType.FRAME_CHUNK)
 # A named tuple made in a hot path as the tuple it is (its own ``__new__`` is a Python call,
 # seven times the cost): ``_new(Block, (seq, type, payload))``.
 _new = tuple.__new__
@@ -345,6 +347,46 @@ class FrameChunk(NamedTuple):
         return _pack_place(self.screen_id, self.offset) + self.data
 
 
+class FrameChunks:
+    """The FRAME_CHUNKs of one screen, cut from the runs where its image changed (each run in
+    chunks of ``size`` bytes; ``frames.changed_runs``): one item in the link's queue, not one
+    message a chunk. ``encode`` makes their blocks straight from the image into bytes, as many
+    as the window has room for; the rest stay. Iterating gives the FrameChunk messages left."""
+
+    __slots__ = ("screen_id", "image", "runs", "size")
+    type = MsgType.FRAME_CHUNK
+
+    def __init__(self, screen_id: int, image: bytes, runs: list[tuple[int, int]],
+                 size: int = MAX_CHUNK) -> None:
+        if not 1 <= size <= MAX_CHUNK:
+            raise ValueError(f"a chunk holds 1 to {MAX_CHUNK} bytes, not {size}")
+        self.screen_id, self.image, self.runs, self.size = screen_id, image, runs, size
+
+    def __iter__(self) -> Iterator[FrameChunk]:
+        image, size = self.image, self.size
+        for start, end in self.runs:
+            for offset in range(start, end, size):
+                yield FrameChunk(self.screen_id, offset, image[offset : min(offset + size, end)])
+
+    def encode(self, seq: int, room: int, out: list[bytes]) -> int:
+        """The blocks of up to ``room`` chunks, the first first, numbered on after ``seq``,
+        appended to ``out`` (those are taken: ``runs`` keeps the rest); the last SEQ given."""
+        runs, size, image, wire = self.runs, self.size, self.image, self.screen_id
+        for index, (start, end) in enumerate(runs):
+            for offset in range(start, end, size):
+                if not room:
+                    runs[: index + 1] = [(offset, end)]
+                    return seq
+                room -= 1
+                seq = 1 if seq >= 255 else seq + 1  # (reliable.next_seq, inline)
+                stop = offset + size
+                data = image[offset : stop if stop < end else end]
+                body = _pack_chunk_head(len(data) + 4, seq, _FRAME_CHUNK, wire, offset) + data
+                out.append(_SYNC_BYTE + body + _pack_crc(_crc32(body)))
+        runs.clear()
+        return seq
+
+
 class FrameShow(NamedTuple):
     screen_id: int
     crc: int
@@ -475,6 +517,7 @@ Message = (
     Hello | FrameChunk | FrameShow | FrameArm | RollRequest | HostHeartbeat | HostAck | Ident
     | ButtonEvent | RollResult | PicoHeartbeat | PicoAck | Error
 )
+Sendable = Message | FrameChunks  # what the host's window takes: a message, or a screen's chunks
 
 
 def encode(message: Message, seq: int = 0) -> bytes:
@@ -485,26 +528,6 @@ def encode(message: Message, seq: int = 0) -> bytes:
         return encode_block(seq, message.type, payload)  # (raises, saying why)
     body = _pack_head(len(payload), seq, message.type) + payload
     return _SYNC_BYTE + body + _pack_crc(zlib.crc32(body))
-
-
-_FRAME_CHUNK = int(MsgType.FRAME_CHUNK)
-
-
-def encode_all(messages: list[tuple[Message, int]], copies: int = 1) -> bytes:
-    """``encode`` of each (message, seq), in order, each block ``copies`` times, in one pass: a
-    window's blocks go out together (a changed screen is a dozen chunks), and a chunk's header
-    is packed whole, without its ``payload()`` call. A SEQ over 255 raises ``struct.error``."""
-    out: list[bytes] = []
-    for message, seq in messages:
-        if isinstance(message, FrameChunk):
-            screen_id, offset, data = message
-            size = len(data) + 4
-            if size <= MAX_PAYLOAD:
-                body = _pack_chunk_head(size, seq, _FRAME_CHUNK, screen_id, offset) + data
-                out += (_SYNC_BYTE, body, _pack_crc(_crc32(body))) * copies
-                continue
-        out += (encode(message, seq),) * copies  # (raises for a payload too large)
-    return b"".join(out)
 
 
 # The host's ACK of each SEQ, made once: one goes out for every BUTTON or ROLL_RESULT block.

@@ -94,12 +94,12 @@ class ScreenBook:
             number = self._numbered
         self._armed, self._arm_queued = (number, image, button, asked[0]), False
 
-    def take(self, chunk_size: int) -> list[tuple[p.Message, Shows | Arms | None]]:
+    def take(self, chunk_size: int) -> list[tuple[p.Sendable, Shows | Arms | None]]:
         """The messages that show the newest screen, once (none when it is on its way)."""
         asked = self.asked  # one read: the app may ask for another screen meanwhile
         if asked is None:
             return []
-        out: list[tuple[p.Message, Shows | Arms | None]] = []
+        out: list[tuple[p.Sendable, Shows | Arms | None]] = []
         if asked[0] != self._queued:
             screen, image = asked
             out = self._chunks(screen, image, chunk_size)
@@ -123,18 +123,11 @@ class ScreenBook:
         return out
 
     def _chunks(self, screen: int, image: bytes, chunk_size: int
-                ) -> list[tuple[p.Message, Shows | Arms | None]]:
-        """Its FRAME_CHUNKs from ``_base``: ``frames.changed_chunks``'s, each made at once from
-        the run it is cut from (no (offset, data) pair made and taken apart again)."""
-        wire = p.wire_id(screen)
-        chunk, new = p.FrameChunk, tuple.__new__  # (a named tuple made as the tuple it is)
-        out: list[tuple[p.Message, Shows | Arms | None]] = []
-        for start, end in changed_runs(self._base, image):
-            for offset in range(start, end, chunk_size):
-                stop = offset + chunk_size
-                out.append((new(chunk, (wire, offset, image[offset : stop if stop < end else end])),
-                            None))
-        return out
+                ) -> list[tuple[p.Sendable, Shows | Arms | None]]:
+        """Its FRAME_CHUNKs from ``_base`` (``frames.changed_chunks``'s): one queued item, the
+        changed runs, cut and encoded as the window takes them (none when nothing changed)."""
+        runs = changed_runs(self._base, image)
+        return [(p.FrameChunks(p.wire_id(screen), image, runs, chunk_size), None)] if runs else []
 
     def acked(self, shows: Shows) -> None:
         """The Pico acknowledged this FRAME_SHOW (the newest an ACK settled)."""
