@@ -90,6 +90,7 @@ class App:
         self.last_rx = now
         if typ == HELLO:
             self.arm_button = None
+            self.display.kept = None  # the host knows nothing kept after a handshake
             self.receiver.reset()
             self.sender.reset()
             ident = struct.pack("<BH", link.PROTOCOL, self.boot_id) + FIRMWARE.encode()
@@ -118,14 +119,20 @@ class App:
         if typ != link.ROLL_REQUEST:  # FRAME_SHOW or FRAME_ARM: screen_id, crc first
             self.arm_button = None  # either ends the arm; at most one image armed
             screen_id, crc = struct.unpack_from("<HI", buf, 4)
+            display = self.display
             if typ == link.FRAME_ARM and buf[10] >= ROLL_BUTTON:  # ROLL reports no BUTTON
                 self._error(link.ERROR_BAD_CHUNK)  # refused, the back buffer as it was
-            elif not self.display.check(screen_id, crc):
+            elif typ == link.FRAME_ARM and display.is_kept(screen_id, crc):  # armed again
+                display.arm_kept()
+                self.arm_button = buf[10]
+                self.arm_after = buf[11] | buf[12] << 8
+            elif not display.check(screen_id, crc):
                 self._error(link.ERROR_FRAME_CRC)
             elif typ == link.FRAME_SHOW:
-                self.display.take()
+                display.take()
                 self.host_waiting = True  # blitted by step(), after the ACK has gone out
-            else:  # armed: FRAME_ARM's button and after
+            else:  # armed: FRAME_ARM's button and after; the image kept
+                display.keep(crc)
                 self.arm_button = buf[10]
                 self.arm_after = buf[11] | buf[12] << 8
         else:  # ROLL_REQUEST
@@ -223,7 +230,7 @@ class App:
                 # armed, and the glass shows host screen arm_after (HEARTBEAT's screen_id: 0
                 # while an own screen or a die is up)
                 if code == armed and self.display.on_glass() == self.arm_after:
-                    self.display.take()
+                    self.display.take_kept()
                     self._show_host(now)  # on the glass before the BUTTON below leaves
                 self.open.append(code)
                 self._button(code, kind)

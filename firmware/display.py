@@ -21,6 +21,11 @@ class Display:
         # chunk masks (bit i: bytes 64 i .. 64 i + 63): where back may differ from shown, and
         # where shown may differ from the panel's RAM while it holds a host image
         self.back_dirty = 0
+        # [image, screen id, CRC, half pages where it differs from the image shown when armed]
+        # of the last good FRAME_ARM, kept past the screens after it: a FRAME_ARM of its id and
+        # CRC arms it again, no chunk sent (docs/protocol.md, Armed images). None until the
+        # first (a board never armed keeps its 1 KB)
+        self.kept = None
         self.dirty = ALL
         self.host_on_glass = False
         self._text = bytearray(32)  # a 32 x 8 scratch canvas for large text
@@ -61,6 +66,47 @@ class Display:
             self.dirty |= self.back_dirty
         self.shown_id = self.back_id
         self.back_dirty = 0
+
+    def keep(self, crc: int) -> None:
+        """FRAME_ARM's back buffer, its CRC checked: kept as the armed image (``arm_kept``)."""
+        kept = self.kept
+        if kept is None:
+            self.kept = [bytearray(self.back), self.back_id, crc, 0]
+        else:
+            kept[0][:] = self.back
+            kept[1], kept[2] = self.back_id, crc
+        self.arm_kept()
+
+    def is_kept(self, screen_id: int, crc: int) -> bool:
+        """The image kept is that of screen_id, with this CRC."""
+        kept = self.kept
+        return kept is not None and kept[1] == screen_id and kept[2] == crc
+
+    def arm_kept(self) -> None:
+        """The kept image is armed over the image shown now (a FRAME_SHOW ends the arm, so that
+        is still the one shown when the arm fires): the half pages where they differ, found
+        now rather than at the press."""
+        kept, shown = self.kept, self.shown
+        if kept is None:
+            return
+        image, mask = kept[0], 0
+        if image != shown:
+            for i in range(SIZE // CHUNK):
+                at = i * CHUNK
+                if image[at : at + CHUNK] != shown[at : at + CHUNK]:
+                    mask |= 1 << i
+        kept[3] = mask
+
+    def take_kept(self) -> None:
+        """The kept image (its arm fired) becomes the host image shown, as ``take`` does the
+        back buffer: only the half pages where it differs are marked dirty."""
+        kept = self.kept
+        if kept is None:
+            return
+        if kept[3]:
+            self.shown[:] = kept[0]
+            self.dirty |= kept[3]
+        self.shown_id = kept[1]
 
     def accept(self, screen_id: int, crc: int) -> bool:
         """FRAME_SHOW: take the back buffer as the host image if its CRC matches."""

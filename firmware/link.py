@@ -22,7 +22,7 @@ except ImportError:  # a build without binascii.crc32: the same CRC-32 (ISO-HDLC
         return crc ^ 0xFFFFFFFF
 
 
-PROTOCOL = 3  # docs/protocol.md, version 3: FRAME_ARM, an image shown at a press
+PROTOCOL = 4  # docs/protocol.md, version 4: the armed image kept, armed again by FRAME_ARM alone
 SYNC = const(0x7E)
 MAX_LEN = const(96)
 MAX_BLOCK = const(4 + 96 + 4)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 
 import pytest
@@ -95,30 +94,6 @@ def test_decoder_keeps_partial_block_until_completed() -> None:
     assert decoder.buffered == len(block) - 1
     assert [p.decode_message(b) for b in decoder.feed(block[-1:])] == [p.PicoHeartbeat(0xBEEF, 7)]
     assert decoder.buffered == 0
-
-
-def test_encode_all_is_encode_of_each_in_order() -> None:
-    # (seeded: every host message, chunks of every size up to the largest payload, both copies)
-    rng = random.Random(24)
-
-    def message() -> p.Message:
-        kind = rng.randrange(6)
-        if kind < 3:
-            return p.FrameChunk(rng.randrange(65536), rng.randrange(1024),
-                                rng.randbytes(rng.randrange(1, p.MAX_PAYLOAD - 3)))
-        if kind == 3:
-            return p.FrameShow(rng.randrange(65536), rng.randrange(2**32))
-        if kind == 4:
-            return p.FrameArm(rng.randrange(65536), rng.randrange(2**32), rng.randrange(5),
-                              rng.randrange(65536))
-        return p.RollRequest(rng.randrange(65536), rng.randrange(3))
-
-    for _ in range(2000):
-        batch = [(message(), rng.randrange(256)) for _ in range(rng.randrange(10))]
-        copies = rng.choice([1, 2])
-        assert p.encode_all(batch, copies) == b"".join(p.encode(m, s) * copies for m, s in batch)
-    with pytest.raises(ValueError):
-        p.encode_all([(p.FrameChunk(1, 0, bytes(p.MAX_PAYLOAD - 3)), 1)])
 
 
 def test_a_read_decoded_again_counts_again() -> None:

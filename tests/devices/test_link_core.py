@@ -4,7 +4,7 @@ hears out. The same cases over a pty, against a scripted far end: test_pico_link
 from __future__ import annotations
 
 from overseer.devices import protocol as p
-from overseer.devices.link_core import LINK_TIMEOUT, LinkCore
+from overseer.devices.link_core import DOUBLE_SEND_ERROR, LINK_TIMEOUT, NOISY_ERROR, LinkCore
 from overseer.devices.link_events import LINK_LOST, LinkState, PressedButton, RollFailed
 from overseer.devices.reliable import RETRANSMIT_TIMEOUT
 
@@ -51,16 +51,28 @@ def test_a_screen_and_a_roll_go_through_the_window_and_the_acks_settle_them() ->
     core = ready()
     screen = core.screens.ask(bytes(p.FRAME_SIZE))
     roll_id = core.rolls.ask(p.Die.D12, 0.0)
-    first = sent(core.outgoing(0.1))  # a window of 8, then the heartbeat due
-    assert [type(m) for _, m in first] == [p.FrameChunk] * 8 + [p.HostHeartbeat]
-    core.incoming(p.encode(p.PicoAck(8)), 0.11)
-    assert [type(m) for _, m in sent(core.outgoing(0.12))] == [p.FrameChunk] * 8
-    core.incoming(p.encode(p.PicoAck(16)), 0.13)
-    assert sent(core.outgoing(0.14)) == [(17, p.FrameShow(screen, p.crc32(bytes(p.FRAME_SIZE)))),
-                                         (18, p.RollRequest(roll_id, p.Die.D12))]
+    first = sent(core.outgoing(0.1))  # a clean cable's window: the whole screen at once
+    assert [m for _, m in first][16:] == [p.FrameShow(screen, p.crc32(bytes(p.FRAME_SIZE))),
+                                          p.RollRequest(roll_id, p.Die.D12), p.HostHeartbeat()]
+    assert [type(m) for _, m in first][:16] == [p.FrameChunk] * 16
+    assert p.CLEAN_WINDOW >= 18
+    core.incoming(p.encode(p.PicoAck(8)), 0.11)  # a part of them: nothing more to go
+    assert sent(core.outgoing(0.12)) == []
     assert core.screens.shown == 0
     core.incoming(p.encode(p.PicoAck(17)), 0.15)  # the show (the roll waits for its answer)
     assert core.screens.shown == screen and len(core.rolls) == 1
+
+
+def test_on_a_noisy_cable_the_window_is_eight() -> None:
+    core = ready()
+    core.errors.note(1000, 3)  # three damaged blocks in the last kilobyte received
+    assert NOISY_ERROR <= core.errors.rate < DOUBLE_SEND_ERROR
+    core.screens.ask(bytes(p.FRAME_SIZE))
+    first = sent(core.outgoing(0.1))
+    assert [type(m) for _, m in first if not isinstance(m, p.HostHeartbeat)] \
+        == [p.FrameChunk] * p.WINDOW
+    core.incoming(p.encode(p.PicoAck(8)), 0.11)
+    assert [seq for seq, _ in sent(core.outgoing(0.12))] == list(range(9, 17))
 
 
 def test_silence_and_a_lost_link_fail_the_open_rolls() -> None:

@@ -76,7 +76,8 @@ def test_another_protocol_version_is_refused_and_nothing_else_is_sent() -> None:
         link.close()
         peer.close()
     assert str(refused.value) == (
-        "the Pico runs protocol 2; this host speaks 3: flash the firmware (scripts/flash)"
+        f"the Pico runs protocol 2; this host speaks {p.PROTOCOL_VERSION}: flash the firmware "
+        "(scripts/flash)"
     )
     assert link.state is LinkState.REFUSED
     assert {type(m) for _, m in peer.received} == {p.Hello}
@@ -107,10 +108,11 @@ def test_unacknowledged_messages_are_sent_again_in_order(
 ) -> None:
     pico.acking = False
     screen = link.show(IMAGE_A)
-    # Go-back-N: the first 8 go out, then all 8 again, in order, with their SEQs.
-    assert pico.wait(lambda: len(pico.of_type(p.FrameChunk)) >= 16)
-    seqs = [seq for seq, _ in pico.of_type(p.FrameChunk)][:16]
-    assert seqs == list(range(1, 9)) * 2
+    # Go-back-N: the screen's 16 chunks and its show go out (a clean cable's window), then all
+    # again, in order, with their SEQs.
+    assert pico.wait(lambda: len(pico.of_type(p.FrameChunk)) >= 32)
+    seqs = [seq for seq, _ in pico.of_type(p.FrameChunk)][:32]
+    assert seqs == list(range(1, 17)) * 2
     pico.acking = True
     assert link.wait_shown(screen, timeout=3)
     assert pico.shown == IMAGE_A

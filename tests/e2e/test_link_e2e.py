@@ -84,6 +84,6 @@ def test_a_firmware_restart_is_noticed_and_the_screen_restored(
 
 
 def test_a_host_of_another_protocol_version_is_refused(board: VirtualPico) -> None:
-    with PicoLink(board.port, lambda event: None, protocol=4, clock=board.clock) as link:
-        with pytest.raises(ProtocolMismatch, match="the Pico runs protocol 3; this host speaks 4"):
+    with PicoLink(board.port, lambda event: None, protocol=5, clock=board.clock) as link:
+        with pytest.raises(ProtocolMismatch, match="the Pico runs protocol 4; this host speaks 5"):
             link.wait_ready(timeout=10)

@@ -193,7 +193,7 @@ def armed():
             run(30)
 
         run(900)
-        send(link.HELLO, b"\x03")
+        send(link.HELLO, bytes((link.PROTOCOL,)))
         for off in range(0, 1024, 64):
             send(link.FRAME_CHUNK, struct.pack("<HH", 10, off) + shown[off : off + 64])
         send(link.FRAME_SHOW, struct.pack("<HI", 10, link.crc32(shown)))
@@ -235,7 +235,7 @@ def armed():
         elif way == "arm":
             send(link.FRAME_ARM, struct.pack("<HIBH", 12, 1, 0, 10))
         elif way == "hello":
-            send(link.HELLO, b"\x03")
+            send(link.HELLO, bytes((link.PROTOCOL,)))
         press(0)
         errors = [e[1] for e in log if e == ["usb", link.ERROR]]
         out[way] = [a.display.on_glass(), len(errors)]

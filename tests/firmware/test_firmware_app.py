@@ -26,7 +26,7 @@ def test_boot_heartbeats_then_ident_on_hello() -> None:
     assert len(beats) == 2
     assert beats[0][2] == struct.pack("<HH", 0x1234, 0)
     (ident,) = rig.hello()
-    assert ident == (link.IDENT, 0, struct.pack("<BH", 3, 0x1234) + app.FIRMWARE.encode())
+    assert ident == (link.IDENT, 0, struct.pack("<BH", link.PROTOCOL, 0x1234) + app.FIRMWARE.encode())
 
 
 def test_no_reliable_message_before_the_first_hello() -> None:

@@ -265,3 +265,71 @@ def test_a_press_dropped_for_a_full_queue_shows_nothing() -> None:
     msgs = down(rig, NEXT)
     assert of_type(msgs, link.ERROR) == [(link.ERROR, 0, bytes([link.ERROR_QUEUE_FULL]))]
     assert of_type(msgs, link.BUTTON) == [] and rig.glass == SHOWN
+
+
+# The armed image kept (version 4): a FRAME_ARM of its id and CRC arms it again, no chunk sent.
+
+OTHER = bytes(b ^ 0xA5 if 600 <= i < 700 else b for i, b in enumerate(SHOWN))  # screen 12
+
+
+def test_the_kept_image_is_armed_again_over_a_new_screen_by_frame_arm_alone() -> None:
+    rig = ready()
+    arm(rig)
+    rig.show_image(12, OTHER)  # the next screen ends the arm, not the image kept
+    rig.run(1)
+    assert rig.glass == OTHER
+    rig.send(link.FRAME_ARM, struct.pack("<HIBH", 11, zlib.crc32(ARMED), NEXT, 12))
+    assert of_type(rig.take(), link.ERROR) == []
+    writes = rig.i2c.writes
+    down(rig, NEXT)
+    assert rig.glass == ARMED and beat(rig) == 11
+    assert rig.i2c.writes > writes  # what differs from screen 12 (pages 2 to 5) written
+    rig.send(link.FRAME_SHOW, struct.pack("<HI", 13, zlib.crc32(ARMED)))  # shown from 11 on
+    rig.run(1)
+    assert of_type(rig.take(), link.ERROR) == [] and beat(rig) == 13 and rig.glass == ARMED
+
+
+def test_armed_again_it_fires_only_on_its_new_after_screen() -> None:
+    rig = ready()
+    arm(rig)
+    rig.show_image(12, OTHER)
+    rig.run(1)
+    rig.send(link.FRAME_ARM, struct.pack("<HIBH", 11, zlib.crc32(ARMED), NEXT, 10))  # not 12
+    assert of_type(rig.take(), link.ERROR) == []
+    down(rig, NEXT)
+    assert rig.glass == OTHER and beat(rig) == 12
+
+
+def test_another_crc_for_the_kept_screen_is_checked_against_the_back_buffer() -> None:
+    rig = ready()
+    arm(rig)
+    rig.show_image(12, OTHER)
+    rig.run(1)
+    rig.send(link.FRAME_ARM, struct.pack("<HIBH", 11, zlib.crc32(OTHER) ^ 1, NEXT, 12))
+    assert of_type(rig.take(), link.ERROR) == [(link.ERROR, 0, bytes([link.ERROR_FRAME_CRC]))]
+    down(rig, NEXT)
+    assert rig.glass == OTHER and beat(rig) == 12
+
+
+def test_a_new_arm_replaces_the_kept_image() -> None:
+    rig = ready()
+    arm(rig)
+    rig.send(link.FRAME_CHUNK, struct.pack("<HH", 12, 600) + OTHER[600:664])
+    rig.send(link.FRAME_CHUNK, struct.pack("<HH", 12, 664) + OTHER[664:700])
+    rig.send(link.FRAME_ARM, struct.pack("<HIBH", 12, zlib.crc32(OTHER), NEXT, 10))
+    assert of_type(rig.take(), link.ERROR) == []
+    rig.send(link.FRAME_ARM, struct.pack("<HIBH", 11, zlib.crc32(ARMED), NEXT, 10))  # gone
+    assert of_type(rig.take(), link.ERROR) == [(link.ERROR, 0, bytes([link.ERROR_FRAME_CRC]))]
+
+
+def test_hello_drops_the_kept_image() -> None:
+    rig = ready()
+    arm(rig)
+    rig.hello()
+    rig.show_image(10, SHOWN)
+    rig.run(1)
+    rig.take()
+    rig.send(link.FRAME_ARM, struct.pack("<HIBH", 11, zlib.crc32(ARMED), NEXT, 10))
+    assert of_type(rig.take(), link.ERROR) == [(link.ERROR, 0, bytes([link.ERROR_FRAME_CRC]))]
+    down(rig, NEXT)
+    assert rig.glass == SHOWN

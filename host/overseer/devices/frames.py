@@ -38,19 +38,22 @@ def changed_chunks(old: bytes | None, new: bytes, size: int = MAX_CHUNK) -> list
     ``old`` None (what the Pico holds is unknown): the whole frame."""
     if not 1 <= size <= MAX_CHUNK:
         raise ValueError(f"a chunk holds 1 to {MAX_CHUNK} bytes, not {size}")
-    if old is None:
-        runs = [(0, len(new))]
-    else:
-        if len(old) != len(new):
-            raise ValueError(f"frames of {len(old)} and {len(new)} bytes")
-        runs = _runs(old, new)
     chunks: list[tuple[int, bytes]] = []
-    for start, end in runs:  # each run cut at ``size``: whole chunks, then the run's rest
-        whole = end - (end - start) % size
-        chunks += [(offset, new[offset : offset + size]) for offset in range(start, whole, size)]
-        if whole < end:
-            chunks.append((whole, new[whole:end]))
+    for start, end in changed_runs(old, new):  # each run cut at ``size``
+        for offset in range(start, end, size):
+            stop = offset + size
+            chunks.append((offset, new[offset : stop if stop < end else end]))
     return chunks
+
+
+def changed_runs(old: bytes | None, new: bytes) -> list[tuple[int, int]]:
+    """The [start, end) runs of bytes that differ (``changed_chunks`` cuts them in chunks), two
+    runs with a gap shorter than a chunk's overhead joined; ``old`` None: the whole frame."""
+    if old is None:
+        return [(0, len(new))]
+    if len(old) != len(new):
+        raise ValueError(f"frames of {len(old)} and {len(new)} bytes")
+    return _runs(old, new)
 
 
 _GAP = bytes(CHUNK_OVERHEAD)  # a run ends where this many bytes in a row agree

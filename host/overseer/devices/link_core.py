@@ -17,6 +17,7 @@ go in smaller chunks, each block twice."""
 from __future__ import annotations
 
 import logging
+import struct
 
 from overseer.devices import protocol as p
 from overseer.devices.link_events import (
@@ -34,7 +35,7 @@ from overseer.devices.link_events import (
 )
 from overseer.devices.reliable import ByteErrors, Receiver, SendWindow
 from overseer.devices.roll_book import RollBook
-from overseer.devices.screen_book import ScreenBook, Shows
+from overseer.devices.screen_book import Arms, ScreenBook, Shows
 
 log = logging.getLogger("overseer.devices.pico_link")
 
@@ -53,11 +54,18 @@ STOPPED = (LinkState.REFUSED, LinkState.CLOSED)
 # Python 3.11, and the link's loop compares its state at every pass.
 _READY, _HANDSHAKING, _REFUSED = LinkState.READY, LinkState.HANDSHAKING, LinkState.REFUSED
 _PICO_ACK, _PICO_HEARTBEAT = int(p.MsgType.PICO_ACK), int(p.MsgType.PICO_HEARTBEAT)
+_BUTTON = int(p.MsgType.BUTTON)
+_unpack_button = struct.Struct("<HBB").unpack  # BUTTON's event_id, button, press
+_new = tuple.__new__  # a named tuple made as the tuple it is (its ``__new__`` is a Python call)
 _EVENTS = (p.ButtonEvent, p.RollResult)  # the Pico's reliable messages
 
 
-def _is_frame(message: p.Message) -> bool:
-    return isinstance(message, p.FrameChunk | p.FrameShow | p.FrameArm)
+def _is_frame(message: p.Sendable) -> bool:
+    return isinstance(message, p.FrameChunks | p.FrameShow | p.FrameArm)
+
+
+def _is_screen(note: object) -> bool:
+    return isinstance(note, Shows | Arms)
 
 
 class LinkCore:
@@ -182,9 +190,12 @@ class LinkCore:
             self._window.put_all(self.screens.take(self._chunk_size()))
         if self.rolls.unsent_ids:  # most passes: none
             for roll_id, die in self.rolls.unsent():
-                self._window.put(p.RollRequest(roll_id, int(die)))
+                request = p.RollRequest(roll_id, int(die))
+                self._window.put(request, request)  # (noted: its ACK settles a refusal)
         window = self._window
         if window.in_flight or window.queued:  # else ``pump`` has nothing to send
+            # (a clean cable's window is wider: fewer ACK rounds; a noisy one's resends less)
+            window.size = p.WINDOW if self.errors.rate >= NOISY_ERROR else p.CLEAN_WINDOW
             out = window.pump(now, self._copies())
             self.stats.retransmits = window.retransmits
         if now >= self._heartbeat_at:
@@ -214,6 +225,12 @@ class LinkCore:
                     if boot_id != self._boot_id:
                         log.info("the Pico restarted (boot id %04x)", boot_id)
                         self._begin_handshake()
+                    continue
+                if kind == _BUTTON:  # a press's two reports: ``_handle``'s, without its tests
+                    receiver = self._receiver
+                    if receiver.accept(block.seq):
+                        self._deliver(_new(p.ButtonEvent, _unpack_button(block.payload)))
+                    reply += p.HOST_ACKS[receiver.last]
                     continue
             reply += self._handle(block)
             if self.state is _REFUSED:
@@ -274,24 +291,26 @@ class LinkCore:
         log.info("Pico ready: %s, boot id %04x", ident.firmware, ident.boot_id)
 
     def _on_ack(self, seq: int, now: float) -> None:
-        done = self._window.on_ack(seq, now)
+        done = self._window.on_ack(seq, now)  # the notes of what it settled
         # The Pico sends an ERROR while it acts on a message and the ACK after the read it came
         # in: a roll refusal belongs to a roll request this ACK settles.
         if self.rolls.refusals:  # (with none heard, ``settled`` finds nothing)
-            self._fail(self.rolls.settled(e.message.roll_id for e in done
-                                          if isinstance(e.message, p.RollRequest)))
-        for entry in reversed(done):  # the newest FRAME_SHOW settled
-            note = entry.note
-            if note is not None and isinstance(note, Shows):  # (most: a chunk's, None)
+            self._fail(self.rolls.settled(n.roll_id for n in done if isinstance(n, p.RollRequest)))
+        armed = False
+        for note in reversed(done):  # the newest FRAME_SHOW settled, a FRAME_ARM after it
+            if isinstance(note, Shows):
                 self.screens.acked(note)
                 break
+            if isinstance(note, Arms) and not armed:
+                armed = True
+                self.screens.arm_acked(note)
 
     def _on_error(self, code: int) -> None:
         self.stats.pico_errors[code] = self.stats.pico_errors.get(code, 0) + 1
         if code in (p.ErrorCode.FRAME_CRC, p.ErrorCode.BAD_CHUNK):
             # The Pico refused a FRAME_SHOW (it sends ERROR before the ACK): the ACKs of the
             # shows now in flight must not count as shown, and the next screen goes whole.
-            self._window.forget_notes()
+            self._window.forget_notes(_is_screen)
             self._window.drop_queued(_is_frame)
             self.screens.refused()
         elif code == p.ErrorCode.BAD_ROLL:

@@ -1,4 +1,4 @@
-"""The Pico link protocol, version 3 (docs/protocol.md): blocks, messages and a streaming decoder.
+"""The Pico link protocol, version 4 (docs/protocol.md): blocks, messages and a streaming decoder.
 
 A block is ``SYNC LEN SEQ TYPE PAYLOAD CRC32``. ``encode_block`` builds one; ``Decoder`` turns
 any stream of bytes into the good blocks it contains, resynchronising on garbage and never
@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import struct
 import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import NamedTuple
 
-PROTOCOL_VERSION = 3  # 3: FRAME_ARM, an image the Pico shows at a press (2: BUTTON DOWN)
+PROTOCOL_VERSION = 4  # 4: the armed image kept (3: FRAME_ARM; 2: BUTTON DOWN)
 SYNC = 0x7E
 MAX_PAYLOAD = 96
 HEADER_SIZE = 4  # SYNC, LEN, SEQ, TYPE
@@ -25,7 +26,12 @@ KNOWN_READS = 512  # reads of one unreliable block a decoder remembers (the 256 
 FRAME_SIZE = 1024  # 128 x 64 pixels, 1 bit each, framebuf.MONO_VLSB
 MAX_CHUNK = 64
 MAX_FIRMWARE_NAME = 32
-WINDOW = 8  # reliable messages in flight
+WINDOW = 8  # reliable messages in flight (the Pico's; the host's on a noisy cable)
+# The host's on a clean cable: a changed screen (most often 8 to 17 chunks and its FRAME_SHOW)
+# in one round of the Pico's ACKs, not two or three (docs/protocol.md, Reliability). On the rp2
+# port 24 blocks are some 40 ms of decoding: their ACK still comes well inside the retransmit
+# timeout while the panel takes a frame.
+CLEAN_WINDOW = 24
 
 
 class MsgType(IntEnum):
@@ -149,6 +155,7 @@ _pack_head = struct.Struct("<BBB").pack  # LEN, SEQ, TYPE
 _pack_place = struct.Struct("<HH").pack  # a chunk's screen_id and offset
 _pack_chunk_head = struct.Struct("<BBBHH").pack  # a chunk's LEN, SEQ, TYPE, screen_id, offset
 _crc32 = zlib.crc32
+_FRAME_CHUNK = int(MsgType.FRAME_CHUNK)
 # A named tuple made in a hot path as the tuple it is (its own ``__new__`` is a Python call,
 # seven times the cost): ``_new(Block, (seq, type, payload))``.
 _new = tuple.__new__
@@ -340,6 +347,46 @@ class FrameChunk(NamedTuple):
         return _pack_place(self.screen_id, self.offset) + self.data
 
 
+class FrameChunks:
+    """The FRAME_CHUNKs of one screen, cut from the runs where its image changed (each run in
+    chunks of ``size`` bytes; ``frames.changed_runs``): one item in the link's queue, not one
+    message a chunk. ``encode`` makes their blocks straight from the image into bytes, as many
+    as the window has room for; the rest stay. Iterating gives the FrameChunk messages left."""
+
+    __slots__ = ("screen_id", "image", "runs", "size")
+    type = MsgType.FRAME_CHUNK
+
+    def __init__(self, screen_id: int, image: bytes, runs: list[tuple[int, int]],
+                 size: int = MAX_CHUNK) -> None:
+        if not 1 <= size <= MAX_CHUNK:
+            raise ValueError(f"a chunk holds 1 to {MAX_CHUNK} bytes, not {size}")
+        self.screen_id, self.image, self.runs, self.size = screen_id, image, runs, size
+
+    def __iter__(self) -> Iterator[FrameChunk]:
+        image, size = self.image, self.size
+        for start, end in self.runs:
+            for offset in range(start, end, size):
+                yield FrameChunk(self.screen_id, offset, image[offset : min(offset + size, end)])
+
+    def encode(self, seq: int, room: int, out: list[bytes]) -> int:
+        """The blocks of up to ``room`` chunks, the first first, numbered on after ``seq``,
+        appended to ``out`` (those are taken: ``runs`` keeps the rest); the last SEQ given."""
+        runs, size, image, wire = self.runs, self.size, self.image, self.screen_id
+        for index, (start, end) in enumerate(runs):
+            for offset in range(start, end, size):
+                if not room:
+                    runs[: index + 1] = [(offset, end)]
+                    return seq
+                room -= 1
+                seq = 1 if seq >= 255 else seq + 1  # (reliable.next_seq, inline)
+                stop = offset + size
+                data = image[offset : stop if stop < end else end]
+                body = _pack_chunk_head(len(data) + 4, seq, _FRAME_CHUNK, wire, offset) + data
+                out.append(_SYNC_BYTE + body + _pack_crc(_crc32(body)))
+        runs.clear()
+        return seq
+
+
 class FrameShow(NamedTuple):
     screen_id: int
     crc: int
@@ -470,6 +517,7 @@ Message = (
     Hello | FrameChunk | FrameShow | FrameArm | RollRequest | HostHeartbeat | HostAck | Ident
     | ButtonEvent | RollResult | PicoHeartbeat | PicoAck | Error
 )
+Sendable = Message | FrameChunks  # what the host's window takes: a message, or a screen's chunks
 
 
 def encode(message: Message, seq: int = 0) -> bytes:
@@ -480,26 +528,6 @@ def encode(message: Message, seq: int = 0) -> bytes:
         return encode_block(seq, message.type, payload)  # (raises, saying why)
     body = _pack_head(len(payload), seq, message.type) + payload
     return _SYNC_BYTE + body + _pack_crc(zlib.crc32(body))
-
-
-_FRAME_CHUNK = int(MsgType.FRAME_CHUNK)
-
-
-def encode_all(messages: list[tuple[Message, int]], copies: int = 1) -> bytes:
-    """``encode`` of each (message, seq), in order, each block ``copies`` times, in one pass: a
-    window's blocks go out together (a changed screen is a dozen chunks), and a chunk's header
-    is packed whole, without its ``payload()`` call. A SEQ over 255 raises ``struct.error``."""
-    out: list[bytes] = []
-    for message, seq in messages:
-        if isinstance(message, FrameChunk):
-            screen_id, offset, data = message
-            size = len(data) + 4
-            if size <= MAX_PAYLOAD:
-                body = _pack_chunk_head(size, seq, _FRAME_CHUNK, screen_id, offset) + data
-                out += (_SYNC_BYTE, body, _pack_crc(_crc32(body))) * copies
-                continue
-        out += (encode(message, seq),) * copies  # (raises for a payload too large)
-    return b"".join(out)
 
 
 # The host's ACK of each SEQ, made once: one goes out for every BUTTON or ROLL_RESULT block.
