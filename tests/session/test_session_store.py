@@ -348,30 +348,6 @@ def test_a_gadget_object_kept_later_goes_in_with_the_next_write_or_at_close(tmp_
     assert _on_disk(path, game) == '{"shown": 7}'  # a clean stop writes it
 
 
-def test_the_gadget_object_is_read_back_as_its_row_holds_it_without_a_select(tmp_path):
-    path = tmp_path / "g.sqlite3"
-    with Store(path) as store:
-        game = store.create_game("catacombs", {}, 1, "seeded")
-        reads: list[str] = []
-        store.db.set_trace_callback(
-            lambda sql: reads.append(sql) if sql.startswith("SELECT data FROM gadget") else None)
-        store.set_gadget_later(game, {"shown": (3, 1), "seats": {2: "elf"}})
-        store.append(game, 0, [Event("action", {"do": "x"})], finished=False)
-        on_disk = _on_disk(path, game)
-        assert on_disk is not None
-        assert store.gadget(game) == json.loads(on_disk) == {"seats": {"2": "elf"},
-                                                              "shown": [3, 1]}
-        store.set_gadget(game, {"shown": 4})
-        store.gadget(game)["shown"] = 9  # the answer is the caller's to change
-        assert store.gadget(game) == {"shown": 4} and reads == []
-        store.set_gadget_later(game, {"shown": 5})
-        with pytest.raises(StoreError):  # the transaction it went in with rolled back
-            store.append(game, 0, [Event("action", {"do": "y"})], finished=False, tail=False)
-        assert _on_disk(path, game) == '{"shown": 4}' and store.gadget(game) == {"shown": 5}
-        store.delete_game(game)
-        assert store.gadget(game) == {} and len(reads) == 1  # read from the store
-
-
 @pytest.mark.parametrize("value", [
     {"key": "first_by_direction", "value": "orc-2", "source": "table"},
     {"b": [1.5, float("nan"), float("-inf"), None, True, -0.0, 10 ** 30], "a": {"z": ("t", 1)}},

@@ -357,9 +357,6 @@ class Store:
         self._unsynced = False  # an append(synced=False) is in the WAL, not yet on disk
         self._checkpoint_due = False  # a checkpoint it asked for, made at ``sync``
         self._later: dict[int, dict[str, Any]] = {}  # gadget objects for the next transaction
-        # the gadget text of a game's row as this store last wrote it (``gadget`` reads it
-        # here, not in a SELECT: the store is this process's alone, ``session/lock.py``)
-        self._stored: dict[int, str] = {}
         if self.path.exists() and not self.path.is_file():
             raise StoreError(f"{self.path}: not a regular file; choose another store file")
         if not self.path.exists():
@@ -671,12 +668,10 @@ class Store:
         object per game, replaced whole, durable on return (in place of one held by
         ``set_gadget_later``)."""
         self._later.pop(game_id, None)
-        text = _gadget_text(data)
         with self._transaction():
             if self.db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
                 raise StoreError(f"no saved game #{game_id}")  # a game that is not there
-            self.db.execute(_SET_GADGET, (game_id, text))
-        self._stored[game_id] = text
+            self.db.execute(_SET_GADGET, (game_id, _gadget_text(data)))
 
     def set_gadget_later(self, game_id: int, data: dict[str, Any]) -> None:
         """``set_gadget`` without a transaction of its own: the object is held and written
@@ -687,19 +682,15 @@ class Store:
         now on: encoded when it is written, once, not at every page turned."""
         self._later[game_id] = data
 
-    def _write_later(self) -> dict[int, str]:
-        """Inside a transaction: the gadget objects ``set_gadget_later`` holds; their text, by
-        game, for ``gadget`` once the transaction is committed."""
-        written: dict[int, str] = {}
+    def _write_later(self) -> None:
+        """Inside a transaction: the gadget objects ``set_gadget_later`` holds."""
         for game_id, data in self._later.items():
             try:
                 text = _gadget_text(data)
             except (TypeError, ValueError) as err:  # not plain JSON: the gadget's object is
                 log.error("game #%d: the gadget's object not kept: %s", game_id, err)
                 continue  # lost, never the step it goes in with
-            if self._cursor.execute(_SET_GADGET_IF_GAME, (game_id, text, game_id)).rowcount:
-                written[game_id] = text  # (none for a game that is gone)
-        return written
+            self._cursor.execute(_SET_GADGET_IF_GAME, (game_id, text, game_id))
 
     def gadget(self, game_id: int) -> dict[str, Any]:
         """What ``set_gadget`` (or ``set_gadget_later``) kept for this game (an empty object
@@ -707,9 +698,6 @@ class Store:
         held = self._later.get(game_id)
         if held is not None:  # a new object to change: its values are replaced, never changed
             return dict(held)
-        text = self._stored.get(game_id)
-        if text is not None:  # what the row holds, read back as a SELECT would read it
-            return json.loads(text)
         try:
             row = self.db.execute("SELECT data FROM gadget WHERE game_id = ?",
                                   (game_id,)).fetchone()
@@ -733,7 +721,6 @@ class Store:
                 self._put_snapshot(game_id, seq, build, state)
 
     def delete_game(self, game_id: int) -> None:
-        self._stored.pop(game_id, None)  # (its row goes with the game's)
         with self._transaction():
             if self.db.execute("DELETE FROM games WHERE id = ?", (game_id,)).rowcount != 1:
                 raise StoreError(f"no saved game #{game_id}")
@@ -849,11 +836,10 @@ class _Transaction:
         later = self.store._later
         try:
             if kind is None:
-                written = self.store._write_later() if later else None
+                if later:
+                    self.store._write_later()
                 self.write("COMMIT")
                 later.clear()
-                if written:
-                    self.store._stored.update(written)
             elif self.db.in_transaction:  # SQLite may have rolled back already (a full disk)
                 self.write("ROLLBACK")
         except sqlite3.Error as err:
