@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import json.encoder
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, cast
@@ -54,21 +53,10 @@ class Event:
 
 def json_writer(separators: tuple[str, str], ensure_ascii: bool) -> Callable[[Any], str]:
     """``json.dumps(value, sort_keys=True, separators=..., ensure_ascii=...)``, the same text,
-    for what is written at every input: ``json.dumps`` given options makes a ``JSONEncoder``
-    at each call, most of its cost for an event's few keys. This makes the C encoder that
-    ``JSONEncoder.encode`` itself makes at each call, and no more (its markers, which find a
-    value that holds itself, are the call's own); the encoder whole where there is no C one."""
-    options = json.JSONEncoder(sort_keys=True, separators=separators, ensure_ascii=ensure_ascii)
-    make = getattr(json.encoder, "c_make_encoder", None)  # (not in its stubs)
-    if make is None:  # pragma: no cover - CPython has it
-        return options.encode
-    text = json.encoder.encode_basestring_ascii if ensure_ascii else json.encoder.encode_basestring
-    default, items, keys = options.default, separators[0], separators[1]
-
-    def write(value: Any) -> str:
-        return "".join(make({}, default, text, None, keys, items, True, False, True)(value, 0))
-
-    return write
+    for what is written at every input: one encoder made once (``json.dumps`` given options
+    makes a ``JSONEncoder`` at each call, most of its cost for an event's few keys)."""
+    return json.JSONEncoder(sort_keys=True, separators=separators,
+                            ensure_ascii=ensure_ascii).encode
 
 
 # The JSON text of a value as the store keeps it (an event's data): keys sorted, no spaces.
