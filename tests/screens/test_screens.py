@@ -112,20 +112,29 @@ def test_draw_shows_the_rendered_screen_on_a_luma_device():
 
 @pytest.mark.parametrize("size", ["5x8", "8x16", "12x24"])
 def test_a_line_is_drawn_with_the_pixels_pillows_getmask_gives(size):
+    """A text on the canvas (its integer of columns) is lit, or cleared, where Pillow draws
+    the face's mask, over what was drawn before, and cut at the screen's edges."""
     from PIL import ImageDraw
 
-    from overseer.screens.render import _mask, face
+    from overseer.screens.render import Canvas, face
 
     rng = random.Random(size)
     printable = [chr(c) for c in range(32, 127)]
-    texts = ["".join(printable), "~", " ", "a b", "é?", *("".join(rng.choices(printable, k=n))
-                                                         for n in range(1, 30))]
+    texts = ["".join(printable), "~", " ", "a b", *("".join(rng.choices(printable, k=n))
+                                                    for n in range(1, 30))]
     for text in texts:
-        ours, theirs = Image.new("1", (400, 24)), Image.new("1", (400, 24))
-        ImageDraw.Draw(ours).draw.draw_bitmap((1, 0), _mask(size, text).transpose(
-            Image.Transpose.TRANSPOSE), 1)  # (kept in the canvas's column order)
-        ImageDraw.Draw(theirs).draw.draw_bitmap((1, 0), face(size).font.getmask(text, "1"), 1)
-        assert ours.tobytes() == theirs.tobytes(), text
+        for xy in ((1, 0), (0, 10), (37, 23), (120, 58), (3, 63), (5, 70)):
+            ink = rng.randint(0, 1)
+            ours = Canvas()
+            ours.draw_rectangle((8, 0, 40, 127), 1, 1)  # (x and y swapped, as Pillow's)
+            ours.text(xy, text, size, ink)
+            theirs = Image.new("1", (WIDTH, HEIGHT))
+            pen = ImageDraw.Draw(theirs)
+            pen.rectangle((0, 8, 127, 40), fill=1)
+            pen.draw.draw_bitmap(xy, face(size).font.getmask(text, "1"), ink)
+            got = Image.frombytes("1", (HEIGHT, WIDTH), ours.columns(), "raw", "1;R")
+            assert got.transpose(Image.Transpose.TRANSPOSE).tobytes() == theirs.tobytes(), \
+                (text, xy)
 
 
 def test_lines_are_wrapped_as_textwrap_wraps_them():

@@ -44,52 +44,97 @@ def face(size: str) -> ImageFont.ImageFont:
     return ImageFont.load(str(FONTS / f"spleen-{size}.pil"))
 
 
-@lru_cache(maxsize=1024)
-def _mask(size: str, text: str) -> Any:
-    """The mask of ``text`` in a face, in the canvas's column order (``_canvas``: the pixels
-    ``ImageFont.getmask`` gives, transposed; Pillow's core image, never changed once made, so
-    kept: titles, labels and names come back press after press). The faces are monospaced,
-    every cell the same size: the mask is the glyphs' columns one after the other (one join),
-    where ``getmask`` crops and pastes each glyph in Pillow (some 3,000 instructions a
-    character, half of a new page's drawing)."""
-    columns, (width, height) = _glyphs(size)
-    try:
-        data = b"".join(map(columns.__getitem__, text))  # (no Python loop: 3x cheaper)
-    except KeyError:  # a character the table has not (plain text has them all)
-        data = b""
-    if not data:
-        return face(size).font.getmask(text, "1").transpose(Image.Transpose.TRANSPOSE)
-    return Image.core.map_buffer(data, (height, width * len(text)), "raw", 0, ("L", 0, 1))
-
-
 @cache
 def _glyphs(size: str) -> tuple[dict[str, bytes], tuple[int, int]]:
-    """A face's printable ASCII glyphs, each its columns left to right (a byte a pixel, 255
-    lit, each column top to bottom), and the cell's size."""
+    """A face's printable ASCII glyphs, each its columns left to right as the canvas holds
+    them (``Canvas``: 8 bytes a column, little-endian, bit ``r`` the cell's row ``r``), and
+    the cell's size. The pixels are those ``ImageFont.getmask`` gives."""
     font = face(size).font
     cell = font.getmask("A", "1").size
+    width, height = cell
     columns: dict[str, bytes] = {}
     for c in map(chr, range(32, 127)):
         glyph = Image.new("L", cell, 0)
         ImageDraw.Draw(glyph).draw.draw_bitmap((0, 0), font.getmask(c, "1"), 255)
-        columns[c] = glyph.transpose(Image.Transpose.TRANSPOSE).tobytes()
+        lit = glyph.transpose(Image.Transpose.TRANSPOSE).tobytes()  # a column, then the next
+        columns[c] = b"".join(
+            sum(1 << r for r in range(height) if lit[x * height + r]).to_bytes(8, "little")
+            for x in range(width))
     return columns, cell
 
 
-# Pillow's core drawing of an image (``Image.core.draw(image.im, 0)``), what ``ImageDraw``'s
-# methods call: for a mode "1" image the ink is the pixel's value, 0 or 1, and a shape's last
-# argument says whether it is filled (1) or outlined (0). ``ImageDraw.Draw`` and its Python
-# layer (the inks looked up at each shape) cost some 40,000 instructions a new screen.
-# The screen is drawn on its canvas transposed (``_canvas``): every shape's x and y swapped.
-Ink = Any
+@lru_cache(maxsize=1024)
+def _text_bits(size: str, text: str) -> int:
+    """``text`` in a face as the canvas's bits with its top left pixel at (0, 0) (kept:
+    titles, labels and names come back press after press). The faces are monospaced, every
+    cell the same size: the glyphs' columns one after the other (one join)."""
+    columns, _ = _glyphs(size)
+    try:
+        data = b"".join(map(columns.__getitem__, text))  # (no Python loop: 3x cheaper)
+    except KeyError:  # a character the table has not (``plain`` text has them all)
+        data = b"".join(columns.get(c, columns["?"]) for c in text)
+    return int.from_bytes(data, "little")
 
 
-def _text(ink: Ink, xy: tuple[int, int], text: str, size: str, fill: int) -> None:
-    """``ImageDraw.text(xy, text, font=face(size), fill=fill)`` for one line of a bitmap face
-    on the screen's canvas (``xy`` the screen's, swapped here), the same pixels without its
-    general path (anchors, lines, strokes, colour fonts), which costs several times the
-    drawing itself."""
-    ink.draw_bitmap((xy[1], xy[0]), _mask(size, text), fill)
+@lru_cache(maxsize=64)
+def _rows_above(rows: int, columns: int) -> int:
+    """The canvas's bits of the top ``rows`` rows of ``columns`` columns: what of a text
+    that reaches below the screen stays on it."""
+    return int.from_bytes(((1 << rows) - 1).to_bytes(8, "little") * columns, "little")
+
+
+@lru_cache(maxsize=256)
+def _shape_bits(method: str, xy: tuple[Any, ...], rest: tuple[int, ...]) -> int:
+    """A shape Pillow draws (``method`` of its core drawing: ``draw_rectangle``,
+    ``draw_polygon``, ``draw_lines``, with the screen's x and y swapped as on the transposed
+    image it draws on), lit on nothing, as the canvas's bits (kept: a screen's bars, boxes
+    and arrows are the same few, press after press)."""
+    pixels = Image.core.fill("1", (HEIGHT, WIDTH), 0)
+    getattr(Image.core.draw(pixels, 0), method)(list(xy), 1, *rest)
+    return int.from_bytes(_columns_of(pixels), "little")
+
+
+class Canvas:
+    """The screen being drawn, as one integer: bit ``64 * x + y`` is the pixel (x, y) (each
+    column of the panel its 64 bits, top row lowest). In that order the SSD1306's page bytes
+    are the integer's bytes regrouped (``frame``), and a drawing is a few operations on whole
+    integers: a text is its glyphs' columns joined (``_text_bits``), shifted to its place; a
+    shape is the one Pillow draws, kept (``_shape_bits``). Each is set (ink 1) or cleared
+    (ink 0) where it is lit, over what was drawn before, as Pillow draws on an image (its
+    drawing of a new screen and the packing of its pixels cost several times this)."""
+
+    __slots__ = ("bits",)
+
+    def __init__(self) -> None:
+        self.bits = 0
+
+    def _ink(self, lit: int, ink: int) -> None:
+        self.bits = self.bits | lit if ink else self.bits & ~lit
+
+    def text(self, xy: tuple[int, int], text: str, size: str, ink: int) -> None:
+        """``ImageDraw.text(xy, text, font=face(size), fill=ink)`` for one line of a bitmap
+        face (the same pixels)."""
+        x, y = xy
+        bits = _text_bits(size, text)
+        width, height = _glyphs(size)[1]
+        if y + height > HEIGHT:  # (its rows below the screen are not drawn)
+            bits &= _rows_above(max(HEIGHT - y, 0), len(text) * width)
+        self._ink(bits << (64 * x + y), ink)
+
+    # Pillow's core drawing's own calls (``Image.core.draw``: x and y swapped, the ink, then
+    # whether the shape is filled, 1, or outlined, 0, and an outline's width)
+    def draw_rectangle(self, xy: tuple[int, int, int, int], ink: int, *rest: int) -> None:
+        self._ink(_shape_bits("draw_rectangle", xy, rest), ink)
+
+    def draw_polygon(self, xy: tuple[tuple[int, int], ...], ink: int, *rest: int) -> None:
+        self._ink(_shape_bits("draw_polygon", xy, rest), ink)
+
+    def draw_lines(self, xy: tuple[int, int, int, int], ink: int, *rest: int) -> None:
+        self._ink(_shape_bits("draw_lines", xy, rest), ink)
+
+    def columns(self) -> bytes:
+        """The panel's columns, each its 8 page bytes (bit 0 a page's top row)."""
+        return (self.bits & _ALL).to_bytes(FRAME, "little")
 
 
 def plain(text: str) -> str:
@@ -253,45 +298,45 @@ def rows_under(key: str) -> int:
 # --------------------------------------------------------------------------- drawing
 
 
-def _bar(ink: Ink, screen: Screen) -> None:
+def _bar(ink: Canvas, screen: Screen) -> None:
     ink.draw_rectangle((0, 0, BAR - 1, WIDTH - 1), 1, 1)
     right = WIDTH
     if screen.mark:  # white on a black tab at the bar's right end
         right -= 9
         ink.draw_rectangle((0, right, BAR - 1, WIDTH - 1), 0, 1)
-        _text(ink, (right + 2, 1), screen.mark, "5x8", 1)
+        ink.text((right + 2, 1), screen.mark, "5x8", 1)
     if screen.page is not None and screen.page[1] > 1:
         label = f"{screen.page[0]}/{screen.page[1]}"
         right -= 5 * len(label) + 2
-        _text(ink, (right, 1), label, "5x8", 0)
-    _text(ink, (2, 1), fit(plain(screen.title), (right - 4) // 5), "5x8", 0)
+        ink.text((right, 1), label, "5x8", 0)
+    ink.text((2, 1), fit(plain(screen.title), (right - 4) // 5), "5x8", 0)
 
 
-def _key(ink: Ink, screen: Screen, y: int) -> int:
+def _key(ink: Canvas, screen: Screen, y: int) -> int:
     size, rows = key_lines(screen.key)
     height = 24 if size == "12x24" else 16
     if screen.inverse_key:
         ink.draw_rectangle((y, 0, y + height * len(rows), WIDTH - 1), 1, 1)
     for row in rows:
-        _text(ink, (1, y), row, size, 0 if screen.inverse_key else 1)
+        ink.text((1, y), row, size, 0 if screen.inverse_key else 1)
         y += height
     return y + 2
 
 
-def _number(ink: Ink, screen: Screen, y: int) -> int:
+def _number(ink: Canvas, screen: Screen, y: int) -> int:
     text = str(screen.number)
     width = 12 * len(text)
     x = (WIDTH - width) // 2
     ink.draw_rectangle((y, x - 8, y + 25, x + width + 7), 1, 0, 1)
-    _text(ink, (x, y + 1), text, "12x24", 1)
+    ink.text((x, y + 1), text, "12x24", 1)
     # arrows at the box's right: CHOICE steps the number up, NEXT down
     ax = x + width + 12
-    ink.draw_polygon([(y + 11, ax), (y + 11, ax + 6), (y + 5, ax + 3)], 1, 1)
-    ink.draw_polygon([(y + 15, ax), (y + 15, ax + 6), (y + 21, ax + 3)], 1, 1)
+    ink.draw_polygon(((y + 11, ax), (y + 11, ax + 6), (y + 5, ax + 3)), 1, 1)
+    ink.draw_polygon(((y + 15, ax), (y + 15, ax + 6), (y + 21, ax + 3)), 1, 1)
     return y + 28
 
 
-def _options(ink: Ink, screen: Screen, y: int) -> int:
+def _options(ink: Canvas, screen: Screen, y: int) -> int:
     rows = screen.rows
     shown = _option_rows(screen)
     size, row = option_face(screen)
@@ -309,7 +354,7 @@ def _options(ink: Ink, screen: Screen, y: int) -> int:
                 ink.draw_rectangle((box + 2, x + 2, box + 5, x + 5), 0 if on else 1, 1)
             x += 11
         columns = _row_columns(screen, int(size.split("x")[0]))
-        _text(ink, (x, y), fit(plain(rows[n]), columns), size, 0 if on else 1)
+        ink.text((x, y), fit(plain(rows[n]), columns), size, 0 if on else 1)
         y += row
     if shown < len(rows):  # a scroll bar: where the window is in the list
         top, bottom = TOP + _key_height(screen), y - 1
@@ -330,17 +375,17 @@ def render(screen: Screen) -> Image.Image:
         hash(screen)
     except TypeError:  # a field given as a list: drawn, not kept
         image = Image.new("1", (WIDTH, HEIGHT))
-        image.im = _canvas(screen).transpose(Image.Transpose.TRANSPOSE)
+        image.im = _pixels(_canvas(screen))
         return image
     return Picture(screen)
 
 
 class Picture(Image.Image):
-    """A screen's picture whose pixels are made when first read (the screen's kept canvas
-    turned upright: some 90,000 instructions), not when it is handed to a glass: the Pico's
-    glass takes its frame (``mono_vlsb``), packed from the canvas without them. Everything
-    that reads pixels (``load``, ``tobytes``, ``copy``, drawing, saving) goes through
-    Pillow's ``_im``, which makes them."""
+    """A screen's picture whose pixels are made when first read (the screen's kept columns
+    unpacked and turned upright), not when it is handed to a glass: the Pico's glass takes
+    its frame (``mono_vlsb``), made of the columns without them. Everything that reads
+    pixels (``load``, ``tobytes``, ``copy``, drawing, saving) goes through Pillow's ``_im``,
+    which makes them."""
 
     def __init__(self, screen: Screen) -> None:
         self._screen, self._pixels = screen, None
@@ -352,8 +397,7 @@ class Picture(Image.Image):
     def _im(self) -> Any:  # pyright: ignore[reportIncompatibleVariableOverride]
         pixels = self._pixels
         if pixels is None:
-            pixels = self._pixels = _canvases(self._screen).transpose(
-                Image.Transpose.TRANSPOSE)
+            pixels = self._pixels = _pixels(_canvases(self._screen))
         return pixels
 
     @_im.setter
@@ -362,15 +406,9 @@ class Picture(Image.Image):
             self._pixels = im  # (``Image.__init__`` sets None: a new picture's, or unpickled)
 
 
-def _canvas(screen: Screen) -> Any:
-    """The screen drawn transposed, 64 pixels wide and 128 tall (the screen's pixel (x, y) at
-    (y, x)): each of its rows is a column of the panel, which the SSD1306's pages pack (a
-    frame is packed from it without turning it: ``frame``), and a text's mask is drawn as its
-    glyphs' columns are kept (``_mask``). Pillow's core image, not an ``Image``: only the
-    picture (``Picture``) and the frame read it (``Image.new``'s Python layer costs some
-    20,000 instructions)."""
-    canvas = Image.core.fill("1", (HEIGHT, WIDTH), 0)
-    ink = Image.core.draw(canvas, 0)
+def _canvas(screen: Screen) -> bytes:
+    """The screen drawn (``Canvas``): the panel's columns, each its 8 page bytes."""
+    ink = Canvas()
     _bar(ink, screen)
     y = TOP
     if screen.key:
@@ -380,12 +418,18 @@ def _canvas(screen: Screen) -> Any:
     if screen.rows:
         y = _options(ink, screen, y)
     for line in screen.lines[: max((HEIGHT - y) // LINE, 0)]:
-        _text(ink, (1, y), fit(plain(line), COLUMNS), "5x8", 1)
+        ink.text((1, y), fit(plain(line), COLUMNS), "5x8", 1)
         y += LINE
-    return canvas
+    return ink.columns()
 
 
-_canvases = lru_cache(maxsize=64)(_canvas)  # kept: never changed once made (nothing draws on it)
+_canvases = lru_cache(maxsize=64)(_canvas)  # kept: bytes, never changed
+
+
+def _pixels(columns: bytes) -> Any:
+    """The panel's columns (``Canvas.columns``) as Pillow's core image, upright."""
+    return Image.frombytes("1", (HEIGHT, WIDTH), columns, "raw", "1;R").im.transpose(
+        Image.Transpose.TRANSPOSE)
 
 
 def draw(screen: Screen, device=None) -> Image.Image:
@@ -404,6 +448,7 @@ def draw(screen: Screen, device=None) -> Image.Image:
 
 FRAME = WIDTH * HEIGHT // 8
 PAGES = HEIGHT // 8
+_ALL = (1 << 8 * FRAME) - 1  # the canvas's bits on the screen (``Canvas``)
 
 
 def frame_bytes(image: Image.Image) -> bytes:
@@ -413,32 +458,35 @@ def frame_bytes(image: Image.Image) -> bytes:
     if image.mode != "1":
         image = image.convert("1")
     image.load()
-    return _packed(image.im.transpose(Image.Transpose.TRANSPOSE))
+    return _pages(_columns_of(image.im.transpose(Image.Transpose.TRANSPOSE)))
 
 
-def _packed(columns_image: Any) -> bytes:
-    """A transposed 1-bit core image (each row a column of the panel, ``_canvas``) in
-    MONO_VLSB. Packed least significant bit first ("1;R"), each row of 64 pixels is the
-    column's 8 page bytes; regrouping by page is one slice per page. Pillow's core image is
-    packed directly (``tobytes`` wraps the same call in Python: an encoder loop)."""
+def _columns_of(transposed: Any) -> bytes:
+    """A transposed 1-bit core image (each row a column of the panel) as the panel's
+    columns: packed least significant bit first ("1;R"), each row of 64 pixels is the
+    column's 8 page bytes. Pillow's core image is packed directly (``tobytes`` wraps the
+    same call in Python: an encoder loop)."""
     encoder = Image.core.raw_encoder("1", "1;R", 0, 1)
-    encoder.setimage(columns_image, (0, 0, HEIGHT, WIDTH))
+    encoder.setimage(transposed, (0, 0, HEIGHT, WIDTH))
     parts = []
     while True:
         _, done, data = encoder.encode(FRAME)
         parts.append(data)
         if done:
             break
-    columns = b"".join(parts)
+    return b"".join(parts)
+
+
+def _pages(columns: bytes) -> bytes:
+    """The panel's columns regrouped by page (MONO_VLSB): one slice a page."""
     return b"".join([columns[page::PAGES] for page in range(PAGES)])
 
 
 @lru_cache(maxsize=64)
 def frame(screen: Screen) -> bytes:
-    """``frame_bytes(render(screen))``, packed from the screen's canvas and kept as the
-    canvases are (a CHOICE cycling a list sends the same frames again: packing one costs
-    more than the controller's whole step)."""
-    return _packed(_canvases(screen))
+    """``frame_bytes(render(screen))``, of the screen's kept columns (a CHOICE cycling a list
+    sends the same frames again)."""
+    return _pages(_canvases(screen))
 
 
 def from_frame_bytes(frame: bytes) -> Image.Image:
