@@ -102,9 +102,16 @@ class WDT:
 
 
 def _sleep_us(us):
+    """Sleep ``us`` microseconds, all of them. MicroPython's Unix port wakes a sleeping thread
+    early when another one collects garbage (the signal that asks each thread for its stack),
+    so its sleep goes on to the deadline; CPython's sleep already does (PEP 475)."""
     sleep_us = getattr(time, "sleep_us", None)  # MicroPython
     if sleep_us:
-        sleep_us(us)
+        end = time.ticks_add(time.ticks_us(), us)
+        left = us
+        while left > 0:
+            sleep_us(left)
+            left = time.ticks_diff(end, time.ticks_us())
     else:
         time.sleep(us / 1_000_000)
 

@@ -1,11 +1,14 @@
 """The virtual board's stand-ins (firmware/unix): watchdog, reset, I2C bus, button commands."""
 
 import os
+import subprocess
 import time
 
 import machine
 import pins
 import pytest
+
+from tests.firmware.fwtools import firmware_path, micropython_executable
 
 
 def test_watchdog_fed_in_time_does_nothing(monkeypatch) -> None:
@@ -182,3 +185,27 @@ def test_the_board_holds_a_line_no_longer_than_the_firmware_lockout() -> None:
     import buttons  # the firmware's: the board's step is the gap after which it takes an edge
 
     assert machine._Presses.STEP_MS == buttons.LOCKOUT_MS
+
+
+GC_WHILE_ASLEEP = """
+import _thread, gc, time
+import machine
+busy = [True]
+def collect():
+    while busy[0]:
+        gc.collect()  # (on the Unix port: a signal to every other thread for its stack)
+        time.sleep_ms(2)
+_thread.start_new_thread(collect, ())
+start = time.ticks_ms()
+machine._sleep_ms(300)
+busy[0] = False
+print(time.ticks_diff(time.ticks_ms(), start))
+"""
+
+
+def test_a_sleep_lasts_its_whole_time_while_another_thread_collects_garbage() -> None:
+    # MicroPython's Unix port cuts a thread's sleep short when another one collects garbage: a
+    # `stall 500` once lasted 100 ms (the button thread collected), and the stall test failed.
+    run = subprocess.run([micropython_executable(), "-c", GC_WHILE_ASLEEP], env=firmware_path(),
+                         capture_output=True, text=True, timeout=30, check=True)
+    assert int(run.stdout) >= 300
