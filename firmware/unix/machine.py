@@ -107,11 +107,9 @@ def _sleep_us(us):
     so its sleep goes on to the deadline; CPython's sleep already does (PEP 475)."""
     sleep_us = getattr(time, "sleep_us", None)  # MicroPython
     if sleep_us:
-        end = time.ticks_add(time.ticks_us(), us)
-        left = us
-        while left > 0:
+        end = ticks_add(time.ticks_us(), us)  # (the ticks module's: MicroPython's own here)
+        while (left := ticks_diff(end, time.ticks_us())) > 0:
             sleep_us(left)
-            left = time.ticks_diff(end, time.ticks_us())
     else:
         time.sleep(us / 1_000_000)
 
