@@ -213,8 +213,8 @@ class App:
             if press is None:
                 return
             code, kind = press
+            armed = self.arm_button if kind == DOWN else None
             if kind == DOWN:  # every DOWN ends the arm; its own button's may show the image
-                armed = self.arm_button
                 self.arm_button = None
             if code == ROLL_BUTTON:  # rolled once short or long is known: no BUTTON message
                 if kind == DOWN:
