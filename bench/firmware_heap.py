@@ -27,7 +27,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
-sys.path.insert(0, str(FIRMWARE))
+sys.path[:0] = [str(FIRMWARE / "unix"), str(FIRMWARE)]  # link.py, its `micropython` stand-in
 import link  # noqa: E402
 
 HEAP = "192K"  # about what MicroPython leaves free on a Pico (RP2040)
