@@ -58,7 +58,7 @@ def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for name in SOURCES:
         if (ROOT / name).is_dir():
             shutil.copytree(ROOT / name, source / name, symlinks=True, ignore=shutil.ignore_patterns(
-                "__pycache__", "*.egg-info", "node_modules"))
+                "__pycache__", "*.egg-info", "node_modules", ".stubs"))
         else:
             shutil.copy2(ROOT / name, source / name)
     env = {k: v for k, v in os.environ.items() if k not in ("OVERSEER_DATA", "PYTHONHOME")}
