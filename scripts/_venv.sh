@@ -1,7 +1,8 @@
 # Sourced by scripts/run and scripts/test: make .venv and install the project into it (editable)
 # whenever pyproject.toml changed since the last install. scripts/run installs what playing
-# needs; scripts/test sets OVERSEER_EXTRAS=test and adds the test tools. One stamp per kind of
-# install: .overseer-play and .overseer-test hold the pyproject.toml they were made from.
+# needs; scripts/test sets OVERSEER_EXTRAS=test and adds the test tools (and the firmware's type
+# stubs, firmware/.stubs). One stamp per kind of install: .overseer-play and .overseer-test hold
+# the pyproject.toml they were made from.
 set -eu
 # nfcpy (the NFC reader's driver) needs libusb-1.0 from Debian: install it when it is missing
 # (as root, e.g. on CI), else say how.
@@ -39,6 +40,19 @@ if ! fresh "$kind" && ! { [ "$kind" = play ] && fresh test; }; then
     echo "$want" > "$venv/.overseer-play"  # the test install holds everything playing needs
   fi
   echo "overseer: installed; starting" >&2
+fi
+# The test kind: the MicroPython rp2 stubs the firmware is type-checked against
+# (firmware/stubs.txt), in the git-ignored firmware/.stubs: not in the venv, nor in typings/
+# (pyright's default stub folder, which the host's check would take): they shadow the standard
+# library. Installed again whenever that file changed.
+if [ "$kind" = test ]; then
+  stubs=$(sha256sum "$root/firmware/stubs.txt" | cut -d' ' -f1)
+  if [ "$(cat "$root/firmware/.stubs/.overseer-stubs" 2>/dev/null)" != "$stubs" ]; then
+    rm -rf "$root/firmware/.stubs"
+    "$venv/bin/python" -m pip install -qq --disable-pip-version-check \
+      --target "$root/firmware/.stubs" -r "$root/firmware/stubs.txt"
+    echo "$stubs" > "$root/firmware/.stubs/.overseer-stubs"
+  fi
 fi
 # The sources' bytecode, kept up to date even where PYTHONDONTWRITEBYTECODE is set (an editable
 # install would otherwise compile every module at every start): only what changed is compiled.
