@@ -63,7 +63,7 @@ def heavy_modules(host: Path) -> list[str]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--against", help="another revision, measured in the same run")
     parser.add_argument("--json", action="store_true", help="one object of figures")

@@ -135,9 +135,10 @@ class Bench:
         if state.over is not None:
             return False
         if isinstance(question, Pick):
+            drawn = question.options[-1]
             if len(question.options) > 1:
                 self.cursor.append(self.press(Button.CHOICE))
-            self.draws.append(self.feed(Tap("conquest", "card", question.options[-1])))
+            self.draws.append(self.feed(Tap("conquest", "card", drawn)))
         elif question is not None:
             self.answer()
         else:
@@ -377,7 +378,7 @@ def knowing(state: Any, question: Any) -> int:
     """The row of what the card being read shows (``truth``): the cursor of a table whose
     every likely answer is right, the floor of asking each fact (``--floor``)."""
     card = state.in_play[-1] if state.in_play else None
-    options = list(getattr(question, "options", ()))
+    options: list[Any] = list(getattr(question, "options", ()))
     if card is None:
         return 0
     facts = truth(card)

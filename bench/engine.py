@@ -42,6 +42,7 @@ from typing import Any
 from overseer import documents, games
 from overseer.app import registry
 from overseer.core.chance import SeededChance
+from overseer.core.dice import Die
 from overseer.core.procedure import ChooseOne, ChooseSome, EnterNumber, Roll, Runner, YesNo
 from overseer.core.records import DATA_DIR
 
@@ -63,7 +64,7 @@ class OneRoll:
         return self._go()
 
     def _go(self):
-        face = yield Roll("d12", "baseline")
+        face = yield Roll(Die.D12, "baseline")
         return face
 
 
@@ -153,7 +154,7 @@ def tree_of(rev: str, folder: Path) -> Path:
 
 def main() -> int:
     registry.install()  # every game in games.GAMES (overseer/app/registry/)
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("activations", nargs="?", type=int, default=20000)
     parser.add_argument("--instructions", action="store_true",
                         help="count instructions per activation under callgrind")

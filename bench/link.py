@@ -192,7 +192,7 @@ def random_frames(rounds: int, whole: bool) -> list[bytes]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("--cpython", action="store_true", help="run the firmware under CPython")
     parser.add_argument("--rounds", type=int, default=200)
     parser.add_argument("--i2c-hz", type=int, default=0,

@@ -197,7 +197,7 @@ def meets(name: str, value: float) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("--frames", type=int, default=1000, help="frames after the first")
     parser.add_argument("--baseline", default=BASELINE, help="git revision, or none")
     parser.add_argument("--baseline-frames", type=int, default=100,

@@ -348,7 +348,7 @@ def figures(folder: Path, samples: list[dict[str, Any]]) -> dict[str, Any]:
             if s["kind"] == "idle"]
     rate = {role: statistics.median(row[role] / seconds for row, seconds in idle)
             for role in Threads.ROLES}  # instructions a second with no press
-    by_kind: dict[str, dict[str, list[int]]] = {}
+    by_kind: dict[str, dict[str, list[Any]]] = {}  # counts, flags, milliseconds
     for row, sample in zip(rows, samples, strict=True):
         if sample["kind"] == "idle":
             continue

@@ -131,7 +131,8 @@ def _fewest(now: int, value: int, span: int, held: int) -> tuple[Button, bool]:
     """The first press of the fewest from ``now`` to ``value`` (CHOICE +1, NEXT -1, held:
     by ``held``), wrapping in ``span`` values."""
     moves = ((CHOICE, False, 1), (NEXT, False, -1), (CHOICE, True, held), (NEXT, True, -held))
-    seen, frontier = {now: None}, [now]
+    seen: dict[int, tuple[Button, bool] | None] = {now: None}
+    frontier = [now]
     while value not in seen:
         later = []
         for at in frontier:
@@ -210,7 +211,9 @@ def answer(table: Table, rng: random.Random, tally: Tally) -> None:
             table.press(NEXT)  # "OK ticks, NEXT: done": one press from any row
         tally.presses[kind] += 1
         return
-    if isinstance(question, Roll) and not table.gadget.app.view.own_dice:
+    app = table.gadget.app
+    assert app is not None
+    if isinstance(question, Roll) and not app.view.own_dice:
         table.press(ROLL)  # the Pico rolls and answers
         tally.presses[kind] += 1
         return
@@ -367,7 +370,7 @@ def scripted_game() -> list[Tally]:
     path = ROOT / "tests" / "app" / "test_gadget_game.py"
     spec = importlib.util.spec_from_file_location("test_gadget_game", path)
     assert spec is not None and spec.loader is not None
-    game = importlib.util.module_from_spec(spec)
+    game: Any = importlib.util.module_from_spec(spec)  # (its ai_turn is counted)
     spec.loader.exec_module(game)
     tallies: list[Tally] = []
     real = game.ai_turn
@@ -603,7 +606,7 @@ def print_table(now: dict[str, Any], base: dict[str, Any] | None) -> None:
 def main(argv: list[str] | None = None) -> int:
     registry.install()  # every game in games.GAMES (overseer/app/registry/)
     global LIKELY
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("--count", type=int, default=2000)
     parser.add_argument("--json", action="store_true", help="print the figures as one object")
     parser.add_argument("--base", default=BASE, help="the commit to measure beside (git rev)")

@@ -201,11 +201,11 @@ def main() -> int:
           f"  = {statistics.median(steps) / statistics.median(base):.1f}x baseline")
     ok = statistics.median(steps) < 0.005
     for n, head, kept, resumes, folds, reads, undos, opens in rows:
-        med = statistics.median(resumes)
+        resume_s = statistics.median(resumes)
         print(f"  {head}-event game ({kept} snapshots):")
-        print(f"    resume                      median {ms(med)}  max {ms(max(resumes))}")
+        print(f"    resume                      median {ms(resume_s)}  max {ms(max(resumes))}")
         print(f"    baseline: whole fold        median {ms(statistics.median(folds))}"
-              f"  (resume = {med / statistics.median(folds):.2f}x)")
+              f"  (resume = {resume_s / statistics.median(folds):.2f}x)")
         print(f"    baseline: open+SELECT log   median {ms(statistics.median(reads))}")
         print(f"    undo at the head            median {ms(statistics.median(undos))}"
               f"  max {ms(max(undos))}")
@@ -214,7 +214,7 @@ def main() -> int:
               f"  max {ms(max(whole))}; after the store's open (its integrity check) "
               f"{ms(statistics.median(after))}")
         if n >= 10000:
-            ok = ok and med < 0.05
+            ok = ok and resume_s < 0.05
     print(f"  Gadget.open, longest game / shortest: {flat} (aim: within 20%)")
     print(f"  aims (step < 5 ms, 10,000-event resume < 50 ms) {'met' if ok else 'NOT met'}")
     return 0

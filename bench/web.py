@@ -172,7 +172,7 @@ def instructions(n: int, phones: int | None, glass: str) -> dict[str, int]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("--presses", type=int, default=200)
     parser.add_argument("--glass", choices=("pico", "memory"), default="pico",
                         help="the gadget's glass: the virtual box's Pico (default) or the "
