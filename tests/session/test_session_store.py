@@ -299,6 +299,31 @@ def test_the_gadget_keeps_its_own_object_beside_a_game(tmp_path):
         assert store.gadget(game) == {}
 
 
+def test_the_store_answers_the_gadget_object_it_wrote_and_reads_it_again_after_a_failure(
+        tmp_path):
+    """One gadget writes its store: the object it last wrote (or read) for a game is
+    answered without reading the row back; after a write that failed the file is read."""
+    path = tmp_path / "g.sqlite3"
+    store = Store(path)
+    game = store.create_game("catacombs", {}, 1, "seeded")
+    store.set_gadget(game, {"shown": 1})
+    store.set_gadget_later(game, {"shown": 2})
+    store.append(game, 0, [Event("action", {"do": "x"}), Event("action", {"do": "y"})],
+                 finished=False)  # the object held goes in with the step's COMMIT
+    db = sqlite3.connect(path)  # (no other process writes it while a gadget holds its lock)
+    db.execute("UPDATE gadget SET data = '{\"shown\": 9}'")
+    db.commit()
+    db.close()
+    assert store.gadget(game) == {"shown": 2}  # the store's own, not read back
+    store.set_head(game, 1, finished=False)  # an undo: an event past the head
+    with pytest.raises(StoreError, match="UNIQUE"):
+        store.append(game, 1, [Event("action", {"do": "z"})], finished=False, tail=False)
+    assert store.gadget(game) == {"shown": 9}  # what the file holds after the failure
+    store.delete_game(game)
+    assert store.gadget(game) == {}
+    store.close()
+
+
 def _on_disk(path: Path, game: int) -> str | None:
     """The gadget object as another connection reads it (what a restart would find)."""
     db = sqlite3.connect(path)
@@ -318,6 +343,7 @@ def test_a_gadget_object_kept_later_that_is_not_json_costs_the_step_nothing(tmp_
     store.append(game, 0, [Event("action", {"do": "x"})], finished=False)
     assert len(store.events(game)) == 1 and _on_disk(path, game) == '{"shown": 1}'
     assert "the gadget's object not kept" in caplog.text
+    assert store.gadget(game) == {"shown": 1}  # what the file holds
     held = {"seats": {"elf": 1}}
     store.set_gadget_later(game, held)
     store.gadget(game)["shown"] = 3  # the answer is the caller's to change

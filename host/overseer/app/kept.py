@@ -13,7 +13,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from typing import Any
-from weakref import WeakKeyDictionary
 
 from overseer.session.session import LogError, Session, SessionError
 from overseer.session.store import Store, StoreError
@@ -21,39 +20,24 @@ from overseer.session.store import Store, StoreError
 log = logging.getLogger("overseer.gadget")
 
 
-# The object each store was last given here for a game (``update``): the gadget's own
-# writes beside a game all come through ``update`` (a new game's first object is written
-# whole, for a game id no object is known for), so the next change starts from it rather
-# than reading it back (after a step's COMMIT, ``Store.gadget`` reads and decodes the row
-# again: some 35,000 instructions at every answer, for the page shown).
-_written: WeakKeyDictionary[Store, dict[int, dict[str, Any]]] = WeakKeyDictionary()
-
-
 def update(store: Store, game_id: int, what: str, later: bool = False, **fields: Any) -> bool:
     """Keep ``fields`` beside the game (a None one is removed); False (journalled, ``what``
     names it) when the store cannot be written. ``later``: written with the store's next
     write, not now (``Store.set_gadget_later``: lost if the power goes first)."""
-    written = _written.get(store)
-    if written is None:
-        written = _written[store] = {}
-    known = written.get(game_id)
-    data = dict(known) if known is not None else store.gadget(game_id)  # (values replaced,
-    for key, value in fields.items():  # never changed)
+    data = store.gadget(game_id)  # (a new object: the store keeps the one it last wrote)
+    for key, value in fields.items():
         if value is None:
             data.pop(key, None)
         else:
             data[key] = value
     if later:
         store.set_gadget_later(game_id, data)
-        written[game_id] = data
         return True
     try:
         store.set_gadget(game_id, data)
     except StoreError as err:
-        written.pop(game_id, None)  # read back from the store next time
         log.warning("game #%d: %s: %s", game_id, what, err)
         return False
-    written[game_id] = data
     return True
 
 

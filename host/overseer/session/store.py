@@ -357,6 +357,10 @@ class Store:
         self._unsynced = False  # an append(synced=False) is in the WAL, not yet on disk
         self._checkpoint_due = False  # a checkpoint it asked for, made at ``sync``
         self._later: dict[int, dict[str, Any]] = {}  # gadget objects for the next transaction
+        # each game's gadget object as this store last wrote or read it (``gadget``): a step's
+        # COMMIT would otherwise have it read and decoded again (some 35,000 instructions at
+        # every answer, for the page shown); dropped at any failed write (read back then)
+        self._kept: dict[int, dict[str, Any]] = {}
         if self.path.exists() and not self.path.is_file():
             raise StoreError(f"{self.path}: not a regular file; choose another store file")
         if not self.path.exists():
@@ -672,6 +676,7 @@ class Store:
             if self.db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
                 raise StoreError(f"no saved game #{game_id}")  # a game that is not there
             self.db.execute(_SET_GADGET, (game_id, _gadget_text(data)))
+        self._kept[game_id] = data
 
     def set_gadget_later(self, game_id: int, data: dict[str, Any]) -> None:
         """``set_gadget`` without a transaction of its own: the object is held and written
@@ -683,20 +688,24 @@ class Store:
         self._later[game_id] = data
 
     def _write_later(self) -> None:
-        """Inside a transaction: the gadget objects ``set_gadget_later`` holds."""
-        for game_id, data in self._later.items():
+        """Inside a transaction: the gadget objects ``set_gadget_later`` holds (one that is
+        not plain JSON is dropped: lost, never the step it goes in with)."""
+        for game_id, data in list(self._later.items()):
             try:
                 text = _gadget_text(data)
-            except (TypeError, ValueError) as err:  # not plain JSON: the gadget's object is
+            except (TypeError, ValueError) as err:
                 log.error("game #%d: the gadget's object not kept: %s", game_id, err)
-                continue  # lost, never the step it goes in with
+                del self._later[game_id]
+                continue
             self._cursor.execute(_SET_GADGET_IF_GAME, (game_id, text, game_id))
 
     def gadget(self, game_id: int) -> dict[str, Any]:
         """What ``set_gadget`` (or ``set_gadget_later``) kept for this game (an empty object
-        when nothing was)."""
+        when nothing was): a new object, whose values the caller replaces, never changes."""
         held = self._later.get(game_id)
-        if held is not None:  # a new object to change: its values are replaced, never changed
+        if held is None:
+            held = self._kept.get(game_id)
+        if held is not None:
             return dict(held)
         try:
             row = self.db.execute("SELECT data FROM gadget WHERE game_id = ?",
@@ -704,7 +713,10 @@ class Store:
             data = {} if row is None else json.loads(row[0])
         except (sqlite3.DatabaseError, ValueError):  # a page SQLite's check let through
             return {}  # the seats and the form are the gadget's to ask again: never the game
-        return data if isinstance(data, dict) else {}
+        if not isinstance(data, dict):
+            return {}
+        self._kept[game_id] = data
+        return dict(data)
 
     def _put_snapshot(self, game_id: int, seq: int, build: str, state: bytes) -> None:
         self.db.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, build, state)"
@@ -721,6 +733,8 @@ class Store:
                 self._put_snapshot(game_id, seq, build, state)
 
     def delete_game(self, game_id: int) -> None:
+        self._later.pop(game_id, None)
+        self._kept.pop(game_id, None)
         with self._transaction():
             if self.db.execute("DELETE FROM games WHERE id = ?", (game_id,)).rowcount != 1:
                 raise StoreError(f"no saved game #{game_id}")
@@ -808,6 +822,7 @@ class _Transaction:
         self.synced = synced  # False: COMMIT without its fsync (synchronous=NORMAL for it)
 
     def _failed(self, err: sqlite3.Error) -> StoreError:
+        self.store._kept.clear()  # what the file holds now is read back from it
         if getattr(err, "sqlite_errorcode", 0) & 0xFF == _SQLITE_READONLY:
             self.store._reopen = True  # opened read-only: the next write opens it again
         return _save_error(self.store.path, err)
@@ -839,7 +854,9 @@ class _Transaction:
                 if later:
                     self.store._write_later()
                 self.write("COMMIT")
-                later.clear()
+                if later:
+                    self.store._kept.update(later)
+                    later.clear()
             elif self.db.in_transaction:  # SQLite may have rolled back already (a full disk)
                 self.write("ROLLBACK")
         except sqlite3.Error as err:
