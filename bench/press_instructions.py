@@ -394,6 +394,16 @@ def figures(folder: Path, samples: list[dict[str, Any]]) -> dict[str, Any]:
                                         / (PI_HZ * PI_IPC[1]) * 1000, 1),
             "aim": AIMS[name],
         }
+        if name == "ok":  # its two kinds apart: a page turned (no COMMIT), a question answered
+            for part, answers in (("page_turns", False), ("answers", True)):
+                alls = [n for n, c in zip(k["all"], k["commits"], strict=True)
+                        if (c > 0) is answers]
+                bare = [n for n, c in zip(k["without_ahead"], k["commits"], strict=True)
+                        if (c > 0) is answers]
+                out[name][part] = {"n": len(alls),
+                                   "instructions": round(statistics.median(alls)) if alls else 0,
+                                   "instructions_without_ahead":
+                                       round(statistics.median(bare)) if bare else 0}
     out["idle_per_second"] = {role: round(value) for role, value in rate.items()}
     counts = [count for _, count in aheads]
     out["ahead"] = {"n": len(counts), "in": sorted({kind for kind, _ in aheads}),
@@ -425,6 +435,13 @@ def report(results: dict[str, Any]) -> None:
         if row["instructions_without_ahead"] < 0.99 * row["instructions"]:
             print(f"          {row['instructions_without_ahead'] / 1e6:.2f} M without drawing "
                   f"NEXT ahead (below)")
+        for part, what in (("page_turns", "a page turned (no COMMIT)"),
+                           ("answers", "a question answered (a COMMIT)")):
+            if part in row:
+                half = row[part]
+                print(f"          {what}: {half['instructions'] / 1e6:.2f} M, "
+                      f"{half['instructions_without_ahead'] / 1e6:.2f} M without drawing NEXT "
+                      f"ahead (median of {half['n']})")
         pi_aim = f"  (aim p99 <= {PI_P99_AIM_MS:.0f} ms)" if name == "next" else ""
         print(f"          Pi: {row['pi_low_ms']:.1f} ms at best, p99 {row['pi_p99_ms']:.1f} ms "
               f"(host CPU {row['pi_p99_host_cpu_ms']:.1f} ms, COMMITs {row['commits_p99']}, "
