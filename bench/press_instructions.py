@@ -396,14 +396,11 @@ def figures(folder: Path, samples: list[dict[str, Any]]) -> dict[str, Any]:
         }
         if name == "ok":  # its two kinds apart: a page turned (no COMMIT), a question answered
             for part, answers in (("page_turns", False), ("answers", True)):
-                alls = [n for n, c in zip(k["all"], k["commits"], strict=True)
-                        if (c > 0) is answers]
-                bare = [n for n, c in zip(k["without_ahead"], k["commits"], strict=True)
-                        if (c > 0) is answers]
-                out[name][part] = {"n": len(alls),
-                                   "instructions": round(statistics.median(alls)) if alls else 0,
-                                   "instructions_without_ahead":
-                                       round(statistics.median(bare)) if bare else 0}
+                of = [i for i, c in enumerate(k["commits"]) if (c > 0) is answers]
+                out[name][part] = {"n": len(of), **{
+                    key: round(statistics.median(k[field][i] for i in of)) if of else 0
+                    for key, field in (("instructions", "all"),
+                                       ("instructions_without_ahead", "without_ahead"))}}
     out["idle_per_second"] = {role: round(value) for role, value in rate.items()}
     counts = [count for _, count in aheads]
     out["ahead"] = {"n": len(counts), "in": sorted({kind for kind, _ in aheads}),

@@ -670,7 +670,8 @@ class Store:
     def set_gadget(self, game_id: int, data: dict[str, Any]) -> None:
         """Keep what the table gadget needs beside this game's log (its seats): one JSON
         object per game, replaced whole, durable on return (in place of one held by
-        ``set_gadget_later``)."""
+        ``set_gadget_later``). ``data`` is the store's from then on (``gadget`` answers copies
+        of it)."""
         self._later.pop(game_id, None)
         with self._transaction():
             if self.db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
