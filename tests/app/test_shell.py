@@ -234,6 +234,36 @@ def test_a_restart_shows_the_page_on_the_glass_and_a_kill_loses_only_the_pages_t
     last.close()
 
 
+def test_a_restart_on_a_long_steps_second_page_shows_that_page(tmp_path):
+    """A step too long for one page: the store keeps which of its pages was on the glass
+    (``shown_page``), so a clean stop on its second page comes back on its second page, and
+    BACK pages back to its first."""
+    table = Driver(tmp_path / "games.db")
+    new_game(table)
+    table.tap("room", "bholoth-cemetery")
+    for _ in range(20):  # the room's setup steps, read on to a long one's second page
+        app = table.gadget.app
+        assert app.reading
+        if app.at > 0 and app.reel[app.at].index == app.reel[app.at - 1].index:
+            break
+        table.press(Button.OK)
+    second, step = table.screen, table.gadget.app.reel[table.gadget.app.at].index
+    game = table.session.id
+    table.close()
+    again = Driver(tmp_path / "games.db")
+    assert again.gadget.store.gadget(game)["shown"] == step
+    assert again.gadget.store.gadget(game)["shown_page"] == 1
+    assert again.screen == second
+    again.press(Button.BACK)
+    assert again.gadget.app.reel[again.gadget.app.at].index == step  # its first page
+    assert again.screen != second
+    again.press(Button.OK)
+    assert again.screen == second
+    again.press(Button.OK)  # the page after it: the store keeps its first page (no key)
+    assert "shown_page" not in again.gadget.store.gadget(game)
+    again.close()
+
+
 def test_the_page_shown_is_kept_without_reading_the_gadgets_object_back(tmp_path):
     """The store keeps the gadget's object it last wrote for the game (``Store.gadget``):
     a step's COMMIT (which writes the page shown with it) does not have the row read back
@@ -247,8 +277,10 @@ def test_the_page_shown_is_kept_without_reading_the_gadgets_object_back(tmp_path
     table.press(Button.OK, times=2)
     store.db.set_trace_callback(None)
     assert reads == []
-    shown = table.gadget.playing.kept_shown
-    assert shown is not None and store.gadget(game)["shown"] == shown
+    kept = table.gadget.playing.kept_shown
+    assert kept is not None and kept[1] == 0  # (each of these steps fits a page)
+    shown = kept[0]
+    assert store.gadget(game)["shown"] == shown
     table.close()
     again = Driver(tmp_path / "games.db")
     assert again.gadget.store.gadget(game) == {"seats": {"elf": 1, "hero-1": 3}, "first": 0,

@@ -374,20 +374,31 @@ def _named(app: App, call: SessionCall | None) -> str | None:
     return app.named
 
 
-def resume_at(app: App, index: int) -> Result:
-    """After a restart: the glass on the page of trace step ``index`` or the first after it
-    (the store keeps the last one shown); BACK still pages back to the ones before."""
-    for n, page in enumerate(app.reel):
-        if page.index >= index or page.index < 0:
-            return _out(replace(app, at=n))
-    return _out(replace(app, at=len(app.reel)))
+def resume_at(app: App, index: int, page: int = 0) -> Result:
+    """After a restart: the glass on page ``page`` of trace step ``index``'s pages (the store
+    keeps the last one shown, ``shown_page``; a step with fewer pages: its last), else on the
+    first page after it; BACK still pages back to the ones before."""
+    reel = app.reel
+    at = next((n for n, found in enumerate(reel) if found.index >= index or found.index < 0),
+              len(reel))
+    if at < len(reel) and reel[at].index == index:
+        last = at
+        while last + 1 < len(reel) and reel[last + 1].index == index:
+            last += 1
+        at = min(at + page, last)
+    return _out(replace(app, at=at))
 
 
-def shown_step(app: App) -> int:
-    """The trace step whose page is on the glass (past the reel: the trace's length)."""
-    if app.reading and app.reel[app.at].index >= 0:
-        return app.reel[app.at].index
-    return app.view.trace_length
+def shown_page(app: App) -> tuple[int, int]:
+    """The trace step whose page is on the glass (past the reel: the trace's length) and
+    which of that step's pages it is (0: its first; a long step has more than one)."""
+    reel, at = app.reel, app.at
+    if app.reading and reel[at].index >= 0:
+        index, first = reel[at].index, at
+        while first > 0 and reel[first - 1].index == index:
+            first -= 1
+        return index, at - first
+    return app.view.trace_length, 0
 
 
 def handle(app: App, event: Input | Refused | Told) -> Result:

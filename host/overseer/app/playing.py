@@ -42,7 +42,8 @@ class Playing:
         self.seen = 0  # the trace steps the controller has had
         self.asked = 0  # the number of the question in the view (GameView.asked)
         self._question: tuple[Any, ...] | None = None  # what that question was asked on
-        self.kept_shown: int | None = None  # the step on the glass as the store keeps it
+        # the step on the glass and which of its pages, as the store keeps them
+        self.kept_shown: tuple[int, int] | None = None
         self.hidden: frozenset[str] = frozenset()  # the moves this game's menu leaves out
         # the last ``ahead`` worked out, what it was worked out on (the session, its turn, the
         # steps seen, the move: the last page of the steps and then the idle screen arm the
@@ -58,7 +59,7 @@ class Playing:
         """Game ``game_id``, else (unless ``new``) the game played last (``kept.last_played``;
         ``aside`` gets what the glass says of a game set aside), else the new game's
         questions. A resumed game's view starts where its current action began, or at its
-        form under way. What is kept beside the game comes back (its ``shown`` step)."""
+        form under way. What is kept beside the game comes back (its ``shown`` step and page)."""
         labels = {name: table.label for name, table in self.tables.items()}
         session = (Session.resume(self.store, game_id) if game_id is not None
                    else None if new else kept.last_played(self.store, labels, aside))
@@ -187,18 +188,19 @@ class Playing:
         return made
 
     def keep_shown(self, app: App) -> None:
-        """Keep which step's page is on the glass beside the game (when it changed), for a
-        restart to show it again. It is not a step of the game: it is written with the
+        """Keep which step's page is on the glass beside the game (when it changed): the step
+        (``shown``) and, for a long step's later page, which (``shown_page``), for a restart to
+        show it again. It is not a step of the game: it is written with the
         store's next write (the next step's one transaction) or at a clean stop, never in a
         transaction (and an fsync) of its own. A power cut or a kill loses only the pages
         turned since the last step was saved: the restart shows the page that was on the
         glass then, an earlier page of the same steps, never one not yet shown."""
         if self.session is None or self.forms.local is not None:
             return
-        shown = controller.shown_step(app)
-        if shown != self.kept_shown and kept.update(self.store, self.session.id,
-                                                    "the screen shown not kept", later=True,
-                                                    shown=shown):
+        shown = controller.shown_page(app)
+        if shown != self.kept_shown and kept.update(
+                self.store, self.session.id, "the screen shown not kept", later=True,
+                shown=shown[0], shown_page=shown[1] or None):  # (its first page: no key)
             self.kept_shown = shown
 
     def end_read(self, app: App) -> None:

@@ -115,10 +115,12 @@ class Gadget:
     def open(self, game_id: int | None = None, new: bool = False) -> None:
         """Open a game (``Playing.open``) on the page the table saw last; say what was set aside."""
         aside: list[str] = []
-        shown = self.playing.open(game_id, new, aside).get("shown")
+        data = self.playing.open(game_id, new, aside)
+        shown, page = data.get("shown"), data.get("shown_page", 0)
         app, effects = controller.start(self.playing.view())
         if isinstance(shown, int) and self.playing.forms.local is None:
-            app, more = controller.resume_at(app, shown)  # BACK still pages back
+            page = page if isinstance(page, int) else 0
+            app, more = controller.resume_at(app, shown, page)  # BACK still pages back
             effects = (*effects, *more)
         self.app = app
         self._apply(effects)
