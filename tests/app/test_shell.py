@@ -7,8 +7,10 @@ import pytest
 
 from overseer import games
 from overseer.app.sim import SeededDice
+from overseer.core.procedure import ChooseSome
 from overseer.ports.events import Button
 from overseer.session.lock import StoreInUse
+from overseer.session.store import Store
 from tests.drivers.catacombs_table import ai_turn, elf_joins, heroes_side, keys
 from tools.table import Table as Driver
 
@@ -41,9 +43,9 @@ def test_a_new_game_is_stored_with_its_party_and_seats(tmp_path):
     heroes = session.state.heroes
     assert [(h.id, h.name, h.health) for h in heroes.values()] == [
         ("elf", "Elf", 10), ("hero-1", "Hero 1", 8)]
-    assert table.gadget.store.gadget(session.id) == {"seats": {"elf": 1, "hero-1": 3},
-                                                     "first": 0, "shown": 0,
-                                                     "hidden": ["campaign_start"]}
+    kept = table.gadget.store.gadget(session.id)
+    assert kept.pop("place")["step"] == 0  # where the table is in the pages (below)
+    assert kept == {"seats": {"elf": 1, "hero-1": 3}, "first": 0, "hidden": ["campaign_start"]}
     assert table.screen.key == "Set up" and table.screen.lines[0] == "OK: the menu"
     menu = table.press(Button.OK).rows  # a single room's menu: no campaign, before a room too
     assert "Set up a room" in menu and "Start campaign" not in menu
@@ -236,7 +238,7 @@ def test_a_restart_shows_the_page_on_the_glass_and_a_kill_loses_only_the_pages_t
 
 def test_a_restart_on_a_long_steps_second_page_shows_that_page(tmp_path):
     """A step too long for one page: the store keeps which of its pages was on the glass
-    (``shown_page``), so a clean stop on its second page comes back on its second page, and
+    (``Place.page``), so a clean stop on its second page comes back on its second page, and
     BACK pages back to its first."""
     table = Driver(tmp_path / "games.db")
     new_game(table)
@@ -251,17 +253,84 @@ def test_a_restart_on_a_long_steps_second_page_shows_that_page(tmp_path):
     game = table.session.id
     table.close()
     again = Driver(tmp_path / "games.db")
-    assert again.gadget.store.gadget(game)["shown"] == step
-    assert again.gadget.store.gadget(game)["shown_page"] == 1
+    assert again.gadget.store.gadget(game)["place"]["step"] == step
+    assert again.gadget.store.gadget(game)["place"]["page"] == 1
     assert again.screen == second
     again.press(Button.BACK)
     assert again.gadget.app.reel[again.gadget.app.at].index == step  # its first page
     assert again.screen != second
     again.press(Button.OK)
     assert again.screen == second
-    again.press(Button.OK)  # the page after it: the store keeps its first page (no key)
-    assert "shown_page" not in again.gadget.store.gadget(game)
+    again.press(Button.OK)  # the page after it: the next step's first
+    assert again.gadget.store.gadget(game)["place"]["page"] == 0
     again.close()
+
+
+def _room_to_its_end(path, restart: bool) -> tuple[list, int]:
+    """A single room played to its end, the first option of each question, with (``restart``)
+    a clean stop and a start again at every screen: the screens, and how many restarts came
+    back on another screen than the one they left."""
+    table = Driver(path, seed=1)
+    new_game(table)
+    table.tap("room", "bholoth-cemetery")
+    screens, other = [], 0
+    for _ in range(400):
+        if restart:
+            left = table.screen
+            table.close()
+            table = Driver(path, seed=1)
+            other += table.screen != left
+        screens.append(table.screen)
+        app, session = table.gadget.app, table.session
+        if session.finished:
+            break
+        if app.reading or app.notice:
+            table.press(Button.OK)
+        elif isinstance(session.pending, ChooseSome) or session.pending is None:
+            table.press(Button.NEXT)
+        else:
+            table.press(Button.OK)
+    table.close()
+    assert session.finished
+    return screens, other
+
+
+def test_a_restart_at_any_screen_shows_it_and_the_room_plays_on_as_it_would_have(tmp_path):
+    """Where the table is in the pages is kept (``controller.Place``): a restart lays out the
+    same pages from the same step (after an answer the reel holds only its new steps), with
+    the same sentences read and questions answered, the same piece acting and cursor, and
+    shows the page that was on the glass. Stopped and started again at every screen, a room
+    shows exactly the screens it shows played straight through."""
+    straight, _ = _room_to_its_end(tmp_path / "straight.db", restart=False)
+    restarted, other = _room_to_its_end(tmp_path / "restarted.db", restart=True)
+    assert other == 0
+    assert restarted == straight and len(straight) > 80
+
+
+def test_a_store_that_kept_only_the_step_shown_resumes_on_it(tmp_path):
+    """A store from before places were kept (``shown``: the step alone), or a place that does
+    not fit: the glass comes back on that step's first page, or at the action's start."""
+    table = Driver(tmp_path / "games.db")
+    new_game(table)
+    table.tap("room", "bholoth-cemetery")
+    table.press(Button.OK, times=2)
+    third, game = table.screen, table.session.id
+    step = table.gadget.playing.kept_place.step
+    table.close()
+    store = Store(tmp_path / "games.db")
+    kept = store.gadget(game)
+    store.set_gadget(game, {**{k: v for k, v in kept.items() if k != "place"}, "shown": step})
+    store.close()
+    again = Driver(tmp_path / "games.db")
+    assert again.screen == third  # (each of these steps fits one page)
+    assert "shown" not in again.gadget.store.gadget(game)  # its place kept from now on
+    again.close()
+    store = Store(tmp_path / "games.db")
+    store.set_gadget(game, {**store.gadget(game), "place": {"step": "third"}})
+    store.close()
+    once_more = Driver(tmp_path / "games.db")
+    assert once_more.screen.title == "Setup"  # the action's first page: nothing lost
+    once_more.close()
 
 
 def test_the_page_shown_is_kept_without_reading_the_gadgets_object_back(tmp_path):
@@ -277,14 +346,13 @@ def test_the_page_shown_is_kept_without_reading_the_gadgets_object_back(tmp_path
     table.press(Button.OK, times=2)
     store.db.set_trace_callback(None)
     assert reads == []
-    kept = table.gadget.playing.kept_shown
-    assert kept is not None and kept[1] == 0  # (each of these steps fits a page)
-    shown = kept[0]
-    assert store.gadget(game)["shown"] == shown
+    place = table.gadget.playing.kept_place
+    assert place is not None and store.gadget(game)["place"] == place.as_json()
     table.close()
     again = Driver(tmp_path / "games.db")
     assert again.gadget.store.gadget(game) == {"seats": {"elf": 1, "hero-1": 3}, "first": 0,
-                                               "shown": shown, "hidden": ["campaign_start"]}
+                                               "place": place.as_json(),
+                                               "hidden": ["campaign_start"]}
     again.close()
 
 

@@ -230,6 +230,7 @@ class App:
     lights: tuple[SeatLight, ...] | None = None
     held: frozenset[Button] | None = None  # the buttons the last Hold named
     seen: frozenset[str] = frozenset()  # the long sentences read whole this game (by kind)
+    seen_before: frozenset[str] = frozenset()  # those before the reel's pages were laid out
     named: str | None = None  # the option the last list question was answered with
     said: range = range(0)  # the steps the question's title says in place of their page
     acting: str | None = None  # the piece acting in the action under way (by its name)
@@ -255,9 +256,18 @@ Result = tuple[App, tuple[Effect, ...]]
 # --------------------------------------------------------------------------- entry points
 
 
-def start(view: GameView) -> Result:
-    """The first state, over the game as it stands (a resumed game's pending question too)."""
-    return refresh(App(view=GameView(view.game, title=view.title)), view)
+def start(view: GameView, kept: Place | None = None) -> Result:
+    """The first state, over the game as it stands (a resumed game's pending question too);
+    ``kept``: where a restart knows the table was (``Place``: what it had read and answered,
+    who was acting), so the pages are laid out as they were, then the glass on its page."""
+    app = App(view=GameView(view.game, title=view.title))
+    if kept is None:
+        return refresh(app, view)
+    app = replace(app, seen=kept.read_before, seen_before=kept.read_before,
+                  asked_keys=kept.asked_keys, acting=kept.acting, named=kept.named)
+    app, effects = refresh(app, view)
+    app, more = resume_at(app, kept.step, kept.page)  # BACK still pages back
+    return app, (*effects, *more)
 
 
 def refresh(app: App, view: GameView) -> Result:
@@ -301,8 +311,11 @@ def refresh(app: App, view: GameView) -> Result:
         reel, at = tuple(fresh), 1 if carried and len(fresh) == 1 else 0
     else:
         reel, at = kept, len(kept)
+    # (the reel still begins with pages laid out before: the sentences read before those)
+    seen_before = app.seen_before if kept and reel[0] is kept[0] else app.seen
     named = _named(app, call)
-    app = replace(app, view=view, reel=reel, at=at, title=title, seen=seen, named=named,
+    app = replace(app, view=view, reel=reel, at=at, title=title, seen=seen,
+                  seen_before=seen_before, named=named,
                   said=said, acting=acting, carried=carried, asked_keys=asked_keys,
                   entry=_first_entry(view, named), menu=None,
                   notice=(), notice_at=0, redo_offer=False, waiting=None, rolling=0)
@@ -374,9 +387,81 @@ def _named(app: App, call: SessionCall | None) -> str | None:
     return app.named
 
 
+@dataclass(frozen=True)
+class Place:
+    """Where the table is in the pages, kept beside the game for a restart to lay out the
+    same pages and show the same one (``place``, ``resume_at``):
+
+    - ``step``, ``page``: the trace step whose page is on the glass (past the reel: the
+      trace's length) and which of that step's pages (0: its first; a long step has more);
+    - ``reel_from``: the first trace step of the reel, whose pages are laid out from there
+      as they were at the table (after an answer the reel holds only the new steps' pages);
+    - ``read_before``, ``read``: the long sentences read whole before the reel's pages were
+      laid out, and so far (a page is shorter once its sentence was read: laid out from
+      ``reel_from`` with the first, else from the action's start with the second);
+    - ``asked_keys``: the questions answered this game (a question's screen is shorter then);
+    - ``acting``, ``named``: the piece acting in the action under way (a question's title
+      names it) and the option the last list question was answered with (the next one's
+      cursor starts on it).
+    """
+
+    step: int
+    page: int = 0
+    reel_from: int = 0
+    read_before: frozenset[str] = frozenset()
+    read: frozenset[str] = frozenset()
+    asked_keys: frozenset[str] = frozenset()
+    acting: str | None = None
+    named: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        """As the store keeps it: each set of words one string, the words sorted and apart
+        by a space (written with every step: a list of strings costs the JSON encoder many
+        times more than one string)."""
+        return {"step": self.step, "page": self.page, "reel_from": self.reel_from,
+                "read_before": " ".join(sorted(self.read_before)),
+                "read": " ".join(sorted(self.read)), "asked": " ".join(sorted(self.asked_keys)),
+                "acting": self.acting, "named": self.named}
+
+    @classmethod
+    def from_json(cls, data: object) -> Place | None:
+        """What ``as_json`` wrote; None for anything else (the place is the gadget's own
+        note: one that does not fit is not used, and the glass starts at the action's
+        beginning, as it did before places were kept)."""
+        if not isinstance(data, dict) or set(data) != _PLACE_KEYS:
+            return None
+        numbers = (data["step"], data["page"], data["reel_from"])
+        words = (data["read_before"], data["read"], data["asked"])
+        names = (data["acting"], data["named"])
+        if not all(isinstance(n, int) and n >= 0 for n in numbers) \
+                or not all(isinstance(w, str) for w in words) \
+                or not all(n is None or isinstance(n, str) for n in names):
+            return None
+        return cls(data["step"], data["page"], data["reel_from"],
+                   frozenset(data["read_before"].split()), frozenset(data["read"].split()),
+                   frozenset(data["asked"].split()), data["acting"], data["named"])
+
+
+_PLACE_KEYS = {"step", "page", "reel_from", "read_before", "read", "asked", "acting", "named"}
+
+
+def place(app: App) -> Place:
+    """Where the table is (``Place``)."""
+    reel, at = app.reel, app.at
+    first = next((p.steps.start for p in reel if p.index >= 0), app.view.trace_length)
+    step, page = app.view.trace_length, 0
+    if app.reading and reel[at].index >= 0:
+        step, start = reel[at].index, at
+        while start > 0 and reel[start - 1].index == step:
+            start -= 1
+        page = at - start
+    before = app.seen_before if first < app.view.trace_length else app.seen
+    return Place(step, page, first, before, app.seen, app.asked_keys, app.acting, app.named)
+
+
 def resume_at(app: App, index: int, page: int = 0) -> Result:
     """After a restart: the glass on page ``page`` of trace step ``index``'s pages (the store
-    keeps the last one shown, ``shown_page``; a step with fewer pages: its last), else on the
+    keeps the last one shown, ``Place``; a step with fewer pages: its last), else on the
     first page after it; BACK still pages back to the ones before."""
     reel = app.reel
     at = next((n for n, found in enumerate(reel) if found.index >= index or found.index < 0),
@@ -387,18 +472,6 @@ def resume_at(app: App, index: int, page: int = 0) -> Result:
             last += 1
         at = min(at + page, last)
     return _out(replace(app, at=at))
-
-
-def shown_page(app: App) -> tuple[int, int]:
-    """The trace step whose page is on the glass (past the reel: the trace's length) and
-    which of that step's pages it is (0: its first; a long step has more than one)."""
-    reel, at = app.reel, app.at
-    if app.reading and reel[at].index >= 0:
-        index, first = reel[at].index, at
-        while first > 0 and reel[first - 1].index == index:
-            first -= 1
-        return index, at - first
-    return app.view.trace_length, 0
 
 
 def handle(app: App, event: Input | Refused | Told) -> Result:

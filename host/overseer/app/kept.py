@@ -1,7 +1,7 @@
 """What the gadget keeps beside each game in the store's gadget table (``Store.gadget``): the
-seats, how many first actions the gadget began, the step on the glass (``shown``, and
-``shown_page`` for a long step's later page: written with the next step's transaction, see
-``Playing.keep_shown``), the form
+seats, how many first actions the gadget began, where the table is in the pages (``place``,
+``controller.Place``; an older store's ``shown``, the step alone: written with the next step's
+transaction, see ``Playing.keep_place``), the form
 under way (``form``, app/form_host.py), that the table read the end (``end_read``), and why a
 game was set aside (``aside``); and the game the gadget opens at start.
 

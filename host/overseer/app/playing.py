@@ -13,6 +13,7 @@ is kept beside the game before the next screen shows.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from overseer.app import calls, controller, flows, kept, view
@@ -42,8 +43,7 @@ class Playing:
         self.seen = 0  # the trace steps the controller has had
         self.asked = 0  # the number of the question in the view (GameView.asked)
         self._question: tuple[Any, ...] | None = None  # what that question was asked on
-        # the step on the glass and which of its pages, as the store keeps them
-        self.kept_shown: tuple[int, int] | None = None
+        self.kept_place: controller.Place | None = None  # where the table is, as kept
         self.hidden: frozenset[str] = frozenset()  # the moves this game's menu leaves out
         # the last ``ahead`` worked out, what it was worked out on (the session, its turn, the
         # steps seen, the move: the last page of the steps and then the idle screen arm the
@@ -55,18 +55,19 @@ class Playing:
         # again (a restart drops it)
         self._taken: tuple[GameView, Session, int] | None = None
 
-    def open(self, game_id: int | None, new: bool, aside: list[str]) -> dict[str, Any]:
+    def open(self, game_id: int | None, new: bool, aside: list[str]) -> controller.Place | None:
         """Game ``game_id``, else (unless ``new``) the game played last (``kept.last_played``;
         ``aside`` gets what the glass says of a game set aside), else the new game's
-        questions. A resumed game's view starts where its current action began, or at its
-        form under way. What is kept beside the game comes back (its ``shown`` step and page)."""
+        questions. A resumed game's view starts where its current action began, or where the
+        reel on the glass began (``controller.Place``, kept beside the game: returned, for the
+        glass to come back on its page), or at its form under way."""
         labels = {name: table.label for name, table in self.tables.items()}
         session = (Session.resume(self.store, game_id) if game_id is not None
                    else None if new else kept.last_played(self.store, labels, aside))
         if session is None:
             self._wizard()
             self.seen = 0
-            return {}
+            return None
         if game_id is not None:
             kept.unset_aside(self.store, session.id)
         table = self.tables.get(session.game)
@@ -83,9 +84,19 @@ class Playing:
             if isinstance(hidden, list) else frozenset()
         first = data.get("first", 0)
         self.seen = view.action_start(session, first if isinstance(first, int) else 0)
+        place = controller.Place.from_json(data.get("place"))
+        shown = data.get("shown")  # (a store from before places were kept: the step alone)
+        if place is None and isinstance(shown, int):
+            place = controller.Place(shown, reel_from=self.seen)  # (nothing known read)
+        if place is not None and self.seen <= place.reel_from <= len(session.runner.trace):
+            self.seen = place.reel_from
+        elif place is not None:  # a reel begun before this action: from the action's start,
+            place = replace(place, read_before=place.read)  # with every sentence read
+        self.kept_place = None
         if self.forms.resume(session, self._form_of):
             self.seen = len(session.runner.trace)
-        return data
+            return None
+        return place
 
     def restart(self, from_store: bool) -> None:
         """After a fault: the session again as the store holds it (its steps read; a store
@@ -187,21 +198,21 @@ class Playing:
         self._ahead = (on, ahead, made)
         return made
 
-    def keep_shown(self, app: App) -> None:
-        """Keep which step's page is on the glass beside the game (when it changed): the step
-        (``shown``) and, for a long step's later page, which (``shown_page``), for a restart to
-        show it again. It is not a step of the game: it is written with the
-        store's next write (the next step's one transaction) or at a clean stop, never in a
-        transaction (and an fsync) of its own. A power cut or a kill loses only the pages
-        turned since the last step was saved: the restart shows the page that was on the
-        glass then, an earlier page of the same steps, never one not yet shown."""
+    def keep_place(self, app: App) -> None:
+        """Keep where the table is beside the game (``controller.Place``, when it changed),
+        for a restart to lay out the same pages and show the one on the glass again. It is
+        not a step of the game: it is written with the store's next write (the next step's
+        one transaction) or at a clean stop, never in a transaction (and an fsync) of its
+        own. A power cut or a kill loses only the pages turned since the last step was saved:
+        the restart shows the page that was on the glass then, an earlier page of the same
+        steps, never one not yet shown."""
         if self.session is None or self.forms.local is not None:
             return
-        shown = controller.shown_page(app)
-        if shown != self.kept_shown and kept.update(
+        place = controller.place(app)
+        if place != self.kept_place and kept.update(
                 self.store, self.session.id, "the screen shown not kept", later=True,
-                shown=shown[0], shown_page=shown[1] or None):  # (its first page: no key)
-            self.kept_shown = shown
+                place=place.as_json(), shown=None):  # (``shown``: an older store's)
+            self.kept_place = place
 
     def end_read(self, app: App) -> None:
         """A finished game whose last steps the table has now read: kept beside it, so the

@@ -115,15 +115,11 @@ class Gadget:
     def open(self, game_id: int | None = None, new: bool = False) -> None:
         """Open a game (``Playing.open``) on the page the table saw last; say what was set aside."""
         aside: list[str] = []
-        data = self.playing.open(game_id, new, aside)
-        shown, page = data.get("shown"), data.get("shown_page", 0)
-        app, effects = controller.start(self.playing.view())
-        if isinstance(shown, int) and self.playing.forms.local is None:
-            page = page if isinstance(page, int) else 0
-            app, more = controller.resume_at(app, shown, page)  # BACK still pages back
-            effects = (*effects, *more)
+        place = self.playing.open(game_id, new, aside)
+        app, effects = controller.start(self.playing.view(), place)
         self.app = app
         self._apply(effects)
+        self.playing.keep_place(self.app)
         if aside:
             self.tell("Set aside", " ".join(aside))
         self._tell_watchers(None)
@@ -170,6 +166,7 @@ class Gadget:
                 else:
                     self.app, effects = controller.handle(self.app, item)
                 self._apply(effects)
+                self.playing.keep_place(self.app)  # where the table is now, for a restart
                 self.playing.end_read(self.app)
         except Exception as err:  # noqa: BLE001 - the guard: the box never dies on an input
             self.fault(err)
@@ -281,7 +278,6 @@ class Gadget:
             assert self.app is not None
             if isinstance(effect, Show):
                 self.screen = effect.screen
-                self.playing.keep_shown(self.app)  # before the glass shows it
                 self.image = render(effect.screen)
                 if self._expect is not None:  # NEXT's first screen: the one armed for it
                     if frame(effect.screen) != self._expect:
