@@ -54,6 +54,7 @@ from panel_wire import Wire
 
 from overseer.devices.link_core import LinkCore
 from overseer.ports.events import Button, Press, Tap
+from overseer.session import store as store_module
 from overseer.sim.box import PINS
 from overseer.sim.running import Running
 
@@ -169,13 +170,12 @@ class Counted(Bench):
         self.threads = threads
         self.wire = Wire(firmware)
         self.commits = 0
-        self.unsynced = False
         self.samples: list[dict[str, Any]] = []
         self.interval: str | None = None  # the label of the interval under way
         self.aheads: list[bool] = []  # each ``Gadget._arm`` in it: did it arm a screen
         self.fired = False  # the board had put the armed screen up when its NEXT came
         gadget = running.gadget
-        gadget.store.db.set_trace_callback(lambda sql: self._count(sql))
+        self._count_commits()
         real_arm, requests = getattr(gadget, "_arm", None), threads.requests
 
         def arm() -> None:  # its own share, dumped apart (the shell's thread, in the interval)
@@ -205,16 +205,21 @@ class Counted(Bench):
 
         inbox.put = put  # type: ignore[method-assign]
 
-    def _count(self, sql: str) -> None:
+    def _count_commits(self) -> None:
         """COMMITs whose fsync comes before the glass moves: not NEXT AI PIECE's, which the
-        store writes between ``synchronous = NORMAL`` and ``FULL`` and puts on disk after the
-        screen moved (``Store.sync``)."""
-        if sql == "PRAGMA synchronous = NORMAL":
-            self.unsynced = True
-        elif sql == "PRAGMA synchronous = FULL":
-            self.unsynced = False
-        elif sql == "COMMIT" and not self.unsynced:
-            self.commits += 1
+        store makes with ``synchronous = NORMAL`` (its transaction not ``synced``) and puts
+        on disk after the screen moved (``Store.sync``). Counted where the store ends a
+        transaction, not with SQLite's trace callback: that one expands every statement's
+        text (the gadget's object in it), some 40 k instructions a press counted as the
+        gadget's own."""
+        real_end, bench = store_module._Transaction._end, self
+
+        def end(transaction: Any, kind: Any, value: Any) -> None:
+            real_end(transaction, kind, value)
+            if kind is None and transaction.synced:
+                bench.commits += 1
+
+        store_module._Transaction._end = end  # type: ignore[method-assign]
 
     def put(self, item: Any) -> None:
         """An input into the inbox, not counted (under callgrind a step takes 50 times as
