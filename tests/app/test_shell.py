@@ -268,8 +268,9 @@ def test_a_restart_on_a_long_steps_second_page_shows_that_page(tmp_path):
 
 def _room_to_its_end(path, restart: bool) -> tuple[list, int]:
     """A single room played to its end, the first option of each question, with (``restart``)
-    a clean stop and a start again at every screen: the screens, and how many restarts came
-    back on another screen than the one they left."""
+    a clean stop and a start again at every screen: the screens (each with the hero whose
+    seat is lit as targeted), and how many restarts came back on another screen than the one
+    they left."""
     table = Driver(path, seed=1)
     new_game(table)
     table.tap("room", "bholoth-cemetery")
@@ -280,8 +281,8 @@ def _room_to_its_end(path, restart: bool) -> tuple[list, int]:
             table.close()
             table = Driver(path, seed=1)
             other += table.screen != left
-        screens.append(table.screen)
         app, session = table.gadget.app, table.session
+        screens.append((table.screen, app.target))
         if session.finished:
             break
         if app.reading or app.notice:
@@ -298,8 +299,8 @@ def _room_to_its_end(path, restart: bool) -> tuple[list, int]:
 def test_a_restart_at_any_screen_shows_it_and_the_room_plays_on_as_it_would_have(tmp_path):
     """Where the table is in the pages is kept (``controller.Place``): a restart lays out the
     same pages from the same step (after an answer the reel holds only its new steps), with
-    the same sentences read and questions answered, the same piece acting and cursor, and
-    shows the page that was on the glass. Stopped and started again at every screen, a room
+    the same sentences read and questions answered, the same piece acting, cursor and hero
+    targeted, and shows the page that was on the glass. Stopped and started again at every screen, a room
     shows exactly the screens it shows played straight through."""
     straight, _ = _room_to_its_end(tmp_path / "straight.db", restart=False)
     restarted, other = _room_to_its_end(tmp_path / "restarted.db", restart=True)

@@ -264,7 +264,8 @@ def start(view: GameView, kept: Place | None = None) -> Result:
     if kept is None:
         return refresh(app, view)
     app = replace(app, seen=kept.read_before, seen_before=kept.read_before,
-                  asked_keys=kept.asked_keys, acting=kept.acting, named=kept.named)
+                  asked_keys=kept.asked_keys, acting=kept.acting, named=kept.named,
+                  target=kept.target)
     app, effects = refresh(app, view)
     app, more = resume_at(app, kept.step, kept.page)  # BACK still pages back
     return app, (*effects, *more)
@@ -400,9 +401,10 @@ class Place:
       laid out, and so far (a page is shorter once its sentence was read: laid out from
       ``reel_from`` with the first, else from the action's start with the second);
     - ``asked_keys``: the questions answered this game (a question's screen is shorter then);
-    - ``acting``, ``named``: the piece acting in the action under way (a question's title
-      names it) and the option the last list question was answered with (the next one's
-      cursor starts on it).
+    - ``acting``, ``named``, ``target``: the piece acting in the action under way (a
+      question's title names it), the option the last list question was answered with (the
+      next one's cursor starts on it) and the hero targeted in the steps shown (its seat's
+      light).
     """
 
     step: int
@@ -413,6 +415,7 @@ class Place:
     asked_keys: frozenset[str] = frozenset()
     acting: str | None = None
     named: str | None = None
+    target: str | None = None
 
     def as_json(self) -> dict[str, Any]:
         """As the store keeps it: each set of words one string, the words sorted and apart
@@ -421,7 +424,7 @@ class Place:
         return {"step": self.step, "page": self.page, "reel_from": self.reel_from,
                 "read_before": " ".join(sorted(self.read_before)),
                 "read": " ".join(sorted(self.read)), "asked": " ".join(sorted(self.asked_keys)),
-                "acting": self.acting, "named": self.named}
+                "acting": self.acting, "named": self.named, "target": self.target}
 
     @classmethod
     def from_json(cls, data: object) -> Place | None:
@@ -432,17 +435,19 @@ class Place:
             return None
         numbers = (data["step"], data["page"], data["reel_from"])
         words = (data["read_before"], data["read"], data["asked"])
-        names = (data["acting"], data["named"])
+        names = (data["acting"], data["named"], data["target"])
         if not all(isinstance(n, int) and n >= 0 for n in numbers) \
                 or not all(isinstance(w, str) for w in words) \
                 or not all(n is None or isinstance(n, str) for n in names):
             return None
         return cls(data["step"], data["page"], data["reel_from"],
                    frozenset(data["read_before"].split()), frozenset(data["read"].split()),
-                   frozenset(data["asked"].split()), data["acting"], data["named"])
+                   frozenset(data["asked"].split()), data["acting"], data["named"],
+                   data["target"])
 
 
-_PLACE_KEYS = {"step", "page", "reel_from", "read_before", "read", "asked", "acting", "named"}
+_PLACE_KEYS = {"step", "page", "reel_from", "read_before", "read", "asked", "acting", "named",
+               "target"}
 
 
 def place(app: App) -> Place:
@@ -456,7 +461,8 @@ def place(app: App) -> Place:
             start -= 1
         page = at - start
     before = app.seen_before if first < app.view.trace_length else app.seen
-    return Place(step, page, first, before, app.seen, app.asked_keys, app.acting, app.named)
+    return Place(step, page, first, before, app.seen, app.asked_keys, app.acting, app.named,
+                 app.target)
 
 
 def resume_at(app: App, index: int, page: int = 0) -> Result:
