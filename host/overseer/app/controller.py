@@ -263,9 +263,8 @@ def start(view: GameView, kept: Place | None = None) -> Result:
     app = App(view=GameView(view.game, title=view.title))
     if kept is None:
         return refresh(app, view)
-    app = replace(app, seen=kept.read_before, seen_before=kept.read_before,
-                  asked_keys=kept.asked_keys, acting=kept.acting, named=kept.named,
-                  target=kept.target)
+    app = replace(app, seen=kept.read_before, asked_keys=kept.asked_keys, acting=kept.acting,
+                  named=kept.named, target=kept.target)  # (refresh sets ``seen_before``)
     app, effects = refresh(app, view)
     app, more = resume_at(app, kept.step, kept.page)  # BACK still pages back
     return app, (*effects, *more)
