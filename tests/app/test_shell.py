@@ -300,8 +300,8 @@ def test_a_restart_at_any_screen_shows_it_and_the_room_plays_on_as_it_would_have
     """Where the table is in the pages is kept (``controller.Place``): a restart lays out the
     same pages from the same step (after an answer the reel holds only its new steps), with
     the same sentences read and questions answered, the same piece acting, cursor and hero
-    targeted, and shows the page that was on the glass. Stopped and started again at every screen, a room
-    shows exactly the screens it shows played straight through."""
+    targeted, and shows the page that was on the glass. Stopped and started again at every
+    screen, a room shows exactly the screens it shows played straight through."""
     straight, _ = _room_to_its_end(tmp_path / "straight.db", restart=False)
     restarted, other = _room_to_its_end(tmp_path / "restarted.db", restart=True)
     assert other == 0

@@ -445,8 +445,7 @@ class Place:
                    data["target"])
 
 
-_PLACE_KEYS = {"step", "page", "reel_from", "read_before", "read", "asked", "acting", "named",
-               "target"}
+_PLACE_KEYS = frozenset(Place(0).as_json())  # the keys ``as_json`` writes, and no other
 
 
 def place(app: App) -> Place:
