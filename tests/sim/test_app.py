@@ -14,7 +14,7 @@ from overseer.session.store import Store
 from overseer.sim import glass
 from overseer.sim.app import Simulator
 from overseer.sim.running import Running
-from overseer.sim.widgets import Glass, StepLog, TapPicker
+from overseer.sim.widgets import Dice, Glass, StepLog, TapPicker
 
 PARTY = {"format": 1, "game": "catacombs", "title": "A room for the simulator test",
          "heroes": [{"id": "elf", "name": "Elf", "health": 8},
@@ -206,6 +206,9 @@ async def resume(path, game_id) -> None:
             assert running.game_id == game_id
             assert table.gadget.session.state.adventure.room == ROOM
             await table.glass_is_the_boards(app)
+            await pilot.pause(0.3)  # a tick: the dice panel is filled
+            # the panel lists the Pico's rolls since the box started; the game's are in its log
+            assert str(app.query_one(Dice).render()) == "no roll on the Pico since the box started"
             await pilot.press("ctrl+c")
         assert app.return_value == 0
     finally:

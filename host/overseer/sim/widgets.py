@@ -82,7 +82,8 @@ class SeatLights(Static):
 
 
 class Dice(Static):
-    """The die a question waits for, and the last rolls."""
+    """The die a question waits for, and the last rolls the Pico made since the box started
+    (a restarted box has the game's earlier rolls in its log, not here)."""
 
     shown: tuple[str, tuple[str, ...]] | None = None
 
@@ -95,7 +96,7 @@ class Dice(Static):
             text.append(asked + "\n", style="bold")
         for line in rolls:
             text.append(line + "\n")
-        self.update(text or Text("no roll yet", style="dim"))
+        self.update(text or Text("no roll on the Pico since the box started", style="dim"))
 
 
 def step_line(step: Step) -> Text:
